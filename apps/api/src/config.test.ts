@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.js';
+
+describe('accounts configuration', () => {
+  it('has safe defaults', () => {
+    const config = loadConfig({});
+    expect(config.auth).toEqual({
+      defaultPhoneRegion: 'US',
+      accessTokenTtlSeconds: 600,
+      refreshTokenTtlSeconds: 30 * 24 * 3600,
+      refreshReuseGraceSeconds: 30,
+      reviewAllSignups: false,
+      loginFailuresPerNumber: 5,
+      loginFailuresPerIp: 30,
+      loginThrottleMinutes: 15,
+    });
+    expect(config.sms).toEqual({
+      provider: 'file',
+      twilio: null,
+      allowedCountries: ['*'],
+      perNumberPerHour: 3,
+      perIpPerHour: 10,
+    });
+    expect(config.redisUrl).toBeUndefined();
+    expect(config.demoAdmin).toBe(false);
+  });
+
+  it('reads the variables', () => {
+    const config = loadConfig({
+      SMS_ALLOWED_COUNTRIES: 'gb, us',
+      DEFAULT_PHONE_REGION: 'gb',
+      ACCESS_TOKEN_TTL: '2',
+      REVIEW_ALL_SIGNUPS: 'true',
+      REDIS_URL: 'redis://127.0.0.1:6379',
+      DEMO_ADMIN: 'true',
+      SMS_PROVIDER: 'twilio',
+      TWILIO_ACCOUNT_SID: 'AC1',
+      TWILIO_AUTH_TOKEN: 'secret',
+      TWILIO_FROM: '+15005550006',
+      TWILIO_API_URL: 'http://127.0.0.1:9999/',
+    });
+    expect(config.sms.allowedCountries).toEqual(['GB', 'US']);
+    expect(config.auth.defaultPhoneRegion).toBe('GB');
+    expect(config.auth.accessTokenTtlSeconds).toBe(2);
+    expect(config.auth.reviewAllSignups).toBe(true);
+    expect(config.redisUrl).toBe('redis://127.0.0.1:6379');
+    expect(config.demoAdmin).toBe(true);
+    expect(config.sms.twilio).toEqual({
+      accountSid: 'AC1',
+      authToken: 'secret',
+      from: '+15005550006',
+      apiUrl: 'http://127.0.0.1:9999',
+    });
+  });
+
+  it('requires the Twilio credentials when Twilio is chosen, naming each', () => {
+    expect(() => loadConfig({ SMS_PROVIDER: 'twilio', TWILIO_FROM: '+15005550006' })).toThrow(
+      ConfigError,
+    );
+    try {
+      loadConfig({ SMS_PROVIDER: 'twilio', TWILIO_FROM: '+15005550006' });
+    } catch (err) {
+      expect((err as Error).message).toContain(
+        'TWILIO_ACCOUNT_SID: is required when SMS_PROVIDER=twilio',
+      );
+      expect((err as Error).message).toContain(
+        'TWILIO_AUTH_TOKEN: is required when SMS_PROVIDER=twilio',
+      );
+      expect((err as Error).message).not.toContain('TWILIO_FROM');
+    }
+  });
+
+  it('refuses a malformed allowlist or region', () => {
+    expect(() => loadConfig({ SMS_ALLOWED_COUNTRIES: 'GBR' })).toThrow(/SMS_ALLOWED_COUNTRIES/);
+    expect(() => loadConfig({ DEFAULT_PHONE_REGION: 'Britain' })).toThrow(/DEFAULT_PHONE_REGION/);
+    expect(() => loadConfig({ REDIS_URL: 'http://x' })).toThrow(/REDIS_URL/);
+  });
+});

@@ -1,0 +1,204 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+const EnvSchema = z
+  .object({
+    PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+    HOST: z.string().min(1).default('0.0.0.0'),
+    DATA_DIR: z.string().min(1).default('./data'),
+    DATABASE_URL: z
+      .url()
+      .refine((u) => /^postgres(ql)?:\/\//.test(u), 'must be a postgres:// or postgresql:// URL')
+      .optional(),
+    DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+    PUBLIC_URL: z.url().optional(),
+    LOG_LEVEL: z
+      .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+      .default('info'),
+    SEED_SAMPLE_CONTENT: bool.default(true),
+    CONTENT_CACHE_SECONDS: z.coerce.number().min(0).max(3600).default(5),
+    SMS_PROVIDER: z.enum(['file', 'twilio']).default('file'),
+    TWILIO_ACCOUNT_SID: z.string().min(1).optional(),
+    TWILIO_AUTH_TOKEN: z.string().min(1).optional(),
+    TWILIO_FROM: z.string().min(1).optional(),
+    TWILIO_API_URL: z.url().default('https://api.twilio.com'),
+    SMS_ALLOWED_COUNTRIES: z
+      .string()
+      .default('*')
+      .transform((v) => v.split(',').map((c) => c.trim().toUpperCase()))
+      .refine(
+        (list) => list.every((c) => c === '*' || /^[A-Z]{2}$/.test(c)),
+        'must be * or comma-separated two-letter country codes (GB,US)',
+      ),
+    SMS_PER_NUMBER_PER_HOUR: z.coerce.number().int().min(1).max(1000).default(3),
+    SMS_PER_IP_PER_HOUR: z.coerce.number().int().min(1).max(100_000).default(10),
+    LOGIN_FAILURES_PER_NUMBER: z.coerce.number().int().min(1).max(1000).default(5),
+    LOGIN_FAILURES_PER_IP: z.coerce.number().int().min(1).max(100_000).default(30),
+    LOGIN_THROTTLE_MINUTES: z.coerce.number().int().min(1).max(1440).default(15),
+    DEFAULT_PHONE_REGION: z
+      .string()
+      .trim()
+      .toUpperCase()
+      .regex(/^[A-Z]{2}$/, 'must be a two-letter country code')
+      .default('US'),
+    ACCESS_TOKEN_TTL: z.coerce.number().int().min(1).max(86_400).default(600),
+    REFRESH_TOKEN_TTL: z.coerce.number().int().min(60).max(31_536_000).default(2_592_000),
+    REFRESH_REUSE_GRACE_SECONDS: z.coerce.number().int().min(0).max(300).default(30),
+    REVIEW_ALL_SIGNUPS: bool.default(false),
+    REDIS_URL: z
+      .url()
+      .refine((u) => /^rediss?:\/\//.test(u), 'must be a redis:// or rediss:// URL')
+      .optional(),
+    REDIS_KEY_PREFIX: z.string().default('candor:'),
+    DEMO_ADMIN: bool.default(false),
+    TRUST_PROXY: bool.default(false),
+    JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+    PSEUDONYM_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+    WEB_DIST_DIR: z.string().optional(),
+  })
+  .superRefine((env, ctx) => {
+    // Several API processes share one PostgreSQL: they must share their secrets too.
+    if (env.DATABASE_URL) {
+      for (const key of ['JWT_SECRET', 'PSEUDONYM_SECRET'] as const) {
+        if (!env[key]) {
+          ctx.addIssue({
+            code: 'custom',
+            path: [key],
+            message: 'is required when DATABASE_URL is set (generate one: openssl rand -base64 48)',
+          });
+        }
+      }
+    }
+    if (env.SMS_PROVIDER === 'twilio') {
+      for (const key of ['TWILIO_ACCOUNT_SID', 'TWILIO_AUTH_TOKEN', 'TWILIO_FROM'] as const) {
+        if (!env[key]) {
+          ctx.addIssue({
+            code: 'custom',
+            path: [key],
+            message: 'is required when SMS_PROVIDER=twilio',
+          });
+        }
+      }
+    }
+  });
+
+export interface TwilioConfig {
+  accountSid: string;
+  authToken: string;
+  from: string;
+  apiUrl: string;
+}
+
+export interface AuthConfig {
+  /** Region assumed for national-form numbers when the request names no country. */
+  defaultPhoneRegion: string;
+  accessTokenTtlSeconds: number;
+  refreshTokenTtlSeconds: number;
+  /** A refresh token presented again this soon after its first use gets the same new pair. */
+  refreshReuseGraceSeconds: number;
+  reviewAllSignups: boolean;
+  loginFailuresPerNumber: number;
+  loginFailuresPerIp: number;
+  loginThrottleMinutes: number;
+}
+
+export interface SmsConfig {
+  provider: 'file' | 'twilio';
+  twilio: TwilioConfig | null;
+  /** ISO country codes whose numbers may get texts; ['*'] allows every country. */
+  allowedCountries: string[];
+  perNumberPerHour: number;
+  perIpPerHour: number;
+}
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  /** Unset: the embedded PGlite database in `dataDir`. */
+  databaseUrl: string | undefined;
+  databasePoolSize: number;
+  publicUrl: string | undefined;
+  logLevel: string;
+  seedSampleContent: boolean;
+  /** How long published survey content is served from memory before it is read again. */
+  contentCacheSeconds: number;
+  sms: SmsConfig;
+  auth: AuthConfig;
+  /** Shared rate-limit state; unset keeps it in this process's memory. */
+  redisUrl: string | undefined;
+  redisKeyPrefix: string;
+  /** Create a demo admin (+15555550100) on start and print its password once: development only. */
+  demoAdmin: boolean;
+  trustProxy: boolean;
+  /** Secrets from the environment; missing ones are generated into `dataDir` in embedded mode. */
+  secrets: { jwtSecret: string | undefined; pseudonymSecret: string | undefined };
+  /** The built web app served on `/`; null serves the API only. */
+  webDistDir: string | null;
+}
+
+/** Thrown with every problem of the environment listed, so one start shows them all. */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+const defaultWebDist = fileURLToPath(new URL('../../web/dist', import.meta.url));
+
+/** Reads and validates the environment once at boot; the only reader of process.env. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = EnvSchema.safeParse(
+    Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== '')),
+  );
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.') || 'env'}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    dataDir: path.resolve(e.DATA_DIR),
+    databaseUrl: e.DATABASE_URL,
+    databasePoolSize: e.DATABASE_POOL_SIZE,
+    publicUrl: e.PUBLIC_URL?.replace(/\/+$/, ''),
+    logLevel: e.LOG_LEVEL,
+    seedSampleContent: e.SEED_SAMPLE_CONTENT,
+    contentCacheSeconds: e.CONTENT_CACHE_SECONDS,
+    sms: {
+      provider: e.SMS_PROVIDER,
+      twilio:
+        e.SMS_PROVIDER === 'twilio'
+          ? {
+              accountSid: e.TWILIO_ACCOUNT_SID!,
+              authToken: e.TWILIO_AUTH_TOKEN!,
+              from: e.TWILIO_FROM!,
+              apiUrl: e.TWILIO_API_URL.replace(/\/+$/, ''),
+            }
+          : null,
+      allowedCountries: e.SMS_ALLOWED_COUNTRIES,
+      perNumberPerHour: e.SMS_PER_NUMBER_PER_HOUR,
+      perIpPerHour: e.SMS_PER_IP_PER_HOUR,
+    },
+    auth: {
+      defaultPhoneRegion: e.DEFAULT_PHONE_REGION,
+      accessTokenTtlSeconds: e.ACCESS_TOKEN_TTL,
+      refreshTokenTtlSeconds: e.REFRESH_TOKEN_TTL,
+      refreshReuseGraceSeconds: e.REFRESH_REUSE_GRACE_SECONDS,
+      reviewAllSignups: e.REVIEW_ALL_SIGNUPS,
+      loginFailuresPerNumber: e.LOGIN_FAILURES_PER_NUMBER,
+      loginFailuresPerIp: e.LOGIN_FAILURES_PER_IP,
+      loginThrottleMinutes: e.LOGIN_THROTTLE_MINUTES,
+    },
+    redisUrl: e.REDIS_URL,
+    redisKeyPrefix: e.REDIS_KEY_PREFIX,
+    demoAdmin: e.DEMO_ADMIN,
+    trustProxy: e.TRUST_PROXY,
+    secrets: { jwtSecret: e.JWT_SECRET, pseudonymSecret: e.PSEUDONYM_SECRET },
+    webDistDir: e.WEB_DIST_DIR ? path.resolve(e.WEB_DIST_DIR) : defaultWebDist,
+  };
+}

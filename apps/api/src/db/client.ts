@@ -1,0 +1,96 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
+import { sql } from 'drizzle-orm';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import pg from 'pg';
+import { acquireDataDirLock } from './lock.js';
+import * as schema from './schema.js';
+
+/** The Drizzle database, the same type on PGlite and on PostgreSQL. */
+export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+
+export interface Database {
+  db: Db;
+  engine: 'pglite' | 'postgres';
+  /** Where the data lives, for the startup line (no credentials). */
+  location: string;
+  migrate(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  /** postgres://... ; unset opens the embedded PGlite database. */
+  databaseUrl?: string | undefined;
+  /** Folder of the embedded database; null keeps it in memory (tests). */
+  dataDir: string | null;
+  poolSize?: number;
+  /** Told about idle-connection errors (e.g. PostgreSQL restarting) instead of crashing. */
+  onPoolError?: (err: Error) => void;
+}
+
+// Resolved beside this module: src/db/migrations in development, dist/migrations in the bundle.
+const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url));
+
+// Any fixed number works; it only has to be the same in every Candor process.
+const MIGRATION_LOCK_KEY = 725_311_902;
+
+/** Opens the configured database; with PGlite on disk it also locks the data folder. */
+export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
+  if (opts.databaseUrl) {
+    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: opts.poolSize ?? 10 });
+    pool.on('error', (err) => opts.onPoolError?.(err));
+    const db = drizzlePg({ client: pool, schema });
+    const url = new URL(opts.databaseUrl);
+    return {
+      db,
+      engine: 'postgres',
+      location: `postgresql://${url.host}${url.pathname}`,
+      async migrate() {
+        // One client holds an advisory lock so several API processes starting together migrate once.
+        const client = await pool.connect();
+        try {
+          await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+          await migratePg(drizzlePg({ client, schema }), { migrationsFolder });
+        } finally {
+          await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => {});
+          client.release();
+        }
+      },
+      close: () => pool.end(),
+    };
+  }
+
+  const pgDataDir = opts.dataDir ? path.join(opts.dataDir, 'pgdata') : undefined;
+  const lock = opts.dataDir ? acquireDataDirLock(opts.dataDir) : undefined;
+  let client: PGlite;
+  try {
+    client = await PGlite.create(pgDataDir ? { dataDir: pgDataDir } : {});
+  } catch (err) {
+    lock?.release();
+    throw err;
+  }
+  const db = drizzlePglite({ client, schema });
+  return {
+    db,
+    engine: 'pglite',
+    location: pgDataDir ?? 'memory',
+    migrate: () => migratePglite(db, { migrationsFolder }),
+    async close() {
+      try {
+        await client.close();
+      } finally {
+        lock?.release();
+      }
+    },
+  };
+}
+
+/** Cheap liveness query, used by the health endpoint. */
+export async function pingDatabase(db: Db): Promise<void> {
+  await db.execute(sql`select 1`);
+}

@@ -1,0 +1,257 @@
+import { relations, sql } from 'drizzle-orm';
+import {
+  type AnyPgColumn,
+  boolean,
+  check,
+  index,
+  integer,
+  jsonb,
+  pgEnum,
+  pgTable,
+  primaryKey,
+  serial,
+  smallint,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+
+// Internal integer keys; public uuids (`gid`, `qid`, `unique_GID`, user `uuid`) on the wire.
+// The tables of later areas (answers, ...) are designed in docs/architecture.md.
+
+export const surveyVariant = pgEnum('survey_variant', [
+  'v1_large',
+  'v1_medium',
+  'v1_small',
+  'v2_large',
+  'v2_medium',
+  'v2_small',
+]);
+
+export const questionType = pgEnum('question_type', ['Closed', 'Open']);
+
+const timestamps = {
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+};
+
+export const genres = pgTable('genres', {
+  id: serial('id').primaryKey(),
+  gid: uuid('gid').notNull().unique().defaultRandom(),
+  name: text('name').notNull().unique(),
+  ...timestamps,
+});
+
+export const surveys = pgTable(
+  'surveys',
+  {
+    id: serial('id').primaryKey(),
+    gid: uuid('gid').notNull().unique().defaultRandom(),
+    /** Stable internal key used by the idempotent seed and admin tooling; never shown. */
+    slug: text('slug').notNull().unique(),
+    name: text('name').notNull(),
+    author: text('author').notNull().default(''),
+    coverImage: text('cover_image'),
+    coverHeadline: text('cover_headline').notNull().default(''),
+    introImage: text('intro_image'),
+    introText: text('intro_text').notNull().default(''),
+    outroText: text('outro_text').notNull().default(''),
+    variant: surveyVariant('variant').notNull().default('v1_medium'),
+    slot: integer('slot').notNull().default(0),
+    /** Listed from this moment on; in the future means scheduled. */
+    releaseDate: timestamp('release_date', { withTimezone: true }).notNull(),
+    /** Null while a draft: a draft is never listed, whatever its release date. */
+    publishedAt: timestamp('published_at', { withTimezone: true }),
+    closedAt: timestamp('closed_at', { withTimezone: true }),
+    ...timestamps,
+  },
+  (t) => [index('surveys_listing_idx').on(t.slot, t.id)],
+);
+
+export const surveyGenres = pgTable(
+  'survey_genres',
+  {
+    surveyId: integer('survey_id')
+      .notNull()
+      .references(() => surveys.id, { onDelete: 'cascade' }),
+    genreId: integer('genre_id')
+      .notNull()
+      .references(() => genres.id, { onDelete: 'cascade' }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.surveyId, t.genreId] }),
+    index('survey_genres_genre_idx').on(t.genreId),
+  ],
+);
+
+export const questions = pgTable(
+  'questions',
+  {
+    id: serial('id').primaryKey(),
+    qid: uuid('qid').notNull().unique().defaultRandom(),
+    surveyId: integer('survey_id')
+      .notNull()
+      .references(() => surveys.id, { onDelete: 'cascade' }),
+    position: integer('position').notNull(),
+    type: questionType('type').notNull(),
+    text: text('text').notNull(),
+    timerSeconds: integer('timer_seconds').notNull().default(0),
+    videoLink1: text('video_link_1'),
+    videoLink2: text('video_link_2'),
+    videoCaptions1: text('video_captions_1'),
+    videoCaptions2: text('video_captions_2'),
+    randomiseAnswers: boolean('randomise_answers').notNull().default(true),
+    /** Character limit of open answers; null for closed questions. */
+    maxLength: integer('max_length'),
+    submittedAt: timestamp('submitted_at', { withTimezone: true }).notNull().defaultNow(),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex('questions_survey_position_uq').on(t.surveyId, t.position),
+    check('questions_timer_nonnegative', sql`${t.timerSeconds} >= 0`),
+  ],
+);
+
+export const choices = pgTable(
+  'choices',
+  {
+    id: serial('id').primaryKey(),
+    questionId: integer('question_id')
+      .notNull()
+      .references(() => questions.id, { onDelete: 'cascade' }),
+    position: smallint('position').notNull(),
+    label: text('label').notNull(),
+    /** The leave-blank choice: counted apart in results. */
+    isBlank: boolean('is_blank').notNull().default(false),
+  },
+  (t) => [
+    uniqueIndex('choices_question_position_uq').on(t.questionId, t.position),
+    uniqueIndex('choices_question_label_uq').on(t.questionId, t.label),
+  ],
+);
+
+export const surveysRelations = relations(surveys, ({ many }) => ({
+  questions: many(questions),
+  surveyGenres: many(surveyGenres),
+}));
+
+export const genresRelations = relations(genres, ({ many }) => ({
+  surveyGenres: many(surveyGenres),
+}));
+
+export const surveyGenresRelations = relations(surveyGenres, ({ one }) => ({
+  survey: one(surveys, { fields: [surveyGenres.surveyId], references: [surveys.id] }),
+  genre: one(genres, { fields: [surveyGenres.genreId], references: [genres.id] }),
+}));
+
+export const questionsRelations = relations(questions, ({ one, many }) => ({
+  survey: one(surveys, { fields: [questions.surveyId], references: [surveys.id] }),
+  choices: many(choices),
+}));
+
+export const choicesRelations = relations(choices, ({ one }) => ({
+  question: one(questions, { fields: [choices.questionId], references: [questions.id] }),
+}));
+
+// Accounts (docs/decisions/005-accounts.md).
+
+export const userRole = pgEnum('user_role', ['member', 'moderator', 'admin']);
+
+/** pending: signed up, phone not verified yet (cannot log in). The rest as in the contract. */
+export const userStatus = pgEnum('user_status', [
+  'pending',
+  'under_review',
+  'active',
+  'rejected',
+  'suspended',
+]);
+
+export const gender = pgEnum('gender', ['female', 'male', 'non_binary', 'other', 'undisclosed']);
+
+export const otpPurpose = pgEnum('otp_purpose', ['signup', 'reset']);
+
+export const users = pgTable(
+  'users',
+  {
+    id: serial('id').primaryKey(),
+    uuid: uuid('uuid').notNull().unique().defaultRandom(),
+    phoneE164: text('phone_e164').notNull().unique(),
+    /** `scrypt$N$r$p$salt$hash` (base64url); null until the person chooses a password. */
+    passwordHash: text('password_hash'),
+    name: text('name').notNull().default(''),
+    yearOfBirth: smallint('year_of_birth').notNull(),
+    gender: gender('gender').notNull(),
+    country: text('country').notNull(),
+    role: userRole('role').notNull().default('member'),
+    status: userStatus('status').notNull().default('pending'),
+    phoneVerifiedAt: timestamp('phone_verified_at', { withTimezone: true }),
+    /** Why the risk checks sent the account to review, in words for moderators. */
+    riskReasons: jsonb('risk_reasons').$type<string[]>().notNull().default([]),
+    ...timestamps,
+  },
+  (t) => [index('users_status_created_idx').on(t.status, t.createdAt)],
+);
+
+/** One live challenge per number and purpose: a resend replaces the code, not the row. */
+export const otpChallenges = pgTable(
+  'otp_challenges',
+  {
+    id: serial('id').primaryKey(),
+    phoneE164: text('phone_e164').notNull(),
+    purpose: otpPurpose('purpose').notNull(),
+    /** HMAC-SHA256 of the code with a server key (hex); the code itself is never stored. */
+    codeHash: text('code_hash').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    wrongTries: smallint('wrong_tries').notNull().default(0),
+    /** The right code was entered (the code is spent). */
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    /** The password token issued at verification was spent on set-password. */
+    tokenUsedAt: timestamp('token_used_at', { withTimezone: true }),
+    ...timestamps,
+  },
+  (t) => [uniqueIndex('otp_challenges_phone_purpose_uq').on(t.phoneE164, t.purpose)],
+);
+
+export const refreshTokens = pgTable(
+  'refresh_tokens',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** Every token rotated from one login shares it; reuse revokes the whole family. */
+    familyId: uuid('family_id').notNull(),
+    /** SHA-256 of the opaque token (hex); the token itself is never stored. */
+    tokenHash: text('token_hash').notNull().unique(),
+    parentId: integer('parent_id').references((): AnyPgColumn => refreshTokens.id, {
+      onDelete: 'cascade',
+    }),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('refresh_tokens_family_idx').on(t.familyId),
+    index('refresh_tokens_user_idx').on(t.userId),
+    uniqueIndex('refresh_tokens_parent_uq').on(t.parentId),
+  ],
+);
+
+/** Verified signups for the velocity risk checks: no user id, no phone, no IP. */
+export const signupEvents = pgTable(
+  'signup_events',
+  {
+    id: serial('id').primaryKey(),
+    /** HMAC-SHA256 of the client IP with a server key (hex). */
+    ipHash: text('ip_hash').notNull(),
+    /** First 8 digits of the E.164 number (country code + start of the range). */
+    phonePrefix: text('phone_prefix').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('signup_events_ip_idx').on(t.ipHash, t.createdAt),
+    index('signup_events_prefix_idx').on(t.phonePrefix, t.createdAt),
+  ],
+);

@@ -1,0 +1,55 @@
+import type { ErrorCode } from '@candor/contracts';
+
+/** HTTP status of every error code: the one table the error handler consults. */
+export const statusOfCode: Record<ErrorCode, number> = {
+  VALIDATION_FAILED: 400,
+  OTP_INVALID: 400,
+  UNAUTHENTICATED: 401,
+  TOKEN_INVALID: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  RATE_LIMITED: 429,
+  INTERNAL: 500,
+  SERVICE_UNAVAILABLE: 503,
+};
+
+const defaultDetail: Record<ErrorCode, string> = {
+  VALIDATION_FAILED: 'The request is not valid.',
+  OTP_INVALID: 'That code is not right, or it has expired. Check it, or ask for a new one.',
+  TOKEN_INVALID: 'Your session has ended. Please log in again.',
+  UNAUTHENTICATED: 'Authentication credentials were not provided or are not valid.',
+  FORBIDDEN: 'You do not have permission to perform this action.',
+  NOT_FOUND: 'Not found.',
+  PAYLOAD_TOO_LARGE: 'The request body is too large.',
+  UNSUPPORTED_MEDIA_TYPE: 'Send the request body as application/json.',
+  RATE_LIMITED: 'Too many requests. Please try again later.',
+  INTERNAL: 'Something went wrong on our side. Please try again.',
+  SERVICE_UNAVAILABLE: 'The service is briefly unavailable. Please try again in a moment.',
+};
+
+/** The one error services throw; the error handler turns it into the spec's body. */
+export class AppError extends Error {
+  override name = 'AppError';
+  readonly status: number;
+  constructor(
+    readonly code: ErrorCode,
+    detail?: string,
+    /** Field errors (`{field: [messages]}`) for VALIDATION_FAILED raised by a service. */
+    readonly fields?: Record<string, string[]>,
+  ) {
+    super(detail ?? defaultDetail[code]);
+    this.status = statusOfCode[code];
+  }
+}
+
+/** 429 RATE_LIMITED; the error handler puts `retryAfterSeconds` in `Retry-After`. */
+export class RateLimitedError extends AppError {
+  override name = 'RateLimitedError';
+  readonly retryAfterSeconds: number;
+  constructor(retryAfterMs: number, detail?: string) {
+    super('RATE_LIMITED', detail);
+    this.retryAfterSeconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
+  }
+}

@@ -1,0 +1,43 @@
+import crypto from 'node:crypto';
+import type { Secrets } from './secrets.js';
+
+/** Separate keys for separate jobs, all derived from JWT_SECRET, so one leak cannot cross over. */
+export interface Keys {
+  /** Signs access tokens (HS256). */
+  accessToken: Uint8Array;
+  /** Signs the short-lived set-password tokens (HS256). */
+  passwordToken: Uint8Array;
+  /** HMAC of one-time codes before they are stored. */
+  otp: Buffer;
+  /** HMAC of client IPs kept for the signup velocity checks. */
+  ip: Buffer;
+  /** Derives a rotated refresh token from its parent (see tokens.ts). */
+  refreshChild: Buffer;
+}
+
+function derive(secret: string, label: string): Buffer {
+  return Buffer.from(crypto.hkdfSync('sha256', secret, 'candor', label, 32));
+}
+
+/** HKDF-SHA256 of the JWT secret, one label per use. */
+export function deriveKeys(secrets: Pick<Secrets, 'jwtSecret'>): Keys {
+  return {
+    accessToken: new Uint8Array(derive(secrets.jwtSecret, 'access-token')),
+    passwordToken: new Uint8Array(derive(secrets.jwtSecret, 'password-token')),
+    otp: derive(secrets.jwtSecret, 'otp-code'),
+    ip: derive(secrets.jwtSecret, 'client-ip'),
+    refreshChild: derive(secrets.jwtSecret, 'refresh-child'),
+  };
+}
+
+/** Hex HMAC-SHA256 of `value` with `key`. */
+export function hmacHex(key: Buffer, value: string): string {
+  return crypto.createHmac('sha256', key).update(value).digest('hex');
+}
+
+/** Constant-time comparison of two hex digests. */
+export function sameDigest(a: string, b: string): boolean {
+  const x = Buffer.from(a, 'hex');
+  const y = Buffer.from(b, 'hex');
+  return x.length === y.length && crypto.timingSafeEqual(x, y);
+}

@@ -1,0 +1,53 @@
+import {
+  type CountryCode,
+  type NumberType,
+  parsePhoneNumberFromString,
+} from 'libphonenumber-js/max';
+import { AppError } from './app-error.js';
+
+export const INVALID_PHONE_MESSAGE = 'Enter a valid phone number.';
+
+export interface Phone {
+  /** +447700900123 */
+  e164: string;
+  /** The number's country when its range names one, else the main country of its dial code. */
+  country: string;
+  /** libphonenumber's classification with full metadata; undefined when the range is unknown. */
+  type: NumberType;
+  countryCallingCode: string;
+  nationalNumber: string;
+}
+
+/**
+ * Any spelling of a number (spaces, dashes, national form with `defaultRegion`, +) as E.164.
+ * A number of a possible length for its country is accepted even when libphonenumber does not
+ * know its range as assigned: its metadata lags real allocations, and an unknown type is what
+ * the risk checks send to review. Anything else is a field error on `phone_number`.
+ */
+export function normalisePhone(input: string, defaultRegion: string): Phone {
+  const parsed = parsePhoneNumberFromString(input, {
+    defaultCountry: defaultRegion as CountryCode,
+    extract: false,
+  });
+  if (!parsed || !parsed.isPossible() || parsed.ext) {
+    throw new AppError('VALIDATION_FAILED', undefined, { phone_number: [INVALID_PHONE_MESSAGE] });
+  }
+  return {
+    e164: parsed.number,
+    country: parsed.country ?? parsed.getPossibleCountries()[0] ?? defaultRegion,
+    type: parsed.getType(),
+    countryCallingCode: parsed.countryCallingCode,
+    nationalNumber: parsed.nationalNumber,
+  };
+}
+
+/** "+44 •••• ••3456": the dial code and the last four digits, for moderators' lists. */
+export function maskPhone(e164: string): string {
+  const parsed = parsePhoneNumberFromString(e164);
+  const code = parsed?.countryCallingCode ?? '';
+  const national = parsed?.nationalNumber ?? e164.replace(/^\+/, '');
+  const masked = '•'.repeat(Math.max(0, national.length - 4)) + national.slice(-4);
+  const head = masked.slice(0, 4);
+  const tail = masked.slice(4);
+  return `+${code} ${head}${tail ? ` ${tail}` : ''}`;
+}

@@ -1,0 +1,233 @@
+import { and, asc, count, eq, gt, isNull, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
+import { otpChallenges, refreshTokens, signupEvents, users } from '../../db/schema.js';
+
+export type UserRow = typeof users.$inferSelect;
+export type NewUser = typeof users.$inferInsert;
+export type ChallengeRow = typeof otpChallenges.$inferSelect;
+export type RefreshTokenRow = typeof refreshTokens.$inferSelect;
+export type OtpPurpose = ChallengeRow['purpose'];
+export type UserStatus = UserRow['status'];
+
+/** Users, one-time-code challenges, refresh tokens and signup events: Drizzle only. */
+export function createAccountsRepository(db: Db) {
+  return {
+    async findUserByPhone(phoneE164: string): Promise<UserRow | undefined> {
+      const [row] = await db.select().from(users).where(eq(users.phoneE164, phoneE164));
+      return row;
+    },
+
+    async findUserById(id: number): Promise<UserRow | undefined> {
+      const [row] = await db.select().from(users).where(eq(users.id, id));
+      return row;
+    },
+
+    async findUserByUuid(uuid: string): Promise<UserRow | undefined> {
+      const [row] = await db.select().from(users).where(eq(users.uuid, uuid));
+      return row;
+    },
+
+    /** Inserts a pending user; undefined when the number was taken meanwhile. */
+    async insertUser(values: NewUser): Promise<UserRow | undefined> {
+      const [row] = await db
+        .insert(users)
+        .values(values)
+        .onConflictDoNothing({ target: users.phoneE164 })
+        .returning();
+      return row;
+    },
+
+    /** Changes a user row; `where` extra conditions make it a compare-and-set. */
+    async updateUser(
+      id: number,
+      values: Partial<NewUser>,
+      onlyIfStatus?: UserStatus,
+    ): Promise<UserRow | undefined> {
+      const [row] = await db
+        .update(users)
+        .set({ ...values, updatedAt: sql`now()` })
+        .where(and(eq(users.id, id), onlyIfStatus ? eq(users.status, onlyIfStatus) : undefined))
+        .returning();
+      return row;
+    },
+
+    async listByStatus(status: UserStatus, offset: number, limit: number) {
+      const [rows, [total]] = await Promise.all([
+        db
+          .select()
+          .from(users)
+          .where(eq(users.status, status))
+          .orderBy(asc(users.createdAt), asc(users.id))
+          .offset(offset)
+          .limit(limit),
+        db.select({ n: count() }).from(users).where(eq(users.status, status)),
+      ]);
+      return { rows, total: total?.n ?? 0 };
+    },
+
+    async findChallenge(phoneE164: string, purpose: OtpPurpose): Promise<ChallengeRow | undefined> {
+      const [row] = await db
+        .select()
+        .from(otpChallenges)
+        .where(and(eq(otpChallenges.phoneE164, phoneE164), eq(otpChallenges.purpose, purpose)));
+      return row;
+    },
+
+    /**
+     * Puts a new code on the number's challenge in one statement. A live challenge (unused, not
+     * expired) keeps its wrong-try count, so a resend cannot reset it; a spent or expired one
+     * starts again at zero.
+     */
+    async issueCode(
+      phoneE164: string,
+      purpose: OtpPurpose,
+      codeHash: string,
+      now: Date,
+      expiresAt: Date,
+    ): Promise<ChallengeRow> {
+      const [row] = await db
+        .insert(otpChallenges)
+        .values({ phoneE164, purpose, codeHash, expiresAt, createdAt: now, updatedAt: now })
+        .onConflictDoUpdate({
+          target: [otpChallenges.phoneE164, otpChallenges.purpose],
+          set: {
+            codeHash,
+            expiresAt,
+            wrongTries: sql`case when ${otpChallenges.usedAt} is null and ${otpChallenges.expiresAt} > ${now} then ${otpChallenges.wrongTries} else 0 end`,
+            usedAt: null,
+            tokenUsedAt: null,
+            updatedAt: now,
+          },
+        })
+        .returning();
+      return row!;
+    },
+
+    async recordWrongTry(id: number): Promise<void> {
+      await db
+        .update(otpChallenges)
+        .set({ wrongTries: sql`${otpChallenges.wrongTries} + 1` })
+        .where(eq(otpChallenges.id, id));
+    },
+
+    /** Spends the code once: only one concurrent caller gets the row back. */
+    async consumeCode(id: number, now: Date, maxWrongTries: number) {
+      const [row] = await db
+        .update(otpChallenges)
+        .set({ usedAt: now, updatedAt: now })
+        .where(
+          and(
+            eq(otpChallenges.id, id),
+            isNull(otpChallenges.usedAt),
+            gt(otpChallenges.expiresAt, now),
+            sql`${otpChallenges.wrongTries} < ${maxWrongTries}`,
+          ),
+        )
+        .returning();
+      return row;
+    },
+
+    /** Spends the set-password token of the verification that happened at `usedAt`. */
+    async consumePasswordToken(id: number, usedAt: Date, now: Date): Promise<boolean> {
+      const rows = await db
+        .update(otpChallenges)
+        .set({ tokenUsedAt: now, updatedAt: now })
+        .where(
+          and(
+            eq(otpChallenges.id, id),
+            eq(otpChallenges.usedAt, usedAt),
+            isNull(otpChallenges.tokenUsedAt),
+          ),
+        )
+        .returning({ id: otpChallenges.id });
+      return rows.length === 1;
+    },
+
+    async insertRefreshToken(values: typeof refreshTokens.$inferInsert): Promise<RefreshTokenRow> {
+      const [row] = await db.insert(refreshTokens).values(values).returning();
+      return row!;
+    },
+
+    async findRefreshByHash(tokenHash: string): Promise<RefreshTokenRow | undefined> {
+      const [row] = await db
+        .select()
+        .from(refreshTokens)
+        .where(eq(refreshTokens.tokenHash, tokenHash));
+      return row;
+    },
+
+    async revokeFamily(familyId: string, now: Date): Promise<void> {
+      await db
+        .update(refreshTokens)
+        .set({ revokedAt: now })
+        .where(and(eq(refreshTokens.familyId, familyId), isNull(refreshTokens.revokedAt)));
+    },
+
+    async revokeAllOfUser(userId: number, now: Date): Promise<void> {
+      await db
+        .update(refreshTokens)
+        .set({ revokedAt: now })
+        .where(and(eq(refreshTokens.userId, userId), isNull(refreshTokens.revokedAt)));
+    },
+
+    /**
+     * Rotation in one transaction with the presented token's row locked, so two tabs refreshing
+     * at once are ordered: the first rotates, the second sees `usedAt` set and the child there.
+     */
+    async rotate(
+      tokenHash: string,
+      decide: (
+        row: RefreshTokenRow,
+        user: UserRow,
+      ) => { kind: 'rotate'; child: typeof refreshTokens.$inferInsert } | { kind: 'grace' } | null,
+      now: Date,
+    ): Promise<
+      | { outcome: 'rotated' | 'grace'; row: RefreshTokenRow; user: UserRow }
+      | { outcome: 'refused'; row?: RefreshTokenRow }
+    > {
+      return db.transaction(async (tx) => {
+        const [row] = await tx
+          .select()
+          .from(refreshTokens)
+          .where(eq(refreshTokens.tokenHash, tokenHash))
+          .for('update');
+        if (!row) return { outcome: 'refused' as const };
+        const [user] = await tx.select().from(users).where(eq(users.id, row.userId));
+        const decision = user ? decide(row, user) : null;
+        if (!decision || !user) return { outcome: 'refused' as const, row };
+        if (decision.kind === 'grace') {
+          const [child] = await tx
+            .select({ id: refreshTokens.id, revokedAt: refreshTokens.revokedAt })
+            .from(refreshTokens)
+            .where(eq(refreshTokens.parentId, row.id));
+          if (!child || child.revokedAt) return { outcome: 'refused' as const, row };
+          return { outcome: 'grace' as const, row, user };
+        }
+        await tx.update(refreshTokens).set({ usedAt: now }).where(eq(refreshTokens.id, row.id));
+        await tx.insert(refreshTokens).values(decision.child);
+        return { outcome: 'rotated' as const, row, user };
+      });
+    },
+
+    async insertSignupEvent(ipHash: string, phonePrefix: string, now: Date): Promise<void> {
+      await db.insert(signupEvents).values({ ipHash, phonePrefix, createdAt: now });
+    },
+
+    async countSignupEvents(since: Date, by: { ipHash: string } | { phonePrefix: string }) {
+      const [row] = await db
+        .select({ n: count() })
+        .from(signupEvents)
+        .where(
+          and(
+            gt(signupEvents.createdAt, since),
+            'ipHash' in by
+              ? eq(signupEvents.ipHash, by.ipHash)
+              : eq(signupEvents.phonePrefix, by.phonePrefix),
+          ),
+        );
+      return row?.n ?? 0;
+    },
+  };
+}
+
+export type AccountsRepository = ReturnType<typeof createAccountsRepository>;

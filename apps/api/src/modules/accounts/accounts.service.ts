@@ -1,0 +1,490 @@
+import crypto from 'node:crypto';
+import type {
+  CodeSent,
+  ForgotPasswordRequest,
+  LoginRequest,
+  PageQuery,
+  ResendOtpRequest,
+  ReviewAccount,
+  SetPasswordRequest,
+  SignupRequest,
+  TokenPair,
+  User,
+  VerifyRequest,
+  VerifyResponse,
+} from '@candor/contracts';
+import type { NumberType } from 'libphonenumber-js/max';
+import type { AuthConfig, SmsConfig } from '../../config.js';
+import { AppError, RateLimitedError } from '../../lib/app-error.js';
+import { type Keys, hmacHex, sameDigest } from '../../lib/keys.js';
+import { pageLinks } from '../../lib/paging.js';
+import {
+  burnPasswordCheck,
+  hashPassword,
+  passwordProblem,
+  verifyPassword,
+} from '../../lib/passwords.js';
+import { type Phone, maskPhone, normalisePhone } from '../../lib/phone.js';
+import type { RateLimitStore } from '../../lib/rate-limit.js';
+import { InvalidTokenError, type TokenService } from '../../lib/tokens.js';
+import type { SmsSender } from '../../plugins/sms.js';
+import type {
+  AccountsRepository,
+  ChallengeRow,
+  OtpPurpose,
+  UserRow,
+} from './accounts.repository.js';
+
+export const OTP_TTL_MS = 10 * 60_000;
+export const OTP_MAX_WRONG_TRIES = 5;
+const HOUR_MS = 3_600_000;
+const DAY_MS = 24 * HOUR_MS;
+/** Verified signups from one IP in 24 h above which an account goes to review. */
+export const MAX_SIGNUPS_PER_IP_PER_DAY = 3;
+/** Verified signups sharing the first 8 digits of E.164 in 24 h above which: review. */
+export const MAX_SIGNUPS_PER_PREFIX_PER_DAY = 5;
+const PHONE_PREFIX_DIGITS = 8;
+
+export const CODE_SENT: CodeSent = {
+  detail: 'If that number can receive it, a 6-digit code is on its way by text message.',
+};
+export const LOGIN_FAILED = 'The phone number or password is not right.';
+const CODE_SPENT = 'Too many wrong codes. Wait 10 minutes, then ask for a new code.';
+const PASSWORD_STEP_EXPIRED =
+  'This step has expired or was already used. Ask for a new code and start again.';
+
+const smsText = {
+  signup: (code: string) =>
+    `Your Candor code is ${code}. It expires in 10 minutes. Don't share it.`,
+  reset: (code: string) =>
+    `Your Candor password reset code is ${code}. It expires in 10 minutes. Don't share it.`,
+  alreadyRegistered:
+    'Someone tried to sign up to Candor with this number. If it was you, log in or reset your password.',
+};
+
+const RISKY_TYPES: Partial<Record<NonNullable<NumberType>, string>> = {
+  VOIP: 'a VoIP number',
+  PREMIUM_RATE: 'a premium-rate number',
+  SHARED_COST: 'a shared-cost number',
+  PERSONAL_NUMBER: 'a personal (forwarding) number',
+  PAGER: 'a pager number',
+  UAN: 'a universal access number',
+};
+
+/** Reasons, in words for moderators, to review a signup before its answers count. */
+export function riskReasons(input: {
+  type: NumberType;
+  signupsFromIp: number;
+  signupsFromPrefix: number;
+  reviewAll: boolean;
+}): string[] {
+  const reasons: string[] = [];
+  if (input.type === undefined) reasons.push('The phone number is of an unknown type.');
+  else if (RISKY_TYPES[input.type]) {
+    reasons.push(`The phone number is ${RISKY_TYPES[input.type]}.`);
+  }
+  if (input.signupsFromIp > MAX_SIGNUPS_PER_IP_PER_DAY) {
+    reasons.push(`${input.signupsFromIp} signups from the same IP address in 24 hours.`);
+  }
+  if (input.signupsFromPrefix > MAX_SIGNUPS_PER_PREFIX_PER_DAY) {
+    reasons.push(`${input.signupsFromPrefix} signups from the same number range in 24 hours.`);
+  }
+  if (input.reviewAll) reasons.push('Every signup is reviewed (REVIEW_ALL_SIGNUPS).');
+  return reasons;
+}
+
+/** Only these may hold a session. */
+const CAN_LOG_IN = new Set<UserRow['status']>(['active', 'under_review']);
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function fieldError(field: string, message: string): AppError {
+  return new AppError('VALIDATION_FAILED', undefined, { [field]: [message] });
+}
+
+function checkPassword(password: string): void {
+  const problem = passwordProblem(password);
+  if (problem) throw fieldError('password', problem);
+}
+
+export interface AccountsServiceDeps {
+  tokens: TokenService;
+  keys: Pick<Keys, 'otp' | 'ip'>;
+  sms: SmsSender;
+  limits: RateLimitStore;
+  auth: AuthConfig;
+  smsConfig: Pick<SmsConfig, 'allowedCountries' | 'perNumberPerHour' | 'perIpPerHour'>;
+  clock?: () => Date;
+}
+
+/** Signup by SMS code, passwords, sessions (access + rotating refresh tokens) and review. */
+export function createAccountsService(repo: AccountsRepository, deps: AccountsServiceDeps) {
+  const { tokens, keys, sms, limits, auth, smsConfig } = deps;
+  const clock = deps.clock ?? (() => new Date());
+
+  /** Rate-limit keys carry an HMAC, not the number or the IP (Redis is not a place for them). */
+  const limitKey = (kind: string, value: string) =>
+    `${kind}:${hmacHex(keys.ip, value).slice(0, 32)}`;
+  const otpHash = (phone: string, purpose: OtpPurpose, code: string) =>
+    hmacHex(keys.otp, `${purpose}:${phone}:${code}`);
+
+  function phoneOf(input: string, region?: string): Phone {
+    return normalisePhone(input, region ?? auth.defaultPhoneRegion);
+  }
+
+  function checkCountry(phone: Phone): void {
+    const allowed = smsConfig.allowedCountries;
+    if (allowed.includes('*') || allowed.includes(phone.country)) return;
+    throw fieldError('phone_number', 'Candor cannot send text messages to this country yet.');
+  }
+
+  /** Counts one text to this number and from this IP; 429 past either limit. */
+  async function spendSmsAllowance(phone: Phone, ip: string): Promise<void> {
+    const [byNumber, byIp] = await Promise.all([
+      limits.hit(limitKey('sms:number', phone.e164), HOUR_MS),
+      limits.hit(limitKey('sms:ip', ip), HOUR_MS),
+    ]);
+    if (byNumber.count > smsConfig.perNumberPerHour) throw new RateLimitedError(byNumber.resetInMs);
+    if (byIp.count > smsConfig.perIpPerHour) throw new RateLimitedError(byIp.resetInMs);
+  }
+
+  async function sendCode(phone: string, purpose: OtpPurpose): Promise<void> {
+    const code = crypto.randomInt(0, 1_000_000).toString().padStart(6, '0');
+    const now = clock();
+    await repo.issueCode(
+      phone,
+      purpose,
+      otpHash(phone, purpose, code),
+      now,
+      new Date(now.getTime() + OTP_TTL_MS),
+    );
+    await sms.send(phone, smsText[purpose](code));
+  }
+
+  /** Checks and spends a code; OTP_INVALID for anything wrong, counting wrong codes. */
+  async function spendCode(
+    phone: string,
+    purpose: OtpPurpose,
+    code: string,
+  ): Promise<ChallengeRow> {
+    const now = clock();
+    const challenge = await repo.findChallenge(phone, purpose);
+    if (!challenge || challenge.usedAt || challenge.expiresAt <= now) {
+      throw new AppError('OTP_INVALID');
+    }
+    if (challenge.wrongTries >= OTP_MAX_WRONG_TRIES) throw new AppError('OTP_INVALID', CODE_SPENT);
+    if (!sameDigest(otpHash(phone, purpose, code), challenge.codeHash)) {
+      await repo.recordWrongTry(challenge.id);
+      throw new AppError(
+        'OTP_INVALID',
+        challenge.wrongTries + 1 >= OTP_MAX_WRONG_TRIES ? CODE_SPENT : undefined,
+      );
+    }
+    const spent = await repo.consumeCode(challenge.id, now, OTP_MAX_WRONG_TRIES);
+    if (!spent) throw new AppError('OTP_INVALID');
+    return spent;
+  }
+
+  async function issuePair(user: UserRow): Promise<TokenPair> {
+    const refresh = tokens.newRefresh();
+    const now = clock();
+    await repo.insertRefreshToken({
+      userId: user.id,
+      familyId: crypto.randomUUID(),
+      tokenHash: tokens.hashRefresh(refresh),
+      expiresAt: new Date(now.getTime() + auth.refreshTokenTtlSeconds * 1000),
+      createdAt: now,
+    });
+    return { access: await tokens.signAccess({ sub: user.uuid, role: user.role }), refresh };
+  }
+
+  async function replacePassword(user: UserRow, password: string): Promise<TokenPair> {
+    const passwordHash = await hashPassword(password);
+    // Every session made with the old password ends before the new one starts.
+    await repo.revokeAllOfUser(user.id, clock());
+    const updated = await repo.updateUser(user.id, { passwordHash });
+    return issuePair(updated ?? user);
+  }
+
+  async function passwordToken(user: UserRow, challenge: ChallengeRow): Promise<VerifyResponse> {
+    return {
+      status: 'password_required',
+      password_token: await tokens.signPassword({
+        sub: user.uuid,
+        cid: challenge.id,
+        vat: challenge.usedAt!.getTime(),
+      }),
+    };
+  }
+
+  async function verifySignup(user: UserRow, phone: Phone, ip: string): Promise<UserRow> {
+    const now = clock();
+    const since = new Date(now.getTime() - DAY_MS);
+    const ipHash = hmacHex(keys.ip, ip);
+    const phonePrefix = phone.e164.replace(/^\+/, '').slice(0, PHONE_PREFIX_DIGITS);
+    await repo.insertSignupEvent(ipHash, phonePrefix, now);
+    const [signupsFromIp, signupsFromPrefix] = await Promise.all([
+      repo.countSignupEvents(since, { ipHash }),
+      repo.countSignupEvents(since, { phonePrefix }),
+    ]);
+    const reasons = riskReasons({
+      type: phone.type,
+      signupsFromIp,
+      signupsFromPrefix,
+      reviewAll: auth.reviewAllSignups,
+    });
+    const verified = await repo.updateUser(
+      user.id,
+      {
+        status: reasons.length ? 'under_review' : 'active',
+        riskReasons: reasons,
+        phoneVerifiedAt: now,
+      },
+      'pending',
+    );
+    if (!verified) throw new AppError('OTP_INVALID');
+    return verified;
+  }
+
+  /** A new code for the same challenge (its wrong-try count stays); same answer for all. */
+  async function resend(body: ResendOtpRequest, ip: string): Promise<CodeSent> {
+    const phone = phoneOf(body.phone_number);
+    checkCountry(phone);
+    await spendSmsAllowance(phone, ip);
+    const user = await repo.findUserByPhone(phone.e164);
+    const wanted =
+      body.purpose === 'signup'
+        ? user?.status === 'pending'
+        : user !== undefined && CAN_LOG_IN.has(user.status);
+    if (wanted) await sendCode(phone.e164, body.purpose);
+    return CODE_SENT;
+  }
+
+  return {
+    resend,
+
+    /** Starts a signup; answers the same whether or not the number has an account. */
+    async signup(body: SignupRequest, ip: string): Promise<CodeSent> {
+      const phone = phoneOf(body.phone_number, body.country);
+      checkCountry(phone);
+      if (body.password !== undefined) checkPassword(body.password);
+      // Hashed even when the number is taken, so both answers cost the same.
+      const passwordHash = body.password === undefined ? null : await hashPassword(body.password);
+      await spendSmsAllowance(phone, ip);
+
+      const profile = {
+        name: body.name ?? '',
+        yearOfBirth: body.year_of_birth,
+        gender: body.gender,
+        country: body.country,
+        passwordHash,
+      };
+      let user = await repo.findUserByPhone(phone.e164);
+      if (user && user.status !== 'pending') {
+        await sms.send(phone.e164, smsText.alreadyRegistered);
+        return CODE_SENT;
+      }
+      if (user) {
+        // A repeated signup for a number not verified yet may come from anyone: it must not plant
+        // a password the owner would then verify into. Only the same password survives; any
+        // other makes verify ask the code's holder to choose one.
+        const samePassword =
+          user.passwordHash !== null &&
+          body.password !== undefined &&
+          (await verifyPassword(body.password, user.passwordHash));
+        user = await repo.updateUser(
+          user.id,
+          { ...profile, passwordHash: samePassword ? user.passwordHash : null },
+          'pending',
+        );
+      } else {
+        user = await repo.insertUser({ phoneE164: phone.e164, ...profile });
+      }
+      // Lost a race with a concurrent signup or verification of the same number: it has the code.
+      if (user) await sendCode(phone.e164, 'signup');
+      return CODE_SENT;
+    },
+
+    /** Sends a reset code to a verified account only; same answer for all. */
+    async forgotPassword(body: ForgotPasswordRequest, ip: string): Promise<CodeSent> {
+      return resend({ phone_number: body.phone_number, purpose: 'reset' }, ip);
+    },
+
+    /** A right code verifies the number (signup) or authorises a new password (reset). */
+    async verify(body: VerifyRequest, ip: string): Promise<VerifyResponse> {
+      const phone = phoneOf(body.phone_number);
+      const challenge = await spendCode(phone.e164, body.purpose, body.otp);
+      const user = await repo.findUserByPhone(phone.e164);
+      if (!user) throw new AppError('OTP_INVALID');
+      if (body.purpose === 'reset') {
+        if (!CAN_LOG_IN.has(user.status)) throw new AppError('OTP_INVALID');
+        return passwordToken(user, challenge);
+      }
+      if (user.status !== 'pending') throw new AppError('OTP_INVALID');
+      const verified = await verifySignup(user, phone, ip);
+      if (verified.passwordHash) {
+        return { status: 'logged_in', ...(await issuePair(verified)) };
+      }
+      return passwordToken(verified, challenge);
+    },
+
+    /** Sets the password after verification or with a reset code; logs in. */
+    async setPassword(body: SetPasswordRequest): Promise<TokenPair> {
+      checkPassword(body.password);
+      if ('password_token' in body) {
+        let claims;
+        try {
+          claims = await tokens.verifyPassword(body.password_token);
+        } catch (err) {
+          if (err instanceof InvalidTokenError) {
+            throw new AppError('OTP_INVALID', PASSWORD_STEP_EXPIRED);
+          }
+          throw err;
+        }
+        const user = await repo.findUserByUuid(claims.sub);
+        if (!user || !CAN_LOG_IN.has(user.status)) {
+          throw new AppError('OTP_INVALID', PASSWORD_STEP_EXPIRED);
+        }
+        if (!(await repo.consumePasswordToken(claims.cid, new Date(claims.vat), clock()))) {
+          throw new AppError('OTP_INVALID', PASSWORD_STEP_EXPIRED);
+        }
+        return replacePassword(user, body.password);
+      }
+      const phone = phoneOf(body.phone_number);
+      await spendCode(phone.e164, 'reset', body.otp);
+      const user = await repo.findUserByPhone(phone.e164);
+      if (!user || !CAN_LOG_IN.has(user.status)) throw new AppError('OTP_INVALID');
+      return replacePassword(user, body.password);
+    },
+
+    /** Phone + password -> tokens. Every failure looks the same and costs the same. */
+    async login(body: LoginRequest, ip: string): Promise<TokenPair> {
+      const phone = phoneOf(body.phone_number);
+      const numberKey = limitKey('login:number', phone.e164);
+      const ipKey = limitKey('login:ip', ip);
+      const [byNumber, byIp] = await Promise.all([limits.peek(numberKey), limits.peek(ipKey)]);
+      if (byNumber.count >= auth.loginFailuresPerNumber) {
+        throw new RateLimitedError(byNumber.resetInMs);
+      }
+      if (byIp.count >= auth.loginFailuresPerIp) throw new RateLimitedError(byIp.resetInMs);
+
+      const user = await repo.findUserByPhone(phone.e164);
+      const passwordOk = user?.passwordHash
+        ? await verifyPassword(body.password, user.passwordHash)
+        : await burnPasswordCheck(body.password);
+      if (!user || !passwordOk || !CAN_LOG_IN.has(user.status)) {
+        const window = auth.loginThrottleMinutes * 60_000;
+        await Promise.all([limits.hit(numberKey, window), limits.hit(ipKey, window)]);
+        throw new AppError('VALIDATION_FAILED', LOGIN_FAILED, { non_field_errors: [LOGIN_FAILED] });
+      }
+      await limits.reset(numberKey);
+      return issuePair(user);
+    },
+
+    /**
+     * Rotates a refresh token. A token presented again within the grace window of its first use
+     * gets the same child (two tabs refreshing at once); later, the whole family is revoked.
+     */
+    async refresh(raw: string): Promise<TokenPair> {
+      const now = clock();
+      const child = tokens.childRefresh(raw);
+      const result = await repo.rotate(
+        tokens.hashRefresh(raw),
+        (row, user) => {
+          if (row.revokedAt || row.expiresAt <= now || !CAN_LOG_IN.has(user.status)) return null;
+          if (row.usedAt) {
+            const sinceUse = now.getTime() - row.usedAt.getTime();
+            return sinceUse <= auth.refreshReuseGraceSeconds * 1000 ? { kind: 'grace' } : null;
+          }
+          return {
+            kind: 'rotate',
+            child: {
+              userId: row.userId,
+              familyId: row.familyId,
+              tokenHash: tokens.hashRefresh(child),
+              parentId: row.id,
+              expiresAt: new Date(now.getTime() + auth.refreshTokenTtlSeconds * 1000),
+              createdAt: now,
+            },
+          };
+        },
+        now,
+      );
+      if (result.outcome === 'refused') {
+        // Reuse after the grace window, or a session of a suspended user: end the family.
+        if (
+          result.row &&
+          !result.row.revokedAt &&
+          (result.row.usedAt || result.row.expiresAt > now)
+        ) {
+          await repo.revokeFamily(result.row.familyId, now);
+        }
+        throw new AppError('TOKEN_INVALID');
+      }
+      const { user } = result;
+      return {
+        access: await tokens.signAccess({ sub: user.uuid, role: user.role }),
+        refresh: child,
+      };
+    },
+
+    /** Ends the session the refresh token belongs to (its whole family). Idempotent. */
+    async logout(raw: string): Promise<void> {
+      const row = await repo.findRefreshByHash(tokens.hashRefresh(raw));
+      if (row) await repo.revokeFamily(row.familyId, clock());
+    },
+
+    /** The logged-in user's own record; 401 once the account cannot hold a session. */
+    async me(uuid: string): Promise<User> {
+      const user = await repo.findUserByUuid(uuid);
+      if (!user || !CAN_LOG_IN.has(user.status)) throw new AppError('UNAUTHENTICATED');
+      return {
+        uuid: user.uuid,
+        name: user.name,
+        phone_number: user.phoneE164,
+        country: user.country,
+        year_of_birth: user.yearOfBirth,
+        gender: user.gender,
+        role: user.role,
+        status: user.status as User['status'],
+      };
+    },
+
+    /** Accounts waiting for a moderator, oldest first. */
+    async listUnderReview(page: PageQuery, listUrl: string) {
+      const { rows, total } = await repo.listByStatus(
+        'under_review',
+        (page.page - 1) * page.page_size,
+        page.page_size,
+      );
+      return { count: total, ...pageLinks(listUrl, page, total), results: rows.map(toReview) };
+    },
+
+    /** approve: the account counts; reject: it cannot log in and its sessions end. */
+    async review(uuid: string, decision: 'approve' | 'reject'): Promise<ReviewAccount> {
+      if (!UUID.test(uuid)) throw new AppError('NOT_FOUND');
+      const user = await repo.findUserByUuid(uuid.toLowerCase());
+      if (!user || user.status !== 'under_review') throw new AppError('NOT_FOUND');
+      const updated = await repo.updateUser(
+        user.id,
+        { status: decision === 'approve' ? 'active' : 'rejected' },
+        'under_review',
+      );
+      if (!updated) throw new AppError('NOT_FOUND');
+      if (decision === 'reject') await repo.revokeAllOfUser(user.id, clock());
+      return toReview(updated);
+    },
+  };
+}
+
+function toReview(user: UserRow): ReviewAccount {
+  return {
+    uuid: user.uuid,
+    phone_masked: maskPhone(user.phoneE164),
+    country: user.country,
+    status: user.status as ReviewAccount['status'],
+    risk_reasons: user.riskReasons,
+    created_at: user.createdAt.toISOString(),
+  };
+}
+
+export type AccountsService = ReturnType<typeof createAccountsService>;

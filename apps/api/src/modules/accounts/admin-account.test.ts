@@ -1,0 +1,58 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { App } from '../../app.js';
+import type { Database } from '../../db/client.js';
+import { get, json, post } from '../../test/accounts.js';
+import { createTestApp } from '../../test/app.js';
+import { createTestDatabase, engines } from '../../test/database.js';
+import { DEMO_ADMIN_PHONE, createOrPromoteAdmin, ensureDemoAdmin } from './admin-account.js';
+
+describe.each(engines)('admin accounts on %s', (engine) => {
+  let database: Database;
+  let app: App;
+
+  beforeAll(async () => {
+    database = await createTestDatabase(engine);
+    app = await createTestApp(database);
+  });
+  afterAll(async () => {
+    await app?.close();
+    await database?.close();
+  });
+
+  it('creates the demo admin once, with a random password returned only then', async () => {
+    const first = await ensureDemoAdmin(database.db);
+    expect(first.phone).toBe(DEMO_ADMIN_PHONE);
+    expect(first.password).toMatch(/^[\w-]{16}$/);
+    expect(await ensureDemoAdmin(database.db)).toEqual({ phone: DEMO_ADMIN_PHONE });
+
+    const login = await post(app, '/api/token/', {
+      phone_number: DEMO_ADMIN_PHONE,
+      password: first.password,
+    });
+    expect(login.statusCode).toBe(200);
+    const { access } = json<{ access: string }>(login);
+    expect(json(await get(app, '/api/v1/user/detail/', { token: access }))).toMatchObject({
+      role: 'admin',
+      status: 'active',
+    });
+    // Admins reach the moderation scope.
+    expect((await get(app, '/api/v1/admin/signups/', { token: access })).statusCode).toBe(200);
+  });
+
+  it('refuses a bad number or a common password', async () => {
+    await expect(
+      createOrPromoteAdmin(database.db, {
+        phone: '12',
+        password: 'fine passphrase',
+        defaultRegion: 'US',
+      }),
+    ).rejects.toThrow('"12" is not a valid phone number.');
+    await expect(
+      createOrPromoteAdmin(database.db, {
+        phone: '+12025550199',
+        password: 'iloveyou',
+        defaultRegion: 'US',
+      }),
+    ).rejects.toThrow(/Password refused: This password is too common/);
+  });
+});

@@ -1,0 +1,55 @@
+import {
+  ErrorBodySchema,
+  PageQuerySchema,
+  SurveyDetailSchema,
+  SurveyListSchema,
+} from '@candor/contracts';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { publicOrigin } from '../../lib/origin.js';
+import { sendJsonOnce } from '../../lib/serialize.js';
+import { createSurveysRepository } from './surveys.repository.js';
+import { createSurveysService } from './surveys.service.js';
+
+// Any gid that is not a known survey's uuid, however long or odd, is simply not found (404, from the
+// service), never a field error; the router's maxParamLength already bounds its length.
+const GidParamsSchema = z.object({ gid: z.string() });
+
+export const surveysRoutes: FastifyPluginAsyncZod = async (app) => {
+  const service = createSurveysService(createSurveysRepository(app.db), {
+    cacheSeconds: app.config.contentCacheSeconds,
+  });
+
+  app.get(
+    '/v1/surveys/open-closed-random-video-surveys',
+    {
+      schema: {
+        tags: ['surveys'],
+        summary: 'Listed surveys in slot order, each with its questions',
+        querystring: PageQuerySchema,
+        response: { 200: SurveyListSchema },
+      },
+    },
+    async (request, reply) => {
+      const url = `${publicOrigin(request)}/api/v1/surveys/open-closed-random-video-surveys`;
+      const list = await service.list(request.query, url);
+      return sendJsonOnce(reply, SurveyListSchema, list);
+    },
+  );
+
+  app.get(
+    '/v1/surveys/:gid/video-survey',
+    {
+      schema: {
+        tags: ['surveys'],
+        summary: 'One survey with its questions',
+        params: GidParamsSchema,
+        response: { 200: SurveyDetailSchema, 404: ErrorBodySchema },
+      },
+    },
+    async (request, reply) => {
+      const survey = await service.getByGid(request.params.gid, publicOrigin(request));
+      return sendJsonOnce(reply, SurveyDetailSchema, survey);
+    },
+  );
+};

@@ -1,0 +1,176 @@
+import type {
+  Genre,
+  PageQuery,
+  Question,
+  SurveyDetail,
+  SurveyList,
+  SurveySummary,
+} from '@candor/contracts';
+import { AppError } from '../../lib/app-error.js';
+import { pageLinks } from '../../lib/paging.js';
+import type { SurveysRepository, SurveyWithContent } from './surveys.repository.js';
+
+const DAY_MS = 86_400_000;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Seconds as the spec's `H:MM:SS` duration text. */
+export function formatDuration(totalSeconds: number): string {
+  const h = Math.floor(totalSeconds / 3600);
+  const m = Math.floor((totalSeconds % 3600) / 60);
+  const s = totalSeconds % 60;
+  return `${h}:${String(m).padStart(2, '0')}:${String(s).padStart(2, '0')}`;
+}
+
+/** `{origin}/{Survey_name_with_underscores}/{gid}`. */
+export function shareableLink(origin: string, name: string, gid: string): string {
+  return `${origin}/${encodeURIComponent(name.trim().replace(/\s+/g, '_'))}/${gid}`;
+}
+
+/** The intro's instructions: how many questions, and the 0-10 interest rating. */
+export function instructionsFor(questionsCount: number): string {
+  const noun = questionsCount === 1 ? 'question' : 'questions';
+  return (
+    `${questionsCount} ${noun}. After each one, rate how interesting it was from 0 to 10, ` +
+    `10 being most interesting.`
+  );
+}
+
+function toQuestion(q: SurveyWithContent['questions'][number]): Question {
+  return {
+    qid: q.qid,
+    question: q.text,
+    type: q.type,
+    timer_length: formatDuration(q.timerSeconds),
+    video_link_1: q.videoLink1,
+    video_link_2: q.videoLink2,
+    video_captions_1: q.videoCaptions1,
+    video_captions_2: q.videoCaptions2,
+    submitted: q.submittedAt.toISOString(),
+    choices: q.choices.map((c) => c.label),
+    randomise_answers: q.randomiseAnswers,
+    max_length: q.maxLength,
+  };
+}
+
+function toBase(s: SurveyWithContent, now: Date) {
+  const genres: Genre[] = s.genres.map((g) => ({ unique_GID: g.gid, genre_name: g.name }));
+  const sinceRelease = now.getTime() - s.releaseDate.getTime();
+  return {
+    gid: s.gid,
+    name: s.name,
+    cover_image: s.coverImage,
+    cover_headline: s.coverHeadline,
+    questions_count: s.questions.length,
+    status: s.closedAt ? ('Closed' as const) : ('Open' as const),
+    release_date: s.releaseDate.toISOString(),
+    slot: s.slot,
+    date_published: s.publishedAt?.toISOString() ?? null,
+    is_within_24_hours: sinceRelease >= 0 && sinceRelease < DAY_MS,
+    closed_at: s.closedAt?.toISOString() ?? null,
+    variant: s.variant,
+    genres,
+  };
+}
+
+interface ListedSnapshot {
+  loadedAt: number;
+  surveys: SurveyWithContent[];
+  byGid: Map<string, SurveyWithContent>;
+  /** Built answers of this snapshot, by page or gid and origin: the same object every time. */
+  answers: Map<string, SurveyList | SurveyDetail>;
+}
+
+// Keys include the caller's origin; a cap keeps odd Host headers from growing the map.
+const MAX_MEMOIZED_ANSWERS = 200;
+
+function memoize<T extends SurveyList | SurveyDetail>(
+  snapshot: ListedSnapshot,
+  key: string,
+  build: () => T,
+): T {
+  const known = snapshot.answers.get(key);
+  if (known) return known as T;
+  const built = build();
+  if (snapshot.answers.size < MAX_MEMOIZED_ANSWERS) snapshot.answers.set(key, built);
+  return built;
+}
+
+/**
+ * Public survey reads: only published surveys whose release date has come are visible.
+ * Survey content is read on every visit and changes rarely, so the listed surveys, and the
+ * answers built from them, are kept in memory for `cacheSeconds` (one load at a time). A release,
+ * an edit or the end of a "new" badge shows within that many seconds on every API process.
+ */
+export function createSurveysService(
+  repo: SurveysRepository,
+  {
+    clock = () => new Date(),
+    cacheSeconds = 5,
+  }: { clock?: () => Date; cacheSeconds?: number } = {},
+) {
+  let snapshot: ListedSnapshot | undefined;
+  let loading: Promise<ListedSnapshot> | undefined;
+
+  async function listed(now: Date): Promise<ListedSnapshot> {
+    if (snapshot && now.getTime() - snapshot.loadedAt < cacheSeconds * 1000) return snapshot;
+    loading ??= repo
+      .listListed(now)
+      .then((surveys) => {
+        snapshot = {
+          loadedAt: now.getTime(),
+          surveys,
+          byGid: new Map(surveys.map((s) => [s.gid, s])),
+          answers: new Map(),
+        };
+        return snapshot;
+      })
+      .finally(() => {
+        loading = undefined;
+      });
+    return loading;
+  }
+
+  return {
+    async list(page: PageQuery, listUrl: string): Promise<SurveyList> {
+      const snap = await listed(clock());
+      const now = new Date(snap.loadedAt);
+      return memoize(snap, `list ${page.page} ${page.page_size} ${listUrl}`, () => {
+        const { surveys } = snap;
+        const offset = (page.page - 1) * page.page_size;
+        const results: SurveySummary[] = surveys.slice(offset, offset + page.page_size).map((s) => {
+          const base = toBase(s, now);
+          return {
+            ...base,
+            questions: s.questions.map((q) => ({
+              ...toQuestion(q),
+              gid: base.gid,
+              name: base.name,
+              status: base.status,
+            })),
+          };
+        });
+        return { count: surveys.length, ...pageLinks(listUrl, page, surveys.length), results };
+      });
+    },
+
+    async getByGid(gid: string, origin: string): Promise<SurveyDetail> {
+      if (!UUID.test(gid)) throw new AppError('NOT_FOUND');
+      const snap = await listed(clock());
+      const s = snap.byGid.get(gid.toLowerCase());
+      if (!s) throw new AppError('NOT_FOUND');
+      const now = new Date(snap.loadedAt);
+      return memoize(snap, `detail ${s.gid} ${origin}`, () => ({
+        ...toBase(s, now),
+        author: s.author,
+        intro_screen_image: s.introImage,
+        intro_screen_text: s.introText,
+        instructions: instructionsFor(s.questions.length),
+        outro_screen_text: s.outroText,
+        questions: s.questions.map(toQuestion),
+        shareable_link: shareableLink(origin, s.name, s.gid),
+      }));
+    },
+  };
+}
+
+export type SurveysService = ReturnType<typeof createSurveysService>;

@@ -1,0 +1,76 @@
+import type { Role } from '@candor/contracts';
+import type { FastifyInstance, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
+import fp from 'fastify-plugin';
+import { AppError } from '../lib/app-error.js';
+import { InvalidTokenError, type TokenService } from '../lib/tokens.js';
+
+/** Who made the request, from a valid access token. */
+export interface AuthUser {
+  uuid: string;
+  role: Role;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set by `authenticate` / `requireUser`; null for anonymous requests. */
+    user: AuthUser | null;
+  }
+  interface FastifyInstance {
+    tokens: TokenService;
+    /** Hook: reads a bearer token when there is one; anonymous requests go on with `user` null. */
+    authenticate: onRequestAsyncHookHandler;
+    /** Hook: 401 UNAUTHENTICATED unless a valid access token is presented. */
+    requireUser: onRequestAsyncHookHandler;
+    /** Hook factory: 401 without a valid token, 403 FORBIDDEN without one of `roles`. */
+    requireRole(...roles: Role[]): onRequestAsyncHookHandler;
+  }
+}
+
+function bearer(request: FastifyRequest): string | null | undefined {
+  const header = request.headers.authorization;
+  if (header === undefined) return null;
+  const match = /^Bearer ([^\s]+)$/i.exec(header.trim());
+  return match ? match[1] : undefined;
+}
+
+/**
+ * Access tokens are checked by signature and claims alone (no database read), so a suspension
+ * or a role change reaches requests within ACCESS_TOKEN_TTL; refresh and the user's own detail
+ * read the database and refuse at once.
+ */
+async function auth(app: FastifyInstance, opts: { tokens: TokenService }) {
+  const { tokens } = opts;
+  app.decorate('tokens', tokens);
+  app.decorateRequest('user', null);
+
+  async function userOf(request: FastifyRequest): Promise<AuthUser | null> {
+    const token = bearer(request);
+    if (token === null) return null;
+    if (token === undefined) throw new AppError('UNAUTHENTICATED');
+    try {
+      const claims = await tokens.verifyAccess(token);
+      return { uuid: claims.sub, role: claims.role };
+    } catch (err) {
+      if (err instanceof InvalidTokenError) throw new AppError('UNAUTHENTICATED');
+      throw err;
+    }
+  }
+
+  const authenticate: onRequestAsyncHookHandler = async (request) => {
+    request.user = await userOf(request);
+  };
+  const requireUser: onRequestAsyncHookHandler = async (request) => {
+    request.user = await userOf(request);
+    if (!request.user) throw new AppError('UNAUTHENTICATED');
+  };
+  app.decorate('authenticate', authenticate);
+  app.decorate('requireUser', requireUser);
+  app.decorate('requireRole', (...roles: Role[]): onRequestAsyncHookHandler => {
+    return async function requireRole(request, reply) {
+      await requireUser.call(this, request, reply);
+      if (!roles.includes(request.user!.role)) throw new AppError('FORBIDDEN');
+    };
+  });
+}
+
+export default fp(auth, { name: 'auth' });

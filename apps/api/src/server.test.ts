@@ -1,0 +1,167 @@
+// Process level: the real server from source on an embedded PGlite data folder, as `npm start` runs it.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
+const serverEntry = fileURLToPath(new URL('./server.ts', import.meta.url));
+
+interface Server {
+  child: ChildProcess;
+  port: number;
+  output: () => { stdout: string; stderr: string };
+  exited: Promise<number | null>;
+}
+
+const servers: Server[] = [];
+const tempDirs: string[] = [];
+
+function tempDir(prefix: string): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  tempDirs.push(dir);
+  return dir;
+}
+
+async function freePort(): Promise<number> {
+  const probe = net.createServer();
+  probe.listen(0, '127.0.0.1');
+  await once(probe, 'listening');
+  const { port } = probe.address() as net.AddressInfo;
+  probe.close();
+  await once(probe, 'close');
+  return port;
+}
+
+async function startServer(dataDir: string, webDistDir: string): Promise<Server> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', serverEntry], {
+    cwd: repoRoot,
+    env: {
+      ...process.env,
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      WEB_DIST_DIR: webDistDir,
+      LOG_LEVEL: 'warn',
+      // Embedded mode whatever the surrounding shell says (empty counts as unset).
+      DATABASE_URL: '',
+      JWT_SECRET: '',
+      PSEUDONYM_SECRET: '',
+      PUBLIC_URL: '',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = once(child, 'exit').then(([code]) => code as number | null);
+  const server = { child, port, output: () => ({ stdout, stderr }), exited };
+  servers.push(server);
+  return server;
+}
+
+const url = (server: Server, pathname: string) => `http://127.0.0.1:${server.port}${pathname}`;
+
+async function waitForHealth(server: Server, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (server.child.exitCode !== null) break;
+    try {
+      const res = await fetch(url(server, '/api/health'));
+      if (res.status === 200) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  const { stdout, stderr } = server.output();
+  throw new Error(
+    `Server on port ${server.port} not healthy (exit code ${server.child.exitCode}).\n` +
+      `stdout:\n${stdout}\nstderr:\n${stderr}`,
+  );
+}
+
+/** Resolves with the exit code, or rejects when the process outlives `ms`. */
+function exitWithin(server: Server, ms: number): Promise<number | null> {
+  let timer: NodeJS.Timeout;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      const { stdout, stderr } = server.output();
+      reject(new Error(`still running after ${ms} ms\nstdout:\n${stdout}\nstderr:\n${stderr}`));
+    }, ms);
+  });
+  return Promise.race([server.exited, timeout]).finally(() => clearTimeout(timer));
+}
+
+describe('server process on an embedded data folder', () => {
+  let dataDir: string;
+  let webDist: string;
+  let first: Server;
+
+  beforeAll(async () => {
+    dataDir = path.join(tempDir('candor-server-'), 'data');
+    webDist = tempDir('candor-web-empty-');
+    first = await startServer(dataDir, webDist);
+    await waitForHealth(first, 60_000);
+  }, 90_000);
+
+  afterAll(async () => {
+    for (const server of servers) {
+      if (server.child.exitCode === null && server.child.signalCode === null) {
+        server.child.kill('SIGKILL');
+        await server.exited;
+      }
+    }
+    for (const dir of tempDirs) fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('starts on a new folder with the sample content, a lock and private secrets', async () => {
+    const res = await fetch(url(first, '/api/v1/surveys/open-closed-random-video-surveys'));
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { count: number }).count).toBe(6);
+
+    const lock = JSON.parse(fs.readFileSync(path.join(dataDir, 'candor.lock'), 'utf8'));
+    expect(lock.pid).toBe(first.child.pid);
+
+    const secretsFile = path.join(dataDir, 'secrets.json');
+    expect(fs.statSync(secretsFile).mode & 0o777).toBe(0o600);
+    const secrets = JSON.parse(fs.readFileSync(secretsFile, 'utf8'));
+    expect(secrets.jwtSecret.length).toBeGreaterThanOrEqual(32);
+    expect(secrets.pseudonymSecret.length).toBeGreaterThanOrEqual(32);
+    expect(secrets.jwtSecret).not.toBe(secrets.pseudonymSecret);
+  });
+
+  it('serves the API only, with a JSON 404 elsewhere, when the web app is not built', async () => {
+    const res = await fetch(url(first, '/some/page'));
+    expect(res.status).toBe(404);
+    expect(await res.json()).toEqual({ detail: 'Not found.', code: 'NOT_FOUND' });
+  });
+
+  it('refuses a second server on the same folder with a clear message; the first keeps serving', async () => {
+    const second = await startServer(dataDir, webDist);
+    expect(await exitWithin(second, 30_000)).toBe(1);
+    expect(second.output().stderr).toContain('already using the data folder');
+    expect(second.output().stderr).toContain(dataDir);
+
+    // The refused server left the lock of the first alone.
+    const lock = JSON.parse(fs.readFileSync(path.join(dataDir, 'candor.lock'), 'utf8'));
+    expect(lock.pid).toBe(first.child.pid);
+
+    const res = await fetch(url(first, '/api/v1/surveys/open-closed-random-video-surveys'));
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { count: number }).count).toBe(6);
+  }, 45_000);
+
+  it('shuts down cleanly on SIGTERM and releases the folder', async () => {
+    first.child.kill('SIGTERM');
+    expect(await exitWithin(first, 20_000)).toBe(0);
+    expect(fs.existsSync(path.join(dataDir, 'candor.lock'))).toBe(false);
+    expect(first.output().stderr).toBe('');
+  });
+});

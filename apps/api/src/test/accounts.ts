@@ -1,0 +1,89 @@
+import type { LightMyRequestResponse } from 'fastify';
+import type { App } from '../app.js';
+import { lastCodeFor } from './outbox.js';
+
+let numberSeq = 0;
+let ipSeq = 0;
+
+/**
+ * A fresh, valid US number (fixed line or mobile) whose first 8 digits no other test number
+ * shares, so the prefix risk check stays quiet unless a test wants it.
+ */
+export function freshPhone(): string {
+  const n = numberSeq++;
+  return `+1202${200 + (n % 800)}${String(1000 + Math.floor(n / 800)).padStart(4, '0')}`;
+}
+
+/** A fresh client IP, so the per-IP limits and risk checks stay quiet unless a test wants them. */
+export function freshIp(): string {
+  const n = ++ipSeq;
+  return `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`;
+}
+
+export interface Call {
+  ip?: string;
+  token?: string;
+  headers?: Record<string, string>;
+}
+
+/** A JSON POST through `inject`, from `ip`, with a bearer token when given. */
+export function post(app: App, url: string, body: unknown, call: Call = {}) {
+  return app.inject({
+    method: 'POST',
+    url,
+    payload: body as object,
+    remoteAddress: call.ip ?? '127.0.0.1',
+    headers: {
+      ...(call.token ? { authorization: `Bearer ${call.token}` } : {}),
+      ...call.headers,
+    },
+  });
+}
+
+export function get(app: App, url: string, call: Call = {}) {
+  return app.inject({
+    method: 'GET',
+    url,
+    remoteAddress: call.ip ?? '127.0.0.1',
+    headers: {
+      ...(call.token ? { authorization: `Bearer ${call.token}` } : {}),
+      ...call.headers,
+    },
+  });
+}
+
+export const signupBody = (phone: string, extra: Record<string, unknown> = {}) => ({
+  phone_number: phone,
+  year_of_birth: 1990,
+  gender: 'female',
+  country: 'US',
+  name: 'Ada',
+  ...extra,
+});
+
+export function json<T = Record<string, unknown>>(res: LightMyRequestResponse): T {
+  return res.json() as T;
+}
+
+/**
+ * Signs `phone` up, reads the code from the outbox, verifies and sets `password`: a logged-in
+ * account. Returns its tokens.
+ */
+export async function signUp(
+  app: App,
+  phone: string,
+  opts: { password?: string; ip?: string; extra?: Record<string, unknown> } = {},
+): Promise<{ access: string; refresh: string }> {
+  const ip = opts.ip ?? freshIp();
+  const password = opts.password ?? 'correct horse battery staple';
+  const created = await post(app, '/api/v1/user/create/', signupBody(phone, opts.extra), { ip });
+  if (created.statusCode !== 202) throw new Error(`create: ${created.statusCode} ${created.body}`);
+  const otp = lastCodeFor(app.config.dataDir, phone);
+  const verified = await post(app, '/api/v1/user/verify/', { phone_number: phone, otp }, { ip });
+  if (verified.statusCode !== 200)
+    throw new Error(`verify: ${verified.statusCode} ${verified.body}`);
+  const { password_token } = json<{ password_token: string }>(verified);
+  const set = await post(app, '/api/v1/user/set-password/', { password_token, password }, { ip });
+  if (set.statusCode !== 200) throw new Error(`set-password: ${set.statusCode} ${set.body}`);
+  return json(set);
+}

@@ -1,0 +1,41 @@
+import { createBrowserRouter } from 'react-router';
+import { Layout } from '../components/layout';
+import { HomeRoute } from './routes/home';
+import { NotFoundRoute } from './routes/not-found';
+import { ShareLinkRoute } from './routes/share-link';
+import { SurveyRoute } from './routes/survey';
+
+// Account screens load on demand: they bring the form library and the contract's zod schemas.
+const account = {
+  login: () => import('./routes/account/login').then((m) => ({ Component: m.LoginRoute })),
+  signup: () => import('./routes/account/signup').then((m) => ({ Component: m.SignupRoute })),
+  verify: () => import('./routes/account/verify').then((m) => ({ Component: m.VerifyRoute })),
+  setPassword: () =>
+    import('./routes/account/set-password').then((m) => ({ Component: m.SetPasswordRoute })),
+  welcome: () => import('./routes/account/welcome').then((m) => ({ Component: m.WelcomeRoute })),
+  forgot: () =>
+    import('./routes/account/forgot-password').then((m) => ({
+      Component: m.ForgotPasswordRoute,
+    })),
+};
+
+export const router = createBrowserRouter([
+  {
+    element: <Layout />,
+    // Shown while a lazily loaded screen arrives on the very first page load.
+    HydrateFallback: () => <div className="page-loading" aria-busy="true" />,
+    children: [
+      { path: '/', element: <HomeRoute /> },
+      { path: '/surveys/:surveyId', element: <SurveyRoute /> },
+      { path: '/login', lazy: account.login },
+      { path: '/signup', lazy: account.signup },
+      { path: '/verify', lazy: account.verify },
+      { path: '/set-password', lazy: account.setPassword },
+      { path: '/welcome', lazy: account.welcome },
+      { path: '/forgot-password', lazy: account.forgot },
+      // Share links: /{Survey_name_with_underscores}/{gid}.
+      { path: '/:surveyName/:gid', element: <ShareLinkRoute /> },
+      { path: '*', element: <NotFoundRoute /> },
+    ],
+  },
+]);

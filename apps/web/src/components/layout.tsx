@@ -1,0 +1,74 @@
+import { Link, NavLink, Outlet, ScrollRestoration, useNavigate } from 'react-router';
+import { toast } from 'sonner';
+import { useAuthStore } from '../features/auth/stores/auth-store';
+import { LandscapeAlert } from './landscape-alert';
+import { Logo } from './logo';
+import { NavigationTracker } from './navigation-tracker';
+
+function AccountLinks() {
+  const auth = useAuthStore((s) => s.auth);
+  const initialLoading = useAuthStore((s) => s.initialLoading);
+  const logout = useAuthStore((s) => s.logout);
+  const navigate = useNavigate();
+  if (initialLoading) return <span className="navbar__account" aria-hidden="true" />;
+  if (auth) {
+    return (
+      <button
+        type="button"
+        className="navbar__button"
+        onClick={() => {
+          void logout().then(() => {
+            toast.success('Logged out');
+            void navigate('/');
+          });
+        }}
+      >
+        Log out
+      </button>
+    );
+  }
+  return (
+    <>
+      <NavLink to="/login">Log in</NavLink>
+      <Link to="/signup" className="navbar__cta">
+        Sign up
+      </Link>
+    </>
+  );
+}
+
+export function Layout() {
+  return (
+    <div className="shell">
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      <header className="navbar">
+        <div className="navbar__inner">
+          <Link to="/" className="navbar__brand" aria-label="Candor home">
+            <Logo />
+            <span>Candor</span>
+          </Link>
+          <nav aria-label="Main" className="navbar__links">
+            <NavLink to="/" end className="navbar__surveys">
+              Surveys
+            </NavLink>
+            <AccountLinks />
+          </nav>
+        </div>
+      </header>
+      <LandscapeAlert />
+      <main id="main" className="main">
+        <Outlet />
+      </main>
+      <footer className="footer">
+        <p>
+          Candor · answers are anonymous unless you choose otherwise · every signup is verified
+          human
+        </p>
+      </footer>
+      <NavigationTracker />
+      <ScrollRestoration />
+    </div>
+  );
+}

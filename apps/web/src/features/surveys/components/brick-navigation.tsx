@@ -1,0 +1,63 @@
+import type { SurveySummary } from '@candor/contracts';
+import { useMemo } from 'react';
+import { useSearchParams } from 'react-router';
+import { Brick } from './brick';
+
+/** The home page's bricks in slot order, with a genre filter kept in the URL (?genre=...). */
+export function BrickNavigation({ surveys }: { surveys: SurveySummary[] }) {
+  const [params, setParams] = useSearchParams();
+  const selected = params.get('genre');
+
+  const genres = useMemo(() => {
+    const byId = new Map(surveys.flatMap((s) => s.genres).map((g) => [g.unique_GID, g]));
+    return [...byId.values()].sort((a, b) => a.genre_name.localeCompare(b.genre_name));
+  }, [surveys]);
+
+  const shown = useMemo(
+    () =>
+      [...surveys]
+        .filter((s) => !selected || s.genres.some((g) => g.genre_name === selected))
+        .sort((a, b) => a.slot - b.slot),
+    [surveys, selected],
+  );
+
+  const choose = (genre: string | null) =>
+    setParams(genre ? { genre } : {}, { replace: true, preventScrollReset: true });
+
+  return (
+    <section aria-labelledby="surveys-heading" className="surveys">
+      <div className="surveys__head">
+        <h2 id="surveys-heading">Surveys</h2>
+        <div className="genre-filter" role="group" aria-label="Filter by genre">
+          <button type="button" aria-pressed={!selected} onClick={() => choose(null)}>
+            All
+          </button>
+          {genres.map((g) => (
+            <button
+              key={g.unique_GID}
+              type="button"
+              aria-pressed={selected === g.genre_name}
+              onClick={() => choose(selected === g.genre_name ? null : g.genre_name)}
+            >
+              {g.genre_name}
+            </button>
+          ))}
+        </div>
+      </div>
+      {shown.length ? (
+        <ul className="bricks">
+          {shown.map((s) => (
+            <Brick key={s.gid} survey={s} />
+          ))}
+        </ul>
+      ) : (
+        <p className="empty">
+          No survey in this genre yet.{' '}
+          <button type="button" className="link-button" onClick={() => choose(null)}>
+            Show all surveys
+          </button>
+        </p>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,42 @@
+import type { SurveySummary } from '@candor/contracts';
+import { useMemo } from 'react';
+import { Link } from 'react-router';
+import { backgroundPosition, brickSizeOf } from '../../../lib/bricks';
+
+/** One survey in the brick navigation: cover, headline, question count, badges, genres. */
+export function Brick({ survey }: { survey: SurveySummary }) {
+  const size = brickSizeOf(survey.variant);
+  const position = useMemo(() => backgroundPosition(size), [size]);
+  const closed = survey.status === 'Closed';
+  return (
+    <li className={`brick brick--${size}${closed ? ' brick--closed' : ''}`}>
+      <Link
+        to={`/surveys/${survey.gid}`}
+        className="brick__link"
+        style={{
+          backgroundImage: survey.cover_image ? `url("${survey.cover_image}")` : undefined,
+          backgroundPosition: position,
+        }}
+      >
+        <span className="brick__badges">
+          {survey.is_within_24_hours ? <span className="badge badge--new">New</span> : null}
+          {closed ? <span className="badge badge--closed">Closed · results only</span> : null}
+        </span>
+        <span className="brick__body">
+          <span className="brick__name">{survey.name}</span>
+          <span className="brick__headline">{survey.cover_headline}</span>
+          <span className="brick__meta">
+            <span>
+              {survey.questions_count} {survey.questions_count === 1 ? 'question' : 'questions'}
+            </span>
+            {survey.genres.length ? (
+              <span className="brick__genres">
+                {survey.genres.map((g) => g.genre_name).join(' · ')}
+              </span>
+            ) : null}
+          </span>
+        </span>
+      </Link>
+    </li>
+  );
+}

@@ -1,0 +1,64 @@
+import type { SurveyDetail } from '@candor/contracts';
+import { toast } from 'sonner';
+import { PageHead } from '../../../components/page-head';
+import { givesInstantFeedback } from '../../../lib/bricks';
+import { timeAgo } from '../../../lib/relative-time';
+
+/** The survey's intro screen: image, text, instructions and the start button. */
+export function SurveyIntro({ survey }: { survey: SurveyDetail }) {
+  const closed = survey.status === 'Closed';
+  const hasVideo = survey.questions.some((q) => q.video_link_1);
+  return (
+    <article className="intro">
+      <PageHead
+        title={survey.name}
+        description={`${survey.cover_headline} ${survey.questions_count} questions on Candor.`}
+        image={survey.intro_screen_image ?? survey.cover_image}
+      />
+      <div className="intro__media">
+        {survey.intro_screen_image ? (
+          <img src={survey.intro_screen_image} alt="" width={960} height={540} />
+        ) : null}
+      </div>
+      <div className="intro__content">
+        <p className="intro__eyebrow">
+          {survey.genres.map((g) => g.genre_name).join(' · ')}
+          {survey.is_within_24_hours ? <span className="badge badge--new">New</span> : null}
+        </p>
+        <h1>{survey.name}</h1>
+        <p className="intro__headline">{survey.cover_headline}</p>
+        {closed ? (
+          <p className="notice notice--closed" role="status">
+            This survey closed {survey.closed_at ? timeAgo(survey.closed_at) : ''}. You can still
+            see how people answered.
+          </p>
+        ) : null}
+        <p className="intro__text">{survey.intro_screen_text}</p>
+        <ul className="intro__facts">
+          <li>{survey.instructions}</li>
+          <li>
+            {givesInstantFeedback(survey.variant)
+              ? 'You see how everyone answered right after each question.'
+              : 'You see how everyone answered at the end.'}
+          </li>
+          {hasVideo ? <li>Some questions are videos, with captions.</li> : null}
+          <li>Anonymous: your answers are never shown next to your name or number.</li>
+        </ul>
+        <button
+          type="button"
+          className="button button--primary button--large"
+          onClick={() =>
+            toast.info('Answering opens in the next release of Candor.', {
+              description: 'The question screens are being built right now.',
+            })
+          }
+        >
+          {closed ? 'See the results' : 'Start the survey'}
+        </button>
+        <p className="intro__byline">
+          By {survey.author} · released {timeAgo(survey.release_date)}
+        </p>
+      </div>
+    </article>
+  );
+}

@@ -1,0 +1,136 @@
+import type { ErrorCode, TokenPair } from '@candor/contracts';
+import { clearTokens, readTokens, storeTokens } from './tokens';
+
+/** Where the API lives: same origin, under /api (tests point it at their own server). */
+let apiBase = '/api';
+export function setApiBase(base: string): void {
+  apiBase = base;
+}
+
+/** An API failure, with the server's `code` to switch on and its body for field errors. */
+export class ApiError extends Error {
+  override name = 'ApiError';
+  constructor(
+    readonly status: number,
+    readonly code: ErrorCode | 'NETWORK',
+    message: string,
+    readonly body: unknown = null,
+  ) {
+    super(message);
+  }
+
+  /** Field errors of a validation answer (`{field: [messages]}`), if any. */
+  get fieldErrors(): Record<string, string[]> {
+    if (this.code !== 'VALIDATION_FAILED' || !this.body || typeof this.body !== 'object') return {};
+    const out: Record<string, string[]> = {};
+    for (const [k, v] of Object.entries(this.body)) {
+      if (Array.isArray(v)) out[k] = v.filter((m): m is string => typeof m === 'string');
+    }
+    return out;
+  }
+
+  /** What to tell a person: `non_field_errors` each, else `detail`, else the first message. */
+  get messages(): string[] {
+    const fields = this.fieldErrors;
+    if (fields.non_field_errors?.length) return fields.non_field_errors;
+    return [this.message];
+  }
+}
+
+function errorFrom(status: number, body: unknown): ApiError {
+  if (body && typeof body === 'object') {
+    const b = body as Record<string, unknown>;
+    if (typeof b.detail === 'string' && typeof b.code === 'string') {
+      return new ApiError(status, b.code as ErrorCode, b.detail, body);
+    }
+    // Field errors: {"field": ["message"], "non_field_errors": [...]}.
+    const first = Object.values(b)
+      .flat()
+      .find((m) => typeof m === 'string');
+    if (first) return new ApiError(status, 'VALIDATION_FAILED', first as string, body);
+  }
+  return new ApiError(status, status >= 500 ? 'INTERNAL' : 'VALIDATION_FAILED', 'Request failed.');
+}
+
+const sessionEndedListeners = new Set<() => void>();
+
+/** Called when the session cannot be refreshed any more (the auth store logs out). */
+export function onSessionEnded(listener: () => void): () => void {
+  sessionEndedListeners.add(listener);
+  return () => sessionEndedListeners.delete(listener);
+}
+
+async function send(path: string, init: RequestInit, withToken: boolean): Promise<Response> {
+  const headers = new Headers(init.headers);
+  headers.set('Content-Type', 'application/json');
+  const access = withToken ? readTokens()?.access : undefined;
+  if (access) headers.set('Authorization', `Bearer ${access}`);
+  try {
+    return await fetch(`${apiBase}${path}`, { ...init, headers });
+  } catch (err) {
+    if (err instanceof DOMException && err.name === 'AbortError') throw err;
+    throw new ApiError(
+      0,
+      'NETWORK',
+      'You seem to be offline. Check your connection and try again.',
+    );
+  }
+}
+
+async function parse<T>(response: Response): Promise<T> {
+  if (response.status === 204) return undefined as T;
+  const body: unknown = await response.json().catch(() => null);
+  if (!response.ok) throw errorFrom(response.status, body);
+  return body as T;
+}
+
+// One refresh at a time, shared by every request that failed with 401 meanwhile (spec section 7).
+let refreshing: Promise<boolean> | null = null;
+
+function refreshOnce(): Promise<boolean> {
+  refreshing ??= (async () => {
+    const tokens = readTokens();
+    if (!tokens) return false;
+    try {
+      const fresh = await parse<TokenPair>(
+        await send(
+          '/token/refresh/',
+          { method: 'POST', body: JSON.stringify({ refresh: tokens.refresh }) },
+          false,
+        ),
+      );
+      storeTokens(fresh);
+      return true;
+    } catch (err) {
+      if (err instanceof ApiError && err.code === 'NETWORK') throw err; // keep the session offline
+      clearTokens();
+      for (const listener of sessionEndedListeners) listener();
+      return false;
+    }
+  })().finally(() => {
+    refreshing = null;
+  });
+  return refreshing;
+}
+
+/**
+ * Calls the API with JSON (and the bearer token when one is stored) and returns the answer typed
+ * by the contract; the API validates every response against the same schemas. A 401 exchanges the
+ * refresh token once (shared by concurrent failures) and replays the request once; a failed
+ * refresh ends the session. Throws ApiError; it never touches the UI.
+ */
+export async function apiRequest<T>(path: string, init: RequestInit = {}): Promise<T> {
+  const sentWith = readTokens()?.access;
+  const response = await send(path, init, true);
+  if (response.status === 401 && sentWith) {
+    // Another request may have refreshed meanwhile: then only the replay is needed.
+    const renewed = readTokens()?.access !== sentWith || (await refreshOnce());
+    if (renewed && readTokens()) return parse<T>(await send(path, init, true));
+  }
+  return parse<T>(response);
+}
+
+/** POSTs a JSON body. */
+export function apiPost<T>(path: string, body: unknown, init: RequestInit = {}): Promise<T> {
+  return apiRequest<T>(path, { ...init, method: 'POST', body: JSON.stringify(body) });
+}

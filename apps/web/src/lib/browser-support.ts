@@ -1,0 +1,17 @@
+import Bowser from 'bowser';
+
+export const OUTDATED_BROWSER_MESSAGE =
+  'You are using an outdated browser. It can be updated via your browser settings.';
+
+/** Any Internet Explorer, Edge < 90, Chrome < 80, Firefox < 80 (spec section 2). */
+export function isOutdatedBrowser(userAgent: string): boolean {
+  const browser = Bowser.getParser(userAgent);
+  return Boolean(
+    browser.satisfies({
+      'Internet Explorer': '>=0',
+      'Microsoft Edge': '<90',
+      chrome: '<80',
+      firefox: '<80',
+    }),
+  );
+}

@@ -1,0 +1,24 @@
+// `npm run bench`: every scenario, each several times, medians and ratios to a baseline measured
+// in the same run. Paste the printed tables into docs/performance.md.
+// Scenarios: read-api, page-weight, startup (default: all). Needs `npm run build` first.
+import { machineInfo } from './lib';
+import { pageWeightBench } from './page-weight';
+import { readApiBench } from './read-api';
+import { startupBench } from './startup';
+
+const scenarios: Record<string, () => Promise<string>> = {
+  'read-api': readApiBench,
+  'page-weight': pageWeightBench,
+  startup: () => startupBench(),
+};
+
+const chosen = process.argv.slice(2).length ? process.argv.slice(2) : Object.keys(scenarios);
+console.log(machineInfo());
+for (const name of chosen) {
+  const run = scenarios[name];
+  if (!run)
+    throw new Error(`Unknown scenario ${name}; known: ${Object.keys(scenarios).join(', ')}`);
+  const started = Date.now();
+  const table = await run();
+  console.log(`\n### ${name} (${Math.round((Date.now() - started) / 1000)} s)\n\n${table}`);
+}

@@ -1,0 +1,83 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Page } from 'playwright-core';
+import { expect } from 'vitest';
+
+const shotsDir = fileURLToPath(new URL('../test-results/screenshots', import.meta.url));
+
+/** Saves a full-page screenshot for people to look at (test-results/screenshots). */
+export async function screenshot(page: Page, name: string) {
+  fs.mkdirSync(shotsDir, { recursive: true });
+  await page.screenshot({ path: path.join(shotsDir, `${name}.png`), fullPage: true });
+}
+
+/** Collects page errors and console errors; a test ends with `assertNoErrors()`. */
+export function watchErrors(page: Page) {
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
+  page.on('console', (m) => {
+    // Chromium logs every 4xx answer as a console error; those are expected API answers
+    // (an expired token before its refresh, a refused password). Server errors are not.
+    if (/Failed to load resource: the server responded with a status of 4\d\d/.test(m.text()))
+      return;
+    if (m.type() === 'error') errors.push(`console.error: ${m.text()}`);
+  });
+  return {
+    errors,
+    assertNoErrors: () => expect(errors).toEqual([]),
+  };
+}
+
+export interface ListedSurvey {
+  gid: string;
+  name: string;
+  slot: number;
+  status: string;
+  cover_headline: string;
+}
+
+/** The surveys the API lists, in slot order (what the home page must show). */
+export async function listedSurveys(baseURL: string): Promise<ListedSurvey[]> {
+  const res = await fetch(
+    `${baseURL}/api/v1/surveys/open-closed-random-video-surveys?page_size=100`,
+  );
+  const body = (await res.json()) as { results: ListedSurvey[] };
+  return body.results;
+}
+
+interface OutboxMessage {
+  to: string;
+  body: string;
+  sent_at: string;
+}
+
+/** The text messages the server wrote to its file outbox (DATA_DIR/sms-outbox.jsonl). */
+export function readOutbox(dataDir: string): OutboxMessage[] {
+  const file = path.join(dataDir, 'sms-outbox.jsonl');
+  if (!fs.existsSync(file)) return [];
+  return fs
+    .readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as OutboxMessage);
+}
+
+/** Waits for a new code texted to `to` (E.164) after `after` messages, and returns it. */
+export async function waitForCode(dataDir: string, to: string, after = 0): Promise<string> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const mine = readOutbox(dataDir).filter((m) => m.to === to);
+    const code = mine
+      .slice(after)
+      .at(-1)
+      ?.body.match(/\b(\d{6})\b/)?.[1];
+    if (code) return code;
+    if (Date.now() > deadline) throw new Error(`No code texted to ${to}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** How many messages went to `to` so far. */
+export const outboxCount = (dataDir: string, to: string) =>
+  readOutbox(dataDir).filter((m) => m.to === to).length;

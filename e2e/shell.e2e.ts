@@ -1,0 +1,186 @@
+import axe from 'axe-core';
+import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { desktop, launchChromium, phone } from './chromium';
+import { listedSurveys, screenshot, watchErrors } from './fixtures';
+
+const baseURL = inject('baseURL');
+let browser: Browser;
+
+beforeAll(async () => {
+  browser = await launchChromium();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+async function open(options: BrowserContextOptions, path: string) {
+  const context = await browser.newContext({ ...options, baseURL });
+  const page = await context.newPage();
+  const watch = watchErrors(page);
+  await page.goto(path);
+  return { context, page, watch };
+}
+
+/** Serious or critical accessibility violations reported by axe-core on the current page. */
+async function axeViolations(page: Page) {
+  await page.addScriptTag({ content: axe.source });
+  const result = await page.evaluate(async () => {
+    const inPage = (window as unknown as { axe: typeof axe }).axe;
+    return inPage.run(document, { resultTypes: ['violations'] });
+  });
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+describe.each([
+  ['phone', phone],
+  ['desktop', desktop],
+] as const)('on a %s', (size, options) => {
+  it('home shows the selling points and the bricks in slot order', async () => {
+    const surveys = await listedSurveys(baseURL);
+    expect(surveys.length).toBe(6);
+    const { context, page, watch } = await open(options, '/');
+    await page.getByRole('heading', { name: 'Surveys', exact: true }).waitFor();
+    const names = await page.locator('.brick__name').allTextContents();
+    expect(names).toEqual(surveys.map((s) => s.name));
+    await expect(page.locator('.badge--new').count()).resolves.toBe(1);
+    const closed = surveys.find((s) => s.status === 'Closed')!;
+    await expect(
+      page.locator('.brick', { hasText: closed.name }).getByText('Closed · results only').count(),
+    ).resolves.toBe(1);
+    for (const point of ['Tough choices', 'Taboos', 'Verified humans only']) {
+      await expect(page.getByRole('heading', { name: point }).count()).resolves.toBe(1);
+    }
+    await expect(page.title()).resolves.toContain('Candor');
+    expect(await axeViolations(page)).toEqual([]);
+    await screenshot(page, `home-${size}`);
+    watch.assertNoErrors();
+    await context.close();
+  });
+
+  it('the genre filter narrows the bricks and can be cleared', async () => {
+    const { context, page, watch } = await open(options, '/');
+    await page.locator('.brick').first().waitFor();
+    const all = await page.locator('.brick').count();
+    await page
+      .getByRole('group', { name: 'Filter by genre' })
+      .getByRole('button', { name: 'Money' })
+      .click();
+    await expect.poll(() => page.url()).toContain('genre=Money');
+    const filtered = await page.locator('.brick').count();
+    expect(filtered).toBeGreaterThan(0);
+    expect(filtered).toBeLessThan(all);
+    await page.getByRole('button', { name: 'All', exact: true }).click();
+    await expect.poll(() => page.locator('.brick').count()).toBe(all);
+    watch.assertNoErrors();
+    await context.close();
+  });
+
+  it('a brick opens the survey intro', async () => {
+    const [first] = await listedSurveys(baseURL);
+    const { context, page, watch } = await open(options, '/');
+    await page.locator('.brick__link').first().click();
+    await page.waitForURL(`**/surveys/${first!.gid}`);
+    await page.getByRole('heading', { level: 1, name: first!.name }).waitFor();
+    await expect(
+      page.getByText(/3 questions\. After each one, rate how interesting/).count(),
+    ).resolves.toBe(1);
+    await expect(page.getByRole('button', { name: 'Start the survey' }).isVisible()).resolves.toBe(
+      true,
+    );
+    await expect(page.title()).resolves.toBe(`${first!.name} · Candor`);
+    expect(await axeViolations(page)).toEqual([]);
+    await screenshot(page, `intro-${size}`);
+    watch.assertNoErrors();
+    await context.close();
+  });
+
+  it('the share link opens the survey', async () => {
+    const surveys = await listedSurveys(baseURL);
+    const closed = surveys.find((s) => s.status === 'Closed')!;
+    const { context, page, watch } = await open(
+      options,
+      `/${closed.name.replace(/ /g, '_')}/${closed.gid}`,
+    );
+    await page.waitForURL(`**/surveys/${closed.gid}`);
+    await page.getByRole('heading', { level: 1, name: closed.name }).waitFor();
+    await expect(page.getByText(/This survey closed/).count()).resolves.toBe(1);
+    await screenshot(page, `intro-closed-${size}`);
+    watch.assertNoErrors();
+    await context.close();
+  });
+
+  it('an unknown page shows the not-found page', async () => {
+    const { context, page, watch } = await open(options, '/this/page/does-not-exist');
+    await page.getByRole('heading', { name: 'This page does not exist' }).waitFor();
+    await screenshot(page, `not-found-${size}`);
+    await page.getByRole('link', { name: 'Back to all surveys' }).click();
+    await page.getByRole('heading', { name: 'Surveys', exact: true }).waitFor();
+    watch.assertNoErrors();
+    await context.close();
+  });
+
+  it('an unknown survey shows a clear message', async () => {
+    const { context, page } = await open(options, '/surveys/00000000-0000-4000-8000-000000000000');
+    await page.getByRole('heading', { name: 'We could not find this survey' }).waitFor();
+    await context.close();
+  });
+});
+
+describe('shell rules', () => {
+  it('an old Chrome sees only the outdated-browser message', async () => {
+    const { context, page } = await open(
+      {
+        ...desktop,
+        userAgent:
+          'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/79.0.3945.130 Safari/537.36',
+      },
+      '/',
+    );
+    const message =
+      'You are using an outdated browser. It can be updated via your browser settings.';
+    await page.getByText(message).waitFor();
+    await expect(page.locator('body').innerText()).resolves.toBe(message);
+    await screenshot(page, 'outdated-desktop');
+    await context.close();
+  });
+
+  it('a current browser does not see the outdated message', async () => {
+    const { context, page } = await open(desktop, '/');
+    await page.locator('.brick').first().waitFor();
+    await expect(page.getByText('You are using an outdated browser').count()).resolves.toBe(0);
+    await context.close();
+  });
+
+  it('a touch device in portrait sees the landscape alert, which can be dismissed', async () => {
+    const { context, page, watch } = await open(phone, '/');
+    const alert = page.getByText('Turn your device to landscape');
+    await alert.waitFor();
+    await page.getByRole('button', { name: 'Got it' }).click();
+    await expect(alert.count()).resolves.toBe(0);
+    await page.reload();
+    await page.locator('.brick').first().waitFor();
+    await expect(alert.count()).resolves.toBe(0);
+    watch.assertNoErrors();
+    await context.close();
+  });
+
+  it('a touch device in landscape, tall enough, sees no alert; a short one does', async () => {
+    const tall = await open({ ...phone, viewport: { width: 1180, height: 820 } }, '/');
+    await tall.page.locator('.brick').first().waitFor();
+    await expect(tall.page.getByText('Turn your device to landscape').count()).resolves.toBe(0);
+    await tall.context.close();
+    const short = await open({ ...phone, viewport: { width: 844, height: 390 } }, '/');
+    await short.page.getByText('Turn your device to landscape').waitFor();
+    await short.context.close();
+  });
+
+  it('a desktop browser never sees the landscape alert', async () => {
+    const { context, page } = await open({ viewport: { width: 600, height: 900 } }, '/');
+    await page.locator('.brick').first().waitFor();
+    await expect(page.getByText('Turn your device to landscape').count()).resolves.toBe(0);
+    await context.close();
+  });
+});

@@ -1,0 +1,15 @@
+import { defineConfig } from 'vitest/config';
+
+// End-to-end: the built app (npm run build) served by a real server, driven in Chromium.
+export default defineConfig({
+  test: {
+    name: 'e2e',
+    root: './e2e',
+    include: ['**/*.e2e.ts'],
+    globalSetup: ['./global-setup.ts'],
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
+    // One browser per file; files run one at a time on these 2-core machines.
+    fileParallelism: false,
+  },
+});

@@ -1,0 +1,159 @@
+import { z } from 'zod';
+import { pagedSchema } from './paging.js';
+
+/** Youngest age that may sign up: the topics are for adults. */
+export const MINIMUM_AGE = 18;
+export const PASSWORD_MIN_LENGTH = 8;
+/** Long passphrases are welcome; the cap only keeps hashing cheap to defend. */
+export const PASSWORD_MAX_LENGTH = 1024;
+export const OTP_LENGTH = 6;
+
+export const RoleSchema = z.enum(['member', 'moderator', 'admin']);
+export type Role = z.infer<typeof RoleSchema>;
+
+/**
+ * active: counts in results. under_review: risk checks (or REVIEW_ALL_SIGNUPS) want a person to
+ * look; can log in and answer, answers do not count yet. rejected / suspended: cannot log in.
+ */
+export const UserStatusSchema = z.enum(['active', 'under_review', 'rejected', 'suspended']);
+export type UserStatus = z.infer<typeof UserStatusSchema>;
+
+export const GenderSchema = z.enum(['female', 'male', 'non_binary', 'other', 'undisclosed'], {
+  error: 'Choose one of the options.',
+});
+export type Gender = z.infer<typeof GenderSchema>;
+
+export const GENDER_LABELS: Record<Gender, string> = {
+  female: 'Woman',
+  male: 'Man',
+  non_binary: 'Non-binary',
+  other: 'Another gender',
+  undisclosed: 'Prefer not to say',
+};
+
+/** As typed: E.164, national form with `country`, spaces and dashes; the API normalises it. */
+export const PhoneNumberSchema = z
+  .string({ error: 'Enter your phone number.' })
+  .trim()
+  .min(1, 'Enter your phone number.')
+  .max(40, 'This phone number is too long.');
+
+export const CountryCodeSchema = z
+  .string({ error: 'Choose your country.' })
+  .trim()
+  .toUpperCase()
+  .regex(/^[A-Z]{2}$/, 'Choose your country.');
+
+export const PasswordSchema = z
+  .string({ error: 'Enter a password.' })
+  .min(PASSWORD_MIN_LENGTH, `Use at least ${PASSWORD_MIN_LENGTH} characters.`)
+  .max(PASSWORD_MAX_LENGTH, `Use at most ${PASSWORD_MAX_LENGTH} characters.`);
+
+export const OtpSchema = z
+  .string({ error: 'Enter the 6-digit code.' })
+  .trim()
+  .regex(/^\d{6}$/, 'Enter the 6-digit code.');
+
+/** A year of birth for someone aged MINIMUM_AGE to 120 in `now`'s year. */
+export function yearOfBirthSchema(now: Date = new Date()) {
+  const year = now.getUTCFullYear();
+  return z
+    .number({ error: 'Enter your year of birth.' })
+    .int('Enter your year of birth.')
+    .min(year - 120, 'Enter your year of birth.')
+    .max(year - MINIMUM_AGE, `Candor is for people aged ${MINIMUM_AGE} and over.`);
+}
+
+export const OtpPurposeSchema = z.enum(['signup', 'reset']);
+export type OtpPurpose = z.infer<typeof OtpPurposeSchema>;
+
+export const SignupRequestSchema = z.object({
+  phone_number: PhoneNumberSchema,
+  password: PasswordSchema.optional(),
+  name: z.string().trim().max(80, 'Use at most 80 characters.').optional(),
+  year_of_birth: yearOfBirthSchema(),
+  gender: GenderSchema,
+  country: CountryCodeSchema,
+});
+export type SignupRequest = z.infer<typeof SignupRequestSchema>;
+
+/** The same answer whether or not the number already has an account (no enumeration). */
+export const CodeSentSchema = z.object({ detail: z.string() });
+export type CodeSent = z.infer<typeof CodeSentSchema>;
+
+export const VerifyRequestSchema = z.object({
+  phone_number: PhoneNumberSchema,
+  otp: OtpSchema,
+  purpose: OtpPurposeSchema.default('signup'),
+});
+export type VerifyRequest = z.infer<typeof VerifyRequestSchema>;
+
+export const TokenPairSchema = z.object({ access: z.string(), refresh: z.string() });
+export type TokenPair = z.infer<typeof TokenPairSchema>;
+
+/**
+ * After a correct code: either the person still has to choose a password (a short-lived
+ * `password_token` authorises set-password), or they chose one at signup and are logged in.
+ */
+export const VerifyResponseSchema = z.discriminatedUnion('status', [
+  z.object({ status: z.literal('password_required'), password_token: z.string() }),
+  z.object({ status: z.literal('logged_in'), access: z.string(), refresh: z.string() }),
+]);
+export type VerifyResponse = z.infer<typeof VerifyResponseSchema>;
+
+/** With the token from verify, or directly with a reset code. Logs the person in. */
+export const SetPasswordRequestSchema = z.union([
+  z.object({ password_token: z.string().min(1).max(4096), password: PasswordSchema }),
+  z.object({ phone_number: PhoneNumberSchema, otp: OtpSchema, password: PasswordSchema }),
+]);
+export type SetPasswordRequest = z.infer<typeof SetPasswordRequestSchema>;
+
+export const ResendOtpRequestSchema = z.object({
+  phone_number: PhoneNumberSchema,
+  purpose: OtpPurposeSchema.default('signup'),
+});
+export type ResendOtpRequest = z.infer<typeof ResendOtpRequestSchema>;
+
+export const ForgotPasswordRequestSchema = z.object({ phone_number: PhoneNumberSchema });
+export type ForgotPasswordRequest = z.infer<typeof ForgotPasswordRequestSchema>;
+
+export const LoginRequestSchema = z.object({
+  phone_number: PhoneNumberSchema,
+  password: z
+    .string({ error: 'Enter your password.' })
+    .min(1, 'Enter your password.')
+    .max(PASSWORD_MAX_LENGTH),
+});
+export type LoginRequest = z.infer<typeof LoginRequestSchema>;
+
+export const RefreshRequestSchema = z.object({ refresh: z.string().min(1).max(4096) });
+export type RefreshRequest = z.infer<typeof RefreshRequestSchema>;
+
+export const LogoutRequestSchema = RefreshRequestSchema;
+
+export const UserSchema = z.object({
+  uuid: z.uuid(),
+  name: z.string(),
+  phone_number: z.string(),
+  country: z.string(),
+  year_of_birth: z.number().int(),
+  gender: GenderSchema,
+  role: RoleSchema,
+  status: UserStatusSchema,
+});
+export type User = z.infer<typeof UserSchema>;
+
+/** An account under review, as moderators see it: the number masked, the reasons spelled out. */
+export const ReviewAccountSchema = z.object({
+  uuid: z.uuid(),
+  phone_masked: z.string(),
+  country: z.string(),
+  status: UserStatusSchema,
+  risk_reasons: z.array(z.string()),
+  created_at: z.iso.datetime({ offset: true }),
+});
+export type ReviewAccount = z.infer<typeof ReviewAccountSchema>;
+
+/** GET /api/v1/admin/signups/: accounts under review, oldest first, paged. */
+export const ReviewAccountListSchema = pagedSchema(ReviewAccountSchema);
+export type ReviewAccountList = z.infer<typeof ReviewAccountListSchema>;

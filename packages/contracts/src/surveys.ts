@@ -1,0 +1,93 @@
+import { z } from 'zod';
+import { pagedSchema } from './paging.js';
+
+/** v1_* variants give instant feedback after each answer; v2_* show all graphs at the end. */
+export const SurveyVariantSchema = z.enum([
+  'v1_large',
+  'v1_medium',
+  'v1_small',
+  'v2_large',
+  'v2_medium',
+  'v2_small',
+]);
+export type SurveyVariant = z.infer<typeof SurveyVariantSchema>;
+
+export const SurveyStatusSchema = z.enum(['Open', 'Closed']);
+export type SurveyStatus = z.infer<typeof SurveyStatusSchema>;
+
+export const QuestionTypeSchema = z.enum(['Closed', 'Open']);
+export type QuestionType = z.infer<typeof QuestionTypeSchema>;
+
+/** The label of the choice every closed question carries for "I'd rather not answer". */
+export const LEAVE_BLANK_CHOICE = 'Leave blank';
+
+export const GenreSchema = z.object({
+  unique_GID: z.uuid(),
+  genre_name: z.string(),
+});
+export type Genre = z.infer<typeof GenreSchema>;
+
+export const QuestionSchema = z.object({
+  qid: z.uuid(),
+  question: z.string(),
+  type: QuestionTypeSchema,
+  /** Countdown as `H:MM:SS`; `0:00:00` means no timer. */
+  timer_length: z.string().regex(/^\d+:[0-5]\d:[0-5]\d$/),
+  video_link_1: z.string().nullable(),
+  video_link_2: z.string().nullable(),
+  /** WebVTT captions for video_link_1 / video_link_2 (Candor extension). */
+  video_captions_1: z.string().nullable(),
+  video_captions_2: z.string().nullable(),
+  submitted: z.iso.datetime({ offset: true }),
+  /** Answer labels; closed questions always include the leave-blank choice. Empty for open ones. */
+  choices: z.array(z.string()),
+  randomise_answers: z.boolean(),
+  /** Character limit of an open answer; null for closed questions (Candor extension). */
+  max_length: z.number().int().positive().nullable(),
+});
+export type Question = z.infer<typeof QuestionSchema>;
+
+/** A question as flattened into the survey list: with its survey's gid, name and status. */
+export const ListedQuestionSchema = QuestionSchema.extend({
+  gid: z.uuid(),
+  name: z.string(),
+  status: SurveyStatusSchema,
+});
+export type ListedQuestion = z.infer<typeof ListedQuestionSchema>;
+
+const surveyBase = {
+  gid: z.uuid(),
+  name: z.string(),
+  cover_image: z.string().nullable(),
+  cover_headline: z.string(),
+  questions_count: z.number().int().min(0),
+  status: SurveyStatusSchema,
+  release_date: z.iso.datetime({ offset: true }),
+  slot: z.number().int(),
+  date_published: z.iso.datetime({ offset: true }).nullable(),
+  is_within_24_hours: z.boolean(),
+  closed_at: z.iso.datetime({ offset: true }).nullable(),
+  variant: SurveyVariantSchema,
+  genres: z.array(GenreSchema),
+};
+
+export const SurveySummarySchema = z.object({
+  ...surveyBase,
+  questions: z.array(ListedQuestionSchema),
+});
+export type SurveySummary = z.infer<typeof SurveySummarySchema>;
+
+export const SurveyListSchema = pagedSchema(SurveySummarySchema);
+export type SurveyList = z.infer<typeof SurveyListSchema>;
+
+export const SurveyDetailSchema = z.object({
+  ...surveyBase,
+  author: z.string(),
+  intro_screen_image: z.string().nullable(),
+  intro_screen_text: z.string(),
+  instructions: z.string(),
+  outro_screen_text: z.string(),
+  questions: z.array(QuestionSchema),
+  shareable_link: z.string(),
+});
+export type SurveyDetail = z.infer<typeof SurveyDetailSchema>;
