@@ -1,6 +1,8 @@
 // `npm run bench`: every scenario, each several times, medians and ratios to a baseline measured
 // in the same run. Paste the printed tables into docs/performance.md.
-// Scenarios: read-api, page-weight, startup (default: all). Needs `npm run build` first.
+// Scenarios: read-api, answer-ingest, page-weight, startup (default: all). Needs `npm run build`
+// first.
+import { answerIngestBench } from './answer-ingest';
 import { machineInfo } from './lib';
 import { pageWeightBench } from './page-weight';
 import { readApiBench } from './read-api';
@@ -8,6 +10,7 @@ import { startupBench } from './startup';
 
 const scenarios: Record<string, () => Promise<string>> = {
   'read-api': readApiBench,
+  'answer-ingest': answerIngestBench,
   'page-weight': pageWeightBench,
   startup: () => startupBench(),
 };

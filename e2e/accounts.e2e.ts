@@ -1,7 +1,16 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { desktop, launchChromium, phone } from './chromium';
-import { outboxCount, screenshot, waitForCode, watchErrors } from './fixtures';
+import {
+  fillPhone,
+  logIn as logInWith,
+  outboxCount,
+  screenshot,
+  signUp as signUpWith,
+  toast,
+  waitForCode,
+  watchErrors,
+} from './fixtures';
 
 const baseURL = inject('baseURL');
 const dataDir = inject('dataDir');
@@ -20,42 +29,11 @@ async function newPage(options = desktop) {
   return { context, page, watch: watchErrors(page) };
 }
 
-/** Types a UK number into the phone field: picks GB, then the national number. */
-async function fillUkPhone(page: Page, national: string) {
-  await page.getByLabel('Country calling code').selectOption('GB');
-  await page.getByLabel('Phone number').fill(national);
-}
-
-const toast = (page: Page, text: string | RegExp) =>
-  page.locator('[data-sonner-toast]', { hasText: text }).first();
-
-async function signUp(page: Page, national: string, e164: string, password: string, shots = '') {
-  await page.goto('/signup');
-  await fillUkPhone(page, national);
-  await page.getByLabel('Year of birth').fill('1990');
-  await page.getByRole('radio', { name: 'Woman' }).check();
-  if (shots) await screenshot(page, `signup-${shots}`);
-  const before = outboxCount(dataDir, e164);
-  await page.getByRole('button', { name: 'Send me a code' }).click();
-  await page.getByRole('heading', { name: 'Enter your code' }).waitFor();
-  const code = await waitForCode(dataDir, e164, before);
-  if (shots) await screenshot(page, `verify-${shots}`);
-  await page.getByLabel('6-digit code').fill(code);
-  await page.getByRole('button', { name: 'Verify' }).click();
-  await page.getByRole('heading', { name: 'Choose a password' }).waitFor();
-  await page.getByLabel('Password').fill(password);
-  if (shots) await screenshot(page, `set-password-${shots}`);
-  await page.getByRole('button', { name: 'Save and continue' }).click();
-  await page.getByRole('heading', { name: /You're verified/ }).waitFor();
-  if (shots) await screenshot(page, `welcome-${shots}`);
-}
-
-async function logIn(page: Page, national: string, password: string) {
-  await page.goto('/login');
-  await fillUkPhone(page, national);
-  await page.getByLabel('Password', { exact: true }).fill(password);
-  await page.getByRole('button', { name: 'Log in' }).click();
-}
+const fillUkPhone = (page: Page, national: string) => fillPhone(page, 'GB', national);
+const signUp = (page: Page, national: string, e164: string, password: string, shots = '') =>
+  signUpWith(page, dataDir, { country: 'GB', national, e164, password, shots });
+const logIn = (page: Page, national: string, password: string) =>
+  logInWith(page, 'GB', national, password);
 
 describe('accounts in Chromium', () => {
   it('signs up with a texted code, stays logged in across reloads, logs out and in again', async () => {

@@ -81,3 +81,47 @@ export async function waitForCode(dataDir: string, to: string, after = 0): Promi
 /** How many messages went to `to` so far. */
 export const outboxCount = (dataDir: string, to: string) =>
   readOutbox(dataDir).filter((m) => m.to === to).length;
+
+/** A toast with this text. */
+export const toast = (page: Page, text: string | RegExp) =>
+  page.locator('[data-sonner-toast]', { hasText: text }).first();
+
+/** Types a number into the phone field: picks the country, then the national number. */
+export async function fillPhone(page: Page, country: string, national: string) {
+  await page.getByLabel('Country calling code').selectOption(country);
+  await page.getByLabel('Phone number').fill(national);
+}
+
+/** Signs up through the screens with the code from the file outbox; ends on the welcome screen. */
+export async function signUp(
+  page: Page,
+  dataDir: string,
+  who: { country: string; national: string; e164: string; password: string; shots?: string },
+) {
+  const shots = who.shots ?? '';
+  if (!page.url().endsWith('/signup')) await page.goto('/signup');
+  await fillPhone(page, who.country, who.national);
+  await page.getByLabel('Year of birth').fill('1990');
+  await page.getByRole('radio', { name: 'Woman' }).check();
+  if (shots) await screenshot(page, `signup-${shots}`);
+  const before = outboxCount(dataDir, who.e164);
+  await page.getByRole('button', { name: 'Send me a code' }).click();
+  await page.getByRole('heading', { name: 'Enter your code' }).waitFor();
+  const code = await waitForCode(dataDir, who.e164, before);
+  if (shots) await screenshot(page, `verify-${shots}`);
+  await page.getByLabel('6-digit code').fill(code);
+  await page.getByRole('button', { name: 'Verify' }).click();
+  await page.getByRole('heading', { name: 'Choose a password' }).waitFor();
+  await page.getByLabel('Password').fill(who.password);
+  if (shots) await screenshot(page, `set-password-${shots}`);
+  await page.getByRole('button', { name: 'Save and continue' }).click();
+  await page.getByRole('heading', { name: /You're verified/ }).waitFor();
+  if (shots) await screenshot(page, `welcome-${shots}`);
+}
+
+export async function logIn(page: Page, country: string, national: string, password: string) {
+  await page.goto('/login');
+  await fillPhone(page, country, national);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Log in' }).click();
+}

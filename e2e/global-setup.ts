@@ -45,6 +45,11 @@ export default async function setup(project: TestProject) {
       LOG_LEVEL: 'warn',
       // A 2-second access token makes every test exercise the refresh rule.
       ACCESS_TOKEN_TTL: '2',
+      // Each test person sends its own X-Forwarded-For, as clients behind a proxy do, so the
+      // per-address signup risk checks see several people rather than one.
+      TRUST_PROXY: 'true',
+      // Snapshots every second: a test sees its own answers counted without waiting.
+      RESULTS_REFRESH_SECONDS: '1',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

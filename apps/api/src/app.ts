@@ -11,7 +11,7 @@ import {
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config.js';
 import type { Database, Db } from './db/client.js';
-import { deriveKeys } from './lib/keys.js';
+import { deriveKeys, derivePseudonymKey } from './lib/keys.js';
 import type { RateLimitStore } from './lib/rate-limit.js';
 import type { Secrets } from './lib/secrets.js';
 import { createTokenService } from './lib/tokens.js';
@@ -19,8 +19,21 @@ import { createAccountsRepository } from './modules/accounts/accounts.repository
 import { accountsRoutes } from './modules/accounts/accounts.routes.js';
 import { createAccountsService } from './modules/accounts/accounts.service.js';
 import { moderationRoutes } from './modules/accounts/moderation.routes.js';
+import { createAnswersRepository } from './modules/answers/answers.repository.js';
+import { answersRoutes } from './modules/answers/answers.routes.js';
+import { createAnswersService } from './modules/answers/answers.service.js';
 import { healthRoutes } from './modules/health/health.routes.js';
+import { createPageViewsRepository } from './modules/page-views/page-views.repository.js';
+import { pageViewsRoutes } from './modules/page-views/page-views.routes.js';
+import { createPageViewsService } from './modules/page-views/page-views.service.js';
+import { createRespondentsRepository } from './modules/respondents/respondents.repository.js';
+import { createRespondentsService } from './modules/respondents/respondents.service.js';
+import { createResultsRepository } from './modules/results/results.repository.js';
+import { resultsRoutes } from './modules/results/results.routes.js';
+import { createResultsService } from './modules/results/results.service.js';
+import { createSurveysRepository } from './modules/surveys/surveys.repository.js';
 import { surveysRoutes } from './modules/surveys/surveys.routes.js';
+import { createSurveysService } from './modules/surveys/surveys.service.js';
 import auth from './plugins/auth.js';
 import errorHandler, { jsonNotFound, routerError } from './plugins/error-handler.js';
 import rateLimit from './plugins/rate-limit.js';
@@ -67,6 +80,12 @@ export const logRedactPaths = [
   '*.access',
   '*.password_token',
   '*.to',
+  // Answers are personal: what someone chose or wrote never reaches a log line.
+  'req.body.choice',
+  'req.body.text',
+  '*.choice',
+  '*.text',
+  '*.answer',
 ];
 
 /** Builds the fully registered app without listening; tests call this and use `inject`. */
@@ -102,6 +121,34 @@ export async function buildApp({
   });
   await app.register(rateLimit, rateLimitStore ? { store: rateLimitStore } : {});
   await app.register(sms, { ...(smsSender ? { sender: smsSender } : {}), clock });
+  const surveys = createSurveysService(createSurveysRepository(database.db), {
+    clock,
+    cacheSeconds: config.contentCacheSeconds,
+    visitorQuestions: config.visitorFreeQuestions,
+  });
+  const respondents = createRespondentsService(createRespondentsRepository(database.db), {
+    pseudonymKey: derivePseudonymKey(secrets),
+    clock,
+  });
+  const results = createResultsService(createResultsRepository(database.db), {
+    surveys,
+    refreshSeconds: config.resultsRefreshSeconds,
+    clock,
+    onRefreshError: (err) => app.log.warn({ err }, 'results refresh failed; served the last ones'),
+  });
+  const answers = createAnswersService(createAnswersRepository(database.db), {
+    surveys,
+    respondents,
+    results,
+    timingKey: keys.timing,
+    clock,
+  });
+  const pageViews = createPageViewsService(createPageViewsRepository(database.db), {
+    limits: app.rateLimits,
+    ipKey: keys.ip,
+    enabled: config.analytics,
+    clock,
+  });
   const accounts = createAccountsService(createAccountsRepository(database.db), {
     tokens: app.tokens,
     keys,
@@ -109,6 +156,7 @@ export async function buildApp({
     limits: app.rateLimits,
     auth: config.auth,
     smsConfig: config.sms,
+    respondents,
     clock,
   });
 
@@ -137,8 +185,11 @@ export async function buildApp({
       });
       await api.register(swaggerUi, { routePrefix: '/docs' });
       await api.register(healthRoutes);
-      await api.register(surveysRoutes);
+      await api.register(surveysRoutes, { service: surveys });
       await api.register(accountsRoutes, { service: accounts });
+      await api.register(answersRoutes, { service: answers });
+      await api.register(resultsRoutes, { service: results });
+      await api.register(pageViewsRoutes, { service: pageViews });
       // Everything under /api/v1/admin is for moderators and admins: guarded once, here.
       await api.register(
         async (admin) => {

@@ -23,6 +23,23 @@ describe('accounts configuration', () => {
     });
     expect(config.redisUrl).toBeUndefined();
     expect(config.demoAdmin).toBe(false);
+    expect(config.visitorFreeQuestions).toBe(3);
+    expect(config.resultsRefreshSeconds).toBe(2);
+    expect(config.analytics).toBe(true);
+  });
+
+  it('reads the answering variables and refuses bad values', () => {
+    const config = loadConfig({
+      VISITOR_FREE_QUESTIONS: '0',
+      RESULTS_REFRESH_SECONDS: '0.5',
+      ANALYTICS: 'off',
+    });
+    expect(config.visitorFreeQuestions).toBe(0);
+    expect(config.resultsRefreshSeconds).toBe(0.5);
+    expect(config.analytics).toBe(false);
+    expect(() => loadConfig({ VISITOR_FREE_QUESTIONS: '-1' })).toThrow(/VISITOR_FREE_QUESTIONS/);
+    expect(() => loadConfig({ VISITOR_FREE_QUESTIONS: '2.5' })).toThrow(ConfigError);
+    expect(() => loadConfig({ ANALYTICS: 'maybe' })).toThrow(/ANALYTICS/);
   });
 
   it('reads the variables', () => {

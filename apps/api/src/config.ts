@@ -22,6 +22,9 @@ const EnvSchema = z
       .default('info'),
     SEED_SAMPLE_CONTENT: bool.default(true),
     CONTENT_CACHE_SECONDS: z.coerce.number().min(0).max(3600).default(5),
+    VISITOR_FREE_QUESTIONS: z.coerce.number().int().min(0).max(1000).default(3),
+    RESULTS_REFRESH_SECONDS: z.coerce.number().min(0).max(3600).default(2),
+    ANALYTICS: z.enum(['on', 'off']).default('on'),
     SMS_PROVIDER: z.enum(['file', 'twilio']).default('file'),
     TWILIO_ACCOUNT_SID: z.string().min(1).optional(),
     TWILIO_AUTH_TOKEN: z.string().min(1).optional(),
@@ -128,6 +131,12 @@ export interface Config {
   seedSampleContent: boolean;
   /** How long published survey content is served from memory before it is read again. */
   contentCacheSeconds: number;
+  /** Questions of a survey a visitor may answer (in the browser) before signing up. */
+  visitorFreeQuestions: number;
+  /** A question's results are folded and read again when older than this. */
+  resultsRefreshSeconds: number;
+  /** First-party page views are stored; false answers 204 and stores nothing. */
+  analytics: boolean;
   sms: SmsConfig;
   auth: AuthConfig;
   /** Shared rate-limit state; unset keeps it in this process's memory. */
@@ -169,6 +178,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     seedSampleContent: e.SEED_SAMPLE_CONTENT,
     contentCacheSeconds: e.CONTENT_CACHE_SECONDS,
+    visitorFreeQuestions: e.VISITOR_FREE_QUESTIONS,
+    resultsRefreshSeconds: e.RESULTS_REFRESH_SECONDS,
+    analytics: e.ANALYTICS === 'on',
     sms: {
       provider: e.SMS_PROVIDER,
       twilio:

@@ -1,5 +1,7 @@
 // The only barrel in the repository: the public entry of the contracts package.
 export * from './auth.js';
+export * from './constants.js';
 export * from './errors.js';
 export * from './paging.js';
 export * from './surveys.js';
+export * from './answers.js';

@@ -18,9 +18,6 @@ export type SurveyStatus = z.infer<typeof SurveyStatusSchema>;
 export const QuestionTypeSchema = z.enum(['Closed', 'Open']);
 export type QuestionType = z.infer<typeof QuestionTypeSchema>;
 
-/** The label of the choice every closed question carries for "I'd rather not answer". */
-export const LEAVE_BLANK_CHOICE = 'Leave blank';
-
 export const GenreSchema = z.object({
   unique_GID: z.uuid(),
   genre_name: z.string(),
@@ -89,5 +86,7 @@ export const SurveyDetailSchema = z.object({
   outro_screen_text: z.string(),
   questions: z.array(QuestionSchema),
   shareable_link: z.string(),
+  /** Questions a visitor may answer before being asked to sign up (Candor extension). */
+  visitor_questions: z.number().int().min(0),
 });
 export type SurveyDetail = z.infer<typeof SurveyDetailSchema>;

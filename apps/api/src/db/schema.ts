@@ -1,7 +1,9 @@
 import { relations, sql } from 'drizzle-orm';
 import {
   type AnyPgColumn,
+  bigserial,
   boolean,
+  date,
   check,
   index,
   integer,
@@ -18,7 +20,7 @@ import {
 } from 'drizzle-orm/pg-core';
 
 // Internal integer keys; public uuids (`gid`, `qid`, `unique_GID`, user `uuid`) on the wire.
-// The tables of later areas (answers, ...) are designed in docs/architecture.md.
+// The tables of later areas are designed in docs/architecture.md.
 
 export const surveyVariant = pgEnum('survey_variant', [
   'v1_large',
@@ -255,3 +257,122 @@ export const signupEvents = pgTable(
     index('signup_events_prefix_idx').on(t.phonePrefix, t.createdAt),
   ],
 );
+
+// Answers (docs/decisions/006-answers.md). Nothing here names a user: a respondent is an HMAC
+// pseudonym of the user's uuid under PSEUDONYM_SECRET, and no table keeps a wall-clock time
+// next to an answer (a day, and durations, only).
+
+export const timingKind = pgEnum('timing_kind', ['answer', 'graph']);
+
+/** One per member who answered, rated or was timed; created on the first of these. */
+export const respondents = pgTable('respondents', {
+  id: serial('id').primaryKey(),
+  /** HMAC-SHA256 of the user's uuid (hex): no user id column, no way back without the key. */
+  pseudonym: text('pseudonym').notNull().unique(),
+  gender: gender('gender').notNull(),
+  /** '18-24' ... '65+', from the year of birth when the respondent was created. */
+  ageBand: text('age_band').notNull(),
+  country: text('country').notNull(),
+  /** Verified, approved and not suspended: only then do the answers count in results. */
+  counts: boolean('counts').notNull().default(false),
+});
+
+export const answers = pgTable(
+  'answers',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    respondentId: integer('respondent_id')
+      .notNull()
+      .references(() => respondents.id, { onDelete: 'cascade' }),
+    questionId: integer('question_id')
+      .notNull()
+      .references(() => questions.id, { onDelete: 'cascade' }),
+    /** The chosen choice of a closed question (the leave-blank one included); null when open. */
+    choiceId: integer('choice_id').references(() => choices.id),
+    /** An open answer, trimmed; null when closed or left blank. */
+    text: text('text'),
+    isBlank: boolean('is_blank').notNull(),
+    /** The day only (UTC): no time is kept next to an answer. */
+    answeredOn: date('answered_on', { mode: 'string' }).notNull(),
+    /** The client's key of the answering attempt: a retry with it replays the first reply. */
+    idempotencyKey: text('idempotency_key'),
+    /** Already added into answer_counts by a fold. */
+    folded: boolean('folded').notNull().default(false),
+  },
+  (t) => [
+    uniqueIndex('answers_respondent_question_uq').on(t.respondentId, t.questionId),
+    // What the next fold of a question reads: only the rows not yet counted.
+    index('answers_unfolded_idx')
+      .on(t.questionId)
+      .where(sql`not ${t.folded}`),
+    // A member's own answers, newest first.
+    index('answers_respondent_id_idx').on(t.respondentId, t.id.desc()),
+  ],
+);
+
+/**
+ * Folded counts per question, outcome and breakdown: results read these few rows, never the
+ * answers. Outcome: `choice_id` (0 for open questions) and `is_blank`. Dimension `all` has
+ * bucket ''; `gender`, `age` and `country` have the respondent's value.
+ */
+export const answerCounts = pgTable(
+  'answer_counts',
+  {
+    questionId: integer('question_id')
+      .notNull()
+      .references(() => questions.id, { onDelete: 'cascade' }),
+    dimension: text('dimension').notNull(),
+    bucket: text('bucket').notNull(),
+    choiceId: integer('choice_id').notNull(),
+    isBlank: boolean('is_blank').notNull(),
+    n: integer('n').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.questionId, t.dimension, t.bucket, t.choiceId, t.isBlank] })],
+);
+
+export const ratings = pgTable(
+  'ratings',
+  {
+    respondentId: integer('respondent_id')
+      .notNull()
+      .references(() => respondents.id, { onDelete: 'cascade' }),
+    questionId: integer('question_id')
+      .notNull()
+      .references(() => questions.id, { onDelete: 'cascade' }),
+    score: smallint('score').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.respondentId, t.questionId] }),
+    check('ratings_score_range', sql`${t.score} between 0 and 10`),
+  ],
+);
+
+/** How long an answer or a graph took: a duration only, never when. */
+export const timings = pgTable(
+  'timings',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    respondentId: integer('respondent_id')
+      .notNull()
+      .references(() => respondents.id, { onDelete: 'cascade' }),
+    questionId: integer('question_id')
+      .notNull()
+      .references(() => questions.id, { onDelete: 'cascade' }),
+    kind: timingKind('kind').notNull(),
+    durationMs: integer('duration_ms').notNull(),
+    /** SHA-256 of the timing id, so an end sent twice stores one row (it is not a time). */
+    tokenHash: text('token_hash').notNull().unique(),
+  },
+  (t) => [
+    index('timings_question_idx').on(t.questionId, t.kind),
+    check('timings_duration_nonnegative', sql`${t.durationMs} >= 0`),
+  ],
+);
+
+/** First-party page views: a route pattern, a day and a referring host. No IP, user or cookie. */
+export const pageViews = pgTable('page_views', {
+  id: bigserial('id', { mode: 'number' }).primaryKey(),
+  path: text('path').notNull(),
+  day: date('day', { mode: 'string' }).notNull(),
+  referrerHost: text('referrer_host'),
+});

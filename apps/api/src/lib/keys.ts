@@ -13,6 +13,8 @@ export interface Keys {
   ip: Buffer;
   /** Derives a rotated refresh token from its parent (see tokens.ts). */
   refreshChild: Buffer;
+  /** Signs the opaque ids of running answer and graph timings. */
+  timing: Buffer;
 }
 
 function derive(secret: string, label: string): Buffer {
@@ -27,7 +29,16 @@ export function deriveKeys(secrets: Pick<Secrets, 'jwtSecret'>): Keys {
     otp: derive(secrets.jwtSecret, 'otp-code'),
     ip: derive(secrets.jwtSecret, 'client-ip'),
     refreshChild: derive(secrets.jwtSecret, 'refresh-child'),
+    timing: derive(secrets.jwtSecret, 'timing-id'),
   };
+}
+
+/**
+ * The key of respondents' pseudonyms, from PSEUDONYM_SECRET (not JWT_SECRET): the database and
+ * the token key together still cannot join an answer to an account without it.
+ */
+export function derivePseudonymKey(secrets: Pick<Secrets, 'pseudonymSecret'>): Buffer {
+  return derive(secrets.pseudonymSecret, 'respondent-pseudonym');
 }
 
 /** Hex HMAC-SHA256 of `value` with `key`. */

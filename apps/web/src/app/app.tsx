@@ -1,7 +1,8 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider } from 'react-router';
-import { Toaster } from 'sonner';
+import { Toaster, toast } from 'sonner';
 import { useAuthStore } from '../features/auth/stores/auth-store';
+import { tokenSubject } from '../lib/tokens';
 import { router } from './router';
 
 const queryClient = new QueryClient({
@@ -16,6 +17,41 @@ const queryClient = new QueryClient({
 
 // Restore the session once at start when both tokens are stored (spec section 4).
 void useAuthStore.getState().restore();
+
+// Answers wait in the browser's outbox until a session (and a network) can send them; on login
+// a visitor's answers become the member's and are sent. The outbox (and the browser database
+// behind it) loads with the first session or the first survey screen, not on a first visit.
+let outboxWired = false;
+function wireOutbox() {
+  if (outboxWired) return;
+  outboxWired = true;
+  void Promise.all([
+    import('../features/answering/api/outbox'),
+    import('../features/answering/api/answers'),
+  ]).then(([outbox, { answeringQueries }]) => {
+    const syncOwner = () =>
+      void outbox.setOutboxOwner(useAuthStore.getState().auth ? tokenSubject() : null);
+    syncOwner();
+    useAuthStore.subscribe(syncOwner);
+    outbox.startOutbox();
+    outbox.onOutbox((event) => {
+      if (event.type === 'sent' && event.item.kind === 'answer') {
+        void queryClient.invalidateQueries({ queryKey: answeringQueries.attempted().queryKey });
+      }
+      if (event.type === 'dropped' && event.item.kind === 'answer') {
+        toast.error(
+          event.error.code === 'ALREADY_ANSWERED'
+            ? 'You had already answered one of these questions; your first answer is the one counted.'
+            : event.error.message,
+        );
+      }
+    });
+  });
+}
+if (useAuthStore.getState().auth) wireOutbox();
+useAuthStore.subscribe((state) => {
+  if (state.auth) wireOutbox();
+});
 
 export function App() {
   return (

@@ -3,7 +3,10 @@ import { Layout } from '../components/layout';
 import { HomeRoute } from './routes/home';
 import { NotFoundRoute } from './routes/not-found';
 import { ShareLinkRoute } from './routes/share-link';
-import { SurveyRoute } from './routes/survey';
+
+// The survey screens load on demand: they bring the answering flow and the browser database.
+const surveyRoute = () => import('./routes/survey').then((m) => ({ Component: m.SurveyRoute }));
+const privacyRoute = () => import('./routes/privacy').then((m) => ({ Component: m.PrivacyRoute }));
 
 // Account screens load on demand: they bring the form library and the contract's zod schemas.
 const account = {
@@ -26,7 +29,8 @@ export const router = createBrowserRouter([
     HydrateFallback: () => <div className="page-loading" aria-busy="true" />,
     children: [
       { path: '/', element: <HomeRoute /> },
-      { path: '/surveys/:surveyId', element: <SurveyRoute /> },
+      { path: '/surveys/:surveyId', lazy: surveyRoute },
+      { path: '/privacy', lazy: privacyRoute },
       { path: '/login', lazy: account.login },
       { path: '/signup', lazy: account.signup },
       { path: '/verify', lazy: account.verify },

@@ -64,7 +64,7 @@ export function Layout() {
       <footer className="footer">
         <p>
           Candor · answers are anonymous unless you choose otherwise · every signup is verified
-          human
+          human · <Link to="/privacy">Privacy</Link>
         </p>
       </footer>
       <NavigationTracker />

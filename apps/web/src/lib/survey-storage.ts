@@ -21,3 +21,39 @@ export function recordNavigation(path: string): void {
   sessionStorage.setItem('currentPath', path);
   if (previous === path) for (const key of SURVEY_KEYS) localStorage.removeItem(key);
 }
+
+/** The saved survey position: which survey and question, and the saved choice order (JSON). */
+export function readSurveyPosition(): {
+  surveyId: string | null;
+  activeQuestion: string | null;
+  currentShuffle: unknown;
+} {
+  let currentShuffle: unknown = null;
+  try {
+    currentShuffle = JSON.parse(localStorage.getItem('currentShuffle') ?? 'null');
+  } catch {
+    // A damaged value is as good as none: a fresh shuffle replaces it.
+  }
+  return {
+    surveyId: localStorage.getItem('surveyId'),
+    activeQuestion: localStorage.getItem('activeQuestion'),
+    currentShuffle,
+  };
+}
+
+export function saveSurveyPosition(position: {
+  surveyId: string;
+  activeQuestion?: string | null;
+  currentShuffle?: unknown;
+}): void {
+  localStorage.setItem('surveyId', position.surveyId);
+  if (position.activeQuestion) localStorage.setItem('activeQuestion', position.activeQuestion);
+  else if (position.activeQuestion === null) localStorage.removeItem('activeQuestion');
+  if (position.currentShuffle !== undefined) {
+    localStorage.setItem('currentShuffle', JSON.stringify(position.currentShuffle));
+  }
+}
+
+export function clearSurveyPosition(): void {
+  for (const key of SURVEY_KEYS) localStorage.removeItem(key);
+}

@@ -20,3 +20,17 @@ export function clearTokens(): void {
   localStorage.removeItem(ACCESS_KEY);
   localStorage.removeItem(REFRESH_KEY);
 }
+
+/** The user uuid (`sub`) of the stored access token, read without verifying: the API verifies. */
+export function tokenSubject(): string | null {
+  const access = readTokens()?.access;
+  const payload = access?.split('.')[1];
+  if (!payload) return null;
+  try {
+    const json = JSON.parse(atob(payload.replace(/-/g, '+').replace(/_/g, '/'))) as unknown;
+    const sub = (json as { sub?: unknown }).sub;
+    return typeof sub === 'string' ? sub : null;
+  } catch {
+    return null;
+  }
+}

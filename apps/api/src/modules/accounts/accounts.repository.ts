@@ -1,6 +1,9 @@
-import { and, asc, count, eq, gt, isNull, sql } from 'drizzle-orm';
+import { and, asc, count, eq, gt, isNull, lt, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { otpChallenges, refreshTokens, signupEvents, users } from '../../db/schema.js';
+
+/** Signup events (an IP hash and a number prefix) serve the 24-hour risk checks, then go. */
+export const SIGNUP_EVENT_RETENTION_MS = 24 * 60 * 60 * 1000;
 
 export type UserRow = typeof users.$inferSelect;
 export type NewUser = typeof users.$inferInsert;
@@ -209,8 +212,12 @@ export function createAccountsRepository(db: Db) {
       });
     },
 
+    /** Records a signup and forgets those older than a day: the privacy page promises it. */
     async insertSignupEvent(ipHash: string, phonePrefix: string, now: Date): Promise<void> {
       await db.insert(signupEvents).values({ ipHash, phonePrefix, createdAt: now });
+      await db
+        .delete(signupEvents)
+        .where(lt(signupEvents.createdAt, new Date(now.getTime() - SIGNUP_EVENT_RETENTION_MS)));
     },
 
     async countSignupEvents(since: Date, by: { ipHash: string } | { phonePrefix: string }) {

@@ -28,6 +28,7 @@ import { type Phone, maskPhone, normalisePhone } from '../../lib/phone.js';
 import type { RateLimitStore } from '../../lib/rate-limit.js';
 import { InvalidTokenError, type TokenService } from '../../lib/tokens.js';
 import type { SmsSender } from '../../plugins/sms.js';
+import type { RespondentsService } from '../respondents/respondents.service.js';
 import type {
   AccountsRepository,
   ChallengeRow,
@@ -113,6 +114,8 @@ export interface AccountsServiceDeps {
   limits: RateLimitStore;
   auth: AuthConfig;
   smsConfig: Pick<SmsConfig, 'allowedCountries' | 'perNumberPerHour' | 'perIpPerHour'>;
+  /** Told when a moderator changes an account's standing, so its answers count or stop counting. */
+  respondents?: Pick<RespondentsService, 'accountStatusChanged'>;
   clock?: () => Date;
 }
 
@@ -471,6 +474,11 @@ export function createAccountsService(repo: AccountsRepository, deps: AccountsSe
       );
       if (!updated) throw new AppError('NOT_FOUND');
       if (decision === 'reject') await repo.revokeAllOfUser(user.id, clock());
+      await deps.respondents?.accountStatusChanged(
+        updated.uuid,
+        updated.status,
+        updated.phoneVerifiedAt,
+      );
       return toReview(updated);
     },
   };

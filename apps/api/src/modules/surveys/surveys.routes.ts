@@ -8,18 +8,16 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { publicOrigin } from '../../lib/origin.js';
 import { sendJsonOnce } from '../../lib/serialize.js';
-import { createSurveysRepository } from './surveys.repository.js';
-import { createSurveysService } from './surveys.service.js';
+import type { SurveysService } from './surveys.service.js';
 
 // Any gid that is not a known survey's uuid, however long or odd, is simply not found (404, from the
 // service), never a field error; the router's maxParamLength already bounds its length.
 const GidParamsSchema = z.object({ gid: z.string() });
 
-export const surveysRoutes: FastifyPluginAsyncZod = async (app) => {
-  const service = createSurveysService(createSurveysRepository(app.db), {
-    cacheSeconds: app.config.contentCacheSeconds,
-  });
-
+export const surveysRoutes: FastifyPluginAsyncZod<{ service: SurveysService }> = async (
+  app,
+  { service },
+) => {
   app.get(
     '/v1/surveys/open-closed-random-video-surveys',
     {

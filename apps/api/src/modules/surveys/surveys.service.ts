@@ -1,10 +1,11 @@
-import type {
-  Genre,
-  PageQuery,
-  Question,
-  SurveyDetail,
-  SurveyList,
-  SurveySummary,
+import {
+  type Genre,
+  type PageQuery,
+  type Question,
+  type SurveyDetail,
+  type SurveyList,
+  type SurveySummary,
+  VISITOR_FREE_QUESTIONS,
 } from '@candor/contracts';
 import { AppError } from '../../lib/app-error.js';
 import { pageLinks } from '../../lib/paging.js';
@@ -72,10 +73,49 @@ function toBase(s: SurveyWithContent, now: Date) {
   };
 }
 
+/** What answering needs to know of one question, from the content snapshot. */
+export interface CatalogQuestion {
+  id: number;
+  qid: string;
+  type: Question['type'];
+  /** Open questions' character limit. */
+  maxLength: number | null;
+  surveyGid: string;
+  variant: SurveyWithContent['variant'];
+  /** The survey is closed: it takes no more answers. */
+  closed: boolean;
+  /** In the order results show them: the question's order, leave-blank last. */
+  choices: Array<{ id: number; label: string; isBlank: boolean }>;
+  choiceByLabel: Map<string, { id: number; label: string; isBlank: boolean }>;
+  choiceById: Map<number, { id: number; label: string; isBlank: boolean }>;
+}
+
+function toCatalog(s: SurveyWithContent): CatalogQuestion[] {
+  return s.questions.map((q) => {
+    const ordered = [...q.choices]
+      .sort((a, b) => Number(a.isBlank) - Number(b.isBlank) || a.position - b.position)
+      .map((c) => ({ id: c.id, label: c.label, isBlank: c.isBlank }));
+    return {
+      id: q.id,
+      qid: q.qid,
+      type: q.type,
+      maxLength: q.maxLength,
+      surveyGid: s.gid,
+      variant: s.variant,
+      closed: s.closedAt !== null,
+      choices: ordered,
+      choiceByLabel: new Map(ordered.map((c) => [c.label, c])),
+      choiceById: new Map(ordered.map((c) => [c.id, c])),
+    };
+  });
+}
+
 interface ListedSnapshot {
   loadedAt: number;
   surveys: SurveyWithContent[];
   byGid: Map<string, SurveyWithContent>;
+  /** Questions of the listed surveys by qid, built on first use. */
+  questions?: Map<string, CatalogQuestion>;
   /** Built answers of this snapshot, by page or gid and origin: the same object every time. */
   answers: Map<string, SurveyList | SurveyDetail>;
 }
@@ -106,7 +146,8 @@ export function createSurveysService(
   {
     clock = () => new Date(),
     cacheSeconds = 5,
-  }: { clock?: () => Date; cacheSeconds?: number } = {},
+    visitorQuestions = VISITOR_FREE_QUESTIONS,
+  }: { clock?: () => Date; cacheSeconds?: number; visitorQuestions?: number } = {},
 ) {
   let snapshot: ListedSnapshot | undefined;
   let loading: Promise<ListedSnapshot> | undefined;
@@ -168,7 +209,19 @@ export function createSurveysService(
         outro_screen_text: s.outroText,
         questions: s.questions.map(toQuestion),
         shareable_link: shareableLink(origin, s.name, s.gid),
+        visitor_questions: visitorQuestions,
       }));
+    },
+
+    /**
+     * A question of a listed survey (published, released) by qid, from the same snapshot as the
+     * survey reads; undefined for anything else (unknown, malformed, draft, scheduled).
+     */
+    async findQuestion(qid: string): Promise<CatalogQuestion | undefined> {
+      if (!UUID.test(qid)) return undefined;
+      const snap = await listed(clock());
+      snap.questions ??= new Map(snap.surveys.flatMap(toCatalog).map((q) => [q.qid, q]));
+      return snap.questions.get(qid.toLowerCase());
     },
   };
 }

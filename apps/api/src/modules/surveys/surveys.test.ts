@@ -337,6 +337,7 @@ describe.each(engines)('surveys API on %s', (engine) => {
         variant: 'v1_large',
         is_within_24_hours: true,
         shareable_link: `http://${HOST}/Night_Owls/${gid}`,
+        visitor_questions: 3,
       });
       expect(body.instructions).toContain('3 questions');
       expect(body.instructions).toContain('0 to 10');
@@ -355,6 +356,16 @@ describe.each(engines)('surveys API on %s', (engine) => {
       expect(body).toMatchObject(listedFields);
       expect(body.questions.map((q) => q.qid)).toEqual(listedQuestions.map((q) => q.qid));
       expect(body.instructions).toContain('1 question.');
+    });
+
+    it('tells how many questions a visitor may answer (VISITOR_FREE_QUESTIONS)', async () => {
+      const generous = await createTestApp(database, { visitorFreeQuestions: 0 });
+      try {
+        const { body } = await getDetail(gidOf.get('night-owls')!, generous);
+        expect(body.visitor_questions).toBe(0);
+      } finally {
+        await generous.close();
+      }
     });
 
     it('shows a closed survey as Closed', async () => {

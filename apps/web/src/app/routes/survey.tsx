@@ -1,14 +1,27 @@
-import { useParams } from 'react-router';
+import { useMemo } from 'react';
+import { useParams, useSearchParams } from 'react-router';
 import { PageHead } from '../../components/page-head';
 import { StatusMessage } from '../../components/status';
-import { ApiError } from '../../lib/api-client';
+import { SurveyFlow } from '../../features/answering/components/survey-flow';
+import { panelFrom } from '../../features/answering/components/survey-outro';
+import { useAuthStore } from '../../features/auth/stores/auth-store';
 import { useSurvey } from '../../features/surveys/api/surveys';
 import { SurveyIntro } from '../../features/surveys/components/survey-intro';
+import { ApiError } from '../../lib/api-client';
+import { tokenSubject } from '../../lib/tokens';
 
 export function SurveyRoute() {
   const { surveyId = '' } = useParams();
+  const [params] = useSearchParams();
   const survey = useSurvey(surveyId);
-  if (survey.isPending) {
+  const auth = useAuthStore((s) => s.auth);
+  const initialLoading = useAuthStore((s) => s.initialLoading);
+  const panel = useMemo(() => panelFrom(params), [params]);
+  // The token's subject, not the loaded user: answering works offline after a reload too.
+  const uuid = auth ? tokenSubject() : null;
+  const member = useMemo(() => (uuid ? { uuid } : null), [uuid]);
+
+  if (survey.isPending || initialLoading) {
     return <div className="intro intro--loading" aria-busy="true" aria-label="Loading survey" />;
   }
   if (survey.isError) {
@@ -26,5 +39,15 @@ export function SurveyRoute() {
       </>
     );
   }
-  return <SurveyIntro survey={survey.data} />;
+  return (
+    <SurveyFlow
+      key={`${survey.data.gid}:${member?.uuid ?? 'visitor'}`}
+      survey={survey.data}
+      member={member}
+      panel={panel}
+      renderIntro={(start, progress) => (
+        <SurveyIntro survey={survey.data} onStart={start} progress={progress} />
+      )}
+    />
+  );
 }

@@ -1,11 +1,21 @@
 import type { SurveyDetail } from '@candor/contracts';
-import { toast } from 'sonner';
 import { PageHead } from '../../../components/page-head';
 import { givesInstantFeedback } from '../../../lib/bricks';
 import { timeAgo } from '../../../lib/relative-time';
 
 /** The survey's intro screen: image, text, instructions and the start button. */
-export function SurveyIntro({ survey }: { survey: SurveyDetail }) {
+export function SurveyIntro({
+  survey,
+  onStart,
+  progress,
+}: {
+  survey: SurveyDetail;
+  onStart: () => void;
+  /** Questions this person already answered, to offer "continue" instead of "start". */
+  progress: { answered: number; total: number };
+}) {
+  const started = progress.answered > 0 && progress.answered < progress.total;
+  const finished = progress.total > 0 && progress.answered >= progress.total;
   const closed = survey.status === 'Closed';
   const hasVideo = survey.questions.some((q) => q.video_link_1);
   return (
@@ -44,16 +54,14 @@ export function SurveyIntro({ survey }: { survey: SurveyDetail }) {
           {hasVideo ? <li>Some questions are videos, with captions.</li> : null}
           <li>Anonymous: your answers are never shown next to your name or number.</li>
         </ul>
-        <button
-          type="button"
-          className="button button--primary button--large"
-          onClick={() =>
-            toast.info('Answering opens in the next release of Candor.', {
-              description: 'The question screens are being built right now.',
-            })
-          }
-        >
-          {closed ? 'See the results' : 'Start the survey'}
+        <button type="button" className="button button--primary button--large" onClick={onStart}>
+          {closed
+            ? 'See the results'
+            : finished
+              ? 'See your answers'
+              : started
+                ? `Continue: question ${progress.answered + 1} of ${progress.total}`
+                : 'Start the survey'}
         </button>
         <p className="intro__byline">
           By {survey.author} · released {timeAgo(survey.release_date)}

@@ -1,0 +1,91 @@
+import { Writable } from 'node:stream';
+import { eq } from 'drizzle-orm';
+import { pino } from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type App, logRedactPaths } from '../../app.js';
+import type { Database } from '../../db/client.js';
+import { questions, surveys } from '../../db/schema.js';
+import { seedSampleContent } from '../../db/seed/seed.js';
+import { createMember, json, post } from '../../test/accounts.js';
+import { createTestApp } from '../../test/app.js';
+import { createTestDatabase, engines } from '../../test/database.js';
+
+const CANARY = 'canary confession 9c41';
+
+function sinkInto(out: { text: string }) {
+  return new Writable({
+    write(chunk, _encoding, done) {
+      out.text += chunk.toString();
+      done();
+    },
+  });
+}
+
+describe.each(engines)('answers stay out of the logs on %s', (engine) => {
+  let database: Database;
+  let app: App;
+  const log = { text: '' };
+
+  beforeAll(async () => {
+    database = await createTestDatabase(engine);
+    await seedSampleContent(database.db);
+    const logger = pino({ level: 'trace', redact: logRedactPaths }, sinkInto(log));
+    app = await createTestApp(database, { logLevel: 'trace' }, { logger });
+  });
+
+  afterAll(async () => {
+    await app?.close();
+    await database?.close();
+  });
+
+  it('logs answering, its errors, a rating and a timing without the answer or the key', async () => {
+    const [open] = await database.db
+      .select({ qid: questions.qid })
+      .from(questions)
+      .innerJoin(surveys, eq(surveys.id, questions.surveyId))
+      .where(eq(surveys.slug, 'taboos'))
+      .orderBy(questions.position)
+      .then((rows) => rows.slice(-1));
+    const { token } = await createMember(app);
+    const key = 'idem-key-canary-7d2e';
+    const tooLong = await post(
+      app,
+      `/api/v1/questions/${open!.qid}/answer/`,
+      { text: `${CANARY} ${'x'.repeat(2000)}` },
+      { token },
+    );
+    expect(tooLong.statusCode).toBe(400);
+    expect(tooLong.body).not.toContain(CANARY);
+    const res = await post(
+      app,
+      `/api/v1/questions/${open!.qid}/answer/`,
+      { text: CANARY },
+      { token, headers: { 'idempotency-key': key } },
+    );
+    expect(res.statusCode).toBe(201);
+    const conflict = await post(
+      app,
+      `/api/v1/questions/${open!.qid}/answer/`,
+      { text: `${CANARY} again` },
+      { token },
+    );
+    expect(conflict.statusCode).toBe(409);
+    expect(conflict.body).not.toContain(CANARY);
+    const timing = json<{ id: string }>(
+      await post(app, '/api/v1/questions/answer-time-start/', { qid: open!.qid }, { token }),
+    );
+    expect(log.text).toContain('/answer/');
+    expect(log.text.match(/incoming request/g)).toHaveLength(4);
+    for (const secret of [CANARY, key, token, timing.id]) expect(log.text).not.toContain(secret);
+  });
+
+  it('redacts answers even when a body is logged on purpose', () => {
+    const out = { text: '' };
+    const logger = pino({ redact: logRedactPaths }, sinkInto(out));
+    logger.info({ req: { body: { choice: 'Yes, once', text: CANARY } } }, 'request');
+    logger.info({ answer: { choice: 'Yes, once', text: CANARY, answer: CANARY } }, 'x');
+    expect(out.text).not.toContain(CANARY);
+    expect(out.text).not.toContain('Yes, once');
+    expect(out.text).toContain('[Redacted]');
+  });
+});

@@ -1,0 +1,129 @@
+import { and, count, desc, eq, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
+import { answers, choices, questions, ratings, surveys, timings } from '../../db/schema.js';
+
+export type NewAnswer = Omit<typeof answers.$inferInsert, 'id' | 'folded'>;
+export type StoredAnswer = Pick<
+  typeof answers.$inferSelect,
+  'choiceId' | 'text' | 'isBlank' | 'answeredOn' | 'idempotencyKey'
+>;
+
+/** Answers, ratings and timings: Drizzle only. */
+export function createAnswersRepository(db: Db) {
+  // The hot path: one prepared statement, no transaction, no counter (a fold counts it later).
+  const insertAnswer = db
+    .insert(answers)
+    .values({
+      respondentId: sql.placeholder('respondentId'),
+      questionId: sql.placeholder('questionId'),
+      choiceId: sql.placeholder('choiceId'),
+      text: sql.placeholder('text'),
+      isBlank: sql.placeholder('isBlank'),
+      answeredOn: sql.placeholder('answeredOn'),
+      idempotencyKey: sql.placeholder('idempotencyKey'),
+    })
+    .onConflictDoNothing({ target: [answers.respondentId, answers.questionId] })
+    .returning({ id: answers.id })
+    .prepare('insert_answer');
+
+  const findAnswer = db
+    .select({
+      choiceId: answers.choiceId,
+      text: answers.text,
+      isBlank: answers.isBlank,
+      answeredOn: answers.answeredOn,
+      idempotencyKey: answers.idempotencyKey,
+    })
+    .from(answers)
+    .where(
+      and(
+        eq(answers.respondentId, sql.placeholder('respondentId')),
+        eq(answers.questionId, sql.placeholder('questionId')),
+      ),
+    )
+    .prepare('find_answer');
+
+  return {
+    /** Stores the answer unless the respondent already answered the question: true if stored. */
+    async insertAnswer(values: NewAnswer): Promise<boolean> {
+      const rows = await insertAnswer.execute({
+        respondentId: values.respondentId,
+        questionId: values.questionId,
+        choiceId: values.choiceId ?? null,
+        text: values.text ?? null,
+        isBlank: values.isBlank,
+        answeredOn: values.answeredOn,
+        idempotencyKey: values.idempotencyKey ?? null,
+      });
+      return rows.length === 1;
+    },
+
+    async findAnswer(respondentId: number, questionId: number): Promise<StoredAnswer | undefined> {
+      const [row] = await findAnswer.execute({ respondentId, questionId });
+      return row;
+    },
+
+    /** One respondent's answers, newest first, with the public ids and the choice label. */
+    async listAnswers(respondentId: number, offset: number, limit: number) {
+      const [rows, [total]] = await Promise.all([
+        db
+          .select({
+            qid: questions.qid,
+            gid: surveys.gid,
+            label: choices.label,
+            text: answers.text,
+            isBlank: answers.isBlank,
+            answeredOn: answers.answeredOn,
+          })
+          .from(answers)
+          .innerJoin(questions, eq(questions.id, answers.questionId))
+          .innerJoin(surveys, eq(surveys.id, questions.surveyId))
+          .leftJoin(choices, eq(choices.id, answers.choiceId))
+          .where(eq(answers.respondentId, respondentId))
+          .orderBy(desc(answers.id))
+          .offset(offset)
+          .limit(limit),
+        db.select({ n: count() }).from(answers).where(eq(answers.respondentId, respondentId)),
+      ]);
+      return { rows, total: total?.n ?? 0 };
+    },
+
+    /** Sets (or changes) a rating, only where the respondent answered the question. */
+    async upsertRating(
+      respondentId: number,
+      questionId: number,
+      score: number,
+    ): Promise<number | undefined> {
+      const [row] = await db
+        .insert(ratings)
+        .select(
+          db
+            .select({
+              respondentId: answers.respondentId,
+              questionId: answers.questionId,
+              score: sql<number>`${score}::smallint`.as('score'),
+            })
+            .from(answers)
+            .where(and(eq(answers.respondentId, respondentId), eq(answers.questionId, questionId))),
+        )
+        .onConflictDoUpdate({
+          target: [ratings.respondentId, ratings.questionId],
+          set: { score: sql`excluded.score` },
+        })
+        .returning({ score: ratings.score });
+      return row?.score;
+    },
+
+    /** Stores a duration once per timing id (its hash): false when it was stored already. */
+    async insertTiming(values: typeof timings.$inferInsert): Promise<boolean> {
+      const rows = await db
+        .insert(timings)
+        .values(values)
+        .onConflictDoNothing({ target: timings.tokenHash })
+        .returning({ id: timings.id });
+      return rows.length === 1;
+    },
+  };
+}
+
+export type AnswersRepository = ReturnType<typeof createAnswersRepository>;

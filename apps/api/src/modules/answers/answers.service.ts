@@ -1,0 +1,225 @@
+import {
+  type AnswerRequest,
+  type AnswerResponse,
+  type AttemptedQuestionList,
+  OPEN_ANSWER_MAX_LENGTH,
+  type PageQuery,
+  type QuestionResults,
+  type RatingResponse,
+  type TimingId,
+} from '@candor/contracts';
+import { AppError } from '../../lib/app-error.js';
+import { pageLinks } from '../../lib/paging.js';
+import type { RespondentsService } from '../respondents/respondents.service.js';
+import type { ResultsService } from '../results/results.service.js';
+import type { CatalogQuestion, SurveysService } from '../surveys/surveys.service.js';
+import type { AnswersRepository, StoredAnswer } from './answers.repository.js';
+import {
+  type TimingKind,
+  signTimingId,
+  timingIdHash,
+  timingOwner,
+  verifyTimingId,
+} from './timing-id.js';
+
+/** Timings longer than this (or negative: a clock moved) are dropped as not meaningful. */
+export const MAX_TIMING_MS = 3_600_000;
+
+const CHOOSE = 'Choose one of the answers.';
+
+function fieldError(field: string, message: string): AppError {
+  return new AppError('VALIDATION_FAILED', undefined, { [field]: [message] });
+}
+
+/** The stored form of a valid answer to `q`, or the field error that explains why not. */
+function normalise(q: CatalogQuestion, body: AnswerRequest) {
+  if (q.type === 'Closed') {
+    if (body.text !== undefined) {
+      throw fieldError('text', 'This question takes one of its answers, not text.');
+    }
+    const choice = body.choice === undefined ? undefined : q.choiceByLabel.get(body.choice);
+    if (!choice) throw fieldError('choice', CHOOSE);
+    return { choiceId: choice.id, text: null, isBlank: choice.isBlank };
+  }
+  if (body.choice !== undefined) {
+    throw fieldError('choice', 'This question takes a written answer, not a choice.');
+  }
+  if (body.text === undefined) throw fieldError('text', 'Write your answer as text.');
+  const text = body.text.trim();
+  const max = Math.min(q.maxLength ?? OPEN_ANSWER_MAX_LENGTH, OPEN_ANSWER_MAX_LENGTH);
+  if (text.length > max) throw fieldError('text', `Use at most ${max} characters.`);
+  return { choiceId: null, text: text === '' ? null : text, isBlank: text === '' };
+}
+
+type Normalised = ReturnType<typeof normalise>;
+
+export interface AnswersServiceDeps {
+  surveys: Pick<SurveysService, 'findQuestion'>;
+  respondents: RespondentsService;
+  results: ResultsService;
+  /** Keys.timing: signs the timing ids. */
+  timingKey: Buffer;
+  clock?: () => Date;
+}
+
+export interface Submitted {
+  /** 201 for a new answer, 200 for a replay of one already stored. */
+  status: 201 | 200;
+  body: AnswerResponse;
+}
+
+/** Answering: one answer per member and question, ratings, timings and the member's own list. */
+export function createAnswersService(repo: AnswersRepository, deps: AnswersServiceDeps) {
+  const { surveys, respondents, results } = deps;
+  const clock = deps.clock ?? (() => new Date());
+
+  async function questionOf(qid: string): Promise<CatalogQuestion> {
+    const q = await surveys.findQuestion(qid);
+    if (!q) throw new AppError('NOT_FOUND');
+    return q;
+  }
+
+  async function resultsFor(q: CatalogQuestion): Promise<QuestionResults | null> {
+    // Instant feedback (v1_*) shows the graph right after the answer; v2_* only at the end.
+    return q.variant.startsWith('v1_') ? results.forQuestion(q) : null;
+  }
+
+  async function reply(
+    q: CatalogQuestion,
+    stored: Pick<StoredAnswer, 'choiceId' | 'text' | 'isBlank' | 'answeredOn'>,
+  ): Promise<AnswerResponse> {
+    const answer =
+      stored.choiceId !== null
+        ? (q.choiceById.get(stored.choiceId)?.label ?? '')
+        : (stored.text ?? '');
+    return {
+      qid: q.qid,
+      gid: q.surveyGid,
+      answer,
+      is_blank: stored.isBlank,
+      date: stored.answeredOn,
+      results: await resultsFor(q),
+    };
+  }
+
+  const sameAnswer = (a: StoredAnswer, b: Normalised) =>
+    a.choiceId === b.choiceId && a.text === b.text && a.isBlank === b.isBlank;
+
+  return {
+    /**
+     * Stores the member's one answer to a question with a single INSERT ... ON CONFLICT DO
+     * NOTHING. A conflict is a replay (200, the stored answer) when it is the same answer or
+     * carries the same Idempotency-Key, else ALREADY_ANSWERED.
+     */
+    async submit(
+      uuid: string,
+      qid: string,
+      body: AnswerRequest,
+      idempotencyKey: string | undefined,
+    ): Promise<Submitted> {
+      const q = await questionOf(qid);
+      if (q.closed) throw new AppError('SURVEY_CLOSED');
+      const answer = normalise(q, body);
+      const respondentId = await respondents.getOrCreate(uuid);
+      const values = {
+        respondentId,
+        questionId: q.id,
+        ...answer,
+        answeredOn: clock().toISOString().slice(0, 10),
+        idempotencyKey: idempotencyKey ?? null,
+      };
+      // Twice at most: the stored answer can only vanish between the two statements if the
+      // member's data was erased meanwhile.
+      for (let attempt = 0; attempt < 2; attempt++) {
+        if (await repo.insertAnswer(values)) {
+          return { status: 201, body: await reply(q, values) };
+        }
+        const stored = await repo.findAnswer(respondentId, q.id);
+        if (!stored) continue;
+        const sameKey = idempotencyKey !== undefined && stored.idempotencyKey === idempotencyKey;
+        if (sameKey || sameAnswer(stored, answer)) {
+          return { status: 200, body: await reply(q, stored) };
+        }
+        throw new AppError('ALREADY_ANSWERED');
+      }
+      throw new AppError('ALREADY_ANSWERED');
+    },
+
+    /** The member's answers, newest first; nobody else's. */
+    async listAttempted(
+      uuid: string,
+      page: PageQuery,
+      listUrl: string,
+    ): Promise<AttemptedQuestionList> {
+      const respondentId = await respondents.find(uuid);
+      const { rows, total } =
+        respondentId === undefined
+          ? { rows: [], total: 0 }
+          : await repo.listAnswers(respondentId, (page.page - 1) * page.page_size, page.page_size);
+      return {
+        count: total,
+        ...pageLinks(listUrl, page, total),
+        results: rows.map((r) => ({
+          qid: r.qid,
+          gid: r.gid,
+          answer: r.label ?? r.text ?? '',
+          is_blank: r.isBlank,
+          date: r.answeredOn,
+        })),
+      };
+    },
+
+    /** Rates a question the member answered, 0 to 10; rating again changes the score. */
+    async rate(uuid: string, qid: string, score: number): Promise<RatingResponse> {
+      const q = await questionOf(qid);
+      const respondentId = await respondents.find(uuid);
+      const stored =
+        respondentId === undefined ? undefined : await repo.upsertRating(respondentId, q.id, score);
+      if (stored === undefined) throw new AppError('NOT_ANSWERED');
+      return { qid: q.qid, score: stored };
+    },
+
+    /** Starts an answer or graph timing: nothing is stored, the id carries the start. */
+    async startTiming(uuid: string, kind: TimingKind, qid: string): Promise<TimingId> {
+      const q = await questionOf(qid);
+      return {
+        id: signTimingId(deps.timingKey, {
+          kind,
+          qid: q.qid,
+          who: timingOwner(deps.timingKey, respondents.pseudonymOf(uuid)),
+          startMs: clock().getTime(),
+        }),
+      };
+    },
+
+    /**
+     * Ends a timing: stores its duration once (a second end of the same id stores nothing).
+     * An id that is not good, of the other kind or of another member is NOT_FOUND; a duration
+     * over an hour, or negative, is answered alike but not stored.
+     */
+    async endTiming(uuid: string, kind: TimingKind, id: string): Promise<TimingId> {
+      const claims = verifyTimingId(deps.timingKey, id);
+      if (
+        !claims ||
+        claims.kind !== kind ||
+        claims.who !== timingOwner(deps.timingKey, respondents.pseudonymOf(uuid))
+      ) {
+        throw new AppError('NOT_FOUND');
+      }
+      const q = await questionOf(claims.qid);
+      const durationMs = clock().getTime() - claims.startMs;
+      if (durationMs < 0 || durationMs > MAX_TIMING_MS) return { id };
+      const respondentId = await respondents.getOrCreate(uuid);
+      await repo.insertTiming({
+        respondentId,
+        questionId: q.id,
+        kind,
+        durationMs,
+        tokenHash: timingIdHash(id),
+      });
+      return { id };
+    },
+  };
+}
+
+export type AnswersService = ReturnType<typeof createAnswersService>;

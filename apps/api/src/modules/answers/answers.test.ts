@@ -1,0 +1,615 @@
+import crypto from 'node:crypto';
+import {
+  AnswerResponseSchema,
+  AttemptedQuestionListSchema,
+  LEAVE_BLANK_CHOICE,
+  QuestionResultsSchema,
+} from '@candor/contracts';
+import { asc, eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { App } from '../../app.js';
+import type { Database } from '../../db/client.js';
+import {
+  answers,
+  choices,
+  questions,
+  ratings,
+  respondents,
+  surveys,
+  timings,
+} from '../../db/schema.js';
+import { seedSampleContent } from '../../db/seed/seed.js';
+import { type MemberOptions, createMember, get, json, post } from '../../test/accounts.js';
+import { createTestApp } from '../../test/app.js';
+import { createTestDatabase, engines } from '../../test/database.js';
+
+const NOT_FOUND = { detail: 'Not found.', code: 'NOT_FOUND' };
+const UNAUTHENTICATED = {
+  detail: 'Authentication credentials were not provided or are not valid.',
+  code: 'UNAUTHENTICATED',
+};
+const ALREADY_ANSWERED = {
+  detail: 'You have already answered this question.',
+  code: 'ALREADY_ANSWERED',
+};
+const SURVEY_CLOSED = {
+  detail: 'This survey is closed: it no longer takes answers.',
+  code: 'SURVEY_CLOSED',
+};
+const NOT_ANSWERED = { detail: 'Answer the question before rating it.', code: 'NOT_ANSWERED' };
+const HOUR_MS = 3_600_000;
+
+const answerUrl = (qid: string) => `/api/v1/questions/${qid}/answer/`;
+const ratingUrl = (qid: string) => `/api/v1/questions/${qid}/rating/`;
+const resultsUrl = (qid: string) => `/api/v1/questions/${qid}/results/`;
+const ATTEMPTED = '/api/v1/questions/my-attempted-questions/';
+
+interface Q {
+  id: number;
+  qid: string;
+  gid: string;
+  type: 'Closed' | 'Open';
+  maxLength: number | null;
+  /** Labels in the question's order, leave-blank last. */
+  labels: string[];
+}
+
+describe.each(engines)('answers API on %s', (engine) => {
+  let database: Database;
+  let app: App;
+  const time = { now: Date.parse('2026-11-22T10:00:00Z') };
+  const clock = () => new Date(time.now);
+  const today = () => new Date(time.now).toISOString().slice(0, 10);
+  const all = new Map<string, Q[]>();
+  let draftQid: string;
+
+  /** The questions of a seeded survey, in order. */
+  const questionsOf = (slug: string) => all.get(slug)!;
+  const closedOf = (slug: string) => questionsOf(slug).filter((q) => q.type === 'Closed');
+  const openOf = (slug: string) => questionsOf(slug).find((q) => q.type === 'Open')!;
+  const member = (opts: MemberOptions = {}) => createMember(app, opts);
+  const answer = (token: string, qid: string, body: unknown, key?: string) =>
+    post(app, answerUrl(qid), body, {
+      token,
+      ...(key ? { headers: { 'idempotency-key': key } } : {}),
+    });
+  const put = (url: string, token?: string, payload?: string, contentType = 'application/json') =>
+    app.inject({
+      method: 'PUT',
+      url,
+      ...(payload !== undefined ? { payload, headers: { 'content-type': contentType } } : {}),
+      ...(token
+        ? {
+            headers: {
+              authorization: `Bearer ${token}`,
+              ...(payload !== undefined ? { 'content-type': contentType } : {}),
+            },
+          }
+        : {}),
+    });
+  const storedAnswers = (questionId: number) =>
+    database.db.select().from(answers).where(eq(answers.questionId, questionId));
+
+  beforeAll(async () => {
+    database = await createTestDatabase(engine);
+    await seedSampleContent(database.db, { now: new Date(time.now) });
+    // A draft survey (never published) with one question.
+    const [draft] = await database.db
+      .insert(surveys)
+      .values({ slug: 'draft', name: 'Draft', releaseDate: new Date(time.now - HOUR_MS) })
+      .returning({ id: surveys.id });
+    const [draftQuestion] = await database.db
+      .insert(questions)
+      .values({ surveyId: draft!.id, position: 1, type: 'Open', text: 'Draft?', maxLength: 100 })
+      .returning({ qid: questions.qid });
+    draftQid = draftQuestion!.qid;
+
+    const rows = await database.db
+      .select({
+        slug: surveys.slug,
+        gid: surveys.gid,
+        id: questions.id,
+        qid: questions.qid,
+        type: questions.type,
+        maxLength: questions.maxLength,
+      })
+      .from(questions)
+      .innerJoin(surveys, eq(surveys.id, questions.surveyId))
+      .orderBy(asc(questions.surveyId), asc(questions.position));
+    const choiceRows = await database.db
+      .select()
+      .from(choices)
+      .orderBy(asc(choices.questionId), asc(choices.position));
+    for (const r of rows) {
+      const list = all.get(r.slug) ?? [];
+      list.push({
+        id: r.id,
+        qid: r.qid,
+        gid: r.gid,
+        type: r.type,
+        maxLength: r.maxLength,
+        labels: choiceRows.filter((c) => c.questionId === r.id).map((c) => c.label),
+      });
+      all.set(r.slug, list);
+    }
+    app = await createTestApp(database, { resultsRefreshSeconds: 0 }, { clock });
+  });
+
+  afterAll(async () => {
+    await app?.close();
+    await database?.close();
+  });
+
+  describe('answering', () => {
+    it('stores a closed answer once and replies 201 with the results of a v1 survey', async () => {
+      const q = closedOf('time-travel')[0]!;
+      const { token } = await member();
+      const res = await answer(token, q.qid, { choice: q.labels[1] });
+      expect(res.statusCode).toBe(201);
+      const body = AnswerResponseSchema.parse(json(res));
+      expect(body).toEqual({
+        qid: q.qid,
+        gid: q.gid,
+        answer: q.labels[1],
+        is_blank: false,
+        date: today(),
+        results: {
+          qid: q.qid,
+          type: 'Closed',
+          respondents: expect.any(Number),
+          blank: expect.any(Number),
+          choices: q.labels.map((label) => ({
+            choice: label,
+            count: expect.any(Number),
+            percent: expect.any(Number),
+            is_blank: label === LEAVE_BLANK_CHOICE,
+          })),
+          snapshot_at: expect.any(String),
+        },
+      });
+      const [row, ...more] = await storedAnswers(q.id);
+      expect(more).toHaveLength(0);
+      expect(row).toMatchObject({ text: null, isBlank: false, answeredOn: today() });
+      // Nothing in the row names the account: only a respondent id.
+      expect(Object.keys(row!)).not.toContain('userId');
+    });
+
+    it('replies with results null for a survey without instant feedback (v2)', async () => {
+      const q = closedOf('sex')[0]!;
+      const { token } = await member();
+      const res = await answer(token, q.qid, { choice: q.labels[0] });
+      expect(res.statusCode).toBe(201);
+      expect(json(res)).toMatchObject({ answer: q.labels[0], results: null });
+    });
+
+    it('stores open text trimmed, and empty or blank text as left blank', async () => {
+      const q = openOf('taboos');
+      const a = await member();
+      const written = await answer(a.token, q.qid, { text: '  Death, mostly.  ' });
+      expect(written.statusCode).toBe(201);
+      expect(json(written)).toMatchObject({ answer: 'Death, mostly.', is_blank: false });
+      expect(json(written).results).toMatchObject({ type: 'Open', choices: [] });
+      const b = await member();
+      const blank = await answer(b.token, q.qid, { text: '   ' });
+      expect(blank.statusCode).toBe(201);
+      expect(json(blank)).toMatchObject({ answer: '', is_blank: true });
+      const rows = await storedAnswers(q.id);
+      expect(rows.map((r) => [r.text, r.isBlank, r.choiceId])).toEqual(
+        expect.arrayContaining([
+          ['Death, mostly.', false, null],
+          [null, true, null],
+        ]),
+      );
+    });
+
+    it('takes the leave-blank choice as a blank answer', async () => {
+      const q = closedOf('time-travel')[1]!;
+      const { token } = await member();
+      const res = await answer(token, q.qid, { choice: LEAVE_BLANK_CHOICE });
+      expect(res.statusCode).toBe(201);
+      expect(json(res)).toMatchObject({ answer: LEAVE_BLANK_CHOICE, is_blank: true });
+    });
+
+    it('requires a valid access token', async () => {
+      const q = closedOf('time-travel')[0]!;
+      const none = await post(app, answerUrl(q.qid), { choice: q.labels[0] });
+      expect(none.statusCode).toBe(401);
+      expect(json(none)).toEqual(UNAUTHENTICATED);
+      const forged = await answer('not.a.token', q.qid, { choice: q.labels[0] });
+      expect(forged.statusCode).toBe(401);
+      expect(await storedAnswers(q.id)).toHaveLength(1);
+    });
+
+    it('refuses invalid answers with field errors, storing nothing', async () => {
+      const closed = closedOf('consent')[0]!;
+      const open = openOf('taboos');
+      const { token } = await member();
+      const before = (await storedAnswers(open.id)).length;
+      const cases: Array<[string, unknown, Record<string, string[]>]> = [
+        [closed.qid, { choice: 'Not one of them' }, { choice: ['Choose one of the answers.'] }],
+        [closed.qid, {}, { choice: ['Choose one of the answers.'] }],
+        [closed.qid, { choice: 3 }, { choice: ['Choose one of the answers.'] }],
+        [
+          closed.qid,
+          { choice: closed.labels[0], text: 'why' },
+          { text: ['This question takes one of its answers, not text.'] },
+        ],
+        [open.qid, {}, { text: ['Write your answer as text.'] }],
+        [
+          open.qid,
+          { choice: LEAVE_BLANK_CHOICE },
+          { choice: ['This question takes a written answer, not a choice.'] },
+        ],
+        [open.qid, { text: 'x'.repeat(281) }, { text: ['Use at most 280 characters.'] }],
+        [open.qid, { text: 'x'.repeat(2001) }, { text: ['Use at most 2000 characters.'] }],
+      ];
+      for (const [qid, body, expected] of cases) {
+        const res = await answer(token, qid, body);
+        expect(res.statusCode, JSON.stringify(body).slice(0, 50)).toBe(400);
+        expect(json(res)).toEqual(expected);
+      }
+      const extra = await answer(token, closed.qid, { choice: closed.labels[0], extra: 1 });
+      expect(extra.statusCode).toBe(400);
+      const badKey = await answer(token, closed.qid, { choice: closed.labels[0] }, 'short');
+      expect(badKey.statusCode).toBe(400);
+      expect(json(badKey)).toEqual({ 'idempotency-key': ['Use a UUID as the Idempotency-Key.'] });
+      const notJson = await app.inject({
+        method: 'POST',
+        url: answerUrl(closed.qid),
+        payload: '{"choice":',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      });
+      expect(notJson.statusCode).toBe(400);
+      // The error never echoes what was written.
+      expect(
+        (await answer(token, open.qid, { text: `secret ${'x'.repeat(300)}` })).body,
+      ).not.toContain('secret');
+      expect(await storedAnswers(closed.id)).toHaveLength(0);
+      expect(await storedAnswers(open.id)).toHaveLength(before);
+    });
+
+    it.each([
+      ['an unknown qid', () => crypto.randomUUID()],
+      ['a malformed qid', () => 'not-a-uuid'],
+      ['a question of a scheduled survey', () => closedOf('crime')[0]!.qid],
+      ['a question of a draft survey', () => draftQid],
+    ])('answers 404 for %s', async (_label, qidOf) => {
+      const { token } = await member();
+      const res = await answer(token, qidOf(), { choice: 'Never' });
+      expect(res.statusCode).toBe(404);
+      expect(json(res)).toEqual(NOT_FOUND);
+    });
+
+    it('refuses answers to a closed survey', async () => {
+      const q = closedOf('money')[0]!;
+      const { token } = await member();
+      const res = await answer(token, q.qid, { choice: q.labels[0] });
+      expect(res.statusCode).toBe(409);
+      expect(json(res)).toEqual(SURVEY_CLOSED);
+      expect(await storedAnswers(q.id)).toHaveLength(0);
+    });
+
+    it('replays a retry: same key or same answer -> 200 and the same body; another answer -> 409', async () => {
+      const q = closedOf('sex')[1]!;
+      const { uuid, token } = await member();
+      const key = crypto.randomUUID();
+      const first = await answer(token, q.qid, { choice: q.labels[0] }, key);
+      expect(first.statusCode).toBe(201);
+      const again = await answer(token, q.qid, { choice: q.labels[0] }, key);
+      expect(again.statusCode).toBe(200);
+      expect(again.body).toBe(first.body);
+      // The same answer from another attempt (no key, another key) is the same answer.
+      const noKey = await answer(token, q.qid, { choice: q.labels[0] });
+      expect(noKey.statusCode).toBe(200);
+      expect(noKey.body).toBe(first.body);
+      // The same key with a changed body still replays what was stored first.
+      const changedBody = await answer(token, q.qid, { choice: q.labels[1] }, key);
+      expect(changedBody.statusCode).toBe(200);
+      expect(changedBody.body).toBe(first.body);
+      // A different answer is refused.
+      const other = await answer(token, q.qid, { choice: q.labels[1] }, crypto.randomUUID());
+      expect(other.statusCode).toBe(409);
+      expect(json(other)).toEqual(ALREADY_ANSWERED);
+      // A day later the replay still says the day it was answered.
+      time.now += 24 * HOUR_MS;
+      const fresh = await app.tokens.signAccess({ sub: uuid, role: 'member' });
+      const later = await answer(fresh, q.qid, { choice: q.labels[0] }, key);
+      expect(later.statusCode).toBe(200);
+      expect(json(later).date).toBe(json(first).date);
+      expect((await storedAnswers(q.id)).filter((r) => r.idempotencyKey === key)).toHaveLength(1);
+    });
+
+    it('stores one answer for 50 concurrent identical submits, without a 5xx', async () => {
+      const q = closedOf('taboos')[0]!;
+      const { token } = await member();
+      const key = crypto.randomUUID();
+      const replies = await Promise.all(
+        Array.from({ length: 50 }, () => answer(token, q.qid, { choice: q.labels[2] }, key)),
+      );
+      const statuses = replies.map((r) => r.statusCode);
+      expect(statuses.filter((s) => s === 201)).toHaveLength(1);
+      expect(statuses.filter((s) => s === 200)).toHaveLength(49);
+      expect(await storedAnswers(q.id)).toHaveLength(1);
+      expect(new Set(replies.map((r) => json(r).answer))).toEqual(new Set([q.labels[2]]));
+    });
+
+    it('keeps the first of 50 concurrent different answers: one 201, the rest 200 or 409', async () => {
+      const q = closedOf('taboos')[1]!;
+      const { token } = await member();
+      const replies = await Promise.all(
+        Array.from({ length: 50 }, (_, i) =>
+          answer(token, q.qid, { choice: q.labels[i % q.labels.length] }),
+        ),
+      );
+      const statuses = replies.map((r) => r.statusCode);
+      expect(statuses.filter((s) => s === 201)).toHaveLength(1);
+      expect(statuses.every((s) => s === 201 || s === 200 || s === 409)).toBe(true);
+      const [stored, ...more] = await storedAnswers(q.id);
+      expect(more).toHaveLength(0);
+      const winner = replies.find((r) => r.statusCode === 201)!;
+      for (const r of replies.filter((x) => x.statusCode === 200)) expect(r.body).toBe(winner.body);
+      expect(stored!.choiceId).not.toBeNull();
+    });
+  });
+
+  describe('results', () => {
+    it('counts verified members per choice, blank apart; members under review do not count', async () => {
+      const q = closedOf('consent')[1]!;
+      const [yes, no] = [q.labels[0]!, q.labels[1]!];
+      for (const choice of [yes, yes, no, LEAVE_BLANK_CHOICE]) {
+        const { token } = await member();
+        expect((await answer(token, q.qid, { choice })).statusCode).toBe(201);
+      }
+      for (const status of ['under_review', 'suspended'] as const) {
+        const { token } = await member({ status });
+        expect((await answer(token, q.qid, { choice: no })).statusCode).toBe(201);
+      }
+      const { token } = await member();
+      const res = await get(app, resultsUrl(q.qid), { token });
+      expect(res.statusCode).toBe(200);
+      const results = QuestionResultsSchema.parse(json(res));
+      expect(results).toMatchObject({ qid: q.qid, type: 'Closed', respondents: 4, blank: 1 });
+      expect(results.choices).toEqual(
+        q.labels.map((label) => ({
+          choice: label,
+          is_blank: label === LEAVE_BLANK_CHOICE,
+          count: label === yes ? 2 : label === no ? 1 : label === LEAVE_BLANK_CHOICE ? 1 : 0,
+          percent:
+            label === yes ? 66.7 : label === no ? 33.3 : label === LEAVE_BLANK_CHOICE ? 25 : 0,
+        })),
+      );
+      // The next v1 answer carries the same counts plus its own, once folded.
+      const next = await answer(token, q.qid, { choice: no });
+      expect(json(next).results).toMatchObject({ respondents: 5, blank: 1 });
+      // Every answer was folded once: the counters are exact.
+      const rows = await storedAnswers(q.id);
+      expect(rows.every((r) => r.folded)).toBe(true);
+    });
+
+    it('counts an approved account from its approval on', async () => {
+      const q = closedOf('consent')[2]!;
+      const moderator = await member({ role: 'moderator' });
+      const waiting = await member({ status: 'under_review' });
+      await answer(waiting.token, q.qid, { choice: q.labels[0] });
+      const approved = await post(
+        app,
+        `/api/v1/admin/signups/${waiting.uuid}/approve/`,
+        {},
+        { token: moderator.token },
+      );
+      expect(approved.statusCode).toBe(200);
+      const [respondent] = await database.db
+        .select()
+        .from(respondents)
+        .where(eq(respondents.id, (await storedAnswers(q.id))[0]!.respondentId));
+      expect(respondent!.counts).toBe(true);
+      const later = closedOf('consent')[3]!;
+      const res = await answer(waiting.token, later.qid, { choice: later.labels[0] });
+      expect(json(res).results).toMatchObject({ respondents: 1 });
+    });
+
+    it('is for members, and only for questions of listed surveys', async () => {
+      const q = closedOf('consent')[0]!;
+      expect(json(await get(app, resultsUrl(q.qid)))).toEqual(UNAUTHENTICATED);
+      const { token } = await member();
+      for (const qid of [crypto.randomUUID(), 'nope', draftQid, closedOf('crime')[0]!.qid]) {
+        const res = await get(app, resultsUrl(qid), { token });
+        expect(res.statusCode).toBe(404);
+      }
+      // A closed survey still shows its results.
+      const closed = await get(app, resultsUrl(closedOf('money')[0]!.qid), { token });
+      expect(closed.statusCode).toBe(200);
+      expect(json(closed)).toMatchObject({ respondents: 0, blank: 0 });
+    });
+  });
+
+  describe('ratings', () => {
+    it('rates an answered question 0 to 10, and rating again changes it', async () => {
+      const q = closedOf('life-and-death')[0]!;
+      const { token } = await member();
+      await answer(token, q.qid, { choice: q.labels[0] });
+      const first = await post(app, ratingUrl(q.qid), { score: 0 }, { token });
+      expect(first.statusCode).toBe(200);
+      expect(json(first)).toEqual({ qid: q.qid, score: 0 });
+      const second = await post(app, ratingUrl(q.qid), { score: 10 }, { token });
+      expect(json(second)).toEqual({ qid: q.qid, score: 10 });
+      const rows = await database.db.select().from(ratings).where(eq(ratings.questionId, q.id));
+      expect(rows.map((r) => r.score)).toEqual([10]);
+    });
+
+    it('refuses scores outside 0..10 on the score field', async () => {
+      const q = closedOf('life-and-death')[1]!;
+      const { token } = await member();
+      await answer(token, q.qid, { choice: q.labels[0] });
+      for (const score of [-1, 11, 5.5, '5', null]) {
+        const res = await post(app, ratingUrl(q.qid), { score }, { token });
+        expect(res.statusCode).toBe(400);
+        expect(json(res)).toEqual({ score: ['Rate from 0 to 10.'] });
+      }
+    });
+
+    it('refuses a rating before the member answered, unknown questions and anonymous callers', async () => {
+      const q = closedOf('life-and-death')[2]!;
+      const { token } = await member();
+      const early = await post(app, ratingUrl(q.qid), { score: 5 }, { token });
+      expect(early.statusCode).toBe(409);
+      expect(json(early)).toEqual(NOT_ANSWERED);
+      // Someone else's answer does not let this member rate.
+      const other = await member();
+      await answer(other.token, q.qid, { choice: q.labels[0] });
+      expect((await post(app, ratingUrl(q.qid), { score: 5 }, { token })).statusCode).toBe(409);
+      // The member now has a respondent row (answered elsewhere): still not this question.
+      await answer(token, closedOf('life-and-death')[3]!.qid, { choice: LEAVE_BLANK_CHOICE });
+      expect(json(await post(app, ratingUrl(q.qid), { score: 5 }, { token }))).toEqual(
+        NOT_ANSWERED,
+      );
+      const unknown = await post(app, ratingUrl(crypto.randomUUID()), { score: 5 }, { token });
+      expect(json(unknown)).toEqual(NOT_FOUND);
+      expect((await post(app, ratingUrl(q.qid), { score: 5 })).statusCode).toBe(401);
+    });
+  });
+
+  describe('timings', () => {
+    const start = (kind: 'answer' | 'graph', qid: string, token?: string) =>
+      post(app, `/api/v1/questions/${kind}-time-start/`, { qid }, token ? { token } : {});
+    const end = (kind: 'answer' | 'graph', id: string, token?: string, payload?: string) =>
+      put(`/api/v1/questions/${kind}-time-end/${encodeURIComponent(id)}`, token, payload);
+    const timingsOf = (questionId: number) =>
+      database.db.select().from(timings).where(eq(timings.questionId, questionId));
+
+    it('stores only the duration between start and end, once', async () => {
+      const q = closedOf('time-travel')[2]!;
+      const { token } = await member();
+      const started = await start('answer', q.qid, token);
+      expect(started.statusCode).toBe(201);
+      const { id } = json<{ id: string }>(started);
+      expect(id).not.toContain(token);
+      time.now += 1500;
+      const ended = await end('answer', id, token, '{}');
+      expect(ended.statusCode).toBe(200);
+      expect(json(ended)).toEqual({ id });
+      // Twice (a retry): still one row.
+      expect((await end('answer', id, token)).statusCode).toBe(200);
+      const rows = await timingsOf(q.id);
+      expect(rows).toHaveLength(1);
+      expect(rows[0]).toMatchObject({ kind: 'answer', durationMs: 1500 });
+      // Durations only: no column of the table holds a time.
+      const columns = (await database.db.execute(
+        sql`select data_type from information_schema.columns where table_name = 'timings'`,
+      )) as unknown as { rows: Array<{ data_type: string }> };
+      for (const c of columns.rows) {
+        expect(c.data_type).not.toMatch(/time|date/);
+      }
+    });
+
+    it('accepts an end with no body, an empty JSON body or {}', async () => {
+      const q = closedOf('time-travel')[2]!;
+      const { token } = await member();
+      for (const payload of [undefined, '', '{}']) {
+        const { id } = json<{ id: string }>(await start('graph', q.qid, token));
+        time.now += 10;
+        const res = await end('graph', id, token, payload);
+        expect(res.statusCode, String(payload)).toBe(200);
+      }
+    });
+
+    it("answers 404 for another member's id, the other kind, a forged or a garbage id", async () => {
+      const q = closedOf('time-travel')[2]!;
+      const owner = await member();
+      const other = await member();
+      const { id } = json<{ id: string }>(await start('answer', q.qid, owner.token));
+      const [kind, qid, startMs, who, mac] = id.split('.');
+      const forged = [kind, qid, (parseInt(startMs!, 36) - 5000).toString(36), who, mac].join('.');
+      for (const [label, kindUsed, idUsed, token] of [
+        ['another member', 'answer', id, other.token],
+        ['the other kind', 'graph', id, owner.token],
+        ['a forged start', 'answer', forged, owner.token],
+        ['garbage', 'answer', 'garbage', owner.token],
+        ['a long garbage', 'answer', 'x.'.repeat(90), owner.token],
+      ] as const) {
+        const res = await end(kindUsed, idUsed, token);
+        expect(res.statusCode, label).toBe(404);
+        expect(json(res)).toEqual(NOT_FOUND);
+      }
+      expect((await end('answer', id, owner.token)).statusCode).toBe(200);
+    });
+
+    it('drops a duration over an hour without bothering the client', async () => {
+      const q = closedOf('consent')[4]!;
+      const { uuid, token } = await member();
+      const { id } = json<{ id: string }>(await start('answer', q.qid, token));
+      time.now += HOUR_MS + 1;
+      const fresh = await app.tokens.signAccess({ sub: uuid, role: 'member' });
+      expect((await end('answer', id, fresh)).statusCode).toBe(200);
+      expect(await timingsOf(q.id)).toHaveLength(0);
+    });
+
+    it('requires a member on all four calls, and a known question', async () => {
+      const q = closedOf('time-travel')[2]!;
+      const { token } = await member();
+      const { id } = json<{ id: string }>(await start('answer', q.qid, token));
+      expect((await start('answer', q.qid)).statusCode).toBe(401);
+      expect((await start('graph', q.qid)).statusCode).toBe(401);
+      expect((await end('answer', id)).statusCode).toBe(401);
+      expect((await end('graph', id)).statusCode).toBe(401);
+      expect(json(await start('answer', crypto.randomUUID(), token))).toEqual(NOT_FOUND);
+      expect(json(await start('graph', draftQid, token))).toEqual(NOT_FOUND);
+      const bad = await start('answer', 'nope', token);
+      expect(bad.statusCode).toBe(400);
+      expect(Object.keys(json(bad))).toEqual(['qid']);
+    });
+  });
+
+  describe('my attempted questions', () => {
+    it("lists the member's own answers, newest first, paged; never anyone else's", async () => {
+      const [q1, q2, q3] = closedOf('sex').slice(5, 8) as [Q, Q, Q];
+      const open = openOf('sex');
+      const me = await member();
+      const other = await member();
+      await answer(me.token, q1.qid, { choice: q1.labels[0] });
+      await answer(me.token, q2.qid, { choice: LEAVE_BLANK_CHOICE });
+      await answer(me.token, open.qid, { text: 'Mine.' });
+      await answer(other.token, q3.qid, { choice: q3.labels[0] });
+      await answer(other.token, q1.qid, { choice: q1.labels[1] });
+
+      const res = await get(app, `${ATTEMPTED}?page_size=2`, {
+        token: me.token,
+        headers: { host: 'candor.test' },
+      });
+      expect(res.statusCode).toBe(200);
+      const page = AttemptedQuestionListSchema.parse(json(res));
+      expect(page.count).toBe(3);
+      expect(page.next).toBe(`http://candor.test${ATTEMPTED}?page=2&page_size=2`);
+      expect(page.results).toEqual([
+        { qid: open.qid, gid: open.gid, answer: 'Mine.', is_blank: false, date: today() },
+        { qid: q2.qid, gid: q2.gid, answer: LEAVE_BLANK_CHOICE, is_blank: true, date: today() },
+      ]);
+      const second = json<{ results: Array<{ qid: string; answer: string }> }>(
+        await get(app, `${ATTEMPTED}?page=2&page_size=2`, { token: me.token }),
+      );
+      expect(second.results).toEqual([
+        expect.objectContaining({ qid: q1.qid, answer: q1.labels[0] }),
+      ]);
+
+      const theirs = json<{ count: number; results: Array<{ qid: string }> }>(
+        await get(app, ATTEMPTED, { token: other.token }),
+      );
+      expect(theirs.count).toBe(2);
+      expect(theirs.results.map((r) => r.qid)).toEqual([q1.qid, q3.qid]);
+      // Their answer to q1 is theirs: mine stays as it was.
+      expect(json(await answer(me.token, q1.qid, { choice: q1.labels[1] }))).toEqual(
+        ALREADY_ANSWERED,
+      );
+    });
+
+    it('is empty for a member who never answered, refuses anonymous callers and bad pages', async () => {
+      const { token } = await member();
+      const empty = json(await get(app, ATTEMPTED, { token }));
+      expect(empty).toEqual({ count: 0, next: null, previous: null, results: [] });
+      expect(json(await get(app, ATTEMPTED))).toEqual(UNAUTHENTICATED);
+      const bad = await get(app, `${ATTEMPTED}?page_size=101`, { token });
+      expect(bad.statusCode).toBe(400);
+      expect(json(bad)).toEqual({ page_size: ['Must be 100 or less.'] });
+    });
+  });
+});

@@ -1,0 +1,58 @@
+import crypto from 'node:crypto';
+
+export type TimingKind = 'answer' | 'graph';
+
+export interface TimingClaims {
+  kind: TimingKind;
+  qid: string;
+  /** A keyed hash of the respondent's pseudonym: binds the id to one member without naming them. */
+  who: string;
+  /** When the timing started (ms since the epoch); it lives only in the id, never in a table. */
+  startMs: number;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const WHO = /^[A-Za-z0-9_-]{22}$/;
+const START = /^[0-9a-z]{1,11}$/;
+
+function mac(key: Buffer, payload: string): string {
+  return crypto.createHmac('sha256', key).update(`timing:${payload}`).digest('base64url');
+}
+
+/** The `who` of a member's timing ids: HMAC of their pseudonym, 128 bits. */
+export function timingOwner(key: Buffer, pseudonym: string): string {
+  return crypto
+    .createHmac('sha256', key)
+    .update(`owner:${pseudonym}`)
+    .digest()
+    .subarray(0, 16)
+    .toString('base64url');
+}
+
+/**
+ * An opaque timing id: `kind.qid.start.who.mac`, HMAC-SHA256 signed. It carries its own start,
+ * so starting a timing stores nothing and the end stores only the duration.
+ */
+export function signTimingId(key: Buffer, claims: TimingClaims): string {
+  const payload = `${claims.kind}.${claims.qid}.${claims.startMs.toString(36)}.${claims.who}`;
+  return `${payload}.${mac(key, payload)}`;
+}
+
+/** The claims of a well-formed id with a good signature; null for anything else. */
+export function verifyTimingId(key: Buffer, id: string): TimingClaims | null {
+  if (id.length > 200) return null;
+  const parts = id.split('.');
+  if (parts.length !== 5) return null;
+  const [kind, qid, start, who, signature] = parts as [string, string, string, string, string];
+  if (kind !== 'answer' && kind !== 'graph') return null;
+  if (!UUID.test(qid) || !START.test(start) || !WHO.test(who)) return null;
+  const expected = Buffer.from(mac(key, `${kind}.${qid}.${start}.${who}`));
+  const given = Buffer.from(signature);
+  if (given.length !== expected.length || !crypto.timingSafeEqual(given, expected)) return null;
+  return { kind, qid, who, startMs: parseInt(start, 36) };
+}
+
+/** What the timings table keeps to refuse a second end of the same id. */
+export function timingIdHash(id: string): string {
+  return crypto.createHash('sha256').update(id).digest('hex');
+}

@@ -1,0 +1,45 @@
+import type { PageViewRequest } from '@candor/contracts';
+import { RateLimitedError } from '../../lib/app-error.js';
+import { hmacHex } from '../../lib/keys.js';
+import type { RateLimitStore } from '../../lib/rate-limit.js';
+import type { PageViewsRepository } from './page-views.repository.js';
+
+/** Page views one client IP may send per minute; more are refused with 429. */
+export const PAGE_VIEWS_PER_IP_PER_MINUTE = 120;
+const MINUTE_MS = 60_000;
+const HOST = /^[a-z0-9.-]{1,253}(:\d{1,5})?$/;
+
+/** A referring host as stored: lowercased, or null when it is not a plain host[:port]. */
+export function referrerHostOf(value: string | null | undefined): string | null {
+  const host = value?.trim().toLowerCase();
+  return host && HOST.test(host) ? host : null;
+}
+
+export interface PageViewsServiceDeps {
+  limits: RateLimitStore;
+  /** Keys.ip: the limit's key holds an HMAC of the IP, never the IP. */
+  ipKey: Buffer;
+  /** ANALYTICS=off: nothing is stored. */
+  enabled: boolean;
+  clock?: () => Date;
+}
+
+/** First-party analytics: a route pattern, the day and the referring host. No IP, user or cookie. */
+export function createPageViewsService(repo: PageViewsRepository, deps: PageViewsServiceDeps) {
+  const clock = deps.clock ?? (() => new Date());
+  return {
+    async record(view: PageViewRequest, ip: string): Promise<void> {
+      if (!deps.enabled) return;
+      const key = `pv:ip:${hmacHex(deps.ipKey, ip).slice(0, 32)}`;
+      const hits = await deps.limits.hit(key, MINUTE_MS);
+      if (hits.count > PAGE_VIEWS_PER_IP_PER_MINUTE) throw new RateLimitedError(hits.resetInMs);
+      await repo.insert({
+        path: view.path,
+        day: clock().toISOString().slice(0, 10),
+        referrerHost: referrerHostOf(view.referrer_host),
+      });
+    },
+  };
+}
+
+export type PageViewsService = ReturnType<typeof createPageViewsService>;

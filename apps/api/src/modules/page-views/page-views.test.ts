@@ -1,0 +1,118 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
+import type { App } from '../../app.js';
+import type { Database } from '../../db/client.js';
+import { pageViews } from '../../db/schema.js';
+import { freshIp, json, post } from '../../test/accounts.js';
+import { createTestApp } from '../../test/app.js';
+import { createTestDatabase, engines } from '../../test/database.js';
+import { PAGE_VIEWS_PER_IP_PER_MINUTE } from './page-views.service.js';
+
+const PAGE_VIEWS = '/api/v1/page-views/';
+
+describe.each(engines)('page views on %s', (engine) => {
+  let database: Database;
+  let app: App;
+  const now = new Date('2026-11-22T23:59:30Z');
+
+  beforeAll(async () => {
+    database = await createTestDatabase(engine);
+    app = await createTestApp(database, {}, { clock: () => now });
+  });
+
+  afterAll(async () => {
+    await app?.close();
+    await database?.close();
+  });
+
+  const views = () => database.db.select().from(pageViews);
+
+  it('stores the route pattern, the day and the lowercased referring host: 204', async () => {
+    const res = await post(
+      app,
+      PAGE_VIEWS,
+      { path: '/surveys/:surveyId', referrer_host: 'News.Example.COM' },
+      { ip: '198.51.100.7' },
+    );
+    expect(res.statusCode).toBe(204);
+    expect(res.body).toBe('');
+    expect(await views()).toEqual([
+      {
+        id: expect.any(Number),
+        path: '/surveys/:surveyId',
+        day: '2026-11-22',
+        referrerHost: 'news.example.com',
+      },
+    ]);
+    // No column could hold an IP, a user or a time.
+    const columns = (await database.db.execute(
+      sql`select column_name from information_schema.columns where table_name = 'page_views'`,
+    )) as unknown as { rows: Array<{ column_name: string }> };
+    expect(columns.rows.map((c) => c.column_name).sort()).toEqual([
+      'day',
+      'id',
+      'path',
+      'referrer_host',
+    ]);
+    const stored = JSON.stringify(await views());
+    expect(stored).not.toContain('198.51.100.7');
+  });
+
+  it('needs no login and ignores an Authorization header, even a bad one', async () => {
+    const variants: Array<Record<string, string>> = [
+      {},
+      { authorization: 'Bearer not-a-token' },
+      { authorization: 'junk' },
+    ];
+    for (const headers of variants) {
+      const res = await post(app, PAGE_VIEWS, { path: '/' }, { ip: freshIp(), headers });
+      expect(res.statusCode).toBe(204);
+    }
+  });
+
+  it('keeps a referrer only when it is a plain host, and null when there is none', async () => {
+    await database.db.delete(pageViews);
+    for (const referrer_host of [null, undefined, 'https://evil.example/?q=me', '']) {
+      const body = referrer_host === undefined ? { path: '/me' } : { path: '/me', referrer_host };
+      expect((await post(app, PAGE_VIEWS, body, { ip: freshIp() })).statusCode).toBe(204);
+    }
+    expect((await views()).map((v) => v.referrerHost)).toEqual([null, null, null, null]);
+  });
+
+  it('refuses anything but a route pattern', async () => {
+    for (const body of [
+      { path: '/surveys/abc?phone=+15550100' },
+      { path: 'surveys' },
+      { path: '/x', extra: true },
+      {},
+    ]) {
+      const res = await post(app, PAGE_VIEWS, body, { ip: freshIp() });
+      expect(res.statusCode).toBe(400);
+    }
+    const res = await post(app, PAGE_VIEWS, { path: '/a b' }, { ip: freshIp() });
+    expect(json(res)).toEqual({ path: ['Send the route pattern.'] });
+  });
+
+  it('limits page views per client IP', async () => {
+    const ip = freshIp();
+    for (let i = 0; i < PAGE_VIEWS_PER_IP_PER_MINUTE; i++) {
+      expect((await post(app, PAGE_VIEWS, { path: '/' }, { ip })).statusCode).toBe(204);
+    }
+    const limited = await post(app, PAGE_VIEWS, { path: '/' }, { ip });
+    expect(limited.statusCode).toBe(429);
+    expect(limited.headers['retry-after']).toBeDefined();
+    expect((await post(app, PAGE_VIEWS, { path: '/' }, { ip: freshIp() })).statusCode).toBe(204);
+  });
+
+  it('stores nothing with ANALYTICS=off', async () => {
+    const off = await createTestApp(database, { analytics: false });
+    try {
+      await database.db.delete(pageViews);
+      const res = await post(off, PAGE_VIEWS, { path: '/' }, { ip: freshIp() });
+      expect(res.statusCode).toBe(204);
+      expect(await views()).toHaveLength(0);
+    } finally {
+      await off.close();
+    }
+  });
+});

@@ -1,0 +1,85 @@
+import { PageHead } from '../../components/page-head';
+import { useAuthStore } from '../../features/auth/stores/auth-store';
+
+interface Fact {
+  q: string;
+  a: string;
+}
+
+// The spec's privacy list, in its two variants, kept true by the code: the web sets no cookie at
+// all (sessions live in localStorage), page views carry no id, IP or cookie, and answers are
+// stored under a pseudonym with the day only.
+const shared: Fact[] = [
+  {
+    q: 'Do you store my IP address?',
+    a: 'Only as a keyed hash, for 24 hours, to stop mass signups and to limit texts and login attempts from one address. It is never stored next to your answers.',
+  },
+  {
+    q: 'Do you use analytics?',
+    a: 'Yes, our own: which screens are opened, counted per day, to understand demographics and improve the experience. No identifier, no cookie, no third party.',
+  },
+  {
+    q: 'Do you record my session or use heatmaps?',
+    a: 'No. We do not record sessions and we do not use heatmaps.',
+  },
+  { q: 'Do you sell my data?', a: 'No. Never.' },
+  {
+    q: 'Is there third-party tracking?',
+    a: 'No. No advertising or tracking scripts run on Candor. Video questions hosted on YouTube or Vimeo load their player only when you answer such a question.',
+  },
+  {
+    q: 'Do you watch me through my camera or microphone?',
+    a: 'No. Candor never asks for your camera or microphone.',
+  },
+];
+
+const loggedOut: Fact[] = [
+  {
+    q: 'Do you track me with cookies?',
+    a: 'No. Candor sets no cookies while you are logged out.',
+  },
+  {
+    q: 'Do you store my year of birth, phone number, country or gender?',
+    a: 'Not while you are logged out. Answers you give before signing up stay on your device until you sign up.',
+  },
+  ...shared,
+];
+
+const loggedIn: Fact[] = [
+  {
+    q: 'Do you use cookies?',
+    a: 'Only what logging in needs: your session is kept in your browser’s storage so you stay logged in. Nothing else.',
+  },
+  {
+    q: 'Do you store my year of birth, phone number, country and gender?',
+    a: 'Yes. Your phone number proves you are one real person; year of birth, gender and country let results be broken down by group. Your answers are stored under a pseudonym that cannot be linked to your phone number from the database alone, with the day only, never the time.',
+  },
+  ...shared,
+];
+
+export function PrivacyRoute() {
+  const auth = useAuthStore((s) => s.auth);
+  const facts = auth ? loggedIn : loggedOut;
+  return (
+    <article className="privacy">
+      <PageHead
+        title="Privacy"
+        description="What Candor stores about you, and what it never does."
+      />
+      <h1>Privacy, plainly</h1>
+      <p className="privacy__lead">
+        {auth
+          ? 'You are logged in. This is what Candor keeps about you, and what it never does.'
+          : 'You are not logged in. This is what Candor keeps about you, and what it never does.'}
+      </p>
+      <dl className="privacy__list">
+        {facts.map((f) => (
+          <div key={f.q} className="privacy__item">
+            <dt>{f.q}</dt>
+            <dd>{f.a}</dd>
+          </div>
+        ))}
+      </dl>
+    </article>
+  );
+}

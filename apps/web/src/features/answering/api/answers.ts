@@ -1,0 +1,76 @@
+import type {
+  AnswerRequest,
+  AnswerResponse,
+  AttemptedQuestionList,
+  QuestionResults,
+  RatingResponse,
+  TimingId,
+} from '@candor/contracts';
+import { queryOptions } from '@tanstack/react-query';
+import { apiPost, apiRequest } from '../../../lib/api-client';
+
+const q = (qid: string) => `/v1/questions/${encodeURIComponent(qid)}`;
+
+/** Sends one answer; the key makes a retry of the same attempt count once. */
+export function postAnswer(qid: string, body: AnswerRequest, key: string) {
+  return apiPost<AnswerResponse>(`${q(qid)}/answer/`, body, {
+    headers: { 'Idempotency-Key': key },
+  });
+}
+
+export function postRating(qid: string, score: number) {
+  return apiPost<RatingResponse>(`${q(qid)}/rating/`, { score });
+}
+
+export const answeringQueries = {
+  all: () => ['answering'] as const,
+  attempted: () =>
+    queryOptions({
+      queryKey: [...answeringQueries.all(), 'attempted'] as const,
+      queryFn: async ({ signal }) => {
+        // Members rarely answer more than a few hundred questions; read them all.
+        const all: AttemptedQuestionList['results'] = [];
+        for (let page = 1; page <= 50; page++) {
+          const list = await apiRequest<AttemptedQuestionList>(
+            `/v1/questions/my-attempted-questions/?page=${page}&page_size=100`,
+            { signal },
+          );
+          all.push(...list.results);
+          if (!list.next) break;
+        }
+        return all;
+      },
+      staleTime: 30_000,
+    }),
+  results: (qid: string) =>
+    queryOptions({
+      queryKey: [...answeringQueries.all(), 'results', qid] as const,
+      queryFn: ({ signal }) => apiRequest<QuestionResults>(`${q(qid)}/results/`, { signal }),
+      staleTime: 10_000,
+    }),
+};
+
+type TimingKind = 'answer' | 'graph';
+
+/** Starts an answer or graph timer; like the spec's calls it never fails, it returns null. */
+export async function startTiming(kind: TimingKind, qid: string): Promise<string | null> {
+  try {
+    const { id } = await apiPost<TimingId>(`/v1/questions/${kind}-time-start/`, { qid });
+    return id;
+  } catch {
+    return null;
+  }
+}
+
+/** Ends a timer started by `startTiming`; errors are swallowed. */
+export async function endTiming(kind: TimingKind, id: string | null): Promise<void> {
+  if (!id) return;
+  try {
+    await apiRequest<TimingId>(`/v1/questions/${kind}-time-end/${encodeURIComponent(id)}`, {
+      method: 'PUT',
+      body: '{}',
+    });
+  } catch {
+    // The spec's timing calls ignore failures: a lost duration is no reason to bother anyone.
+  }
+}

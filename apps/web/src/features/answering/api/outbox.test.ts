@@ -1,0 +1,176 @@
+import 'fake-indexeddb/auto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { setApiBase } from '../../../lib/api-client';
+import { openLocalDb, type CandorDb } from '../../../lib/local-db';
+import { storeTokens } from '../../../lib/tokens';
+import {
+  flushOutbox,
+  localAnswers,
+  onOutbox,
+  pendingCount,
+  recordAnswer,
+  recordRating,
+  setOutboxOwner,
+  useOutboxDb,
+  type OutboxEvent,
+} from './outbox';
+
+const QID = (n: number) => `00000000-0000-4000-8000-00000000000${n}`;
+const GID = '11111111-1111-4111-8111-111111111111';
+
+// A stand-in API that stores answers once per question, like the real one, and can fail.
+let server: http.Server;
+let base = '';
+const stored = new Map<string, { key: string | undefined; body: unknown }>();
+const calls: Array<{ url: string; key: string | undefined }> = [];
+let failNext = 0;
+
+beforeAll(async () => {
+  server = http.createServer((req, res) => {
+    let raw = '';
+    req.on('data', (c: Buffer) => (raw += c.toString()));
+    req.on('end', () => {
+      const send = (status: number, body: unknown) => {
+        res.writeHead(status, { 'Content-Type': 'application/json' });
+        res.end(JSON.stringify(body));
+      };
+      const key = req.headers['idempotency-key'] as string | undefined;
+      calls.push({ url: req.url ?? '', key });
+      const m = /^\/api\/v1\/questions\/([^/]+)\/(answer|rating)\/$/.exec(req.url ?? '');
+      if (!m) return send(404, { detail: 'Not found.', code: 'NOT_FOUND' });
+      const [, qid, kind] = m;
+      const body = JSON.parse(raw) as Record<string, unknown>;
+      if (kind === 'rating') return send(200, { qid, score: body.score });
+      const existing = stored.get(qid!);
+      if (existing && existing.key !== key) {
+        return send(409, { detail: 'Already answered.', code: 'ALREADY_ANSWERED' });
+      }
+      if (!existing) stored.set(qid!, { key, body });
+      // Stored, but the acknowledgement is lost: the client must retry with the same key.
+      if (failNext > 0) {
+        failNext--;
+        return send(503, { detail: 'Busy.', code: 'SERVICE_UNAVAILABLE' });
+      }
+      send(existing ? 200 : 201, {
+        qid,
+        gid: GID,
+        answer: body.choice ?? body.text,
+        is_blank: false,
+        date: '2026-11-22',
+        results: null,
+      });
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api`;
+});
+afterAll(() => new Promise<void>((r) => server.close(() => r())));
+
+let db: CandorDb;
+let n = 0;
+const events: OutboxEvent[] = [];
+onOutbox((e) => events.push(e));
+
+beforeEach(async () => {
+  await setOutboxOwner(null);
+  db = openLocalDb(`test-${++n}`);
+  useOutboxDb(db);
+  setApiBase(base);
+  localStorage.clear();
+  storeTokens({ access: 'a', refresh: 'r' });
+  stored.clear();
+  calls.length = 0;
+  events.length = 0;
+  failNext = 0;
+});
+
+const answer = (q: number, choice = 'Yes') =>
+  recordAnswer({ qid: QID(q), gid: GID, body: { choice }, answer: choice, isBlank: false });
+
+describe('outbox', () => {
+  it("keeps a visitor's answers in the browser and sends them once, in order, on login", async () => {
+    await answer(1);
+    await answer(2, 'No');
+    await recordRating({ qid: QID(1), gid: GID, score: 7 });
+    await recordRating({ qid: QID(1), gid: GID, score: 9 }); // replaces the queued one
+    expect(calls).toEqual([]);
+    expect(await pendingCount()).toBe(3);
+    expect([...(await localAnswers(GID)).keys()]).toEqual([QID(1), QID(2)]);
+
+    await setOutboxOwner('user-1');
+    await flushOutbox();
+    expect(calls.map((c) => c.url)).toEqual([
+      `/api/v1/questions/${QID(1)}/answer/`,
+      `/api/v1/questions/${QID(2)}/answer/`,
+      `/api/v1/questions/${QID(1)}/rating/`,
+    ]);
+    expect(stored.size).toBe(2);
+    expect(await pendingCount()).toBe(0);
+    // The visitor's answers became the member's.
+    expect([...(await localAnswers(GID)).keys()]).toEqual([QID(1), QID(2)]);
+  });
+
+  it('sends a member answer at once and returns the API response', async () => {
+    await setOutboxOwner('user-1');
+    const { response } = await answer(3);
+    expect(response).toMatchObject({ qid: QID(3), answer: 'Yes' });
+    expect(await pendingCount()).toBe(0);
+  });
+
+  it('keeps an answer while the API is unreachable and sends it once it is back', async () => {
+    await setOutboxOwner('user-1');
+    setApiBase('http://127.0.0.1:9/api'); // nothing listens there
+    const { response } = await answer(4);
+    expect(response).toBeNull();
+    expect(await pendingCount()).toBe(1);
+    expect(events.some((e) => e.type === 'waiting')).toBe(true);
+    setApiBase(base);
+    await flushOutbox();
+    expect(await pendingCount()).toBe(0);
+    expect(stored.get(QID(4))?.body).toEqual({ choice: 'Yes' });
+  });
+
+  it('retries with the same Idempotency-Key when an acknowledgement is lost', async () => {
+    await setOutboxOwner('user-1');
+    failNext = 1;
+    await answer(5);
+    expect(await pendingCount()).toBe(1);
+    await flushOutbox();
+    expect(await pendingCount()).toBe(0);
+    const keys = calls.filter((c) => c.url.endsWith('/answer/')).map((c) => c.key);
+    expect(keys).toHaveLength(2);
+    expect(keys[0]).toBe(keys[1]);
+    expect(stored.size).toBe(1);
+  });
+
+  it('drops an answer the API refuses for good, and says so', async () => {
+    stored.set(QID(6), { key: 'from-another-device', body: { choice: 'No' } });
+    await setOutboxOwner('user-1');
+    await answer(6);
+    expect(await pendingCount()).toBe(0);
+    const dropped = events.find((e) => e.type === 'dropped');
+    expect(dropped && dropped.type === 'dropped' && dropped.error.code).toBe('ALREADY_ANSWERED');
+  });
+
+  it('records one answer per question in the browser, whatever is tapped twice', async () => {
+    await Promise.all([answer(7), answer(7, 'No')]);
+    expect((await db.answeredQuestions.toArray()).length).toBe(1);
+    expect(await pendingCount()).toBe(1);
+  });
+
+  it('forgets the answered-questions record at logout but keeps unsent answers', async () => {
+    await setOutboxOwner('user-1');
+    setApiBase('http://127.0.0.1:9/api');
+    await answer(8);
+    await setOutboxOwner(null);
+    expect(await db.answeredQuestions.count()).toBe(0);
+    expect(await db.outbox.count()).toBe(1);
+    // Another person logging in on this browser does not send it.
+    setApiBase(base);
+    await setOutboxOwner('user-2');
+    await flushOutbox();
+    expect(stored.size).toBe(0);
+  });
+});

@@ -1,0 +1,94 @@
+import { Bar, BarChart, Cell, LabelList, ResponsiveContainer, Text, XAxis, YAxis } from 'recharts';
+
+export interface ChartRow {
+  label: string;
+  percent: number;
+  mine: boolean;
+}
+
+// Each row: up to two lines of label above an 18 px bar.
+const ROW = 72;
+const BAR = 18;
+const LABEL_LINES = 2;
+const RIGHT = 52;
+
+interface LabelProps {
+  x?: number | string;
+  y?: number | string;
+  width?: number | string;
+  index?: number;
+}
+
+/** The choice's label above its bar, wrapped to two lines; the own choice says so in words. */
+function choiceLabel({ x = 0, y = 0, width = 0, index = 0 }: LabelProps, rows: ChartRow[]) {
+  const row = rows[index];
+  if (!row) return null;
+  return (
+    <Text
+      x={Number(x)}
+      y={Number(y) - 6}
+      width={Number(width) + RIGHT}
+      maxLines={LABEL_LINES}
+      verticalAnchor="end"
+      lineHeight={18}
+      className={row.mine ? 'chart__label chart__label--mine' : 'chart__label'}
+    >
+      {row.mine ? `${row.label} · your answer` : row.label}
+    </Text>
+  );
+}
+
+/**
+ * The bar chart of a closed question: per choice a full-width track (which carries the label
+ * and the share, so a choice nobody picked still shows) with the share drawn over it; the
+ * person's own choice is darker and labelled "your answer" (not colour alone).
+ * Loaded lazily: Recharts comes only with the first graph.
+ */
+export default function ClosedChart({ rows }: { rows: ChartRow[] }) {
+  const reduced =
+    typeof matchMedia === 'function' && matchMedia('(prefers-reduced-motion: reduce)').matches;
+  const data = rows.map((r) => ({ ...r, track: 100 }));
+  return (
+    <div className="chart" aria-hidden="true">
+      <ResponsiveContainer width="100%" height={rows.length * ROW}>
+        <BarChart
+          data={data}
+          layout="vertical"
+          margin={{ top: 16, right: RIGHT, bottom: 0, left: 0 }}
+          barCategoryGap={ROW - BAR}
+          barGap={-BAR}
+          accessibilityLayer={false}
+        >
+          <XAxis type="number" domain={[0, 100]} hide />
+          <YAxis type="category" dataKey="label" hide />
+          <Bar
+            dataKey="track"
+            barSize={BAR}
+            radius={BAR / 2}
+            fill="#efebe4"
+            isAnimationActive={false}
+          >
+            <LabelList content={(props: LabelProps) => choiceLabel(props, rows)} />
+            <LabelList
+              dataKey="percent"
+              position="right"
+              className="chart__value"
+              formatter={(v: unknown) => `${Math.round(Number(v))}%`}
+            />
+          </Bar>
+          <Bar
+            dataKey="percent"
+            barSize={BAR}
+            radius={BAR / 2}
+            isAnimationActive={!reduced}
+            animationDuration={600}
+          >
+            {rows.map((row) => (
+              <Cell key={row.label} fill={row.mine ? '#4328d6' : '#a99cf7'} />
+            ))}
+          </Bar>
+        </BarChart>
+      </ResponsiveContainer>
+    </div>
+  );
+}

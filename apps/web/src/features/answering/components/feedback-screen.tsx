@@ -1,0 +1,89 @@
+import type { Question, QuestionResults } from '@candor/contracts';
+import { useQuery } from '@tanstack/react-query';
+import { useId } from 'react';
+import { answeringQueries } from '../api/answers';
+import type { Mine } from './survey-flow';
+import { InterestRating } from './interest-rating';
+import { QuestionGraph } from './question-graph';
+
+interface Props {
+  question: Question;
+  number: number;
+  total: number;
+  mine: Mine | null;
+  /** Results that came with the answer; fetched when missing (after a reload). */
+  results: QuestionResults | null;
+  /** v1_* surveys show everyone's answers right away; v2_* ones at the end. */
+  withGraph: boolean;
+  member: boolean;
+  /** The answer waits in the outbox because the network is away. */
+  offline: boolean;
+  /** For a visitor: questions left before signing up. */
+  visitorLeft: number | null;
+  rating: number | null;
+  onRate: (score: number) => void;
+  onNext: () => void;
+}
+
+/** After an answer: the graph (v1) or a thank-you (v2), then the interest rating. */
+export function FeedbackScreen(props: Props) {
+  const { question, mine, withGraph, member, offline } = props;
+  const headingId = useId();
+  const fetched = useQuery({
+    ...answeringQueries.results(question.qid),
+    enabled: withGraph && member && !offline && props.results === null,
+  });
+  const results = props.results ?? fetched.data ?? null;
+  return (
+    <section className="feedback" aria-labelledby={headingId}>
+      <p className="question__progress">
+        Question {props.number} of {props.total}
+      </p>
+      <h1 id={headingId} className="feedback__question">
+        {question.question}
+      </h1>
+      <p className="feedback__mine">
+        {mine === null ? null : mine.isBlank ? (
+          <>You left this one blank.</>
+        ) : (
+          <>
+            Your answer: <strong>{mine.answer}</strong>
+          </>
+        )}
+      </p>
+      {!member ? (
+        <p className="notice notice--local" role="status">
+          Saved on this device, not counted yet.{' '}
+          {props.visitorLeft
+            ? `You can answer ${props.visitorLeft} more before signing up; your answers count once you're verified.`
+            : 'Sign up next to count your answers and see how everyone answered.'}
+        </p>
+      ) : offline ? (
+        <p className="notice notice--local" role="status">
+          You seem to be offline. Your answer is saved on this device and will be sent as soon as
+          you are back online.
+        </p>
+      ) : withGraph ? (
+        results ? (
+          <QuestionGraph question={question} results={results} mine={mine?.answer ?? null} />
+        ) : fetched.isError ? (
+          <p className="notice">The graph could not be loaded. You can see it at the end.</p>
+        ) : (
+          <div className="chart chart--loading" aria-busy="true" aria-label="Loading the graph" />
+        )
+      ) : (
+        <p className="feedback__later">Thank you. You see how everyone answered at the end.</p>
+      )}
+      <InterestRating value={props.rating} onChange={props.onRate} />
+      <div className="feedback__actions">
+        <button
+          type="button"
+          className="button button--primary button--large"
+          onClick={props.onNext}
+        >
+          {props.rating === null ? 'Skip rating and go on' : 'Next'}
+        </button>
+      </div>
+    </section>
+  );
+}

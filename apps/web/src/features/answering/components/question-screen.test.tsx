@@ -1,0 +1,111 @@
+import { LEAVE_BLANK_CHOICE, type Question } from '@candor/contracts';
+import { act, fireEvent, render, screen } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { QuestionScreen } from './question-screen';
+
+const closed: Question = {
+  qid: '00000000-0000-4000-8000-000000000001',
+  question: 'Would you look?',
+  type: 'Closed',
+  timer_length: '0:00:00',
+  video_link_1: null,
+  video_link_2: null,
+  video_captions_1: null,
+  video_captions_2: null,
+  submitted: '2026-01-01T00:00:00Z',
+  choices: ['Yes', 'No', LEAVE_BLANK_CHOICE],
+  randomise_answers: false,
+  max_length: null,
+};
+const open: Question = { ...closed, type: 'Open', choices: [], max_length: 20 };
+
+afterEach(() => vi.useRealTimers());
+
+describe('QuestionScreen', () => {
+  it('takes one answer however often it is tapped', () => {
+    const onAnswer = vi.fn();
+    render(
+      <QuestionScreen
+        question={closed}
+        choices={closed.choices}
+        number={1}
+        total={3}
+        busy={false}
+        onAnswer={onAnswer}
+      />,
+    );
+    const yes = screen.getByRole('button', { name: 'Yes' });
+    fireEvent.click(yes);
+    fireEvent.click(yes);
+    fireEvent.click(screen.getByRole('button', { name: 'No' }));
+    expect(onAnswer).toHaveBeenCalledTimes(1);
+    expect(onAnswer).toHaveBeenCalledWith({ choice: 'Yes', answer: 'Yes', isBlank: false });
+    expect(yes.getAttribute('aria-pressed')).toBe('true');
+  });
+
+  it('always offers leave-blank, sent as the blank choice', () => {
+    const onAnswer = vi.fn();
+    render(
+      <QuestionScreen
+        question={closed}
+        choices={closed.choices}
+        number={1}
+        total={3}
+        busy={false}
+        onAnswer={onAnswer}
+      />,
+    );
+    fireEvent.click(screen.getByRole('button', { name: 'Leave blank' }));
+    expect(onAnswer).toHaveBeenCalledWith({
+      choice: LEAVE_BLANK_CHOICE,
+      answer: '',
+      isBlank: true,
+    });
+  });
+
+  it('records a blank when the countdown runs out', () => {
+    vi.useFakeTimers();
+    const onAnswer = vi.fn();
+    render(
+      <QuestionScreen
+        question={{ ...closed, timer_length: '0:00:05' }}
+        choices={closed.choices}
+        number={2}
+        total={3}
+        busy={false}
+        onAnswer={onAnswer}
+      />,
+    );
+    expect(screen.getByText('5s left')).toBeTruthy();
+    act(() => void vi.advanceTimersByTime(4000));
+    expect(onAnswer).not.toHaveBeenCalled();
+    act(() => void vi.advanceTimersByTime(1500));
+    expect(onAnswer).toHaveBeenCalledTimes(1);
+    expect(onAnswer).toHaveBeenCalledWith({
+      choice: LEAVE_BLANK_CHOICE,
+      answer: '',
+      isBlank: true,
+    });
+  });
+
+  it('sends trimmed open text, limited to the question length, or a blank', () => {
+    const onAnswer = vi.fn();
+    render(
+      <QuestionScreen
+        question={open}
+        choices={[]}
+        number={1}
+        total={1}
+        busy={false}
+        onAnswer={onAnswer}
+      />,
+    );
+    const box = screen.getByLabelText('Your answer');
+    expect(box.getAttribute('maxlength')).toBe('20');
+    const send = screen.getByRole('button', { name: 'Send my answer' });
+    expect((send as HTMLButtonElement).disabled).toBe(true);
+    fireEvent.change(box, { target: { value: '  honestly  ' } });
+    fireEvent.click(send);
+    expect(onAnswer).toHaveBeenCalledWith({ text: 'honestly', answer: 'honestly', isBlank: false });
+  });
+});

@@ -1,0 +1,83 @@
+import type { Question, SurveyDetail } from '@candor/contracts';
+import { useQuery } from '@tanstack/react-query';
+import { answeringQueries } from '../api/answers';
+import { QuestionGraph } from './question-graph';
+import type { Mine } from './survey-flow';
+
+function QuestionResultsItem({
+  question,
+  mine,
+  visible,
+}: {
+  question: Question;
+  mine: Mine | null;
+  visible: boolean;
+}) {
+  const results = useQuery({ ...answeringQueries.results(question.qid), enabled: visible });
+  if (!visible) {
+    return (
+      <li className="results__item results__item--hidden">
+        <h3 className="graph__title">{question.question}</h3>
+        <p className="graph__empty">Answer this question to see how everyone answered.</p>
+      </li>
+    );
+  }
+  return (
+    <li className="results__item">
+      {results.data ? (
+        <QuestionGraph
+          question={question}
+          results={results.data}
+          mine={mine?.answer ?? null}
+          variant="compact"
+        />
+      ) : results.isError ? (
+        <>
+          <h3 className="graph__title">{question.question}</h3>
+          <p className="graph__empty">This graph could not be loaded. Try again in a moment.</p>
+        </>
+      ) : (
+        <div className="chart chart--loading" aria-busy="true" aria-label="Loading the graph" />
+      )}
+    </li>
+  );
+}
+
+/** All graphs at once: the end of a v2 survey, or the results of a closed one. */
+export function ResultsScreen({
+  survey,
+  questions,
+  mine,
+  canSee,
+  onNext,
+}: {
+  survey: SurveyDetail;
+  questions: Question[];
+  mine: Map<string, Mine>;
+  canSee: (qid: string) => boolean;
+  onNext: () => void;
+}) {
+  return (
+    <section className="results" aria-labelledby="results-title">
+      <h1 id="results-title">How everyone answered</h1>
+      <p className="results__lead">
+        {survey.status === 'Closed'
+          ? `${survey.name} is closed. These are its final results, from verified people only.`
+          : 'Your answers are marked. Only verified people are counted.'}
+      </p>
+      <ol className="results__list">
+        {questions.map((q) => (
+          <QuestionResultsItem
+            key={q.qid}
+            question={q}
+            mine={mine.get(q.qid) ?? null}
+            visible={canSee(q.qid)}
+          />
+        ))}
+      </ol>
+      <button type="button" className="button button--primary button--large" onClick={onNext}>
+        {survey.status === 'Closed' ? 'Done' : 'Finish'}
+      </button>
+    </section>
+  );
+}

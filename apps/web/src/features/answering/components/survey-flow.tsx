@@ -1,0 +1,282 @@
+import type { QuestionResults, SurveyDetail } from '@candor/contracts';
+import { useQuery } from '@tanstack/react-query';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { toast } from 'sonner';
+import {
+  clearSurveyPosition,
+  readSurveyPosition,
+  saveSurveyPosition,
+} from '../../../lib/survey-storage';
+import { answeringQueries, endTiming, startTiming } from '../api/answers';
+import { localAnswers, recordAnswer, recordRating, setOutboxOwner } from '../api/outbox';
+import {
+  instantFeedback,
+  makeShuffle,
+  nextStep,
+  resumeStep,
+  shuffleFits,
+  type FlowContext,
+  type Shuffle,
+  type Step,
+} from '../lib/flow';
+import { useSurveyStore } from '../stores/survey-store';
+import { FeedbackScreen } from './feedback-screen';
+import { QuestionScreen, type AnswerInput } from './question-screen';
+import { ResultsScreen } from './results-screen';
+import { SurveyOutro, type Panel } from './survey-outro';
+import { VisitorGate } from './visitor-gate';
+
+export interface Mine {
+  answer: string;
+  isBlank: boolean;
+}
+
+interface Props {
+  survey: SurveyDetail;
+  /** The logged-in member, or null for a visitor. */
+  member: { uuid: string } | null;
+  panel: Panel | null;
+  /** Shown until the person starts: the intro, given a start callback and their progress. */
+  renderIntro: (
+    start: () => void,
+    progress: { answered: number; total: number },
+  ) => React.ReactNode;
+}
+
+function loadShuffle(survey: SurveyDetail): Shuffle {
+  const saved = readSurveyPosition().currentShuffle as Shuffle | null;
+  if (shuffleFits(saved, survey.gid, survey.questions)) return saved!;
+  return makeShuffle(survey.gid, survey.questions);
+}
+
+/** The whole answering flow of one survey: intro, questions, feedback, graphs and outro. */
+export function SurveyFlow({ survey, member, panel, renderIntro }: Props) {
+  const gid = survey.gid;
+  const loadQuestions = useSurveyStore((s) => s.loadQuestions);
+  const appendAnswered = useSurveyStore((s) => s.appendAnswered);
+  const setAttempted = useSurveyStore((s) => s.setAttempted);
+  const questions = useSurveyStore((s) =>
+    s.firstSurveyGID === gid ? s.openVideoSurveyQuestions : survey.questions,
+  );
+  useEffect(() => loadQuestions(gid, survey.questions), [gid, survey.questions, loadQuestions]);
+
+  const [shuffle] = useState(() => loadShuffle(survey));
+  const [local, setLocal] = useState<Map<string, Mine> | null>(null);
+  const attempted = useQuery({ ...answeringQueries.attempted(), enabled: member !== null });
+  const [results, setResults] = useState<Record<string, QuestionResults>>({});
+  const [ratings, setRatings] = useState<Record<string, number>>({});
+  const [offlineQids, setOfflineQids] = useState<ReadonlySet<string>>(new Set());
+  const [chosen, setStep] = useState<Step | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  // What this person answered: in this browser, and (for a member) known to the API.
+  useEffect(() => {
+    let live = true;
+    // The owner first: the app wires the outbox to the session too, but maybe not yet.
+    void setOutboxOwner(member?.uuid ?? null)
+      .then(() => localAnswers(gid))
+      .then((rows) => {
+        if (live) setLocal(new Map([...rows].map(([qid, r]) => [qid, r])));
+      })
+      .catch(() => live && setLocal(new Map()));
+    return () => {
+      live = false;
+    };
+  }, [gid, member?.uuid]);
+  useEffect(() => {
+    if (attempted.data) setAttempted(attempted.data);
+  }, [attempted.data, setAttempted]);
+
+  const mine = useMemo(() => {
+    const out = new Map<string, Mine>(local ?? []);
+    for (const a of attempted.data ?? []) {
+      if (a.gid === gid && !out.has(a.qid))
+        out.set(a.qid, { answer: a.answer, isBlank: a.is_blank });
+    }
+    return out;
+  }, [local, attempted.data, gid]);
+
+  const ctx: FlowContext = useMemo(
+    () => ({
+      questions,
+      variant: survey.variant,
+      answered: new Set(mine.keys()),
+      visitorLimit: member ? null : survey.visitor_questions,
+    }),
+    [questions, survey.variant, survey.visitor_questions, mine, member],
+  );
+  const ready = local !== null && (member === null || !attempted.isPending);
+
+  // Where to start, until the person acts: the saved position (a reload, or the return from
+  // signing up), else the intro.
+  const step = useMemo((): Step | null => {
+    if (chosen) return chosen;
+    if (!ready) return null;
+    const saved = readSurveyPosition();
+    return saved.surveyId === gid && survey.status === 'Open'
+      ? resumeStep(ctx, saved.activeQuestion)
+      : { kind: 'intro' };
+  }, [chosen, ready, ctx, gid, survey.status]);
+
+  // Keep the position and the shuffle so a reload lands on the same screen in the same order.
+  useEffect(() => {
+    if (!step || step.kind === 'intro') return;
+    if (step.kind === 'outro') {
+      clearSurveyPosition();
+      return;
+    }
+    const active =
+      'index' in step
+        ? (questions[step.index]?.qid ?? null)
+        : localStorage.getItem('activeQuestion');
+    saveSurveyPosition({ surveyId: gid, activeQuestion: active, currentShuffle: shuffle });
+  }, [step, gid, questions, shuffle]);
+
+  // Answer and graph timings (members only; the calls never fail).
+  const timing = useRef<{ kind: 'answer' | 'graph'; id: Promise<string | null> } | null>(null);
+  const stopTiming = useCallback(() => {
+    const running = timing.current;
+    timing.current = null;
+    if (running) void running.id.then((id) => endTiming(running.kind, id));
+  }, []);
+  useEffect(() => {
+    if (!member || !step || !('index' in step)) return;
+    const qid = questions[step.index]?.qid;
+    const kind =
+      step.kind === 'question'
+        ? 'answer'
+        : step.kind === 'feedback' && instantFeedback(survey.variant)
+          ? 'graph'
+          : null;
+    if (!qid || !kind) return;
+    timing.current = { kind, id: startTiming(kind, qid) };
+    return stopTiming;
+  }, [member, step, questions, survey.variant, stopTiming]);
+
+  const go = (next: Step) => {
+    setStep(next);
+    window.scrollTo({ top: 0 });
+  };
+
+  const answer = async (index: number, input: AnswerInput) => {
+    const question = questions[index];
+    if (!question) return;
+    setBusy(true);
+    stopTiming();
+    try {
+      const { response } = await recordAnswer({
+        qid: question.qid,
+        gid,
+        body: input.choice !== undefined ? { choice: input.choice } : { text: input.text ?? '' },
+        answer: input.answer,
+        isBlank: input.isBlank,
+      });
+      const given = { answer: input.answer, isBlank: input.isBlank };
+      setLocal((m) => new Map(m ?? []).set(question.qid, given));
+      appendAnswered({ qid: question.qid, gid, date: '', owner: '', ...given });
+      if (response?.results) {
+        const fresh = response.results;
+        setResults((r) => ({ ...r, [question.qid]: fresh }));
+      }
+      if (member && !response) setOfflineQids((s) => new Set(s).add(question.qid));
+      go({ kind: 'feedback', index });
+    } catch {
+      toast.error('Your answer could not be saved on this device.', {
+        description: 'Check that your browser allows this site to store data, then try again.',
+      });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const leaveFeedback = (index: number) => {
+    const question = questions[index];
+    if (!question) return;
+    const score = ratings[question.qid];
+    if (score !== undefined) void recordRating({ qid: question.qid, gid, score });
+    go(nextStep({ kind: 'feedback', index }, ctx));
+  };
+
+  if (!ready || !step) {
+    return <div className="flow flow--loading" aria-busy="true" aria-label="Loading survey" />;
+  }
+
+  switch (step.kind) {
+    case 'intro':
+      return renderIntro(
+        () =>
+          go(survey.status === 'Closed' ? { kind: 'results' } : nextStep({ kind: 'intro' }, ctx)),
+        { answered: mine.size, total: questions.length },
+      );
+    case 'question': {
+      const question = questions[step.index];
+      if (!question) return null;
+      return (
+        <div className="flow">
+          <QuestionScreen
+            key={question.qid}
+            question={question}
+            choices={shuffle.choices[question.qid] ?? question.choices}
+            number={step.index + 1}
+            total={questions.length}
+            busy={busy}
+            onAnswer={(input) => void answer(step.index, input)}
+          />
+        </div>
+      );
+    }
+    case 'feedback': {
+      const question = questions[step.index];
+      if (!question) return null;
+      return (
+        <div className="flow">
+          <FeedbackScreen
+            key={question.qid}
+            question={question}
+            number={step.index + 1}
+            total={questions.length}
+            mine={mine.get(question.qid) ?? null}
+            results={results[question.qid] ?? null}
+            withGraph={instantFeedback(survey.variant)}
+            member={member !== null}
+            offline={offlineQids.has(question.qid)}
+            visitorLeft={member ? null : Math.max(0, survey.visitor_questions - mine.size)}
+            rating={ratings[question.qid] ?? null}
+            onRate={(score) => setRatings((r) => ({ ...r, [question.qid]: score }))}
+            onNext={() => leaveFeedback(step.index)}
+          />
+        </div>
+      );
+    }
+    case 'gate':
+      return (
+        <div className="flow">
+          <VisitorGate answered={mine.size} total={questions.length} />
+        </div>
+      );
+    case 'results':
+      return (
+        <div className="flow flow--wide">
+          <ResultsScreen
+            survey={survey}
+            questions={questions}
+            mine={mine}
+            canSee={(qid) => survey.status === 'Closed' || (member !== null && mine.has(qid))}
+            onNext={() => go({ kind: 'outro' })}
+          />
+        </div>
+      );
+    case 'outro':
+      return (
+        <div className="flow flow--wide">
+          <SurveyOutro
+            survey={survey}
+            questions={questions}
+            mine={mine}
+            member={member !== null}
+            panel={panel}
+          />
+        </div>
+      );
+  }
+}

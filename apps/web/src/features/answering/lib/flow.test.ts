@@ -1,0 +1,112 @@
+import { LEAVE_BLANK_CHOICE, type Question } from '@candor/contracts';
+import { describe, expect, it } from 'vitest';
+import {
+  makeShuffle,
+  nextStep,
+  resumeStep,
+  shuffleFits,
+  timerSeconds,
+  type FlowContext,
+} from './flow';
+
+const question = (n: number, over: Partial<Question> = {}): Question => ({
+  qid: `00000000-0000-4000-8000-00000000000${n}`,
+  question: `Q${n}`,
+  type: 'Closed',
+  timer_length: '0:00:00',
+  video_link_1: null,
+  video_link_2: null,
+  video_captions_1: null,
+  video_captions_2: null,
+  submitted: '2026-01-01T00:00:00Z',
+  choices: ['Yes', 'No', 'Maybe', LEAVE_BLANK_CHOICE],
+  randomise_answers: true,
+  max_length: null,
+  ...over,
+});
+const qs = [1, 2, 3, 4, 5].map((n) => question(n));
+const ctx = (answered: number[], over: Partial<FlowContext> = {}): FlowContext => ({
+  questions: qs,
+  variant: 'v1_medium',
+  answered: new Set(answered.map((i) => qs[i]!.qid)),
+  visitorLimit: null,
+  ...over,
+});
+
+describe('nextStep', () => {
+  it('goes intro -> question -> feedback -> next question -> outro (v1)', () => {
+    expect(nextStep({ kind: 'intro' }, ctx([]))).toEqual({ kind: 'question', index: 0 });
+    expect(nextStep({ kind: 'question', index: 0 }, ctx([]))).toEqual({
+      kind: 'feedback',
+      index: 0,
+    });
+    expect(nextStep({ kind: 'feedback', index: 0 }, ctx([0]))).toEqual({
+      kind: 'question',
+      index: 1,
+    });
+    expect(nextStep({ kind: 'feedback', index: 4 }, ctx([0, 1, 2, 3, 4]))).toEqual({
+      kind: 'outro',
+    });
+  });
+  it('ends v2 surveys on all the graphs before the outro', () => {
+    const v2 = ctx([0, 1, 2, 3, 4], { variant: 'v2_small' });
+    expect(nextStep({ kind: 'feedback', index: 4 }, v2)).toEqual({ kind: 'results' });
+    expect(nextStep({ kind: 'results' }, v2)).toEqual({ kind: 'outro' });
+  });
+  it('skips questions answered elsewhere and comes back to earlier gaps', () => {
+    expect(nextStep({ kind: 'intro' }, ctx([0, 1]))).toEqual({ kind: 'question', index: 2 });
+    expect(nextStep({ kind: 'feedback', index: 4 }, ctx([0, 2, 3, 4]))).toEqual({
+      kind: 'question',
+      index: 1,
+    });
+  });
+  it('stops a visitor at the limit with the sign-up gate on the next question', () => {
+    const visitor = ctx([0, 1, 2], { visitorLimit: 3 });
+    expect(nextStep({ kind: 'feedback', index: 2 }, visitor)).toEqual({ kind: 'gate', index: 3 });
+    expect(nextStep({ kind: 'feedback', index: 1 }, ctx([0, 1], { visitorLimit: 3 }))).toEqual({
+      kind: 'question',
+      index: 2,
+    });
+  });
+});
+
+describe('resumeStep', () => {
+  it('lands on the saved question, or its feedback when it was answered', () => {
+    expect(resumeStep(ctx([0]), qs[1]!.qid)).toEqual({ kind: 'question', index: 1 });
+    expect(resumeStep(ctx([0, 1]), qs[1]!.qid)).toEqual({ kind: 'feedback', index: 1 });
+    expect(resumeStep(ctx([]), 'not-a-question')).toEqual({ kind: 'intro' });
+    expect(resumeStep(ctx([]), null)).toEqual({ kind: 'intro' });
+  });
+});
+
+describe('shuffle', () => {
+  it('keeps leave-blank last and the same choices', () => {
+    for (let seed = 0; seed < 20; seed++) {
+      const s = makeShuffle('g', qs);
+      for (const q of qs) {
+        expect(s.choices[q.qid]!.at(-1)).toBe(LEAVE_BLANK_CHOICE);
+        expect([...s.choices[q.qid]!].sort()).toEqual([...q.choices].sort());
+      }
+    }
+  });
+  it('leaves the order alone when the question is not randomised', () => {
+    const fixed = question(7, { randomise_answers: false });
+    expect(makeShuffle('g', [fixed], () => 0).choices[fixed.qid]).toEqual(fixed.choices);
+  });
+  it('fits only the same survey with the same choices', () => {
+    const s = makeShuffle('g', qs);
+    expect(shuffleFits(s, 'g', qs)).toBe(true);
+    expect(shuffleFits(s, 'other', qs)).toBe(false);
+    const edited = [question(1, { choices: ['Yes', 'No', LEAVE_BLANK_CHOICE] }), ...qs.slice(1)];
+    expect(shuffleFits(s, 'g', edited)).toBe(false);
+    expect(shuffleFits(null, 'g', qs)).toBe(false);
+  });
+});
+
+describe('timerSeconds', () => {
+  it('reads H:MM:SS', () => {
+    expect(timerSeconds('0:00:00')).toBe(0);
+    expect(timerSeconds('0:00:20')).toBe(20);
+    expect(timerSeconds('1:02:03')).toBe(3723);
+  });
+});

@@ -1,0 +1,118 @@
+import { LEAVE_BLANK_CHOICE, type Question, type SurveyVariant } from '@candor/contracts';
+
+/** Where a person is in a survey. */
+export type Step =
+  | { kind: 'intro' }
+  | { kind: 'question'; index: number }
+  | { kind: 'feedback'; index: number }
+  | { kind: 'gate'; index: number }
+  | { kind: 'results' }
+  | { kind: 'outro' };
+
+export interface FlowContext {
+  questions: Question[];
+  variant: SurveyVariant;
+  /** qids answered by this person (in this browser or known to the API). */
+  answered: ReadonlySet<string>;
+  /** Null for a member; for a visitor, how many questions they may answer before signing up. */
+  visitorLimit: number | null;
+}
+
+export const instantFeedback = (variant: SurveyVariant) => variant.startsWith('v1_');
+
+function firstUnanswered(ctx: FlowContext, from: number): number {
+  for (let i = from; i < ctx.questions.length; i++) {
+    if (!ctx.answered.has(ctx.questions[i]!.qid)) return i;
+  }
+  return -1;
+}
+
+/** The step to show for question `index`: asked, gated for a visitor at the limit, or its feedback. */
+function stepAt(ctx: FlowContext, index: number): Step {
+  if (ctx.answered.has(ctx.questions[index]!.qid)) return { kind: 'feedback', index };
+  if (ctx.visitorLimit !== null && ctx.answered.size >= ctx.visitorLimit) {
+    return { kind: 'gate', index };
+  }
+  return { kind: 'question', index };
+}
+
+function end(ctx: FlowContext): Step {
+  return instantFeedback(ctx.variant) ? { kind: 'outro' } : { kind: 'results' };
+}
+
+/** The step after `step`, once it is done. */
+export function nextStep(step: Step, ctx: FlowContext): Step {
+  switch (step.kind) {
+    case 'intro': {
+      const i = firstUnanswered(ctx, 0);
+      return i < 0 ? end(ctx) : stepAt(ctx, i);
+    }
+    case 'question':
+      return { kind: 'feedback', index: step.index };
+    case 'feedback':
+    case 'gate': {
+      const i = firstUnanswered(ctx, step.index + (step.kind === 'feedback' ? 1 : 0));
+      if (i >= 0) return stepAt(ctx, i);
+      // Questions skipped earlier (answered elsewhere, or by a timer) come before the end.
+      const earlier = firstUnanswered(ctx, 0);
+      return earlier >= 0 ? stepAt(ctx, earlier) : end(ctx);
+    }
+    case 'results':
+      return { kind: 'outro' };
+    case 'outro':
+      return step;
+  }
+}
+
+/** Where a reload or a return from signing up lands: the saved active question, if any. */
+export function resumeStep(ctx: FlowContext, activeQuestion: string | null): Step {
+  const index = activeQuestion ? ctx.questions.findIndex((q) => q.qid === activeQuestion) : -1;
+  return index < 0 ? { kind: 'intro' } : stepAt(ctx, index);
+}
+
+/** The saved choice order of each closed question of one survey (`currentShuffle`). */
+export interface Shuffle {
+  gid: string;
+  choices: Record<string, string[]>;
+}
+
+function shuffled<T>(items: T[], random: () => number): T[] {
+  const out = [...items];
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [out[i], out[j]] = [out[j]!, out[i]!];
+  }
+  return out;
+}
+
+/** Choice orders for a survey: shuffled where `randomise_answers`, leave-blank always last. */
+export function makeShuffle(gid: string, questions: Question[], random = Math.random): Shuffle {
+  const choices: Record<string, string[]> = {};
+  for (const q of questions) {
+    if (q.type !== 'Closed') continue;
+    const blank = q.choices.filter((c) => c === LEAVE_BLANK_CHOICE);
+    const rest = q.choices.filter((c) => c !== LEAVE_BLANK_CHOICE);
+    choices[q.qid] = [...(q.randomise_answers ? shuffled(rest, random) : rest), ...blank];
+  }
+  return { gid, choices };
+}
+
+/** A saved shuffle still fits when it is for this survey and holds the same choices. */
+export function shuffleFits(saved: Shuffle | null, gid: string, questions: Question[]): boolean {
+  if (!saved || saved.gid !== gid || typeof saved.choices !== 'object') return false;
+  return questions.every((q) => {
+    if (q.type !== 'Closed') return true;
+    const order = saved.choices[q.qid];
+    return (
+      Array.isArray(order) &&
+      order.length === q.choices.length &&
+      [...order].sort().join('\u0000') === [...q.choices].sort().join('\u0000')
+    );
+  });
+}
+
+/** Seconds of a `H:MM:SS` timer; 0 means no timer. */
+export function timerSeconds(timerLength: string): number {
+  const [h, m, s] = timerLength.split(':').map(Number);
+  return (h || 0) * 3600 + (m || 0) * 60 + (s || 0);
+}

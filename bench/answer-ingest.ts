@@ -1,0 +1,274 @@
+// Answer ingest through the full HTTP API (auth, validation, idempotency key, insert), on
+// PostgreSQL and on PGlite, beside pgbench inserting the same row shape into a scratch table of
+// the same database in the same run. Every request is a fresh answer: a distinct member token
+// and question for each. autocannon, 50 connections, 3 runs of 10 s, medians.
+import { execFileSync } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { sql } from 'drizzle-orm';
+import pg from 'pg';
+import { openDatabase } from '../apps/api/src/db/client';
+import { choices, questions, surveys, users } from '../apps/api/src/db/schema';
+import { seedSampleContent } from '../apps/api/src/db/seed/seed';
+import { deriveKeys } from '../apps/api/src/lib/keys';
+import { createTokenService } from '../apps/api/src/lib/tokens';
+import { type LoadResult, median, startCandor } from './lib';
+
+const adminUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const RUNS = 3;
+const SECONDS = 10;
+const CONNECTIONS = 50;
+/** Fresh (member, question) pairs prepared per engine: more than the runs can use. */
+const PAIRS = 400_000;
+
+interface Target {
+  qid: string;
+  body: string;
+}
+
+interface Prepared {
+  tokens: string[];
+  targets: Target[];
+}
+
+/** Migrates and seeds the database, adds members straight in SQL, and signs their tokens. */
+async function prepare(opts: { databaseUrl?: string; dataDir?: string }, jwtSecret: string) {
+  const database = await openDatabase({
+    databaseUrl: opts.databaseUrl,
+    dataDir: opts.dataDir ?? null,
+  });
+  try {
+    await database.migrate();
+    await seedSampleContent(database.db);
+    const rows = await database.db
+      .select({ id: questions.id, qid: questions.qid, type: questions.type })
+      .from(questions)
+      .innerJoin(surveys, sql`${surveys.id} = ${questions.surveyId}`)
+      .where(
+        sql`${surveys.publishedAt} is not null and ${surveys.releaseDate} <= now() and ${surveys.closedAt} is null`,
+      )
+      .orderBy(questions.id);
+    const labels = await database.db.select().from(choices).orderBy(choices.id);
+    const targets = rows.map((q, i): Target => {
+      const own = labels.filter((c) => c.questionId === q.id && !c.isBlank);
+      return {
+        qid: q.qid,
+        body: JSON.stringify(
+          q.type === 'Closed'
+            ? { choice: own[i % own.length]!.label }
+            : { text: 'An honest answer of a few words.' },
+        ),
+      };
+    });
+    const members = Math.ceil(PAIRS / targets.length);
+    await database.db.execute(sql`
+      insert into users (phone_e164, year_of_birth, gender, country, status, phone_verified_at)
+      select '+1555' || lpad(g::text, 7, '0'), 1950 + g % 55,
+             (array['female','male','non_binary'])[1 + g % 3]::gender,
+             (array['US','GB','IN','NG'])[1 + g % 4], 'active', now()
+      from generate_series(1, ${members}) g`);
+    const uuids = (await database.db.select({ uuid: users.uuid }).from(users)).map((u) => u.uuid);
+    const tokens = createTokenService(deriveKeys({ jwtSecret }), { accessTtlSeconds: 3600 });
+    const signed = await Promise.all(
+      uuids.map((sub) => tokens.signAccess({ sub, role: 'member' })),
+    );
+    return { tokens: signed, targets } satisfies Prepared;
+  } finally {
+    await database.close();
+  }
+}
+
+/** The i-th request: member i mod M, question shifted each round, so no pair repeats. */
+function pairOf(prepared: Prepared, i: number) {
+  const m = prepared.tokens.length;
+  const member = i % m;
+  const q = (member + Math.floor(i / m)) % prepared.targets.length;
+  return { token: prepared.tokens[member]!, target: prepared.targets[q]! };
+}
+
+async function ingest(url: string, prepared: Prepared, from: number, seconds = SECONDS) {
+  let next = from;
+  const r = await autocannon({
+    url,
+    connections: CONNECTIONS,
+    duration: seconds,
+    requests: [
+      {
+        method: 'POST',
+        setupRequest: (req) => {
+          const { token, target } = pairOf(prepared, next++);
+          return {
+            ...req,
+            method: 'POST',
+            path: `/api/v1/questions/${target.qid}/answer/`,
+            headers: {
+              'content-type': 'application/json',
+              authorization: `Bearer ${token}`,
+              'idempotency-key': crypto.randomUUID(),
+            },
+            body: target.body,
+          };
+        },
+      },
+    ],
+  });
+  const created = Number(r.statusCodeStats?.['201']?.count ?? 0);
+  return {
+    result: {
+      rps: r.requests.average,
+      p50: r.latency.p50,
+      p99: r.latency.p99,
+      errors: r.errors + r.non2xx + r.timeouts,
+    } satisfies LoadResult,
+    created,
+    used: next - from,
+  };
+}
+
+/** pgbench inserting the answers row shape (same columns, defaults and indexes) into a scratch table. */
+function pgbench(databaseUrl: string): number {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'candor-pgbench-'));
+  const script = path.join(dir, 'insert.sql');
+  fs.writeFileSync(
+    script,
+    [
+      '\\set r random(1, 2000000000)',
+      '\\set q random(1, 100)',
+      'INSERT INTO scratch_answers (respondent_id, question_id, choice_id, text, is_blank, answered_on, idempotency_key) ' +
+        "VALUES (:r, :q, 1, NULL, false, current_date, '6f1c0b7e-3a2d-4c1e-9b8a-7d6e5f4c3b2a') ON CONFLICT DO NOTHING;",
+      '',
+    ].join('\n'),
+  );
+  try {
+    const out = execFileSync(
+      'pgbench',
+      ['-n', '-c', '10', '-j', '2', '-T', String(SECONDS), '-f', script, databaseUrl],
+      { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    const tps = /tps = ([\d.]+) \(without initial connection time\)/.exec(out);
+    if (!tps) throw new Error(`pgbench output not understood:\n${out}`);
+    return Number(tps[1]);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+interface Row {
+  label: string;
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  runs: number[];
+}
+
+function summarise(label: string, results: Array<{ result: LoadResult }>): Row {
+  const rs = results.map((x) => x.result);
+  return {
+    label,
+    rps: median(rs.map((r) => r.rps)),
+    p50: median(rs.map((r) => r.p50)),
+    p99: median(rs.map((r) => r.p99)),
+    errors: rs.reduce((n, r) => n + r.errors, 0),
+    runs: rs.map((r) => Math.round(r.rps)),
+  };
+}
+
+export async function answerIngestBench(): Promise<string> {
+  const secret = crypto.randomBytes(32).toString('hex');
+  const secrets = { JWT_SECRET: secret, PSEUDONYM_SECRET: secret, ACCESS_TOKEN_TTL: '3600' };
+  const rows: Row[] = [];
+  const notes: string[] = [];
+
+  // PostgreSQL: a fresh database, dropped at the end.
+  const name = `candor_bench_${crypto.randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const databaseUrl = url.toString();
+  try {
+    const prepared = await prepare({ databaseUrl }, secret);
+    const scratch = new pg.Client({ connectionString: databaseUrl });
+    await scratch.connect();
+    await scratch.query('CREATE TABLE scratch_answers (LIKE answers INCLUDING ALL)');
+    const server = await startCandor({ DATABASE_URL: databaseUrl, ...secrets });
+    try {
+      let cursor = 0;
+      const warm = await ingest(server.url, prepared, cursor, 3);
+      cursor += warm.used;
+      const api: Array<Awaited<ReturnType<typeof ingest>>> = [];
+      const bench: number[] = [];
+      for (let i = 0; i < RUNS; i++) {
+        const run = await ingest(server.url, prepared, cursor);
+        cursor += run.used;
+        api.push(run);
+        bench.push(pgbench(databaseUrl));
+        await scratch.query('TRUNCATE scratch_answers');
+      }
+      const { rows: counted } = await scratch.query<{ n: string }>(
+        'select count(*) as n from answers',
+      );
+      const created = warm.created + api.reduce((n, r) => n + r.created, 0);
+      notes.push(
+        `PostgreSQL: ${created} answers acknowledged (201), ${counted[0]!.n} rows stored; ` +
+          `${cursor} requests of ${PAIRS} prepared pairs (${prepared.tokens.length} members x ` +
+          `${prepared.targets.length} questions).`,
+      );
+      const pgRow = median(bench);
+      rows.push({
+        label: 'pgbench, same row into a scratch table (10 clients)',
+        rps: pgRow,
+        p50: NaN,
+        p99: NaN,
+        errors: 0,
+        runs: bench.map(Math.round),
+      });
+      rows.push(summarise('Candor API on PostgreSQL (50 connections)', api));
+    } finally {
+      await server.stop();
+      await scratch.end();
+    }
+  } finally {
+    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await admin.end();
+  }
+
+  // PGlite: the same, in a temporary DATA_DIR prepared before the server takes it.
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'candor-bench-pglite-'));
+  try {
+    const prepared = await prepare({ dataDir }, secret);
+    const server = await startCandor({ DATA_DIR: dataDir, ...secrets });
+    try {
+      let cursor = (await ingest(server.url, prepared, 0, 3)).used;
+      const api: Array<Awaited<ReturnType<typeof ingest>>> = [];
+      for (let i = 0; i < RUNS; i++) {
+        const run = await ingest(server.url, prepared, cursor);
+        cursor += run.used;
+        api.push(run);
+      }
+      rows.push(summarise('Candor API on PGlite (50 connections)', api));
+    } finally {
+      await server.stop();
+    }
+  } finally {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+
+  const base = rows[0]!.rps;
+  const fmt = (n: number) => (Number.isNaN(n) ? '-' : String(n));
+  return [
+    '| target | inserts/s | p50 ms | p99 ms | ratio to pgbench | errors | runs |',
+    '|---|---|---|---|---|---|---|',
+    ...rows.map(
+      (r) =>
+        `| ${r.label} | ${Math.round(r.rps)} | ${fmt(r.p50)} | ${fmt(r.p99)} | ${(r.rps / base).toFixed(2)} | ${r.errors} | ${r.runs.join(', ')} |`,
+    ),
+    '',
+    ...notes,
+  ].join('\n');
+}

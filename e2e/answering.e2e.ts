@@ -1,0 +1,297 @@
+import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { desktop, launchChromium, phone } from './chromium';
+import { screenshot, signUp, watchErrors } from './fixtures';
+
+const baseURL = inject('baseURL');
+const dataDir = inject('dataDir');
+let browser: Browser;
+
+beforeAll(async () => {
+  browser = await launchChromium();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+interface SurveyInfo {
+  gid: string;
+  name: string;
+  variant: string;
+  status: string;
+  questions: Array<{ qid: string; question: string; type: string; timer_length: string }>;
+}
+
+async function surveys(): Promise<SurveyInfo[]> {
+  const res = await fetch(
+    `${baseURL}/api/v1/surveys/open-closed-random-video-surveys?page_size=100`,
+  );
+  return ((await res.json()) as { results: SurveyInfo[] }).results;
+}
+
+async function survey(find: (s: SurveyInfo) => boolean): Promise<SurveyInfo> {
+  const found = (await surveys())
+    .filter(find)
+    .sort((a, b) => a.questions.length - b.questions.length)[0];
+  if (!found) throw new Error('No such sample survey');
+  const res = await fetch(`${baseURL}/api/v1/surveys/${found.gid}/video-survey`);
+  return (await res.json()) as SurveyInfo;
+}
+
+// Every person comes from their own address (the server trusts the proxy header in these
+// tests), as real people would: the signup risk checks count signups per address.
+let person = 0;
+async function newPage(options: BrowserContextOptions = desktop) {
+  person++;
+  const context = await browser.newContext({
+    ...options,
+    baseURL,
+    extraHTTPHeaders: { 'X-Forwarded-For': `198.51.100.${person}` },
+  });
+  const page = await context.newPage();
+  return { context, page, watch: watchErrors(page) };
+}
+
+// US area codes: each person's number is in another range (the risk checks count per range).
+const AREAS = ['202', '212', '312', '415', '617', '713', '206', '305', '512', '303'];
+
+/** A fresh US number (+1 AAA 555 01nn) and its password: such numbers are counted at once. */
+function member() {
+  const n = String(person).padStart(2, '0');
+  const area = AREAS[person % AREAS.length]!;
+  return {
+    country: 'US',
+    national: `${area} 555 01${n}`,
+    e164: `+1${area}55501${n}`,
+    password: `a quiet walk number ${n}`,
+  };
+}
+
+async function signUpMember(page: Page, shots = '') {
+  const who = member();
+  await signUp(page, dataDir, { ...who, shots });
+  return who;
+}
+
+/** The member's answers as the API has them (a fresh token: they live 2 s in these tests). */
+async function attempted(who: { e164: string; password: string }) {
+  const tokens = (await (
+    await fetch(`${baseURL}/api/token/`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ phone_number: who.e164, password: who.password }),
+    })
+  ).json()) as { access: string };
+  const res = await fetch(`${baseURL}/api/v1/questions/my-attempted-questions/?page_size=100`, {
+    headers: { Authorization: `Bearer ${tokens.access}` },
+  });
+  return (
+    (await res.json()) as { results: Array<{ qid: string; answer: string; is_blank: boolean }> }
+  ).results;
+}
+
+const questionHeading = (page: Page, text: string) =>
+  page.getByRole('heading', { level: 1, name: text });
+
+/** Answers the question on screen: the first real choice, or a sentence for an open one. */
+async function answer(page: Page, q: SurveyInfo['questions'][number]): Promise<string> {
+  await questionHeading(page, q.question).waitFor();
+  if (q.type === 'Open') {
+    const text = 'Honestly, it depends on the day.';
+    await page.getByLabel('Your answer').fill(text);
+    await page.getByRole('button', { name: 'Send my answer' }).click();
+    return text;
+  }
+  const first = page.getByRole('list', { name: 'Answers' }).getByRole('button').first();
+  const label = (await first.textContent())!.trim();
+  await first.click();
+  return label;
+}
+
+async function rateAndGoOn(page: Page, score: string) {
+  await page.getByRole('radio', { name: score, exact: true }).check({ force: true });
+  await page.getByRole('button', { name: 'Next' }).click();
+}
+
+describe('answering in Chromium', () => {
+  it('a member completes a v1 video survey: graph after each answer, rating, outro', async () => {
+    const s = await survey(
+      (x) => x.variant.startsWith('v1_') && x.status === 'Open' && x.name === 'Time Travel',
+    );
+    const { context, page, watch } = await newPage(phone);
+    const who = await signUpMember(page);
+    await page.goto(`/surveys/${s.gid}`);
+    await page.getByRole('button', { name: 'Start the survey' }).click();
+    for (const [i, q] of s.questions.entries()) {
+      await questionHeading(page, q.question).waitFor();
+      // The question's video plays in the page, with its captions track.
+      const video = page.locator('.question-video video');
+      await video.waitFor();
+      await expect(video.locator('track[kind="captions"]').count()).resolves.toBe(1);
+      if (i === 0) await screenshot(page, 'question-video-phone');
+      const given = await answer(page, q);
+      await page.getByRole('heading', { name: 'How everyone answered' }).waitFor();
+      await page.getByText(`Your answer: ${given}`).waitFor();
+      // The own choice is marked in the chart's text alternative, not by colour alone.
+      await expect(
+        page.getByRole('rowheader', { name: `${given} (your answer)` }).count(),
+      ).resolves.toBe(1);
+      if (i === 0) await screenshot(page, 'feedback-graph-phone');
+      await rateAndGoOn(page, String(7 + i));
+    }
+    await page.getByRole('heading', { name: 'Thank you for your candour' }).waitFor();
+    await screenshot(page, 'outro-phone');
+    const stored = await attempted(who);
+    expect(stored.map((a) => a.qid).sort()).toEqual(s.questions.map((q) => q.qid).sort());
+    watch.assertNoErrors();
+    await context.close();
+  });
+
+  it('a member completes a v2 survey and sees every graph at the end', async () => {
+    const s = await survey((x) => x.variant.startsWith('v2_') && x.status === 'Open');
+    const { context, page, watch } = await newPage(desktop);
+    const who = await signUpMember(page);
+    await page.goto(`/surveys/${s.gid}`);
+    await page.getByRole('button', { name: 'Start the survey' }).click();
+    for (const [i, q] of s.questions.entries()) {
+      await answer(page, q);
+      await page.getByText('You see how everyone answered at the end.').waitFor();
+      if (i === 0) await screenshot(page, 'feedback-v2-desktop');
+      await page.getByRole('button', { name: 'Skip rating and go on' }).click();
+    }
+    await page.getByRole('heading', { level: 1, name: 'How everyone answered' }).waitFor();
+    await expect(page.locator('.results__item').count()).resolves.toBe(s.questions.length);
+    // Every closed question's chart is drawn (none left loading), each with its own choice named.
+    const closed = s.questions.filter((q) => q.type === 'Closed').length;
+    await page.waitForFunction(
+      (n) =>
+        document.querySelectorAll('.recharts-surface').length === n &&
+        document.querySelectorAll('.chart--loading').length === 0,
+      closed,
+    );
+    await expect(page.locator('.chart__label--mine').count()).resolves.toBe(closed);
+    await screenshot(page, 'results-v2-desktop');
+    await page.getByRole('button', { name: 'Finish' }).click();
+    await page.getByRole('heading', { name: 'Thank you for your candour' }).waitFor();
+    await screenshot(page, 'outro-desktop');
+    expect(await attempted(who)).toHaveLength(s.questions.length);
+    watch.assertNoErrors();
+    await context.close();
+  });
+
+  it('a visitor answers 3 questions, signs up, returns to question 4; the 3 count once', async () => {
+    const s = await survey((x) => x.name === 'Consent in Practice');
+    const { context, page, watch } = await newPage(phone);
+    await page.goto(`/surveys/${s.gid}`);
+    await screenshot(page, 'intro-visitor-phone');
+    await page.getByRole('button', { name: 'Start the survey' }).click();
+    const given: string[] = [];
+    for (const q of s.questions.slice(0, 3)) {
+      // A timer may run on a question; the clock is real here, and each answer takes a second.
+      given.push(await answer(page, q));
+      await page.getByText('Saved on this device, not counted yet.').waitFor();
+      await rateAndGoOn(page, '5');
+    }
+    await page.getByRole('heading', { name: 'Sign up to go on' }).waitFor();
+    await screenshot(page, 'visitor-gate-phone');
+    // The privacy page's promise: no cookie at all for a logged-out visitor.
+    expect(await context.cookies()).toEqual([]);
+    await page.getByRole('link', { name: 'Sign up and go on' }).click();
+    const who = await signUpMember(page);
+    await page.getByRole('link', { name: 'Back to your survey' }).click();
+    await page.waitForURL(`${baseURL}/surveys/${s.gid}?backFromRegister=true`);
+    await questionHeading(page, s.questions[3]!.question).waitFor();
+    await expect.poll(async () => (await attempted(who)).length, { timeout: 10_000 }).toBe(3);
+    const stored = await attempted(who);
+    expect(stored.map((a) => a.answer).sort()).toEqual([...given].sort());
+    watch.assertNoErrors();
+    await context.close();
+  });
+
+  it('a reload mid-survey keeps the question and the shuffled order', async () => {
+    const s = await survey((x) => x.name === 'Consent in Practice');
+    const { context, page, watch } = await newPage(desktop);
+    await signUpMember(page);
+    await page.goto(`/surveys/${s.gid}`);
+    await page.getByRole('button', { name: 'Start the survey' }).click();
+    await answer(page, s.questions[0]!);
+    await page.getByRole('button', { name: /Skip rating|Next/ }).click();
+    const q = s.questions[2]!; // no timer, shuffled
+    await answer(page, s.questions[1]!);
+    await page.getByRole('button', { name: /Skip rating|Next/ }).click();
+    await questionHeading(page, q.question).waitFor();
+    const order = () =>
+      page.getByRole('list', { name: 'Answers' }).getByRole('button').allTextContents();
+    const before = await order();
+    await page.reload();
+    await questionHeading(page, q.question).waitFor();
+    expect(await order()).toEqual(before);
+    watch.assertNoErrors();
+    await context.close();
+  });
+
+  it('a double click on an answer stores one answer', async () => {
+    const s = await survey((x) => x.name === 'Consent in Practice');
+    const { context, page, watch } = await newPage(desktop);
+    const who = await signUpMember(page);
+    const answers: number[] = [];
+    page.on('request', (r) => {
+      if (r.url().endsWith('/answer/')) answers.push(1);
+    });
+    await page.goto(`/surveys/${s.gid}`);
+    await page.getByRole('button', { name: 'Start the survey' }).click();
+    await questionHeading(page, s.questions[0]!.question).waitFor();
+    await page.getByRole('list', { name: 'Answers' }).getByRole('button').first().dblclick();
+    await page.getByText(/Your answer:/).waitFor();
+    expect(answers).toHaveLength(1);
+    expect(await attempted(who)).toHaveLength(1);
+    watch.assertNoErrors();
+    await context.close();
+  });
+
+  it('an answer given offline is sent once the browser reconnects', async () => {
+    const s = await survey((x) => x.name === 'Consent in Practice');
+    const { context, page } = await newPage(phone);
+    const who = await signUpMember(page);
+    await page.goto(`/surveys/${s.gid}`);
+    await page.getByRole('button', { name: 'Start the survey' }).click();
+    await questionHeading(page, s.questions[0]!.question).waitFor();
+    await context.setOffline(true);
+    const given = await answer(page, s.questions[0]!);
+    await page.getByText('You seem to be offline.').waitFor();
+    await screenshot(page, 'feedback-offline-phone');
+    expect(await attempted(who)).toHaveLength(0);
+    await context.setOffline(false);
+    await expect
+      .poll(async () => (await attempted(who)).map((a) => a.answer), { timeout: 15_000 })
+      .toEqual([given]);
+    await context.close();
+  });
+
+  it('a timer running out records the question as left blank', async () => {
+    const s = await survey((x) => x.name === 'Consent in Practice');
+    const timed = s.questions.findIndex((q) => q.timer_length !== '0:00:00');
+    expect(timed).toBeGreaterThan(0);
+    const { context, page, watch } = await newPage(desktop);
+    const who = await signUpMember(page);
+    await page.clock.install();
+    await page.goto(`/surveys/${s.gid}`);
+    await page.getByRole('button', { name: 'Start the survey' }).click();
+    for (const q of s.questions.slice(0, timed)) {
+      await answer(page, q);
+      await page.getByRole('button', { name: /Skip rating|Next/ }).click();
+    }
+    await questionHeading(page, s.questions[timed]!.question).waitFor();
+    await page.getByText(/\d+s left/).waitFor();
+    await screenshot(page, 'question-timer-desktop');
+    await page.clock.fastForward('01:00');
+    await page.getByText('You left this one blank.').waitFor();
+    await expect
+      .poll(
+        async () => (await attempted(who)).find((a) => a.qid === s.questions[timed]!.qid)?.is_blank,
+      )
+      .toBe(true);
+    watch.assertNoErrors();
+    await context.close();
+  });
+});

@@ -1,0 +1,122 @@
+import { z } from 'zod';
+import { OPEN_ANSWER_MAX_LENGTH, RATING_MAX, RATING_MIN } from './constants.js';
+import { pagedSchema } from './paging.js';
+import { QuestionTypeSchema } from './surveys.js';
+
+/**
+ * The body of `POST /v1/questions/{qid}/answer/`: `choice` (a label of the question's choices,
+ * the leave-blank one included) for a closed question, `text` for an open one; an empty or
+ * all-space `text` means the open question was left blank.
+ */
+export const AnswerRequestSchema = z
+  .object({
+    choice: z.string({ error: 'Choose one of the answers.' }).min(1).max(500).optional(),
+    text: z
+      .string({ error: 'Write your answer as text.' })
+      .max(OPEN_ANSWER_MAX_LENGTH, `Use at most ${OPEN_ANSWER_MAX_LENGTH} characters.`)
+      .optional(),
+  })
+  .strict();
+export type AnswerRequest = z.infer<typeof AnswerRequestSchema>;
+
+/** `Idempotency-Key`: the client's id of one answering attempt (a UUID); optional. */
+export const IdempotencyKeySchema = z
+  .string()
+  .trim()
+  .min(8, 'Use a UUID as the Idempotency-Key.')
+  .max(100, 'Use a UUID as the Idempotency-Key.');
+
+/** One bar: a choice and how many counted people gave it (null where a cell is suppressed). */
+export const ChoiceResultSchema = z.object({
+  choice: z.string(),
+  count: z.number().int().min(0).nullable(),
+  /** Share of the respondents who did not leave the question blank, 0..100, one decimal. */
+  percent: z.number().min(0).max(100).nullable(),
+  is_blank: z.boolean(),
+});
+export type ChoiceResult = z.infer<typeof ChoiceResultSchema>;
+
+/**
+ * The published results of one question: counts of verified members only, the left-blank count
+ * apart. Open questions have no `choices` rows except the answered / blank split.
+ */
+export const QuestionResultsSchema = z.object({
+  qid: z.uuid(),
+  type: QuestionTypeSchema,
+  /** People counted, left-blank included. */
+  respondents: z.number().int().min(0),
+  /** Of them, those who left it blank. */
+  blank: z.number().int().min(0),
+  /** Closed: every choice in the question's order (leave-blank last). Open: empty. */
+  choices: z.array(ChoiceResultSchema),
+  snapshot_at: z.iso.datetime({ offset: true }),
+});
+export type QuestionResults = z.infer<typeof QuestionResultsSchema>;
+
+/** What the API stored for one answer; the same body answers a replay of the same request. */
+export const AnswerResponseSchema = z.object({
+  qid: z.uuid(),
+  /** Survey gid. */
+  gid: z.uuid(),
+  /** The choice label (closed), the text (open), or '' when left blank. */
+  answer: z.string(),
+  is_blank: z.boolean(),
+  /** The day only (`YYYY-MM-DD`, UTC): no time is stored next to an answer. */
+  date: z.iso.date(),
+  /** The question's results when its survey gives instant feedback (v1_*), else null. */
+  results: QuestionResultsSchema.nullable(),
+});
+export type AnswerResponse = z.infer<typeof AnswerResponseSchema>;
+
+export const AttemptedQuestionSchema = z.object({
+  qid: z.uuid(),
+  gid: z.uuid(),
+  answer: z.string(),
+  is_blank: z.boolean(),
+  date: z.iso.date(),
+});
+export type AttemptedQuestion = z.infer<typeof AttemptedQuestionSchema>;
+
+/** `GET /v1/questions/my-attempted-questions/`: newest first; `page_size` up to 100. */
+export const AttemptedQuestionListSchema = pagedSchema(AttemptedQuestionSchema);
+export type AttemptedQuestionList = z.infer<typeof AttemptedQuestionListSchema>;
+
+export const RatingRequestSchema = z
+  .object({
+    score: z
+      .number({ error: `Rate from ${RATING_MIN} to ${RATING_MAX}.` })
+      .int(`Rate from ${RATING_MIN} to ${RATING_MAX}.`)
+      .min(RATING_MIN, `Rate from ${RATING_MIN} to ${RATING_MAX}.`)
+      .max(RATING_MAX, `Rate from ${RATING_MIN} to ${RATING_MAX}.`),
+  })
+  .strict();
+export type RatingRequest = z.infer<typeof RatingRequestSchema>;
+
+export const RatingResponseSchema = z.object({ qid: z.uuid(), score: z.number().int() });
+export type RatingResponse = z.infer<typeof RatingResponseSchema>;
+
+/** Body of the answer-time and graph-time start calls. */
+export const TimingStartRequestSchema = z.object({ qid: z.uuid() }).strict();
+export type TimingStartRequest = z.infer<typeof TimingStartRequestSchema>;
+
+/**
+ * `{id}` of a running timing: an opaque signed token that carries its own start, so no
+ * wall-clock time is ever stored; the end call stores only the duration.
+ */
+export const TimingIdSchema = z.object({ id: z.string() });
+export type TimingId = z.infer<typeof TimingIdSchema>;
+
+/**
+ * A first-party page view: the route pattern (`/surveys/:surveyId`, never ids or query strings)
+ * and the referring host. No cookie, no IP, no user.
+ */
+export const PageViewRequestSchema = z
+  .object({
+    path: z
+      .string()
+      .max(200)
+      .regex(/^\/[A-Za-z0-9_:/-]*$/, 'Send the route pattern.'),
+    referrer_host: z.string().max(253).nullable().optional(),
+  })
+  .strict();
+export type PageViewRequest = z.infer<typeof PageViewRequestSchema>;
