@@ -1,13 +1,13 @@
 // Answer ingest through the full HTTP API (auth, validation, idempotency key, insert), on
 // PostgreSQL and on PGlite, beside pgbench inserting the same row shape into a scratch table of
 // the same database in the same run. Every request is a fresh answer: a distinct member token
-// and question for each. autocannon, 50 connections, 3 runs of 10 s, medians.
+// and question for each. wrk (bench/wrk/answers.lua), 50 connections, 3 runs of 10 s, medians.
 import { execFileSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import autocannon from 'autocannon';
+import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { openDatabase } from '../apps/api/src/db/client';
@@ -23,6 +23,7 @@ const SECONDS = 10;
 const CONNECTIONS = 50;
 /** Fresh (member, question) pairs prepared per engine: more than the runs can use. */
 const PAIRS = 400_000;
+const LUA = fileURLToPath(new URL('./wrk/answers.lua', import.meta.url));
 
 interface Target {
   qid: string;
@@ -81,51 +82,68 @@ async function prepare(opts: { databaseUrl?: string; dataDir?: string }, jwtSecr
   }
 }
 
-/** The i-th request: member i mod M, question shifted each round, so no pair repeats. */
-function pairOf(prepared: Prepared, i: number) {
-  const m = prepared.tokens.length;
-  const member = i % m;
-  const q = (member + Math.floor(i / m)) % prepared.targets.length;
-  return { token: prepared.tokens[member]!, target: prepared.targets[q]! };
-}
-
-async function ingest(url: string, prepared: Prepared, from: number, seconds = SECONDS) {
-  let next = from;
-  const r = await autocannon({
-    url,
-    connections: CONNECTIONS,
-    duration: seconds,
-    requests: [
-      {
-        method: 'POST',
-        setupRequest: (req) => {
-          const { token, target } = pairOf(prepared, next++);
-          return {
-            ...req,
-            method: 'POST',
-            path: `/api/v1/questions/${target.qid}/answer/`,
-            headers: {
-              'content-type': 'application/json',
-              authorization: `Bearer ${token}`,
-              'idempotency-key': crypto.randomUUID(),
-            },
-            body: target.body,
-          };
-        },
-      },
+/**
+ * One load run with wrk (it takes half the CPU autocannon does on these 2 cores, leaving more to
+ * the server): 2 threads, 50 connections, each request a fresh (member, question) pair from
+ * `from` on: pair i is member i mod M with question (member + i div M) mod Q, so none repeats
+ * (bench/wrk/answers.lua).
+ */
+async function ingest(url: string, files: PairFiles, from: number, seconds = SECONDS) {
+  const out = execFileSync(
+    'wrk',
+    [
+      '-t2',
+      `-c${CONNECTIONS}`,
+      `-d${seconds}s`,
+      '-s',
+      LUA,
+      url,
+      '--',
+      files.tokens,
+      files.targets,
+      String(from),
     ],
-  });
-  const created = Number(r.statusCodeStats?.['201']?.count ?? 0);
+    { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  const line = out.split('\n').find((l) => l.startsWith('{"requests"'));
+  if (!line) throw new Error(`wrk output not understood:\n${out}`);
+  const r = JSON.parse(line) as {
+    requests: number;
+    duration_us: number;
+    p50_us: number;
+    p99_us: number;
+    non2xx: number;
+    socket_errors: number;
+    used: number;
+    created: number;
+  };
   return {
     result: {
-      rps: r.requests.average,
-      p50: r.latency.p50,
-      p99: r.latency.p99,
-      errors: r.errors + r.non2xx + r.timeouts,
+      rps: r.requests / (r.duration_us / 1e6),
+      p50: Math.round(r.p50_us / 100) / 10,
+      p99: Math.round(r.p99_us / 100) / 10,
+      errors: r.non2xx + r.socket_errors,
     } satisfies LoadResult,
-    created,
-    used: next - from,
+    created: r.created,
+    used: r.used,
   };
+}
+
+interface PairFiles {
+  tokens: string;
+  targets: string;
+}
+
+/** The prepared members' tokens and the questions' bodies as files for the wrk script. */
+function writePairFiles(prepared: Prepared): PairFiles {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'candor-wrk-'));
+  const files = { tokens: path.join(dir, 'tokens.txt'), targets: path.join(dir, 'targets.txt') };
+  fs.writeFileSync(files.tokens, prepared.tokens.join('\n') + '\n');
+  fs.writeFileSync(
+    files.targets,
+    prepared.targets.map((t) => `${t.qid}\t${t.body}`).join('\n') + '\n',
+  );
+  return files;
 }
 
 /** pgbench inserting the answers row shape (same columns, defaults and indexes) into a scratch table. */
@@ -196,15 +214,16 @@ export async function answerIngestBench(): Promise<string> {
     const scratch = new pg.Client({ connectionString: databaseUrl });
     await scratch.connect();
     await scratch.query('CREATE TABLE scratch_answers (LIKE answers INCLUDING ALL)');
+    const files = writePairFiles(prepared);
     const server = await startCandor({ DATABASE_URL: databaseUrl, ...secrets });
     try {
       let cursor = 0;
-      const warm = await ingest(server.url, prepared, cursor, 3);
+      const warm = await ingest(server.url, files, cursor, 3);
       cursor += warm.used;
       const api: Array<Awaited<ReturnType<typeof ingest>>> = [];
       const bench: number[] = [];
       for (let i = 0; i < RUNS; i++) {
-        const run = await ingest(server.url, prepared, cursor);
+        const run = await ingest(server.url, files, cursor);
         cursor += run.used;
         api.push(run);
         bench.push(pgbench(databaseUrl));
@@ -242,12 +261,13 @@ export async function answerIngestBench(): Promise<string> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'candor-bench-pglite-'));
   try {
     const prepared = await prepare({ dataDir }, secret);
+    const files = writePairFiles(prepared);
     const server = await startCandor({ DATA_DIR: dataDir, ...secrets });
     try {
-      let cursor = (await ingest(server.url, prepared, 0, 3)).used;
+      let cursor = (await ingest(server.url, files, 0, 3)).used;
       const api: Array<Awaited<ReturnType<typeof ingest>>> = [];
       for (let i = 0; i < RUNS; i++) {
-        const run = await ingest(server.url, prepared, cursor);
+        const run = await ingest(server.url, files, cursor);
         cursor += run.used;
         api.push(run);
       }

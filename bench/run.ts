@@ -1,8 +1,9 @@
 // `npm run bench`: every scenario, each several times, medians and ratios to a baseline measured
 // in the same run. Paste the printed tables into docs/performance.md.
-// Scenarios: read-api, answer-ingest, page-weight, startup (default: all). Needs `npm run build`
+// Scenarios: read-api, answer-ingest, results-read, page-weight, startup (default: all). Needs `npm run build`
 // first.
 import { answerIngestBench } from './answer-ingest';
+import { resultsReadBench } from './results-read';
 import { machineInfo } from './lib';
 import { pageWeightBench } from './page-weight';
 import { readApiBench } from './read-api';
@@ -11,6 +12,7 @@ import { startupBench } from './startup';
 const scenarios: Record<string, () => Promise<string>> = {
   'read-api': readApiBench,
   'answer-ingest': answerIngestBench,
+  'results-read': resultsReadBench,
   'page-weight': pageWeightBench,
   startup: () => startupBench(),
 };

@@ -136,7 +136,11 @@ describe('answering in Chromium', () => {
       await expect(
         page.getByRole('rowheader', { name: `${given} (your answer)` }).count(),
       ).resolves.toBe(1);
-      if (i === 0) await screenshot(page, 'feedback-graph-phone');
+      if (i === 0) {
+        // The chart arrives lazily: photograph it drawn, not its placeholder.
+        await page.locator('.recharts-surface').waitFor();
+        await screenshot(page, 'feedback-graph-phone');
+      }
       await rateAndGoOn(page, String(7 + i));
     }
     await page.getByRole('heading', { name: 'Thank you for your candour' }).waitFor();

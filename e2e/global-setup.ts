@@ -50,6 +50,8 @@ export default async function setup(project: TestProject) {
       TRUST_PROXY: 'true',
       // Snapshots every second: a test sees its own answers counted without waiting.
       RESULTS_REFRESH_SECONDS: '1',
+      // Made-up answers (60 people) so graphs have something to show past the privacy rules.
+      SEED_SAMPLE_ANSWERS: 'true',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

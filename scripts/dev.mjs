@@ -9,6 +9,8 @@ const children = [
       PORT: process.env.API_PORT ?? '3001',
       WEB_DIST_DIR: 'none',
       DEMO_ADMIN: process.env.DEMO_ADMIN ?? 'true',
+      // Development data: made-up answers so graphs show past the 10-person privacy threshold.
+      SEED_SAMPLE_ANSWERS: process.env.SEED_SAMPLE_ANSWERS ?? 'true',
     },
   }),
   spawn('npx', ['vite', '--config', 'apps/web/vite.config.ts', 'apps/web'], { stdio: 'inherit' }),

@@ -126,17 +126,24 @@ export async function buildApp({
     cacheSeconds: config.contentCacheSeconds,
     visitorQuestions: config.visitorFreeQuestions,
   });
+  const resultsRepository = createResultsRepository(database.db);
   const respondents = createRespondentsService(createRespondentsRepository(database.db), {
     pseudonymKey: derivePseudonymKey(secrets),
+    counting: resultsRepository,
     clock,
   });
-  const results = createResultsService(createResultsRepository(database.db), {
+  const answersRepository = createAnswersRepository(database.db);
+  const results = createResultsService(resultsRepository, {
     surveys,
+    hasAnswered: async (uuid, questionId) => {
+      const id = await respondents.find(uuid);
+      return id !== undefined && (await answersRepository.findAnswer(id, questionId)) !== undefined;
+    },
     refreshSeconds: config.resultsRefreshSeconds,
     clock,
-    onRefreshError: (err) => app.log.warn({ err }, 'results refresh failed; served the last ones'),
+    onError: (err) => app.log.warn({ err }, 'results: folding or publishing failed; will retry'),
   });
-  const answers = createAnswersService(createAnswersRepository(database.db), {
+  const answers = createAnswersService(answersRepository, {
     surveys,
     respondents,
     results,
@@ -204,6 +211,9 @@ export async function buildApp({
   );
 
   await app.register(web, { root: config.webDistDir });
+  // Answers are folded and snapshots published in the background while the app serves.
+  app.addHook('onReady', async () => results.start());
+  app.addHook('onClose', async () => results.stop());
   return app;
 }
 

@@ -21,6 +21,7 @@ const EnvSchema = z
       .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
       .default('info'),
     SEED_SAMPLE_CONTENT: bool.default(true),
+    SEED_SAMPLE_ANSWERS: bool.default(false),
     CONTENT_CACHE_SECONDS: z.coerce.number().min(0).max(3600).default(5),
     VISITOR_FREE_QUESTIONS: z.coerce.number().int().min(0).max(1000).default(3),
     RESULTS_REFRESH_SECONDS: z.coerce.number().min(0).max(3600).default(2),
@@ -129,11 +130,13 @@ export interface Config {
   publicUrl: string | undefined;
   logLevel: string;
   seedSampleContent: boolean;
+  /** Made-up answers to the sample surveys (demos, end-to-end tests); never with real data. */
+  seedSampleAnswers: boolean;
   /** How long published survey content is served from memory before it is read again. */
   contentCacheSeconds: number;
   /** Questions of a survey a visitor may answer (in the browser) before signing up. */
   visitorFreeQuestions: number;
-  /** A question's results are folded and read again when older than this. */
+  /** How often answers are folded and snapshots published; how long a snapshot is kept in memory. 0: never in the background (tests). */
   resultsRefreshSeconds: number;
   /** First-party page views are stored; false answers 204 and stores nothing. */
   analytics: boolean;
@@ -177,6 +180,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrl: e.PUBLIC_URL?.replace(/\/+$/, ''),
     logLevel: e.LOG_LEVEL,
     seedSampleContent: e.SEED_SAMPLE_CONTENT,
+    seedSampleAnswers: e.SEED_SAMPLE_ANSWERS,
     contentCacheSeconds: e.CONTENT_CACHE_SECONDS,
     visitorFreeQuestions: e.VISITOR_FREE_QUESTIONS,
     resultsRefreshSeconds: e.RESULTS_REFRESH_SECONDS,

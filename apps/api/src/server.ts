@@ -5,6 +5,7 @@ import { buildApp, logRedactPaths } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
 import { type Database, openDatabase } from './db/client.js';
 import { DataDirLockedError } from './db/lock.js';
+import { seedSampleAnswers } from './db/seed/sample-answers.js';
 import { isDatabaseEmpty, seedSampleContent } from './db/seed/seed.js';
 import { resolveSecrets } from './lib/secrets.js';
 import { ensureDemoAdmin } from './modules/accounts/admin-account.js';
@@ -63,6 +64,11 @@ await database.migrate();
 if (config.seedSampleContent && (await isDatabaseEmpty(database.db))) {
   const { surveysAdded } = await seedSampleContent(database.db);
   log.info({ surveysAdded }, 'new database: sample content loaded');
+}
+if (config.seedSampleAnswers) {
+  const { respondentsAdded } = await seedSampleAnswers(database.db);
+  if (respondentsAdded)
+    log.warn({ respondentsAdded }, 'made-up sample answers loaded (SEED_SAMPLE_ANSWERS)');
 }
 const secrets = resolveSecrets(config.secrets, config.dataDir);
 if (config.demoAdmin) {

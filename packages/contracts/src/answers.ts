@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { OPEN_ANSWER_MAX_LENGTH, RATING_MAX, RATING_MIN } from './constants.js';
 import { pagedSchema } from './paging.js';
-import { QuestionTypeSchema } from './surveys.js';
+import { QuestionResultsSchema } from './results.js';
 
 /**
  * The body of `POST /v1/questions/{qid}/answer/`: `choice` (a label of the question's choices,
@@ -25,33 +25,6 @@ export const IdempotencyKeySchema = z
   .trim()
   .min(8, 'Use a UUID as the Idempotency-Key.')
   .max(100, 'Use a UUID as the Idempotency-Key.');
-
-/** One bar: a choice and how many counted people gave it (null where a cell is suppressed). */
-export const ChoiceResultSchema = z.object({
-  choice: z.string(),
-  count: z.number().int().min(0).nullable(),
-  /** Share of the respondents who did not leave the question blank, 0..100, one decimal. */
-  percent: z.number().min(0).max(100).nullable(),
-  is_blank: z.boolean(),
-});
-export type ChoiceResult = z.infer<typeof ChoiceResultSchema>;
-
-/**
- * The published results of one question: counts of verified members only, the left-blank count
- * apart. Open questions have no `choices` rows except the answered / blank split.
- */
-export const QuestionResultsSchema = z.object({
-  qid: z.uuid(),
-  type: QuestionTypeSchema,
-  /** People counted, left-blank included. */
-  respondents: z.number().int().min(0),
-  /** Of them, those who left it blank. */
-  blank: z.number().int().min(0),
-  /** Closed: every choice in the question's order (leave-blank last). Open: empty. */
-  choices: z.array(ChoiceResultSchema),
-  snapshot_at: z.iso.datetime({ offset: true }),
-});
-export type QuestionResults = z.infer<typeof QuestionResultsSchema>;
 
 /** What the API stored for one answer; the same body answers a replay of the same request. */
 export const AnswerResponseSchema = z.object({

@@ -9,3 +9,5 @@ export const OPEN_ANSWER_MAX_LENGTH = 2000;
 export const VISITOR_FREE_QUESTIONS = 3;
 export const RATING_MIN = 0;
 export const RATING_MAX = 10;
+/** No published number of the results describes fewer than this many people. */
+export const MIN_PUBLISHED_COUNT = 10;

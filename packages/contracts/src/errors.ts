@@ -11,6 +11,7 @@ export const ErrorCodeSchema = z.enum([
   'ALREADY_ANSWERED',
   'SURVEY_CLOSED',
   'NOT_ANSWERED',
+  'ANSWER_FIRST',
   'RATE_LIMITED',
   'PAYLOAD_TOO_LARGE',
   'UNSUPPORTED_MEDIA_TYPE',

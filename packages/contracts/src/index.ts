@@ -5,3 +5,5 @@ export * from './errors.js';
 export * from './paging.js';
 export * from './surveys.js';
 export * from './answers.js';
+export * from './results.js';
+export * from './member-data.js';

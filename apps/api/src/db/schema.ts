@@ -1,6 +1,7 @@
 import { relations, sql } from 'drizzle-orm';
 import {
   type AnyPgColumn,
+  bigint,
   bigserial,
   boolean,
   date,
@@ -263,6 +264,8 @@ export const signupEvents = pgTable(
 // next to an answer (a day, and durations, only).
 
 export const timingKind = pgEnum('timing_kind', ['answer', 'graph']);
+/** An open answer's standing: only approved texts are shown as sample answers. */
+export const moderationStatus = pgEnum('moderation_status', ['pending', 'approved', 'hidden']);
 
 /** One per member who answered, rated or was timed; created on the first of these. */
 export const respondents = pgTable('respondents', {
@@ -298,6 +301,8 @@ export const answers = pgTable(
     idempotencyKey: text('idempotency_key'),
     /** Already added into answer_counts by a fold. */
     folded: boolean('folded').notNull().default(false),
+    /** Open answers with text: their moderation; null for closed and blank answers. */
+    moderation: moderationStatus('moderation'),
   },
   (t) => [
     uniqueIndex('answers_respondent_question_uq').on(t.respondentId, t.questionId),
@@ -307,6 +312,10 @@ export const answers = pgTable(
       .where(sql`not ${t.folded}`),
     // A member's own answers, newest first.
     index('answers_respondent_id_idx').on(t.respondentId, t.id.desc()),
+    // Sample answers of a question (approved texts, newest first) and the moderation queue.
+    index('answers_moderation_idx')
+      .on(t.questionId, t.moderation, t.id.desc())
+      .where(sql`${t.moderation} is not null`),
   ],
 );
 
@@ -329,6 +338,34 @@ export const answerCounts = pgTable(
   },
   (t) => [primaryKey({ columns: [t.questionId, t.dimension, t.bucket, t.choiceId, t.isBlank] })],
 );
+
+/** Words of counted open answers (each word once per answer): the most common are published. */
+export const answerWords = pgTable(
+  'answer_words',
+  {
+    questionId: integer('question_id')
+      .notNull()
+      .references(() => questions.id, { onDelete: 'cascade' }),
+    word: text('word').notNull(),
+    n: integer('n').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.questionId, t.word] })],
+);
+
+/**
+ * Per question: how many counted answers arrived or left (`changes`), and the published
+ * snapshot of its counts, taken when 10 changes accumulated or 5 minutes passed.
+ */
+export const questionTallies = pgTable('question_tallies', {
+  questionId: integer('question_id')
+    .primaryKey()
+    .references(() => questions.id, { onDelete: 'cascade' }),
+  changes: bigint('changes', { mode: 'number' }).notNull().default(0),
+  publishedChanges: bigint('published_changes', { mode: 'number' }).notNull().default(0),
+  publishedAt: timestamp('published_at', { withTimezone: true }),
+  /** `{counts: [dimension, bucket, choiceId, isBlank, n][], words: [word, n][], samples: string[]}` */
+  snapshot: jsonb('snapshot'),
+});
 
 export const ratings = pgTable(
   'ratings',

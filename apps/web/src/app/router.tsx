@@ -7,6 +7,8 @@ import { ShareLinkRoute } from './routes/share-link';
 // The survey screens load on demand: they bring the answering flow and the browser database.
 const surveyRoute = () => import('./routes/survey').then((m) => ({ Component: m.SurveyRoute }));
 const privacyRoute = () => import('./routes/privacy').then((m) => ({ Component: m.PrivacyRoute }));
+// The mirror loads on demand: members only, with the account forms it needs.
+const meRoute = () => import('./routes/me').then((m) => ({ Component: m.MeRoute }));
 
 // Account screens load on demand: they bring the form library and the contract's zod schemas.
 const account = {
@@ -31,6 +33,7 @@ export const router = createBrowserRouter([
       { path: '/', element: <HomeRoute /> },
       { path: '/surveys/:surveyId', lazy: surveyRoute },
       { path: '/privacy', lazy: privacyRoute },
+      { path: '/me', lazy: meRoute },
       { path: '/login', lazy: account.login },
       { path: '/signup', lazy: account.signup },
       { path: '/verify', lazy: account.verify },

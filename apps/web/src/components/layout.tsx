@@ -13,18 +13,21 @@ function AccountLinks() {
   if (initialLoading) return <span className="navbar__account" aria-hidden="true" />;
   if (auth) {
     return (
-      <button
-        type="button"
-        className="navbar__button"
-        onClick={() => {
-          void logout().then(() => {
-            toast.success('Logged out');
-            void navigate('/');
-          });
-        }}
-      >
-        Log out
-      </button>
+      <>
+        <NavLink to="/me">My mirror</NavLink>
+        <button
+          type="button"
+          className="navbar__button"
+          onClick={() => {
+            void logout().then(() => {
+              toast.success('Logged out');
+              void navigate('/');
+            });
+          }}
+        >
+          Log out
+        </button>
+      </>
     );
   }
   return (

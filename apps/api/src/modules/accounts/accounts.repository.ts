@@ -166,6 +166,29 @@ export function createAccountsRepository(db: Db) {
         .where(and(eq(refreshTokens.familyId, familyId), isNull(refreshTokens.revokedAt)));
     },
 
+    /** The user's sessions (refresh tokens) for their export: times only, never the hashes. */
+    async listSessions(userId: number) {
+      return db
+        .select({
+          family: refreshTokens.familyId,
+          createdAt: refreshTokens.createdAt,
+          expiresAt: refreshTokens.expiresAt,
+          usedAt: refreshTokens.usedAt,
+          revokedAt: refreshTokens.revokedAt,
+        })
+        .from(refreshTokens)
+        .where(eq(refreshTokens.userId, userId))
+        .orderBy(asc(refreshTokens.id));
+    },
+
+    /** Erases the account: its sessions go with it (cascade), and its number's code challenges. */
+    async deleteUser(user: Pick<UserRow, 'id' | 'phoneE164'>): Promise<void> {
+      await db.transaction(async (tx) => {
+        await tx.delete(otpChallenges).where(eq(otpChallenges.phoneE164, user.phoneE164));
+        await tx.delete(users).where(eq(users.id, user.id));
+      });
+    },
+
     async revokeAllOfUser(userId: number, now: Date): Promise<void> {
       await db
         .update(refreshTokens)

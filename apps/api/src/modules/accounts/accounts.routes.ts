@@ -1,9 +1,11 @@
 import {
   CodeSentSchema,
+  DeleteAccountRequestSchema,
   ErrorBodySchema,
   ForgotPasswordRequestSchema,
   LoginRequestSchema,
   LogoutRequestSchema,
+  MyDataSchema,
   RefreshRequestSchema,
   ResendOtpRequestSchema,
   SetPasswordRequestSchema,
@@ -150,5 +152,40 @@ export const accountsRoutes: FastifyPluginAsyncZod<{ service: AccountsService }>
       },
     },
     async (request) => service.me(request.user!.uuid),
+  );
+
+  app.get(
+    '/v1/user/export/',
+    {
+      onRequest: app.requireUser,
+      schema: {
+        tags,
+        summary: 'Everything stored about the logged-in member, as JSON',
+        security: [{ bearerAuth: [] }],
+        response: { 200: MyDataSchema, 401: ErrorBodySchema },
+      },
+    },
+    async (request, reply) => {
+      reply.header('content-disposition', 'attachment; filename="candor-my-data.json"');
+      return service.exportMine(request.user!.uuid);
+    },
+  );
+
+  app.post(
+    '/v1/user/delete/',
+    {
+      onRequest: app.requireUser,
+      schema: {
+        tags,
+        summary: 'Erase the account, its sessions and its answers (they leave all future results)',
+        security: [{ bearerAuth: [] }],
+        body: DeleteAccountRequestSchema,
+        response: { 204: z.null(), 400: BadRequestSchema, 401: ErrorBodySchema },
+      },
+    },
+    async (request, reply) => {
+      await service.eraseMine(request.user!.uuid, request.body.password);
+      return reply.status(204).send(null);
+    },
   );
 };

@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import type {
+  MyData,
   CodeSent,
   ForgotPasswordRequest,
   LoginRequest,
@@ -115,7 +116,7 @@ export interface AccountsServiceDeps {
   auth: AuthConfig;
   smsConfig: Pick<SmsConfig, 'allowedCountries' | 'perNumberPerHour' | 'perIpPerHour'>;
   /** Told when a moderator changes an account's standing, so its answers count or stop counting. */
-  respondents?: Pick<RespondentsService, 'accountStatusChanged'>;
+  respondents?: Pick<RespondentsService, 'accountStatusChanged' | 'exportOf' | 'erase'>;
   clock?: () => Date;
 }
 
@@ -450,6 +451,83 @@ export function createAccountsService(repo: AccountsRepository, deps: AccountsSe
         role: user.role,
         status: user.status as User['status'],
       };
+    },
+
+    /** Every stored field about the member: account, sessions, and what their answers hold. */
+    async exportMine(uuid: string): Promise<MyData> {
+      const user = await repo.findUserByUuid(uuid);
+      if (!user || !CAN_LOG_IN.has(user.status)) throw new AppError('UNAUTHENTICATED');
+      const [sessions, filed] = await Promise.all([
+        repo.listSessions(user.id),
+        deps.respondents?.exportOf(uuid) ?? null,
+      ]);
+      const iso = (d: Date | null) => (d ? d.toISOString() : null);
+      return {
+        exported_at: clock().toISOString(),
+        account: {
+          uuid: user.uuid,
+          name: user.name,
+          phone_number: user.phoneE164,
+          year_of_birth: user.yearOfBirth,
+          gender: user.gender,
+          country: user.country,
+          role: user.role,
+          status: user.status as MyData['account']['status'],
+          phone_verified_at: iso(user.phoneVerifiedAt),
+          risk_reasons: user.riskReasons,
+          created_at: user.createdAt.toISOString(),
+          updated_at: user.updatedAt.toISOString(),
+        },
+        sessions: sessions.map((t) => ({
+          family: t.family,
+          created_at: t.createdAt.toISOString(),
+          expires_at: t.expiresAt.toISOString(),
+          used_at: iso(t.usedAt),
+          revoked_at: iso(t.revokedAt),
+        })),
+        respondent: filed?.profile
+          ? {
+              gender: filed.profile.gender,
+              age_band: filed.profile.ageBand,
+              country: filed.profile.country,
+              counts_in_results: filed.profile.counts,
+            }
+          : null,
+        answers: (filed?.answered ?? []).map((a) => ({
+          qid: a.qid,
+          question: a.question,
+          gid: a.gid,
+          survey: a.survey,
+          answer: a.choice ?? a.text ?? '',
+          is_blank: a.isBlank,
+          date: a.answeredOn,
+          moderation: a.moderation,
+          idempotency_key: a.idempotencyKey,
+        })),
+        ratings: (filed?.rated ?? []).map((r) => ({ qid: r.qid, score: r.score })),
+        timings: (filed?.timed ?? []).map((t) => ({
+          qid: t.qid,
+          kind: t.kind,
+          duration_ms: t.durationMs,
+        })),
+      };
+    },
+
+    /**
+     * Erases the member after checking their password: their answers leave the results, then
+     * answers, ratings, timings, sessions, code challenges and the account itself are deleted.
+     */
+    async eraseMine(uuid: string, password: string): Promise<void> {
+      const user = await repo.findUserByUuid(uuid);
+      if (!user || !CAN_LOG_IN.has(user.status)) throw new AppError('UNAUTHENTICATED');
+      const ok = user.passwordHash ? await verifyPassword(password, user.passwordHash) : false;
+      if (!ok) {
+        throw new AppError('VALIDATION_FAILED', undefined, {
+          password: ['That is not your password.'],
+        });
+      }
+      await deps.respondents?.erase(uuid);
+      await repo.deleteUser(user);
     },
 
     /** Accounts waiting for a moderator, oldest first. */

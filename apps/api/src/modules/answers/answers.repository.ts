@@ -21,6 +21,7 @@ export function createAnswersRepository(db: Db) {
       isBlank: sql.placeholder('isBlank'),
       answeredOn: sql.placeholder('answeredOn'),
       idempotencyKey: sql.placeholder('idempotencyKey'),
+      moderation: sql.placeholder('moderation'),
     })
     .onConflictDoNothing({ target: [answers.respondentId, answers.questionId] })
     .returning({ id: answers.id })
@@ -54,6 +55,7 @@ export function createAnswersRepository(db: Db) {
         isBlank: values.isBlank,
         answeredOn: values.answeredOn,
         idempotencyKey: values.idempotencyKey ?? null,
+        moderation: values.moderation ?? null,
       });
       return rows.length === 1;
     },
@@ -86,6 +88,37 @@ export function createAnswersRepository(db: Db) {
         db.select({ n: count() }).from(answers).where(eq(answers.respondentId, respondentId)),
       ]);
       return { rows, total: total?.n ?? 0 };
+    },
+
+    /** All of one respondent's answers with their question, survey and rating: the mirror. */
+    async mirrorRows(respondentId: number) {
+      return db
+        .select({
+          qid: questions.qid,
+          question: questions.text,
+          type: questions.type,
+          gid: surveys.gid,
+          survey: surveys.name,
+          choiceId: answers.choiceId,
+          label: choices.label,
+          text: answers.text,
+          isBlank: answers.isBlank,
+          answeredOn: answers.answeredOn,
+          score: ratings.score,
+        })
+        .from(answers)
+        .innerJoin(questions, eq(questions.id, answers.questionId))
+        .innerJoin(surveys, eq(surveys.id, questions.surveyId))
+        .leftJoin(choices, eq(choices.id, answers.choiceId))
+        .leftJoin(
+          ratings,
+          and(
+            eq(ratings.respondentId, answers.respondentId),
+            eq(ratings.questionId, answers.questionId),
+          ),
+        )
+        .where(eq(answers.respondentId, respondentId))
+        .orderBy(desc(answers.id));
     },
 
     /** Sets (or changes) a rating, only where the respondent answered the question. */

@@ -4,6 +4,7 @@ import {
   AttemptedQuestionListSchema,
   ErrorBodySchema,
   IdempotencyKeySchema,
+  MirrorSchema,
   PageQuerySchema,
   RatingRequestSchema,
   RatingResponseSchema,
@@ -100,6 +101,20 @@ export const answersRoutes: FastifyPluginAsyncZod<{ service: AnswersService }> =
         request.query,
         `${publicOrigin(request)}/api/v1/questions/my-attempted-questions/`,
       ),
+  );
+
+  app.get(
+    '/v1/user/mirror/',
+    {
+      onRequest: app.requireUser,
+      schema: {
+        tags,
+        summary: "The mirror: the member's answers against everyone's, and their ratings",
+        security,
+        response: { 200: MirrorSchema, 401: ErrorBodySchema },
+      },
+    },
+    async (request) => service.mirror(request.user!.uuid),
   );
 
   app.post(

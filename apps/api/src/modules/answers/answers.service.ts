@@ -2,6 +2,7 @@ import {
   type AnswerRequest,
   type AnswerResponse,
   type AttemptedQuestionList,
+  type Mirror,
   OPEN_ANSWER_MAX_LENGTH,
   type PageQuery,
   type QuestionResults,
@@ -39,7 +40,7 @@ function normalise(q: CatalogQuestion, body: AnswerRequest) {
     }
     const choice = body.choice === undefined ? undefined : q.choiceByLabel.get(body.choice);
     if (!choice) throw fieldError('choice', CHOOSE);
-    return { choiceId: choice.id, text: null, isBlank: choice.isBlank };
+    return { choiceId: choice.id, text: null, isBlank: choice.isBlank, moderation: null };
   }
   if (body.choice !== undefined) {
     throw fieldError('choice', 'This question takes a written answer, not a choice.');
@@ -48,7 +49,10 @@ function normalise(q: CatalogQuestion, body: AnswerRequest) {
   const text = body.text.trim();
   const max = Math.min(q.maxLength ?? OPEN_ANSWER_MAX_LENGTH, OPEN_ANSWER_MAX_LENGTH);
   if (text.length > max) throw fieldError('text', `Use at most ${max} characters.`);
-  return { choiceId: null, text: text === '' ? null : text, isBlank: text === '' };
+  // A written answer waits for a moderator before it can be shown as a sample answer.
+  return text === ''
+    ? { choiceId: null, text: null, isBlank: true, moderation: null }
+    : { choiceId: null, text, isBlank: false, moderation: 'pending' as const };
 }
 
 type Normalised = ReturnType<typeof normalise>;
@@ -167,6 +171,44 @@ export function createAnswersService(repo: AnswersRepository, deps: AnswersServi
           date: r.answeredOn,
         })),
       };
+    },
+
+    /**
+     * The mirror: every question the member answered, their answer and rating, and how many
+     * of everyone counted gave the same answer (from the published, suppressed results).
+     */
+    async mirror(uuid: string): Promise<Mirror> {
+      const respondentId = await respondents.find(uuid);
+      if (respondentId === undefined) return { results: [] };
+      const rows = await repo.mirrorRows(respondentId);
+      const items = await Promise.all(
+        rows.map(async (r) => {
+          const q = await surveys.findQuestion(r.qid);
+          const published = q ? await results.forQuestion(q) : null;
+          const own = published?.choices.find((c) => c.choice === r.label);
+          const others = published?.choices.filter((c) => !c.is_blank && c !== own) ?? [];
+          const same = !r.isBlank && own ? own.percent : null;
+          const minority =
+            same === null || others.some((c) => c.count === null)
+              ? null
+              : same < 50 && others.some((c) => (c.count ?? 0) > (own?.count ?? 0));
+          return {
+            qid: r.qid,
+            question: r.question,
+            type: r.type,
+            gid: r.gid,
+            survey: r.survey,
+            answer: r.label ?? r.text ?? '',
+            is_blank: r.isBlank,
+            date: r.answeredOn,
+            rating: r.score,
+            same_percent: same,
+            respondents: published?.respondents ?? null,
+            minority,
+          };
+        }),
+      );
+      return { results: items };
     },
 
     /** Rates a question the member answered, 0 to 10; rating again changes the score. */

@@ -3,21 +3,12 @@ import {
   AnswerResponseSchema,
   AttemptedQuestionListSchema,
   LEAVE_BLANK_CHOICE,
-  QuestionResultsSchema,
 } from '@candor/contracts';
 import { asc, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../../app.js';
 import type { Database } from '../../db/client.js';
-import {
-  answers,
-  choices,
-  questions,
-  ratings,
-  respondents,
-  surveys,
-  timings,
-} from '../../db/schema.js';
+import { answers, choices, questions, ratings, surveys, timings } from '../../db/schema.js';
 import { seedSampleContent } from '../../db/seed/seed.js';
 import { type MemberOptions, createMember, get, json, post } from '../../test/accounts.js';
 import { createTestApp } from '../../test/app.js';
@@ -41,7 +32,6 @@ const HOUR_MS = 3_600_000;
 
 const answerUrl = (qid: string) => `/api/v1/questions/${qid}/answer/`;
 const ratingUrl = (qid: string) => `/api/v1/questions/${qid}/rating/`;
-const resultsUrl = (qid: string) => `/api/v1/questions/${qid}/results/`;
 const ATTEMPTED = '/api/v1/questions/my-attempted-questions/';
 
 interface Q {
@@ -153,18 +143,22 @@ describe.each(engines)('answers API on %s', (engine) => {
         answer: q.labels[1],
         is_blank: false,
         date: today(),
+        // Fewer than 10 people have answered: nothing is published yet (results.test.ts).
         results: {
           qid: q.qid,
           type: 'Closed',
-          respondents: expect.any(Number),
-          blank: expect.any(Number),
+          respondents: null,
+          blank: null,
           choices: q.labels.map((label) => ({
             choice: label,
-            count: expect.any(Number),
-            percent: expect.any(Number),
+            count: null,
+            percent: null,
             is_blank: label === LEAVE_BLANK_CHOICE,
           })),
-          snapshot_at: expect.any(String),
+          breakdown: null,
+          words: [],
+          samples: [],
+          snapshot_at: null,
         },
       });
       const [row, ...more] = await storedAnswers(q.id);
@@ -349,77 +343,6 @@ describe.each(engines)('answers API on %s', (engine) => {
       const winner = replies.find((r) => r.statusCode === 201)!;
       for (const r of replies.filter((x) => x.statusCode === 200)) expect(r.body).toBe(winner.body);
       expect(stored!.choiceId).not.toBeNull();
-    });
-  });
-
-  describe('results', () => {
-    it('counts verified members per choice, blank apart; members under review do not count', async () => {
-      const q = closedOf('consent')[1]!;
-      const [yes, no] = [q.labels[0]!, q.labels[1]!];
-      for (const choice of [yes, yes, no, LEAVE_BLANK_CHOICE]) {
-        const { token } = await member();
-        expect((await answer(token, q.qid, { choice })).statusCode).toBe(201);
-      }
-      for (const status of ['under_review', 'suspended'] as const) {
-        const { token } = await member({ status });
-        expect((await answer(token, q.qid, { choice: no })).statusCode).toBe(201);
-      }
-      const { token } = await member();
-      const res = await get(app, resultsUrl(q.qid), { token });
-      expect(res.statusCode).toBe(200);
-      const results = QuestionResultsSchema.parse(json(res));
-      expect(results).toMatchObject({ qid: q.qid, type: 'Closed', respondents: 4, blank: 1 });
-      expect(results.choices).toEqual(
-        q.labels.map((label) => ({
-          choice: label,
-          is_blank: label === LEAVE_BLANK_CHOICE,
-          count: label === yes ? 2 : label === no ? 1 : label === LEAVE_BLANK_CHOICE ? 1 : 0,
-          percent:
-            label === yes ? 66.7 : label === no ? 33.3 : label === LEAVE_BLANK_CHOICE ? 25 : 0,
-        })),
-      );
-      // The next v1 answer carries the same counts plus its own, once folded.
-      const next = await answer(token, q.qid, { choice: no });
-      expect(json(next).results).toMatchObject({ respondents: 5, blank: 1 });
-      // Every answer was folded once: the counters are exact.
-      const rows = await storedAnswers(q.id);
-      expect(rows.every((r) => r.folded)).toBe(true);
-    });
-
-    it('counts an approved account from its approval on', async () => {
-      const q = closedOf('consent')[2]!;
-      const moderator = await member({ role: 'moderator' });
-      const waiting = await member({ status: 'under_review' });
-      await answer(waiting.token, q.qid, { choice: q.labels[0] });
-      const approved = await post(
-        app,
-        `/api/v1/admin/signups/${waiting.uuid}/approve/`,
-        {},
-        { token: moderator.token },
-      );
-      expect(approved.statusCode).toBe(200);
-      const [respondent] = await database.db
-        .select()
-        .from(respondents)
-        .where(eq(respondents.id, (await storedAnswers(q.id))[0]!.respondentId));
-      expect(respondent!.counts).toBe(true);
-      const later = closedOf('consent')[3]!;
-      const res = await answer(waiting.token, later.qid, { choice: later.labels[0] });
-      expect(json(res).results).toMatchObject({ respondents: 1 });
-    });
-
-    it('is for members, and only for questions of listed surveys', async () => {
-      const q = closedOf('consent')[0]!;
-      expect(json(await get(app, resultsUrl(q.qid)))).toEqual(UNAUTHENTICATED);
-      const { token } = await member();
-      for (const qid of [crypto.randomUUID(), 'nope', draftQid, closedOf('crime')[0]!.qid]) {
-        const res = await get(app, resultsUrl(qid), { token });
-        expect(res.statusCode).toBe(404);
-      }
-      // A closed survey still shows its results.
-      const closed = await get(app, resultsUrl(closedOf('money')[0]!.qid), { token });
-      expect(closed.statusCode).toBe(200);
-      expect(json(closed)).toMatchObject({ respondents: 0, blank: 0 });
     });
   });
 

@@ -1,8 +1,38 @@
-import { eq, sql } from 'drizzle-orm';
+import { type SQL, desc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { respondents, users } from '../../db/schema.js';
+import {
+  answers,
+  choices,
+  questions,
+  ratings,
+  respondents,
+  surveys,
+  timings,
+} from '../../db/schema.js';
 
-export type NewRespondent = typeof respondents.$inferInsert;
+/** Age bands: the oldest age of each band, then the name of the band above the last. */
+export const AGE_BANDS: ReadonlyArray<readonly [oldest: number, band: string]> = [
+  [17, 'under-18'],
+  [24, '18-24'],
+  [34, '25-34'],
+  [44, '35-44'],
+  [54, '45-54'],
+  [64, '55-64'],
+];
+export const OLDEST_BAND = '65+';
+
+// The same bands in SQL, for the one-statement creation (the bands are constants).
+const ageBandSql = (age: SQL) =>
+  sql.join(
+    [
+      sql`case`,
+      ...AGE_BANDS.map(
+        ([oldest, band]) => sql`when ${age} <= ${sql.raw(String(oldest))} then ${band}`,
+      ),
+      sql`else ${OLDEST_BAND} end`,
+    ],
+    sql` `,
+  );
 
 /** Respondents (pseudonymous answerers) and the account facts they are made from: Drizzle only. */
 export function createRespondentsRepository(db: Db) {
@@ -18,37 +48,78 @@ export function createRespondentsRepository(db: Db) {
       return row?.id;
     },
 
-    /** What a respondent row copies from the account: its breakdown fields and standing. */
-    async findProfile(uuid: string) {
-      const [row] = await db
-        .select({
-          gender: users.gender,
-          yearOfBirth: users.yearOfBirth,
-          country: users.country,
-          status: users.status,
-          phoneVerifiedAt: users.phoneVerifiedAt,
-        })
-        .from(users)
-        .where(eq(users.uuid, uuid));
-      return row;
-    },
-
-    /** Inserts the respondent unless its pseudonym exists; the id either way. */
-    async getOrCreate(values: NewRespondent): Promise<number> {
-      const [inserted] = await db
-        .insert(respondents)
-        .values(values)
-        .onConflictDoNothing({ target: respondents.pseudonym })
-        .returning({ id: respondents.id });
+    /**
+     * The respondent of the account `uuid` (filed under `pseudonym`), created on first use in one
+     * statement that copies the account's breakdown fields and standing; undefined when the
+     * account does not exist. Race-safe: a concurrent creation wins and its id is returned.
+     */
+    async getOrCreate(uuid: string, pseudonym: string, year: number): Promise<number | undefined> {
+      // Counts in results: active and verified, as countsInResults() says.
+      const result = await db.execute(sql`
+        insert into respondents (pseudonym, gender, age_band, country, counts)
+        select ${pseudonym}, u.gender, ${ageBandSql(sql`(${year}::int - u.year_of_birth)`)},
+               u.country, (u.status = 'active' and u.phone_verified_at is not null)
+        from users u where u.uuid = ${uuid}
+        on conflict (pseudonym) do nothing
+        returning id`);
+      // Both drivers answer `{rows}` (node-postgres and PGlite).
+      const [inserted] = (result as unknown as { rows: Array<{ id: number }> }).rows;
       if (inserted) return inserted.id;
-      // Created meanwhile by another request or process: a new statement sees its commit.
-      const [existing] = await byPseudonym.execute({ pseudonym: values.pseudonym });
-      if (!existing) throw new Error('respondent vanished during get-or-create');
-      return existing.id;
+      // Created meanwhile by another request or process (a new statement sees its commit), or
+      // no such account.
+      const [existing] = await byPseudonym.execute({ pseudonym });
+      return existing?.id;
     },
 
-    async setCounts(pseudonym: string, counts: boolean): Promise<void> {
-      await db.update(respondents).set({ counts }).where(eq(respondents.pseudonym, pseudonym));
+    /** Everything stored under a respondent, with public ids and labels, for the member's export. */
+    async exportOf(id: number) {
+      const [profile] = await db
+        .select({
+          gender: respondents.gender,
+          ageBand: respondents.ageBand,
+          country: respondents.country,
+          counts: respondents.counts,
+        })
+        .from(respondents)
+        .where(eq(respondents.id, id));
+      const [answered, rated, timed] = await Promise.all([
+        db
+          .select({
+            qid: questions.qid,
+            question: questions.text,
+            gid: surveys.gid,
+            survey: surveys.name,
+            choice: choices.label,
+            text: answers.text,
+            isBlank: answers.isBlank,
+            answeredOn: answers.answeredOn,
+            moderation: answers.moderation,
+            idempotencyKey: answers.idempotencyKey,
+          })
+          .from(answers)
+          .innerJoin(questions, eq(questions.id, answers.questionId))
+          .innerJoin(surveys, eq(surveys.id, questions.surveyId))
+          .leftJoin(choices, eq(choices.id, answers.choiceId))
+          .where(eq(answers.respondentId, id))
+          .orderBy(desc(answers.id)),
+        db
+          .select({ qid: questions.qid, score: ratings.score })
+          .from(ratings)
+          .innerJoin(questions, eq(questions.id, ratings.questionId))
+          .where(eq(ratings.respondentId, id)),
+        db
+          .select({ qid: questions.qid, kind: timings.kind, durationMs: timings.durationMs })
+          .from(timings)
+          .innerJoin(questions, eq(questions.id, timings.questionId))
+          .where(eq(timings.respondentId, id))
+          .orderBy(timings.id),
+      ]);
+      return { profile, answered, rated, timed };
+    },
+
+    /** Deletes the respondent; its answers, ratings and timings go with it (cascade). */
+    async deleteRespondent(id: number): Promise<void> {
+      await db.delete(respondents).where(eq(respondents.id, id));
     },
   };
 }

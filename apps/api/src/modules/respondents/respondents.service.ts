@@ -1,19 +1,14 @@
 import { AppError } from '../../lib/app-error.js';
 import { hmacHex } from '../../lib/keys.js';
-import type { RespondentsRepository } from './respondents.repository.js';
+import type { ResultsRepository } from '../results/results.repository.js';
+import { AGE_BANDS, OLDEST_BAND, type RespondentsRepository } from './respondents.repository.js';
 
 type AccountStatus = 'pending' | 'under_review' | 'active' | 'rejected' | 'suspended';
 
 /** Age band of a year of birth in `now`'s year (the band of the age reached that year). */
 export function ageBand(yearOfBirth: number, now: Date): string {
   const age = now.getUTCFullYear() - yearOfBirth;
-  if (age < 18) return 'under-18';
-  if (age <= 24) return '18-24';
-  if (age <= 34) return '25-34';
-  if (age <= 44) return '35-44';
-  if (age <= 54) return '45-54';
-  if (age <= 64) return '55-64';
-  return '65+';
+  return AGE_BANDS.find(([oldest]) => age <= oldest)?.[1] ?? OLDEST_BAND;
 }
 
 /** Only verified, approved, not suspended accounts count in results. */
@@ -24,6 +19,8 @@ export function countsInResults(status: AccountStatus, phoneVerifiedAt: Date | n
 export interface RespondentsServiceDeps {
   /** derivePseudonymKey(secrets): the only way from a user uuid to a respondent. */
   pseudonymKey: Buffer;
+  /** Moves a respondent's answers into or out of the results when their standing changes. */
+  counting: Pick<ResultsRepository, 'startCounting' | 'stopCounting'>;
   clock?: () => Date;
   /** Respondent ids kept in memory; the oldest entry leaves when full. */
   cacheSize?: number;
@@ -51,17 +48,19 @@ export function createRespondentsService(
   }
 
   async function create(uuid: string, pseudonym: string): Promise<number> {
-    const profile = await repo.findProfile(uuid);
+    const id = await repo.getOrCreate(uuid, pseudonym, clock().getUTCFullYear());
     // A valid token for an account that no longer exists.
-    if (!profile) throw new AppError('UNAUTHENTICATED');
-    const id = await repo.getOrCreate({
-      pseudonym,
-      gender: profile.gender,
-      ageBand: ageBand(profile.yearOfBirth, clock()),
-      country: profile.country,
-      counts: countsInResults(profile.status, profile.phoneVerifiedAt),
-    });
+    if (id === undefined) throw new AppError('UNAUTHENTICATED');
     remember(pseudonym, id);
+    return id;
+  }
+
+  async function find(uuid: string): Promise<number | undefined> {
+    const pseudonym = pseudonymOf(uuid);
+    const known = ids.get(pseudonym);
+    if (known) return known.id;
+    const id = await repo.findIdByPseudonym(pseudonym);
+    if (id !== undefined) remember(pseudonym, id);
     return id;
   }
 
@@ -69,14 +68,7 @@ export function createRespondentsService(
     pseudonymOf,
 
     /** The member's respondent id, or undefined when they never answered, rated or were timed. */
-    async find(uuid: string): Promise<number | undefined> {
-      const pseudonym = pseudonymOf(uuid);
-      const known = ids.get(pseudonym);
-      if (known) return known.id;
-      const id = await repo.findIdByPseudonym(pseudonym);
-      if (id !== undefined) remember(pseudonym, id);
-      return id;
-    },
+    find,
 
     /** The member's respondent id, creating the row on first use (race-safe, deduplicated). */
     async getOrCreate(uuid: string): Promise<number> {
@@ -93,14 +85,32 @@ export function createRespondentsService(
 
     /**
      * An account's standing changed (approved, rejected, suspended): its respondent, if any,
-     * counts or stops counting for answers folded from now on.
+     * starts counting (all its answers join the results) or stops (they all leave).
      */
     async accountStatusChanged(
       uuid: string,
       status: AccountStatus,
       phoneVerifiedAt: Date | null,
     ): Promise<void> {
-      await repo.setCounts(pseudonymOf(uuid), countsInResults(status, phoneVerifiedAt));
+      const id = await find(uuid);
+      if (id === undefined) return;
+      if (countsInResults(status, phoneVerifiedAt)) await deps.counting.startCounting(id);
+      else await deps.counting.stopCounting(id);
+    },
+
+    /** Everything stored under the member's pseudonym (null when they never answered). */
+    async exportOf(uuid: string) {
+      const id = await find(uuid);
+      return id === undefined ? null : repo.exportOf(id);
+    },
+
+    /** Erases the member's respondent: its answers leave the results, then every row goes. */
+    async erase(uuid: string): Promise<void> {
+      const id = await find(uuid);
+      if (id === undefined) return;
+      await deps.counting.stopCounting(id);
+      await repo.deleteRespondent(id);
+      ids.delete(pseudonymOf(uuid));
     },
   };
 }

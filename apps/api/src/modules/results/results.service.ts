@@ -1,100 +1,241 @@
-import type { ChoiceResult, QuestionResults } from '@candor/contracts';
+import type {
+  BreakdownDimension,
+  ChoiceResult,
+  QuestionResults,
+  ResultGroup,
+} from '@candor/contracts';
+import { MIN_PUBLISHED_COUNT } from '@candor/contracts';
 import { AppError } from '../../lib/app-error.js';
 import type { CatalogQuestion, SurveysService } from '../surveys/surveys.service.js';
-import type { CountRow, ResultsRepository } from './results.repository.js';
+import type { ResultsRepository, StoredSnapshot } from './results.repository.js';
+import { type PublishedRow, publishBreakdown, publishOverall } from './suppression.js';
 
-const percentOf = (part: number, whole: number) =>
-  whole > 0 ? Math.round((part / whole) * 1000) / 10 : 0;
+const percentOf = (part: number | null, whole: number | null) =>
+  part === null || whole === null ? null : whole > 0 ? Math.round((part / whole) * 1000) / 10 : 0;
 
-/**
- * Results from the folded counts: `percent` of a choice is its share of the people who did not
- * leave the question blank; the leave-blank choice's is its share of everyone counted.
- */
-export function toResults(q: CatalogQuestion, rows: CountRow[], at: Date): QuestionResults {
-  let respondents = 0;
-  let blank = 0;
-  const byChoice = new Map<number, number>();
-  for (const row of rows) {
-    respondents += row.n;
-    if (row.isBlank) blank += row.n;
-    byChoice.set(row.choiceId, (byChoice.get(row.choiceId) ?? 0) + row.n);
+// Groups of a breakdown listed even when empty, in this order: the categories are public.
+const FIXED_GROUPS: Record<Exclude<BreakdownDimension, 'country'>, string[]> = {
+  gender: ['female', 'male', 'non_binary', 'other', 'undisclosed'],
+  age: ['under-18', '18-24', '25-34', '35-44', '45-54', '55-64', '65+'],
+};
+
+/** What a question's answers are counted as: its choices (closed), or written / blank (open). */
+function outcomesOf(q: CatalogQuestion): Array<{ choiceId: number; isBlank: boolean }> {
+  return q.type === 'Closed'
+    ? q.choices.map((c) => ({ choiceId: c.id, isBlank: c.isBlank }))
+    : [
+        { choiceId: 0, isBlank: false },
+        { choiceId: 0, isBlank: true },
+      ];
+}
+
+/** The counts of one dimension, per bucket, as rows of the question's outcomes. */
+function tableOf(q: CatalogQuestion, snapshot: StoredSnapshot, dimension: string) {
+  const outcomes = outcomesOf(q);
+  const index = new Map(outcomes.map((o, i) => [`${o.choiceId}:${o.isBlank}`, i]));
+  const rows = new Map<string, number[]>();
+  for (const [dim, bucket, choiceId, isBlank, n] of snapshot.counts) {
+    if (dim !== dimension) continue;
+    const i = index.get(`${choiceId}:${isBlank}`);
+    // A choice removed since the snapshot: its answers are not shown.
+    if (i === undefined) continue;
+    const row = rows.get(bucket) ?? outcomes.map(() => 0);
+    row[i]! += n;
+    rows.set(bucket, row);
   }
-  const answered = respondents - blank;
+  return rows;
+}
+
+/** Choice rows, respondents and blank of one published row of the question's outcomes. */
+function describe(q: CatalogQuestion, row: PublishedRow) {
+  const outcomes = outcomesOf(q);
+  const blankAt = outcomes.findIndex((o) => o.isBlank);
   const choices: ChoiceResult[] =
     q.type === 'Closed'
-      ? q.choices.map((c) => {
-          const count = byChoice.get(c.id) ?? 0;
-          return {
-            choice: c.label,
-            count,
-            percent: c.isBlank ? percentOf(count, respondents) : percentOf(count, answered),
-            is_blank: c.isBlank,
-          };
-        })
+      ? q.choices.map((c, i) => ({
+          choice: c.label,
+          count: row.counts[i] ?? null,
+          percent: percentOf(row.counts[i] ?? null, row.total),
+          is_blank: c.isBlank,
+        }))
       : [];
-  return { qid: q.qid, type: q.type, respondents, blank, choices, snapshot_at: at.toISOString() };
+  return {
+    respondents: row.total,
+    blank: blankAt >= 0 ? (row.counts[blankAt] ?? null) : 0,
+    choices,
+  };
+}
+
+/**
+ * The groups of a breakdown. Countries with fewer than MIN_PUBLISHED_COUNT people are merged
+ * into `other` first (a country with one person is not named); then the suppression rules run
+ * over the groups with the overall counts as known margins.
+ */
+function breakdownOf(
+  q: CatalogQuestion,
+  snapshot: StoredSnapshot,
+  dimension: BreakdownDimension,
+): ResultGroup[] {
+  const table = tableOf(q, snapshot, dimension);
+  let groups: Array<{ key: string; counts: number[] }>;
+  if (dimension === 'country') {
+    const width = outcomesOf(q).length;
+    const other = new Array<number>(width).fill(0);
+    groups = [];
+    for (const [key, counts] of [...table].sort(([a], [b]) => a.localeCompare(b))) {
+      const total = counts.reduce((a, b) => a + b, 0);
+      if (total >= MIN_PUBLISHED_COUNT) groups.push({ key, counts });
+      else counts.forEach((n, i) => (other[i]! += n));
+    }
+    if (other.some((n) => n > 0)) groups.push({ key: 'other', counts: other });
+  } else {
+    const width = outcomesOf(q).length;
+    groups = FIXED_GROUPS[dimension].map((key) => ({
+      key,
+      counts: table.get(key) ?? new Array<number>(width).fill(0),
+    }));
+  }
+  // An empty group is published as zeros: it describes nobody, and hiding it would only force
+  // another, real group to be hidden with it.
+  const filled = groups.filter((g) => g.counts.some((n) => n > 0));
+  const published = new Map(publishBreakdown(filled).map((g) => [g.key, g]));
+  return groups.map((g) => {
+    const row = published.get(g.key) ?? {
+      key: g.key,
+      total: 0,
+      counts: g.counts,
+      suppressed: false,
+    };
+    return { key: g.key, suppressed: row.suppressed, ...describe(q, row) };
+  });
+}
+
+/** The published results of `q` from its stored snapshot (suppression applied here). */
+export function toResults(
+  q: CatalogQuestion,
+  stored: { snapshot: StoredSnapshot; publishedAt: Date } | undefined,
+  dimension: BreakdownDimension | undefined,
+): QuestionResults {
+  const snapshot = stored?.snapshot ?? { counts: [], words: [], samples: [] };
+  const overall = tableOf(q, snapshot, 'all').get('') ?? outcomesOf(q).map(() => 0);
+  return {
+    qid: q.qid,
+    type: q.type,
+    ...describe(q, publishOverall(overall)),
+    breakdown: dimension ? { dimension, groups: breakdownOf(q, snapshot, dimension) } : null,
+    words: snapshot.words.map(([word, count]) => ({ word, count })),
+    samples: snapshot.samples,
+    snapshot_at: stored ? stored.publishedAt.toISOString() : null,
+  };
+}
+
+/** Folds every pending answer and publishes the snapshots that are due; returns those. */
+export async function foldAndPublish(repo: ResultsRepository, now: Date): Promise<number[]> {
+  for (const questionId of await repo.pendingQuestions()) await repo.fold(questionId);
+  const due = await repo.dueQuestions(now);
+  for (const questionId of due) await repo.publish(questionId, now);
+  return due;
 }
 
 interface Cached {
-  results: QuestionResults;
-  at: number;
+  stored: { snapshot: StoredSnapshot; publishedAt: Date } | undefined;
+  readAt: number;
 }
 
 export interface ResultsServiceDeps {
   surveys: Pick<SurveysService, 'findQuestion'>;
-  /** Results older than this are folded and read again (RESULTS_REFRESH_SECONDS). */
+  /** Whether the member answered the question: results come only after answering. */
+  hasAnswered: (uuid: string, questionId: number) => Promise<boolean>;
+  /**
+   * How often (seconds) answers are folded and snapshots published, and how long a process
+   * serves a snapshot from memory. 0: no background work and no memory (tests call tick()).
+   */
   refreshSeconds: number;
   clock?: () => Date;
-  onRefreshError?: (err: unknown) => void;
+  onError?: (err: unknown) => void;
 }
 
 /**
- * A question's results, from answer_counts only: reading them costs the same with ten answers
- * or ten million. Each process keeps every question's results in memory and refreshes them
- * (fold, then read) when they are older than `refreshSeconds`: one refresh at a time per
- * question, and while it runs the others get the results it replaces.
+ * Published results. Answers are folded into per-question counters in the background (reading
+ * results never touches the answers), a snapshot of the counters is published when 10 changes
+ * accumulated or 5 minutes passed, and each process keeps the snapshots in memory for
+ * `refreshSeconds`. Suppression is applied to the snapshot on the way out.
  */
 export function createResultsService(repo: ResultsRepository, deps: ResultsServiceDeps) {
   const clock = deps.clock ?? (() => new Date());
   const cache = new Map<number, Cached>();
-  const refreshing = new Map<number, Promise<QuestionResults>>();
+  const reading = new Map<number, Promise<Cached>>();
+  let timer: NodeJS.Timeout | undefined;
+  let ticking: Promise<void> | undefined;
 
-  async function refresh(q: CatalogQuestion): Promise<QuestionResults> {
-    await repo.fold(q.id);
-    const now = clock();
-    const results = toResults(q, await repo.readAll(q.id), now);
-    cache.set(q.id, { results, at: now.getTime() });
-    return results;
+  function read(questionId: number): Promise<Cached> {
+    let pending = reading.get(questionId);
+    if (!pending) {
+      pending = repo
+        .readSnapshot(questionId)
+        .then((stored) => {
+          const entry = { stored, readAt: clock().getTime() };
+          if (deps.refreshSeconds > 0) cache.set(questionId, entry);
+          return entry;
+        })
+        .finally(() => reading.delete(questionId));
+      reading.set(questionId, pending);
+    }
+    return pending;
   }
 
-  async function forQuestion(q: CatalogQuestion): Promise<QuestionResults> {
-    const cached = cache.get(q.id);
-    if (cached && clock().getTime() - cached.at < deps.refreshSeconds * 1000) {
-      return cached.results;
+  async function snapshotOf(questionId: number) {
+    const cached = cache.get(questionId);
+    if (!cached) return (await read(questionId)).stored;
+    if (clock().getTime() - cached.readAt >= deps.refreshSeconds * 1000) {
+      // Stale: served while one read replaces it (an answer's reply never waits for it).
+      read(questionId).catch((err) => deps.onError?.(err));
     }
-    const running = refreshing.get(q.id);
-    if (running) return cached ? cached.results : running;
-    const next = refresh(q).finally(() => refreshing.delete(q.id));
-    refreshing.set(q.id, next);
-    if (!cached) return next;
-    try {
-      return await next;
-    } catch (err) {
-      // A failed refresh (a deadlock, the database away) serves the last results instead.
-      deps.onRefreshError?.(err);
-      return cached.results;
-    }
+    return cached.stored;
+  }
+
+  async function tick(): Promise<void> {
+    for (const questionId of await foldAndPublish(repo, clock())) cache.delete(questionId);
   }
 
   return {
-    /** The question's current results (a snapshot at most `refreshSeconds` old). */
-    forQuestion,
+    /** The question's published results (optionally with one breakdown). */
+    async forQuestion(q: CatalogQuestion, dimension?: BreakdownDimension) {
+      return toResults(q, await snapshotOf(q.id), dimension);
+    },
 
-    /** The results of a question of a listed survey, by qid; NOT_FOUND for anything else. */
-    async forQid(qid: string): Promise<QuestionResults> {
+    /**
+     * The results of a question of a listed survey, for a member who answered it, or for
+     * anyone once its survey is closed. NOT_FOUND for anything else; ANSWER_FIRST before.
+     */
+    async forQid(qid: string, uuid: string | null, dimension?: BreakdownDimension) {
       const q = await deps.surveys.findQuestion(qid);
       if (!q) throw new AppError('NOT_FOUND');
-      return forQuestion(q);
+      if (!q.closed && !(uuid && (await deps.hasAnswered(uuid, q.id)))) {
+        throw new AppError(uuid ? 'ANSWER_FIRST' : 'UNAUTHENTICATED');
+      }
+      return toResults(q, await snapshotOf(q.id), dimension);
+    },
+
+    /** Folds and publishes now (the background loop does this every refreshSeconds). */
+    tick,
+
+    /** Runs tick() every refreshSeconds until stop(); errors are reported, never thrown. */
+    start() {
+      if (deps.refreshSeconds <= 0 || timer) return;
+      timer = setInterval(() => {
+        if (ticking) return;
+        ticking = tick()
+          .catch((err) => deps.onError?.(err))
+          .finally(() => (ticking = undefined));
+      }, deps.refreshSeconds * 1000);
+      timer.unref();
+    },
+
+    async stop() {
+      clearInterval(timer);
+      timer = undefined;
+      await ticking;
     },
   };
 }

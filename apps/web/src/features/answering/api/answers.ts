@@ -1,5 +1,6 @@
 import type {
   AnswerRequest,
+  BreakdownDimension,
   AnswerResponse,
   AttemptedQuestionList,
   QuestionResults,
@@ -42,10 +43,15 @@ export const answeringQueries = {
       },
       staleTime: 30_000,
     }),
-  results: (qid: string) =>
+  /** Published results of one question, whole or broken down by one dimension. */
+  results: (qid: string, breakdown?: BreakdownDimension) =>
     queryOptions({
-      queryKey: [...answeringQueries.all(), 'results', qid] as const,
-      queryFn: ({ signal }) => apiRequest<QuestionResults>(`${q(qid)}/results/`, { signal }),
+      queryKey: [...answeringQueries.all(), 'results', qid, breakdown ?? 'all'] as const,
+      queryFn: ({ signal }) =>
+        apiRequest<QuestionResults>(
+          `${q(qid)}/results/${breakdown ? `?breakdown=${breakdown}` : ''}`,
+          { signal },
+        ),
       staleTime: 10_000,
     }),
 };

@@ -2,7 +2,8 @@ import { Bar, BarChart, Cell, LabelList, ResponsiveContainer, Text, XAxis, YAxis
 
 export interface ChartRow {
   label: string;
-  percent: number;
+  /** Share of everyone counted, 0..100; null when hidden to protect privacy. */
+  percent: number | null;
   mine: boolean;
 }
 
@@ -10,12 +11,13 @@ export interface ChartRow {
 const ROW = 72;
 const BAR = 18;
 const LABEL_LINES = 2;
-const RIGHT = 52;
+const RIGHT = 64;
 
 interface LabelProps {
   x?: number | string;
   y?: number | string;
   width?: number | string;
+  height?: number | string;
   index?: number;
 }
 
@@ -38,16 +40,37 @@ function choiceLabel({ x = 0, y = 0, width = 0, index = 0 }: LabelProps, rows: C
   );
 }
 
+/** The share right of the track; a hidden cell says "hidden", never 0%. */
+function valueLabel(
+  { x = 0, y = 0, width = 0, height = 0, index = 0 }: LabelProps,
+  rows: ChartRow[],
+) {
+  const row = rows[index];
+  if (!row) return null;
+  const hidden = row.percent === null;
+  return (
+    <text
+      x={Number(x) + Number(width) + 8}
+      y={Number(y) + Number(height) / 2}
+      dominantBaseline="central"
+      className={hidden ? 'chart__value chart__value--hidden' : 'chart__value'}
+    >
+      {hidden ? 'hidden' : `${Math.round(row.percent!)}%`}
+    </text>
+  );
+}
+
 /**
  * The bar chart of a closed question: per choice a full-width track (which carries the label
  * and the share, so a choice nobody picked still shows) with the share drawn over it; the
- * person's own choice is darker and labelled "your answer" (not colour alone).
+ * person's own choice is darker and labelled "your answer" (not colour alone). A hidden cell
+ * keeps an empty dashed track and no length.
  * Loaded lazily: Recharts comes only with the first graph.
  */
 export default function ClosedChart({ rows }: { rows: ChartRow[] }) {
   const reduced =
     typeof matchMedia === 'function' && matchMedia('(prefers-reduced-motion: reduce)').matches;
-  const data = rows.map((r) => ({ ...r, track: 100 }));
+  const data = rows.map((r) => ({ label: r.label, value: r.percent ?? 0, track: 100 }));
   return (
     <div className="chart" aria-hidden="true">
       <ResponsiveContainer width="100%" height={rows.length * ROW}>
@@ -61,23 +84,25 @@ export default function ClosedChart({ rows }: { rows: ChartRow[] }) {
         >
           <XAxis type="number" domain={[0, 100]} hide />
           <YAxis type="category" dataKey="label" hide />
-          <Bar
-            dataKey="track"
-            barSize={BAR}
-            radius={BAR / 2}
-            fill="#efebe4"
-            isAnimationActive={false}
-          >
+          <Bar dataKey="track" barSize={BAR} radius={BAR / 2} isAnimationActive={false}>
+            {rows.map((row) =>
+              row.percent === null ? (
+                <Cell
+                  key={row.label}
+                  fill="#faf8f5"
+                  stroke="#b9b2a6"
+                  strokeDasharray="4 4"
+                  strokeWidth={1}
+                />
+              ) : (
+                <Cell key={row.label} fill="#efebe4" />
+              ),
+            )}
             <LabelList content={(props: LabelProps) => choiceLabel(props, rows)} />
-            <LabelList
-              dataKey="percent"
-              position="right"
-              className="chart__value"
-              formatter={(v: unknown) => `${Math.round(Number(v))}%`}
-            />
+            <LabelList content={(props: LabelProps) => valueLabel(props, rows)} />
           </Bar>
           <Bar
-            dataKey="percent"
+            dataKey="value"
             barSize={BAR}
             radius={BAR / 2}
             isAnimationActive={!reduced}

@@ -65,7 +65,12 @@ export function FeedbackScreen(props: Props) {
         </p>
       ) : withGraph ? (
         results ? (
-          <QuestionGraph question={question} results={results} mine={mine?.answer ?? null} />
+          <QuestionGraph
+            question={question}
+            results={results}
+            mine={mine?.answer ?? null}
+            pending={props.results !== null}
+          />
         ) : fetched.isError ? (
           <p className="notice">The graph could not be loaded. You can see it at the end.</p>
         ) : (

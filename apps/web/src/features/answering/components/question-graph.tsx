@@ -1,9 +1,27 @@
-import { LEAVE_BLANK_CHOICE, type Question, type QuestionResults } from '@candor/contracts';
-import { lazy, Suspense, useId } from 'react';
+import {
+  type BreakdownDimension,
+  type ChoiceResult,
+  LEAVE_BLANK_CHOICE,
+  type Question,
+  type QuestionResults,
+  type ResultGroup,
+} from '@candor/contracts';
+import { useQuery } from '@tanstack/react-query';
+import { lazy, Suspense, useId, useState } from 'react';
+import { answeringQueries } from '../api/answers';
+import { BREAKDOWN_OPTIONS, groupLabel } from '../lib/group-labels';
 
 const ClosedChart = lazy(() => import('./closed-chart'));
 
-const people = (n: number) => `${n.toLocaleString('en')} ${n === 1 ? 'person' : 'people'}`;
+const count = (n: number) => n.toLocaleString('en');
+const people = (n: number) => `${count(n)} ${n === 1 ? 'person' : 'people'}`;
+const share = (percent: number | null) => (percent === null ? 'hidden' : `${Math.round(percent)}%`);
+
+export const FEWER_THAN_TEN =
+  "Fewer than 10 verified people have answered yet; results appear at 10 to protect everyone's privacy.";
+export const HIDDEN_GROUP = 'Hidden to protect privacy';
+
+type View = BreakdownDimension | 'all';
 
 interface Props {
   question: Question;
@@ -12,84 +30,312 @@ interface Props {
   mine: string | null;
   /** `full` after an answer (v1 feedback); `compact` in the list of all graphs. */
   variant?: 'full' | 'compact';
+  /** The answer was just given: it may join the published counts only with the next snapshot. */
+  pending?: boolean;
 }
 
-/** Everyone's answers to one question: a chart with a table alternative, blanks shown apart. */
-export function QuestionGraph({ question, results, mine, variant = 'full' }: Props) {
+/** The choices drawn as bars: the leave-blank row is left out (it is told apart). */
+const answered = (choices: ChoiceResult[]) => choices.filter((c) => !c.is_blank);
+
+/** All / Gender / Age / Country: buttons that say which one is showing (aria-pressed). */
+function BreakdownSwitch({ value, onChange }: { value: View; onChange: (v: View) => void }) {
+  return (
+    <div className="breakdown-switch" role="group" aria-label="Show answers by">
+      {BREAKDOWN_OPTIONS.map((o) => (
+        <button
+          key={o.value}
+          type="button"
+          className="breakdown-switch__option"
+          aria-pressed={value === o.value}
+          onClick={() => onChange(o.value)}
+        >
+          {o.label}
+        </button>
+      ))}
+    </div>
+  );
+}
+
+/** One group of a breakdown: its name and n, then a small bar per choice (plain HTML). */
+function GroupBars({
+  dimension,
+  group,
+  mine,
+}: {
+  dimension: BreakdownDimension;
+  group: ResultGroup;
+  mine: string | null;
+}) {
+  const name = groupLabel(dimension, group.key);
+  const n =
+    group.respondents !== null ? (
+      <span className="groups__n"> · n = {count(group.respondents)}</span>
+    ) : null;
+  const bars = answered(group.choices);
+  // Nothing to draw: hidden outright, nobody in the group, or every share hidden.
+  const note = group.suppressed
+    ? HIDDEN_GROUP
+    : group.respondents === 0
+      ? 'No answers from this group yet'
+      : bars.every((c) => c.percent === null)
+        ? `Every share ${HIDDEN_GROUP.toLowerCase()}`
+        : null;
+  if (note) {
+    return (
+      <li className="groups__item groups__item--hidden">
+        <p className="groups__name">
+          {name}
+          {group.suppressed || group.respondents === 0 ? null : n}
+        </p>
+        <p className="groups__hidden">{note}</p>
+      </li>
+    );
+  }
+  return (
+    <li className="groups__item">
+      <p className="groups__name">
+        {name}
+        {n}
+      </p>
+      <ul className="bars">
+        {bars.map((c) => {
+          const own = c.choice === mine;
+          return (
+            <li key={c.choice} className={`bars__row${own ? ' bars__row--mine' : ''}`}>
+              <span className="bars__label">
+                {c.choice}
+                {own ? <span className="bars__mine"> · your answer</span> : null}
+              </span>
+              <span
+                className={`bars__track${c.percent === null ? ' bars__track--hidden' : ''}`}
+                aria-hidden="true"
+              >
+                {c.percent !== null ? (
+                  <span className="bars__fill" style={{ width: `${c.percent}%` }} />
+                ) : null}
+              </span>
+              <span className={`bars__value${c.percent === null ? ' bars__value--hidden' : ''}`}>
+                {share(c.percent)}
+              </span>
+            </li>
+          );
+        })}
+      </ul>
+      <p className="groups__blank">
+        {group.blank === null
+          ? 'Left blank: hidden'
+          : group.blank > 0
+            ? `${count(group.blank)} left it blank`
+            : 'Nobody left it blank'}
+      </p>
+    </li>
+  );
+}
+
+/** The chosen breakdown, fetched on demand, one compact row of bars per group. */
+function BreakdownView({
+  qid,
+  dimension,
+  mine,
+}: {
+  qid: string;
+  dimension: BreakdownDimension;
+  mine: string | null;
+}) {
+  const query = useQuery(answeringQueries.results(qid, dimension));
+  const groups = query.data?.breakdown?.groups;
+  if (query.isError) {
+    return (
+      <p className="graph__empty">This breakdown could not be loaded. Try again in a moment.</p>
+    );
+  }
+  if (!groups) {
+    return (
+      <div className="chart chart--loading" aria-busy="true" aria-label="Loading the breakdown" />
+    );
+  }
+  if (groups.length === 0) {
+    return <p className="graph__empty">No group is large enough to show yet.</p>;
+  }
+  return (
+    <ul className="groups">
+      {groups.map((g) => (
+        <GroupBars key={g.key} dimension={dimension} group={g} mine={mine} />
+      ))}
+    </ul>
+  );
+}
+
+/** Open questions: how many wrote, the most common words, moderated sample answers. */
+function OpenResults({
+  results,
+  mine,
+  Sub,
+}: {
+  results: QuestionResults;
+  mine: string | null;
+  Sub: 'h3' | 'h4';
+}) {
+  const respondents = results.respondents ?? 0;
+  const wrote = results.blank === null ? null : respondents - results.blank;
+  return (
+    <>
+      <p className="graph__open">
+        {wrote === null ? (
+          <>
+            <strong>{people(respondents)}</strong> answered.
+          </>
+        ) : (
+          <>
+            <strong>{people(wrote)}</strong> wrote an answer.
+          </>
+        )}
+        {mine ? (
+          <>
+            {' '}
+            You wrote: <q>{mine}</q>
+          </>
+        ) : null}
+      </p>
+      {results.words.length > 0 ? (
+        <>
+          <Sub className="graph__subtitle">Most common words</Sub>
+          <ul className="words">
+            {results.words.map((w) => (
+              <li key={w.word} className="words__item">
+                {w.word} <span className="words__count">{count(w.count)}</span>
+              </li>
+            ))}
+          </ul>
+        </>
+      ) : null}
+      {results.samples.length > 0 ? (
+        <>
+          <Sub className="graph__subtitle">What people wrote</Sub>
+          <ul className="samples">
+            {results.samples.map((s, i) => (
+              <li key={i} className="samples__item">
+                <q>{s}</q>
+              </li>
+            ))}
+          </ul>
+        </>
+      ) : null}
+      {results.words.length === 0 && results.samples.length === 0 ? (
+        <p className="graph__empty">
+          No common words or approved answers to show yet. They appear once enough people have
+          written and answers have been reviewed.
+        </p>
+      ) : null}
+    </>
+  );
+}
+
+/**
+ * Everyone's answers to one question: a chart with a table alternative, blanks shown apart,
+ * hidden cells said in words (never as 0%), and a breakdown by gender, age or country.
+ */
+export function QuestionGraph({
+  question,
+  results,
+  mine,
+  variant = 'full',
+  pending = false,
+}: Props) {
   const id = useId();
-  const counted = results.respondents - results.blank;
-  const rows = results.choices
-    .filter((c) => !c.is_blank)
-    .map((c) => ({
-      label: c.choice,
-      percent: c.percent ?? 0,
-      count: c.count,
-      mine: c.choice === mine,
-    }));
+  const [view, setView] = useState<View>('all');
+  const rows = answered(results.choices).map((c) => ({
+    label: c.choice,
+    percent: c.percent,
+    count: c.count,
+    mine: c.choice === mine,
+  }));
   const Heading = variant === 'full' ? 'h2' : 'h3';
+  const Sub = variant === 'full' ? 'h3' : 'h4';
+  const published = results.respondents !== null && results.respondents >= 10;
+  const closed = question.type === 'Closed';
+  const counted =
+    results.respondents !== null && results.blank !== null
+      ? results.respondents - results.blank
+      : null;
   return (
     <figure className={`graph graph--${variant}`} aria-labelledby={id}>
       <Heading id={id} className="graph__title">
         {variant === 'full' ? 'How everyone answered' : question.question}
       </Heading>
-      {results.respondents === 0 ? (
-        <p className="graph__empty">
-          No verified answers are published yet. Yours will count once it is in the next snapshot.
-        </p>
-      ) : question.type === 'Closed' ? (
+      {!published ? (
+        <p className="graph__empty graph__empty--privacy">{FEWER_THAN_TEN}</p>
+      ) : closed ? (
         <>
-          <Suspense
-            fallback={<div className="chart chart--loading" style={{ height: rows.length * 72 }} />}
-          >
-            <ClosedChart rows={rows} />
-          </Suspense>
-          {/* A table keeps its content's width: the hidden wrapper, not the table, is clipped. */}
-          <div className="visually-hidden">
-            <table>
-              <caption>Answers of {people(counted)}, left blank not included</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Answer</th>
-                  <th scope="col">Share</th>
-                  <th scope="col">People</th>
-                </tr>
-              </thead>
-              <tbody>
-                {rows.map((r) => (
-                  <tr key={r.label}>
-                    <th scope="row">
-                      {r.label}
-                      {r.mine ? ' (your answer)' : ''}
-                    </th>
-                    <td>{r.percent}%</td>
-                    <td>{r.count ?? 'fewer than 10'}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <BreakdownSwitch value={view} onChange={setView} />
+          {view !== 'all' ? (
+            <BreakdownView qid={question.qid} dimension={view} mine={mine} />
+          ) : (
+            <>
+              <Suspense
+                fallback={
+                  <div className="chart chart--loading" style={{ height: rows.length * 72 }} />
+                }
+              >
+                <ClosedChart rows={rows} />
+              </Suspense>
+              {/* A table keeps its content's width: the hidden wrapper, not the table, is clipped. */}
+              <div className="visually-hidden">
+                <table>
+                  <caption>
+                    {counted !== null
+                      ? `Answers of ${people(counted)}, left blank not included`
+                      : 'Answers of verified people, left blank not included'}
+                  </caption>
+                  <thead>
+                    <tr>
+                      <th scope="col">Answer</th>
+                      <th scope="col">Share</th>
+                      <th scope="col">People</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {rows.map((r) => (
+                      <tr key={r.label}>
+                        <th scope="row">
+                          {r.label}
+                          {r.mine ? ' (your answer)' : ''}
+                        </th>
+                        <td>{r.percent === null ? 'hidden' : `${r.percent}%`}</td>
+                        <td>{r.count === null ? 'fewer than 10 / hidden' : count(r.count)}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+            </>
+          )}
         </>
       ) : (
-        <p className="graph__open">
-          <strong>{people(counted)}</strong> wrote an answer.
-          {mine ? (
-            <>
-              {' '}
-              You wrote: <q>{mine}</q>
-            </>
-          ) : null}
-        </p>
+        <OpenResults results={results} mine={mine} Sub={Sub} />
       )}
       <figcaption className="graph__caption">
-        n = {people(results.respondents)}, verified
-        {results.blank > 0 ? ` · ${results.blank.toLocaleString('en')} left it blank` : ''}
+        {published ? (
+          <>
+            n = {people(results.respondents!)}, verified
+            {results.blank === null
+              ? ' · left blank: hidden'
+              : results.blank > 0
+                ? ` · ${count(results.blank)} left it blank`
+                : ''}
+          </>
+        ) : (
+          'Not enough answers yet'
+        )}
         {mine === '' ? ' · you left it blank' : ''}
-        {question.type === 'Closed' &&
-        mine &&
-        !rows.some((r) => r.mine) &&
-        mine !== LEAVE_BLANK_CHOICE
+        {closed && mine && !rows.some((r) => r.mine) && mine !== LEAVE_BLANK_CHOICE
           ? ` · your answer: ${mine}`
           : ''}
+        {pending && mine !== null ? (
+          <span className="graph__pending">
+            Results update in steps: your answer counts in the next update.
+          </span>
+        ) : null}
       </figcaption>
     </figure>
   );

@@ -16,6 +16,8 @@ interface AuthState {
   /** Stores tokens from signup/verify/reset and loads the user. */
   startSession: (tokens: TokenPair) => Promise<User>;
   logout: () => Promise<void>;
+  /** Forgets the session in this browser only (the account is gone: nothing to revoke). */
+  endSession: () => void;
   refreshUser: () => Promise<void>;
 }
 
@@ -74,6 +76,11 @@ export const useAuthStore = create<AuthState>()((set, get) => ({
       // Revoke server-side too; the local session is gone whatever happens.
       await apiPost('/v1/user/logout/', { refresh: tokens.refresh }).catch(() => undefined);
     }
+  },
+
+  endSession() {
+    clearTokens();
+    set({ auth: false, user: null });
   },
 
   async refreshUser() {

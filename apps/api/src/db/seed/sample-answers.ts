@@ -1,0 +1,91 @@
+import { asc, like } from 'drizzle-orm';
+import type { Db } from '../client.js';
+import { answers, choices, questions, respondents } from '../schema.js';
+import { foldAndPublish } from '../../modules/results/results.service.js';
+import { createResultsRepository } from '../../modules/results/results.repository.js';
+
+/** Pseudonyms of sample respondents start with this: no HMAC has it, so they never match a member. */
+export const SAMPLE_PSEUDONYM_PREFIX = 'sample-';
+
+const GENDERS = ['female', 'male', 'female', 'male', 'non_binary', 'undisclosed'] as const;
+const AGES = ['18-24', '25-34', '25-34', '35-44', '45-54', '55-64', '65+'] as const;
+const COUNTRIES = ['US', 'GB', 'IN', 'NG', 'US', 'GB', 'CA', 'AU', 'DE', 'FR'] as const;
+const WORDS = ['honesty', 'trust', 'family', 'freedom', 'fear', 'money', 'time', 'respect'];
+
+/** A small deterministic generator: sample data is the same on every machine. */
+function generator(seed: number) {
+  let s = seed >>> 0;
+  return () => {
+    s = (s * 1_664_525 + 1_013_904_223) >>> 0;
+    return s / 2 ** 32;
+  };
+}
+
+/**
+ * Sample answers for a demo or a test deployment: `people` made-up respondents (pseudonyms
+ * `sample-N`, never an account) answer every question of the sample surveys with skewed
+ * choices, then the results are folded and published. Off by default (SEED_SAMPLE_ANSWERS):
+ * made-up answers must never mix with real ones. Does nothing if sample respondents exist.
+ */
+export async function seedSampleAnswers(db: Db, opts: { people?: number; now?: Date } = {}) {
+  const people = opts.people ?? 60;
+  const [existing] = await db
+    .select({ id: respondents.id })
+    .from(respondents)
+    .where(like(respondents.pseudonym, `${SAMPLE_PSEUDONYM_PREFIX}%`))
+    .limit(1);
+  if (existing) return { respondentsAdded: 0 };
+  const random = generator(20261122);
+  const ids = await db
+    .insert(respondents)
+    .values(
+      Array.from({ length: people }, (_, i) => ({
+        pseudonym: `${SAMPLE_PSEUDONYM_PREFIX}${i}`,
+        gender: GENDERS[Math.floor(random() * GENDERS.length)]!,
+        ageBand: AGES[Math.floor(random() * AGES.length)]!,
+        country: COUNTRIES[Math.floor(random() * COUNTRIES.length)]!,
+        counts: true,
+      })),
+    )
+    .returning({ id: respondents.id });
+  const qs = await db.select().from(questions).orderBy(asc(questions.id));
+  const all = await db.select().from(choices).orderBy(asc(choices.position));
+  const day = (opts.now ?? new Date()).toISOString().slice(0, 10);
+  for (const q of qs) {
+    const own = all.filter((c) => c.questionId === q.id);
+    const real = own.filter((c) => !c.isBlank);
+    const blank = own.find((c) => c.isBlank);
+    // Each question leans toward one of its answers, as real opinions do.
+    const weights = real.map((_, i) => 1 + ((i * 7 + q.id * 3) % 5) ** 2);
+    const sum = weights.reduce((a, b) => a + b, 0);
+    const rows = ids.map(({ id }) => {
+      if (q.type === 'Open') {
+        const text = `${WORDS[Math.floor(random() * WORDS.length)]} and ${WORDS[Math.floor(random() * WORDS.length)]}`;
+        return {
+          respondentId: id,
+          questionId: q.id,
+          text,
+          isBlank: false,
+          moderation: 'approved' as const,
+        };
+      }
+      if (blank && random() < 0.06) {
+        return { respondentId: id, questionId: q.id, choiceId: blank.id, isBlank: true };
+      }
+      let pick = random() * sum;
+      const i = weights.findIndex((w) => (pick -= w) < 0);
+      return {
+        respondentId: id,
+        questionId: q.id,
+        choiceId: real[Math.max(i, 0)]!.id,
+        isBlank: false,
+      };
+    });
+    await db.insert(answers).values(rows.map((r) => ({ ...r, answeredOn: day })));
+  }
+  // Publish at once: a fresh demo shows graphs without waiting for the background loop.
+  const repo = createResultsRepository(db);
+  await foldAndPublish(repo, opts.now ?? new Date());
+  for (const q of qs) await repo.publish(q.id, opts.now ?? new Date(), true);
+  return { respondentsAdded: ids.length };
+}

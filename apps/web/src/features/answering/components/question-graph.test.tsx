@@ -1,0 +1,179 @@
+import { LEAVE_BLANK_CHOICE, type Question, type QuestionResults } from '@candor/contracts';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { fireEvent, render, screen, within } from '@testing-library/react';
+import type { ReactNode } from 'react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { FEWER_THAN_TEN, HIDDEN_GROUP, QuestionGraph } from './question-graph';
+
+const qid = '00000000-0000-4000-8000-000000000001';
+const closed: Question = {
+  qid,
+  question: 'Would you look?',
+  type: 'Closed',
+  timer_length: '0:00:00',
+  video_link_1: null,
+  video_link_2: null,
+  video_captions_1: null,
+  video_captions_2: null,
+  submitted: '2026-01-01T00:00:00Z',
+  choices: ['Yes', 'No', 'Maybe', LEAVE_BLANK_CHOICE],
+  randomise_answers: false,
+  max_length: null,
+};
+const open: Question = { ...closed, type: 'Open', choices: [], max_length: 200 };
+
+const results: QuestionResults = {
+  qid,
+  type: 'Closed',
+  respondents: 60,
+  blank: 6,
+  choices: [
+    { choice: 'Yes', count: 36, percent: 60, is_blank: false },
+    { choice: 'No', count: null, percent: null, is_blank: false },
+    { choice: 'Maybe', count: null, percent: null, is_blank: false },
+    { choice: LEAVE_BLANK_CHOICE, count: 6, percent: 10, is_blank: true },
+  ],
+  breakdown: null,
+  words: [],
+  samples: [],
+  snapshot_at: '2026-01-01T00:00:00Z',
+};
+
+function wrap(children: ReactNode) {
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  return <QueryClientProvider client={client}>{children}</QueryClientProvider>;
+}
+
+afterEach(() => vi.unstubAllGlobals());
+
+describe('QuestionGraph', () => {
+  it('says why there is no chart while fewer than 10 people are counted', () => {
+    render(
+      wrap(
+        <QuestionGraph
+          question={closed}
+          results={{ ...results, respondents: null, blank: null, choices: [] }}
+          mine="Yes"
+          pending
+        />,
+      ),
+    );
+    expect(screen.getByText(FEWER_THAN_TEN)).toBeTruthy();
+    expect(screen.queryByRole('table')).toBeNull();
+    expect(screen.queryByRole('group', { name: 'Show answers by' })).toBeNull();
+    expect(screen.getByText(/your answer counts in the next update/)).toBeTruthy();
+  });
+
+  it('names hidden cells as hidden (never 0%) and marks the own answer in words', () => {
+    render(wrap(<QuestionGraph question={closed} results={results} mine="No" />));
+    const table = screen.getByRole('table');
+    expect(within(table).getByText('Answers of 54 people, left blank not included')).toBeTruthy();
+    const mine = within(table).getByRole('rowheader', { name: 'No (your answer)' });
+    const cells = within(mine.closest('tr')!).getAllByRole('cell');
+    expect(cells.map((c) => c.textContent)).toEqual(['hidden', 'fewer than 10 / hidden']);
+    const shares = within(table)
+      .getAllByRole('row')
+      .slice(1)
+      .map((r) => within(r).getAllByRole('cell')[0]!.textContent);
+    expect(shares).toEqual(['60%', 'hidden', 'hidden']);
+    expect(within(table).getAllByRole('row')).toHaveLength(4); // header + 3 answers, blank apart
+    expect(screen.getByText(/n = 60 people, verified · 6 left it blank/)).toBeTruthy();
+  });
+
+  it('switches to a breakdown by gender, fetched on demand, with hidden groups said so', async () => {
+    const fetchMock = vi.fn(() =>
+      Promise.resolve(
+        Response.json({
+          ...results,
+          breakdown: {
+            dimension: 'gender',
+            groups: [
+              {
+                key: 'female',
+                suppressed: false,
+                respondents: 24,
+                blank: null,
+                choices: [
+                  { choice: 'Yes', count: 14, percent: 58.3, is_blank: false },
+                  { choice: 'No', count: null, percent: null, is_blank: false },
+                  { choice: 'Maybe', count: null, percent: null, is_blank: false },
+                  { choice: LEAVE_BLANK_CHOICE, count: null, percent: null, is_blank: true },
+                ],
+              },
+              {
+                key: 'male',
+                suppressed: false,
+                respondents: 21,
+                blank: null,
+                choices: results.choices.map((c) => ({ ...c, count: null, percent: null })),
+              },
+              { key: 'non_binary', suppressed: true, respondents: null, blank: null, choices: [] },
+              {
+                key: 'other',
+                suppressed: false,
+                respondents: 0,
+                blank: 0,
+                choices: results.choices.map((c) => ({ ...c, count: 0, percent: 0 })),
+              },
+            ],
+          },
+        }),
+      ),
+    );
+    vi.stubGlobal('fetch', fetchMock);
+    render(wrap(<QuestionGraph question={closed} results={results} mine="Yes" />));
+    const switcher = screen.getByRole('group', { name: 'Show answers by' });
+    const all = within(switcher).getByRole('button', { name: 'All' });
+    const gender = within(switcher).getByRole('button', { name: 'Gender' });
+    expect(all.getAttribute('aria-pressed')).toBe('true');
+    fireEvent.click(gender);
+    expect(gender.getAttribute('aria-pressed')).toBe('true');
+    expect(all.getAttribute('aria-pressed')).toBe('false');
+    const women = (await screen.findByText('Women')).closest('li')!;
+    expect(fetchMock).toHaveBeenCalledWith(
+      `/api/v1/questions/${qid}/results/?breakdown=gender`,
+      expect.anything(),
+    );
+    expect(within(women).getByText('· n = 24')).toBeTruthy();
+    expect(within(women).getByText('58%')).toBeTruthy();
+    expect(within(women).getAllByText('hidden')).toHaveLength(2);
+    expect(within(women).getByText('· your answer')).toBeTruthy();
+    expect(within(women).getByText('Left blank: hidden')).toBeTruthy();
+    const nb = screen.getByText('Non-binary').closest('li')!;
+    expect(within(nb).getByText(HIDDEN_GROUP)).toBeTruthy();
+    const men = screen.getByText('Men').closest('li')!;
+    expect(within(men).getByText('Every share hidden to protect privacy')).toBeTruthy();
+    expect(within(men).queryByText('hidden')).toBeNull();
+    const other = screen.getByText('Other').closest('li')!;
+    expect(within(other).getByText('No answers from this group yet')).toBeTruthy();
+    expect(within(other).queryByText('0%')).toBeNull();
+  });
+
+  it('shows the common words and quoted samples of an open question, or a note', () => {
+    const openResults: QuestionResults = {
+      ...results,
+      type: 'Open',
+      respondents: 40,
+      blank: 4,
+      choices: [],
+      words: [{ word: 'family', count: 12 }],
+      samples: ['It depends on who asks.'],
+    };
+    const { rerender } = render(
+      wrap(<QuestionGraph question={open} results={openResults} mine="My own words" />),
+    );
+    expect(screen.getByText('36 people')).toBeTruthy();
+    expect(screen.getByText('family').textContent).toBe('family 12');
+    expect(screen.getByText('It depends on who asks.').tagName).toBe('Q');
+    rerender(
+      wrap(
+        <QuestionGraph
+          question={open}
+          results={{ ...openResults, words: [], samples: [] }}
+          mine="My own words"
+        />,
+      ),
+    );
+    expect(screen.getByText(/No common words or approved answers to show yet/)).toBeTruthy();
+  });
+});

@@ -1,0 +1,37 @@
+import type { Mirror, MyData } from '@candor/contracts';
+import { queryOptions } from '@tanstack/react-query';
+import { apiPost, apiRequest } from '../../../lib/api-client';
+
+export const mirrorQueries = {
+  /** Every question the member answered, their answer against everyone's, newest first. */
+  mirror: () =>
+    queryOptions({
+      queryKey: ['mirror'] as const,
+      queryFn: ({ signal }) => apiRequest<Mirror>('/v1/user/mirror/', { signal }),
+      staleTime: 10_000,
+    }),
+};
+
+/** The file name of the export, as the privacy page and the button promise. */
+export const EXPORT_FILE_NAME = 'candor-my-data.json';
+
+/** Fetches everything stored about the member and saves it as a JSON file in the browser. */
+export async function downloadMyData(): Promise<void> {
+  const data = await apiRequest<MyData>('/v1/user/export/');
+  const blob = new Blob([JSON.stringify(data, null, 2)], { type: 'application/json' });
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = EXPORT_FILE_NAME;
+  link.hidden = true;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  // The browser has taken the file once the click's task is over; give it a moment anyway.
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+/** Erases the member's account; the password confirms that its owner asks (400 when wrong). */
+export async function deleteAccount(password: string): Promise<void> {
+  await apiPost<unknown>('/v1/user/delete/', { password });
+}

@@ -1,0 +1,59 @@
+import type { MirrorItem as Item } from '@candor/contracts';
+import { render, screen } from '@testing-library/react';
+import { MemoryRouter } from 'react-router';
+import { describe, expect, it } from 'vitest';
+import { MirrorItem } from './mirror-item';
+
+const item: Item = {
+  qid: '00000000-0000-4000-8000-000000000001',
+  question: 'Would you travel back in time?',
+  type: 'Closed',
+  gid: '00000000-0000-4000-8000-0000000000aa',
+  survey: 'Time Travel',
+  answer: 'Yes',
+  is_blank: false,
+  date: '2026-03-12',
+  rating: 7,
+  same_percent: 23.4,
+  respondents: 1240,
+  minority: true,
+};
+
+const show = (over: Partial<Item> = {}) =>
+  render(
+    <MemoryRouter>
+      <ul>
+        <MirrorItem item={{ ...item, ...over }} />
+      </ul>
+    </MemoryRouter>,
+  );
+
+describe('MirrorItem', () => {
+  it('shows the answer, the share who said the same, the minority badge and the rating', () => {
+    show();
+    expect(screen.getByRole('heading', { name: item.question })).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Time Travel' }).getAttribute('href')).toBe(
+      `/surveys/${item.gid}`,
+    );
+    expect(screen.getByText('Yes')).toBeTruthy();
+    expect(screen.getByText('23% answered the same (of 1,240 verified people)')).toBeTruthy();
+    expect(screen.getByText("You're in the minority")).toBeTruthy();
+    expect(screen.getByText('Your interest: 7/10')).toBeTruthy();
+    expect(screen.getByText('12 Mar 2026')).toBeTruthy();
+  });
+
+  it('says "hidden" for a suppressed share and never shows a minority it cannot know', () => {
+    show({ same_percent: null, minority: null, rating: null });
+    expect(screen.getByText('Share hidden to protect privacy')).toBeTruthy();
+    expect(screen.queryByText(/answered the same/)).toBeNull();
+    expect(screen.queryByText("You're in the minority")).toBeNull();
+    expect(screen.getByText('Not rated')).toBeTruthy();
+  });
+
+  it('says there are not enough answers yet under 10 people, and tells a blank apart', () => {
+    show({ respondents: null, same_percent: null, minority: null });
+    expect(screen.getByText(/Not enough answers yet/)).toBeTruthy();
+    show({ is_blank: true, answer: '', same_percent: null, minority: null });
+    expect(screen.getByText('Left blank')).toBeTruthy();
+  });
+});

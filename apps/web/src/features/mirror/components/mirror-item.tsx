@@ -1,0 +1,69 @@
+import type { MirrorItem as Item } from '@candor/contracts';
+import { Link } from 'react-router';
+
+const day = new Intl.DateTimeFormat('en-GB', {
+  day: 'numeric',
+  month: 'short',
+  year: 'numeric',
+  timeZone: 'UTC',
+});
+
+/** `2026-03-12` as "12 Mar 2026" (the API keeps the day only, in UTC). */
+export function formatDay(date: string): string {
+  const d = new Date(`${date}T00:00:00Z`);
+  return Number.isNaN(d.getTime()) ? date : day.format(d);
+}
+
+/** What the mirror says about how many answered the same, in words a person reads. */
+export function sameText(item: Item): string | null {
+  if (item.respondents === null) return 'Not enough answers yet: results appear at 10 people';
+  if (item.is_blank) return null;
+  // Written answers are not compared one by one: they are yours alone.
+  if (item.type === 'Open')
+    return `One of ${item.respondents.toLocaleString('en')} written answers`;
+  if (item.same_percent === null) return 'Share hidden to protect privacy';
+  const pct = Math.round(item.same_percent);
+  return `${pct}% answered the same`;
+}
+
+/** One answered question: the member's answer, the share who said the same, their rating. */
+export function MirrorItem({ item }: { item: Item }) {
+  const same = sameText(item);
+  return (
+    <li className="mirror-item">
+      <p className="mirror-item__meta">
+        <Link to={`/surveys/${item.gid}`}>{item.survey}</Link>
+        <span aria-hidden="true"> · </span>
+        <time dateTime={item.date}>{formatDay(item.date)}</time>
+      </p>
+      <h2 className="mirror-item__question">{item.question}</h2>
+      <p className="mirror-item__answer">
+        <span className="mirror-item__key">Your answer</span>{' '}
+        {item.is_blank ? <em>Left blank</em> : <strong>{item.answer}</strong>}
+      </p>
+      {same ? (
+        <div className="mirror-item__same">
+          {item.same_percent !== null ? (
+            <span className="meter" aria-hidden="true">
+              <span className="meter__fill" style={{ width: `${item.same_percent}%` }} />
+            </span>
+          ) : null}
+          <p className={item.same_percent === null ? 'mirror-item__muted' : undefined}>
+            {same}
+            {item.same_percent !== null && item.respondents !== null
+              ? ` (of ${item.respondents.toLocaleString('en')} verified people)`
+              : ''}
+          </p>
+        </div>
+      ) : null}
+      <p className="mirror-item__foot">
+        {item.minority ? (
+          <span className="badge badge--minority">You&apos;re in the minority</span>
+        ) : null}
+        <span className="mirror-item__rating">
+          {item.rating === null ? 'Not rated' : `Your interest: ${item.rating}/10`}
+        </span>
+      </p>
+    </li>
+  );
+}

@@ -1,0 +1,183 @@
+// Results of one question with 10,000 and 1,000,000 answers, on PostgreSQL and on PGlite: the
+// results endpoint under load (autocannon, 50 connections, a member who answered, 3 runs of 6 s,
+// medians) beside the naive live GROUP BY over the answers (the same breakdown, 7 runs, median
+// and slowest). The answers are written straight in SQL, already counted as a fold counts them.
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { and, eq, sql } from 'drizzle-orm';
+import pg from 'pg';
+import { type Database, openDatabase } from '../apps/api/src/db/client';
+import { choices, questions, surveys, users } from '../apps/api/src/db/schema';
+import { seedSampleContent } from '../apps/api/src/db/seed/seed';
+import { deriveKeys, derivePseudonymKey, hmacHex } from '../apps/api/src/lib/keys';
+import { createTokenService } from '../apps/api/src/lib/tokens';
+import { createResultsRepository } from '../apps/api/src/modules/results/results.repository';
+import { median, startCandor } from './lib';
+
+const adminUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const SIZES = [10_000, 1_000_000];
+const RUNS = 3;
+const SECONDS = 6;
+const NAIVE_RUNS = 7;
+
+interface Prepared {
+  qid: string;
+  token: string;
+  naive: () => Promise<number>;
+}
+
+/** Seeds, adds `n` respondents with one answer each to one question, counts and publishes them. */
+async function prepare(database: Database, n: number, jwtSecret: string): Promise<Prepared> {
+  const { db } = database;
+  await database.migrate();
+  await seedSampleContent(db);
+  const [q] = await db
+    .select({ id: questions.id, qid: questions.qid })
+    .from(questions)
+    .innerJoin(surveys, eq(surveys.id, questions.surveyId))
+    .where(and(eq(surveys.slug, 'taboos'), eq(questions.position, 1)));
+  const own = await db
+    .select({ id: choices.id })
+    .from(choices)
+    .where(eq(choices.questionId, q!.id));
+  const ids = own.map((c) => c.id);
+  // One member who answered too: results are shown only after answering.
+  const [member] = await db
+    .insert(users)
+    .values({
+      phoneE164: '+15555550199',
+      yearOfBirth: 1990,
+      gender: 'female',
+      country: 'US',
+      status: 'active',
+      phoneVerifiedAt: new Date(),
+    })
+    .returning({ uuid: users.uuid });
+  const pseudonym = hmacHex(derivePseudonymKey({ pseudonymSecret: jwtSecret }), member!.uuid);
+  await db.execute(sql`
+    insert into respondents (pseudonym, gender, age_band, country, counts)
+    select case when g = 0 then ${pseudonym} else 'bench-' || g end,
+           (array['female','male','non_binary','undisclosed'])[1 + g % 4]::gender,
+           (array['18-24','25-34','35-44','45-54','55-64','65+'])[1 + g % 6],
+           (array['US','GB','IN','NG','CA','AU','DE'])[1 + g % 7], true
+    from generate_series(0, ${n - 1}) g`);
+  await db.execute(sql`
+    insert into answers (respondent_id, question_id, choice_id, is_blank, answered_on, folded)
+    select r.id, ${q!.id}, (${sql.raw(`array[${ids.join(',')}]`)})[1 + (r.id * 7919) % ${ids.length}],
+           false, current_date, true
+    from respondents r`);
+  // Counted as the fold counts them (the fold itself is measured by answer ingest).
+  await db.execute(sql`
+    insert into answer_counts (question_id, dimension, bucket, choice_id, is_blank, n)
+    select ${q!.id}, d.dimension, d.bucket, a.choice_id, a.is_blank, count(*)::int
+    from answers a join respondents r on r.id = a.respondent_id
+    cross join lateral (values ('all', ''), ('gender', r.gender::text), ('age', r.age_band),
+                                ('country', r.country)) as d(dimension, bucket)
+    where a.question_id = ${q!.id}
+    group by 2, 3, 4, 5`);
+  await db.execute(sql`analyze`);
+  await createResultsRepository(db).publish(q!.id, new Date(), true);
+  const tokens = createTokenService(deriveKeys({ jwtSecret }), { accessTtlSeconds: 3600 });
+  const token = await tokens.signAccess({ sub: member!.uuid, role: 'member' });
+  const naive = async () => {
+    const t = performance.now();
+    await db.execute(sql`
+      select coalesce(a.choice_id, 0), a.is_blank, r.gender, count(*)
+      from answers a join respondents r on r.id = a.respondent_id
+      where a.question_id = ${q!.id} and r.counts
+      group by 1, 2, 3`);
+    return performance.now() - t;
+  };
+  return { qid: q!.qid, token, naive };
+}
+
+async function loadResults(url: string, p: Prepared) {
+  const runs = [];
+  for (let i = 0; i < RUNS; i++) {
+    const r = await autocannon({
+      url: `${url}/api/v1/questions/${p.qid}/results/?breakdown=gender`,
+      connections: 50,
+      duration: SECONDS,
+      headers: { authorization: `Bearer ${p.token}` },
+    });
+    runs.push({
+      rps: r.requests.average,
+      p50: r.latency.p50,
+      p99: r.latency.p99,
+      errors: r.errors + r.non2xx + r.timeouts,
+    });
+  }
+  return {
+    rps: median(runs.map((r) => r.rps)),
+    p50: median(runs.map((r) => r.p50)),
+    p99: median(runs.map((r) => r.p99)),
+    errors: runs.reduce((n, r) => n + r.errors, 0),
+  };
+}
+
+async function naiveTimes(p: Prepared) {
+  const times: number[] = [];
+  for (let i = 0; i < NAIVE_RUNS; i++) times.push(await p.naive());
+  return { p50: median(times), max: Math.max(...times) };
+}
+
+const row = (
+  label: string,
+  n: number,
+  api: Awaited<ReturnType<typeof loadResults>>,
+  naive: { p50: number; max: number },
+) =>
+  `| ${label} | ${n.toLocaleString('en')} | ${Math.round(api.rps)} | ${api.p50} | ${api.p99} | ${api.errors} | ${naive.p50.toFixed(1)} | ${naive.max.toFixed(1)} | ${(naive.p50 / Math.max(api.p50, 0.01)).toFixed(0)}x |`;
+
+export async function resultsReadBench(): Promise<string> {
+  const secret = crypto.randomBytes(32).toString('hex');
+  const env = { JWT_SECRET: secret, PSEUDONYM_SECRET: secret, RESULTS_REFRESH_SECONDS: '2' };
+  const lines = [
+    '| engine | answers | results req/s | p50 ms | p99 ms | errors | naive GROUP BY p50 ms | slowest ms | naive p50 / API p50 |',
+    '|---|---|---|---|---|---|---|---|---|',
+  ];
+  for (const n of SIZES) {
+    const name = `candor_bench_${crypto.randomBytes(4).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: adminUrl });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name}`);
+    const url = new URL(adminUrl);
+    url.pathname = `/${name}`;
+    const database = await openDatabase({ databaseUrl: url.toString(), dataDir: null });
+    try {
+      const p = await prepare(database, n, secret);
+      const server = await startCandor({ DATABASE_URL: url.toString(), ...env });
+      try {
+        const api = await loadResults(server.url, p);
+        lines.push(row('PostgreSQL', n, api, await naiveTimes(p)));
+      } finally {
+        await server.stop();
+      }
+    } finally {
+      await database.close();
+      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await admin.end();
+    }
+  }
+  for (const n of SIZES) {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'candor-bench-results-'));
+    try {
+      const database = await openDatabase({ dataDir });
+      const p = await prepare(database, n, secret);
+      const naive = await naiveTimes(p);
+      await database.close();
+      const server = await startCandor({ DATA_DIR: dataDir, ...env });
+      try {
+        lines.push(row('PGlite', n, await loadResults(server.url, p), naive));
+      } finally {
+        await server.stop();
+      }
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  }
+  return lines.join('\n');
+}

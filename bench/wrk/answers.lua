@@ -1,0 +1,61 @@
+-- wrk script for answer ingest: every request is a fresh (member, question) pair, as in
+-- bench/answer-ingest.ts. Arguments: tokens file, targets file ("qid<TAB>json body" per line),
+-- first pair index. Prints one JSON line with the totals, latency percentiles and pairs used.
+local threads = {}
+local counter = 0
+
+function setup(thread)
+  thread:set("id", counter)
+  counter = counter + 1
+  table.insert(threads, thread)
+end
+
+local tokens, targets = {}, {}
+local nextPair, stride = 0, 1
+-- Globals, so done() can read them from each thread with thread:get().
+sent, created = 0, 0
+local uuidCounter = 0
+
+function init(args)
+  for line in io.lines(args[1]) do tokens[#tokens + 1] = line end
+  for line in io.lines(args[2]) do
+    local qid, body = line:match("^([^\t]+)\t(.*)$")
+    targets[#targets + 1] = { qid = qid, body = body }
+  end
+  stride = counter
+  nextPair = tonumber(args[3]) + id
+end
+
+function request()
+  local i = nextPair
+  nextPair = nextPair + stride
+  sent = sent + 1
+  local m = #tokens
+  local member = i % m
+  local q = (member + math.floor(i / m)) % #targets
+  local target = targets[q + 1]
+  uuidCounter = uuidCounter + 1
+  local headers = {
+    ["Content-Type"] = "application/json",
+    ["Authorization"] = "Bearer " .. tokens[member + 1],
+    ["Idempotency-Key"] = string.format("bench-%d-%d-%d", id, i, uuidCounter),
+  }
+  return wrk.format("POST", "/api/v1/questions/" .. target.qid .. "/answer/", headers, target.body)
+end
+
+function response(status, headers, body)
+  if status == 201 then created = created + 1 end
+end
+
+function done(summary, latency, requests)
+  local used, made = 0, 0
+  for _, t in ipairs(threads) do
+    used = used + t:get("sent")
+    made = made + t:get("created")
+  end
+  local errors = summary.errors
+  io.write(string.format(
+    '{"requests":%d,"duration_us":%d,"p50_us":%d,"p99_us":%d,"non2xx":%d,"socket_errors":%d,"used":%d,"created":%d}\n',
+    summary.requests, summary.duration, latency:percentile(50), latency:percentile(99),
+    errors.status, errors.connect + errors.read + errors.write + errors.timeout, used, made))
+end

@@ -1,0 +1,303 @@
+import fs from 'node:fs';
+import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { desktop, launchChromium, phone } from './chromium';
+import { logIn, screenshot, signUp, toast, watchErrors } from './fixtures';
+
+const baseURL = inject('baseURL');
+const dataDir = inject('dataDir');
+let browser: Browser;
+
+beforeAll(async () => {
+  browser = await launchChromium();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+interface SurveyInfo {
+  gid: string;
+  name: string;
+  variant: string;
+  status: string;
+  questions: Array<{ qid: string; question: string; type: string; timer_length: string }>;
+}
+
+async function survey(name: string): Promise<SurveyInfo> {
+  const res = await fetch(
+    `${baseURL}/api/v1/surveys/open-closed-random-video-surveys?page_size=100`,
+  );
+  const found = ((await res.json()) as { results: SurveyInfo[] }).results.find(
+    (s) => s.name === name,
+  );
+  if (!found) throw new Error(`No sample survey ${name}`);
+  return (await (
+    await fetch(`${baseURL}/api/v1/surveys/${found.gid}/video-survey`)
+  ).json()) as SurveyInfo;
+}
+
+// Every person comes from their own address, as in answering.e2e.ts (the signup risk checks
+// count signups per address); this file uses another range so the two never meet.
+let person = 0;
+async function newPage(options: BrowserContextOptions = desktop) {
+  person++;
+  const context = await browser.newContext({
+    ...options,
+    baseURL,
+    acceptDownloads: true,
+    // Bars drawn at once: screenshots show their real length, not a frame of the animation.
+    reducedMotion: 'reduce',
+    extraHTTPHeaders: { 'X-Forwarded-For': `203.0.113.${person}` },
+  });
+  const page = await context.newPage();
+  return { context, page, watch: watchErrors(page) };
+}
+
+const AREAS = ['202', '212', '312', '415', '617', '713', '206', '305', '512', '303'];
+
+/** A fresh US number (+1 AAA 555 02nn) and its password. */
+function member() {
+  const n = String(person).padStart(2, '0');
+  const area = AREAS[person % AREAS.length]!;
+  return {
+    country: 'US',
+    national: `${area} 555 02${n}`,
+    e164: `+1${area}55502${n}`,
+    password: `a steady river stone ${n}`,
+  };
+}
+
+async function signUpMember(page: Page) {
+  const who = member();
+  await signUp(page, dataDir, who);
+  return who;
+}
+
+async function token(who: { e164: string; password: string }) {
+  const res = await fetch(`${baseURL}/api/token/`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ phone_number: who.e164, password: who.password }),
+  });
+  return { status: res.status, access: ((await res.json()) as { access?: string }).access };
+}
+
+/** The member's mirror as the API has it. */
+async function mirror(who: { e164: string; password: string }) {
+  const { access } = await token(who);
+  const res = await fetch(`${baseURL}/api/v1/user/mirror/`, {
+    headers: { Authorization: `Bearer ${access}` },
+  });
+  return (
+    (await res.json()) as {
+      results: Array<{ qid: string; same_percent: number | null; respondents: number | null }>;
+    }
+  ).results;
+}
+
+/** Starts the survey and answers its first question with its first real choice. */
+async function answerFirst(page: Page, s: SurveyInfo): Promise<string> {
+  await page.goto(`/surveys/${s.gid}`);
+  await page.getByRole('button', { name: 'Start the survey' }).click();
+  const q = s.questions[0]!;
+  await page.getByRole('heading', { level: 1, name: q.question }).waitFor();
+  const first = page.getByRole('list', { name: 'Answers' }).getByRole('button').first();
+  const label = (await first.textContent())!.trim();
+  await first.click();
+  await page.getByRole('heading', { name: 'How everyone answered' }).waitFor();
+  return label;
+}
+
+const GENDER_GROUPS = ['Women', 'Men', 'Non-binary', 'Other', 'Prefer not to say'];
+
+/** Switches the graph to a breakdown and waits for its groups. */
+async function breakDownBy(page: Page, label: string) {
+  const button = page.getByRole('group', { name: 'Show answers by' }).getByRole('button', {
+    name: label,
+  });
+  await button.click();
+  await expect(button.getAttribute('aria-pressed')).resolves.toBe('true');
+  await page.locator('.groups__item').first().waitFor();
+}
+
+/** At `width` px the page scrolls only down, never sideways; then back to the phone's width. */
+async function fitsWidth(page: Page, width: number, shot: string) {
+  const before = page.viewportSize()!;
+  await page.setViewportSize({ width, height: before.height });
+  await expect(page.evaluate(() => document.documentElement.scrollWidth)).resolves.toBe(width);
+  await screenshot(page, shot);
+  await page.setViewportSize(before);
+}
+
+describe('results, mirror and my data in Chromium', () => {
+  it('a member sees the graph and a breakdown, the mirror, downloads and deletes their data', async () => {
+    const s = await survey('Time Travel');
+    const q = s.questions[0]!;
+    const { context, page, watch } = await newPage(phone);
+    const who = await signUpMember(page);
+    const given = await answerFirst(page, s);
+
+    // The whole graph: the own choice named in words, in the chart and its table alternative.
+    await page.waitForFunction(() => document.querySelector('.recharts-surface') !== null);
+    await expect(page.locator('.chart__label--mine').textContent()).resolves.toBe(
+      `${given} · your answer`,
+    );
+    await expect(
+      page.getByRole('rowheader', { name: `${given} (your answer)` }).count(),
+    ).resolves.toBe(1);
+    await page.getByText(/n = \d+ people, verified/).waitFor();
+    await screenshot(page, 'results-graph-phone');
+
+    // By gender: every group named for people, each either with its bars or said hidden.
+    await breakDownBy(page, 'Gender');
+    const groups = page.locator('.groups__item');
+    const names = await groups.locator('.groups__name').allTextContents();
+    expect(names.length).toBeGreaterThan(1);
+    for (const name of names) {
+      expect(GENDER_GROUPS.some((g) => name.startsWith(g))).toBe(true);
+    }
+    for (const text of await groups.allTextContents()) {
+      expect(text).toMatch(/hidden to protect privacy|No answers from this group yet|\d+%/i);
+    }
+    // A hidden cell says so and has no bar; it is never drawn as 0%.
+    for (const row of await page.locator('.bars__row').all()) {
+      const value = (await row.locator('.bars__value').textContent())!;
+      expect(value).toMatch(/^(\d+%|hidden)$/);
+      await expect(row.locator('.bars__fill').count()).resolves.toBe(value === 'hidden' ? 0 : 1);
+    }
+    await expect(
+      page.locator('.groups__item:not(.groups__item--hidden)').count(),
+    ).resolves.toBeGreaterThan(0);
+    await page.locator('.groups').scrollIntoViewIfNeeded();
+    await screenshot(page, 'results-breakdown-phone');
+    await fitsWidth(page, 320, 'results-breakdown-320');
+    await page.getByRole('radio', { name: '8', exact: true }).check({ force: true });
+    await page.getByRole('button', { name: 'Next' }).click();
+
+    // The mirror: the question, the answer and how many answered the same.
+    await page.getByRole('link', { name: 'My mirror' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Where you stand' }).waitFor();
+    const item = page.locator('.mirror-item', { hasText: q.question });
+    await item.waitFor();
+    await expect(item.locator('.mirror-item__answer').textContent()).resolves.toBe(
+      `Your answer ${given}`,
+    );
+    const stored = (await mirror(who)).find((m) => m.qid === q.qid)!;
+    const expected =
+      stored.respondents === null
+        ? /Not enough answers yet/
+        : stored.same_percent === null
+          ? /Share hidden to protect privacy/
+          : new RegExp(`^${Math.round(stored.same_percent)}% answered the same`);
+    await expect(item.locator('.mirror-item__same p').textContent()).resolves.toMatch(expected);
+    await screenshot(page, 'mirror-phone');
+    await fitsWidth(page, 320, 'mirror-320');
+
+    // Download my data: a JSON file with the phone number and the answer.
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Download my data' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe('candor-my-data.json');
+    const data = JSON.parse(fs.readFileSync((await download.path())!, 'utf8')) as {
+      account: { phone_number: string };
+      answers: Array<{ qid: string; answer: string }>;
+    };
+    expect(data.account.phone_number).toBe(who.e164);
+    expect(data.answers.find((a) => a.qid === q.qid)?.answer).toBe(given);
+
+    // Delete: the dialog says what goes; a wrong password is refused under its field.
+    await page.getByRole('button', { name: 'Delete my account…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Delete your account?' });
+    await dialog.waitFor();
+    await dialog
+      .getByText(
+        'This erases your phone number and profile (year of birth, gender, country), your sessions on every device, your answers, ratings and timings; your answers leave all future results. This cannot be undone.',
+      )
+      .waitFor();
+    await dialog.getByLabel('Your password').fill('not my password at all');
+    await screenshot(page, 'delete-confirm-phone');
+    await dialog.getByRole('button', { name: 'Delete my account', exact: true }).click();
+    await dialog.getByText('That is not your password.').waitFor();
+    await expect(token(who).then((t) => t.status)).resolves.toBe(200);
+    await dialog.getByLabel('Your password').fill(who.password);
+    await dialog.getByRole('button', { name: 'Delete my account', exact: true }).click();
+    await page.waitForURL(`${baseURL}/`);
+    await toast(page, 'Your account was deleted').waitFor();
+    await page.getByRole('link', { name: 'Log in' }).waitFor();
+    await expect(page.getByRole('link', { name: 'My mirror' }).count()).resolves.toBe(0);
+    expect(await page.evaluate(() => localStorage.getItem('AuthToken'))).toBeNull();
+
+    // The account is gone: the same phone and password no longer log in.
+    await logIn(page, who.country, who.national, who.password);
+    await toast(page, 'The phone number or password is not right.').waitFor();
+    await expect(page.getByRole('heading', { name: 'Log in' }).count()).resolves.toBe(1);
+    const refused = await token(who);
+    expect(refused.status).toBe(400);
+    expect(refused.access).toBeUndefined();
+    watch.assertNoErrors();
+    await context.close();
+  });
+
+  it('on a desktop: a breakdown by age, the mirror and the delete confirmation', async () => {
+    const s = await survey('Time Travel');
+    const { context, page, watch } = await newPage(desktop);
+    await signUpMember(page);
+    const given = await answerFirst(page, s);
+    await breakDownBy(page, 'Age');
+    const names = await page.locator('.groups__name').allTextContents();
+    expect(names.every((n) => /^(Under 18|\d\d–\d\d|65 and over)/.test(n))).toBe(true);
+    await screenshot(page, 'results-breakdown-desktop');
+    await breakDownBy(page, 'Country');
+    await screenshot(page, 'results-breakdown-country-desktop');
+    await page
+      .getByRole('group', { name: 'Show answers by' })
+      .getByRole('button', { name: 'All' })
+      .click();
+    await page.getByRole('rowheader', { name: `${given} (your answer)` }).waitFor({
+      state: 'attached',
+    });
+    await page.getByRole('button', { name: 'Skip rating and go on' }).click();
+    await page.goto('/me');
+    await page.locator('.mirror-item').first().waitFor();
+    await screenshot(page, 'mirror-desktop');
+    await page.getByRole('button', { name: 'Delete my account…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Delete your account?' });
+    await dialog.waitFor();
+    await screenshot(page, 'delete-confirm-desktop');
+    // Keeping the account closes the dialog and keeps the session.
+    await dialog.getByRole('button', { name: 'Keep my account' }).click();
+    await expect(dialog.isVisible()).resolves.toBe(false);
+    await page.getByRole('heading', { level: 1, name: 'Where you stand' }).waitFor();
+    watch.assertNoErrors();
+    await context.close();
+  });
+
+  it('a new member sees an empty mirror with a way to the surveys', async () => {
+    const { context, page, watch } = await newPage(phone);
+    await signUpMember(page);
+    await page.goto('/me');
+    await page.getByText('You have not answered any question yet.', { exact: false }).waitFor();
+    await page.getByRole('link', { name: 'Find a survey' }).waitFor();
+    await screenshot(page, 'mirror-empty-phone');
+    watch.assertNoErrors();
+    await context.close();
+  });
+
+  it('a logged-out visitor gets no cookie on /, a survey and /privacy, and /me asks to log in', async () => {
+    const s = await survey('Consent in Practice');
+    const { context, page, watch } = await newPage(desktop);
+    await page.goto('/');
+    await page.locator('.brick').first().waitFor();
+    await page.goto(`/surveys/${s.gid}`);
+    await page.getByRole('button', { name: 'Start the survey' }).waitFor();
+    await page.goto('/privacy');
+    await page.getByText('Candor sets no cookies while you are logged out.').waitFor();
+    await page.goto('/me');
+    await page.waitForURL(`${baseURL}/login`);
+    await page.getByRole('heading', { name: 'Log in' }).waitFor();
+    expect(await context.cookies()).toEqual([]);
+    watch.assertNoErrors();
+    await context.close();
+  });
+});
