@@ -70,7 +70,11 @@ export interface Server {
 export async function startCandor(env: Record<string, string>): Promise<Server> {
   const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'candor-bench-'));
-  const child = spawn(process.execPath, [path.join(root, 'apps/api/dist/server.js')], {
+  // BENCH_CPU_PROF=<folder> writes a V8 CPU profile of each server (open it in Chrome DevTools).
+  const profile = process.env.BENCH_CPU_PROF
+    ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`]
+    : [];
+  const child = spawn(process.execPath, [...profile, path.join(root, 'apps/api/dist/server.js')], {
     cwd: root,
     env: {
       ...process.env,

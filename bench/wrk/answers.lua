@@ -1,6 +1,6 @@
 -- wrk script for answer ingest: every request is a fresh (member, question) pair, as in
 -- bench/answer-ingest.ts. Arguments: tokens file, targets file ("qid<TAB>json body" per line),
--- first pair index. Prints one JSON line with the totals, latency percentiles and pairs used.
+-- first pair index, number of wrk threads. Prints one JSON line with the totals, latency percentiles and pairs used.
 local threads = {}
 local counter = 0
 
@@ -22,7 +22,8 @@ function init(args)
     local qid, body = line:match("^([^\t]+)\t(.*)$")
     targets[#targets + 1] = { qid = qid, body = body }
   end
-  stride = counter
+  -- Thread i takes pairs from+i, from+i+threads, ...
+  stride = tonumber(args[4])
   nextPair = tonumber(args[3]) + id
 end
 

@@ -135,10 +135,8 @@ export async function buildApp({
   const answersRepository = createAnswersRepository(database.db);
   const results = createResultsService(resultsRepository, {
     surveys,
-    hasAnswered: async (uuid, questionId) => {
-      const id = await respondents.find(uuid);
-      return id !== undefined && (await answersRepository.findAnswer(id, questionId)) !== undefined;
-    },
+    // Bound late: the answers service needs the results service first.
+    hasAnswered: (uuid, questionId) => answers.hasAnswered(uuid, questionId),
     refreshSeconds: config.resultsRefreshSeconds,
     clock,
     onError: (err) => app.log.warn({ err }, 'results: folding or publishing failed; will retry'),

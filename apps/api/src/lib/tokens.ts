@@ -29,15 +29,37 @@ export class InvalidTokenError extends Error {
 }
 
 const seconds = (d: Date) => Math.floor(d.getTime() / 1000);
+/** Access tokens remembered as verified (per process; the oldest leaves first). */
+const VERIFIED_CACHE_SIZE = 20_000;
 
 /** Access and set-password JWTs (HS256, jose) and the opaque refresh tokens. */
 export function createTokenService(
   keys: Pick<Keys, 'accessToken' | 'passwordToken' | 'refreshChild'>,
   { accessTtlSeconds, clock = () => new Date() }: { accessTtlSeconds: number; clock?: () => Date },
 ) {
-  async function verify(token: string, key: Uint8Array, kind: typeof ACCESS | typeof PASSWORD) {
+  // jose imports a raw secret into WebCrypto on every call; import each key once instead (it is
+  // on every authenticated request's path).
+  const imported = new Map<Uint8Array, Promise<crypto.webcrypto.CryptoKey>>();
+  const keyOf = (raw: Uint8Array) => {
+    let key = imported.get(raw);
+    if (!key) {
+      key = crypto.webcrypto.subtle.importKey(
+        'raw',
+        raw,
+        { name: 'HMAC', hash: 'SHA-256' },
+        false,
+        ['sign', 'verify'],
+      );
+      imported.set(raw, key);
+    }
+    return key;
+  };
+
+  const verified = new Map<string, { claims: AccessClaims; exp: number }>();
+
+  async function verify(token: string, raw: Uint8Array, kind: typeof ACCESS | typeof PASSWORD) {
     try {
-      const { payload } = await jwtVerify(token, key, {
+      const { payload } = await jwtVerify(token, await keyOf(raw), {
         algorithms: ['HS256'],
         issuer: ISSUER,
         audience: kind.audience,
@@ -56,7 +78,7 @@ export function createTokenService(
 
   return {
     /** A short-lived access token for `claims.sub` with its role. */
-    signAccess(claims: AccessClaims): Promise<string> {
+    async signAccess(claims: AccessClaims): Promise<string> {
       const now = seconds(clock());
       return new SignJWT({ role: claims.role })
         .setProtectedHeader({ alg: 'HS256', typ: ACCESS.typ })
@@ -65,19 +87,29 @@ export function createTokenService(
         .setSubject(claims.sub)
         .setIssuedAt(now)
         .setExpirationTime(now + accessTtlSeconds)
-        .sign(keys.accessToken);
+        .sign(await keyOf(keys.accessToken));
     },
 
+    /**
+     * The claims of a good access token. A token already verified is answered from memory
+     * until it expires: the same exact string passed the signature check before, and a member
+     * sends dozens of requests with one token.
+     */
     async verifyAccess(token: string): Promise<AccessClaims> {
+      const known = verified.get(token);
+      if (known && known.exp > seconds(clock())) return known.claims;
       const payload = await verify(token, keys.accessToken, ACCESS);
       const role = payload.role;
       if (role !== 'member' && role !== 'moderator' && role !== 'admin') {
         throw new InvalidTokenError('role');
       }
-      return { sub: payload.sub!, role };
+      const claims: AccessClaims = { sub: payload.sub!, role };
+      if (verified.size >= VERIFIED_CACHE_SIZE) verified.delete(verified.keys().next().value!);
+      verified.set(token, { claims, exp: payload.exp! });
+      return claims;
     },
 
-    signPassword(claims: PasswordClaims): Promise<string> {
+    async signPassword(claims: PasswordClaims): Promise<string> {
       const now = seconds(clock());
       return new SignJWT({ cid: claims.cid, vat: claims.vat })
         .setProtectedHeader({ alg: 'HS256', typ: PASSWORD.typ })
@@ -86,7 +118,7 @@ export function createTokenService(
         .setSubject(claims.sub)
         .setIssuedAt(now)
         .setExpirationTime(now + PASSWORD_TOKEN_TTL_SECONDS)
-        .sign(keys.passwordToken);
+        .sign(await keyOf(keys.passwordToken));
     },
 
     async verifyPassword(token: string): Promise<PasswordClaims> {

@@ -86,6 +86,5 @@ export async function seedSampleAnswers(db: Db, opts: { people?: number; now?: D
   // Publish at once: a fresh demo shows graphs without waiting for the background loop.
   const repo = createResultsRepository(db);
   await foldAndPublish(repo, opts.now ?? new Date());
-  for (const q of qs) await repo.publish(q.id, opts.now ?? new Date(), true);
   return { respondentsAdded: ids.length };
 }

@@ -23,6 +23,9 @@ import {
   verifyTimingId,
 } from './timing-id.js';
 
+/** Answers remembered as existing, per process. */
+const ANSWERED_CACHE_SIZE = 200_000;
+
 /** Timings longer than this (or negative: a clock moved) are dropped as not meaningful. */
 export const MAX_TIMING_MS = 3_600_000;
 
@@ -106,6 +109,14 @@ export function createAnswersService(repo: AnswersRepository, deps: AnswersServi
     };
   }
 
+  // Answers known to exist (`respondentId:questionId`): an answer is never taken back while its
+  // member exists, so results can check "answered first?" without a query. Bounded, oldest out.
+  const answered = new Set<string>();
+  const remember = (respondentId: number, questionId: number) => {
+    if (answered.size >= ANSWERED_CACHE_SIZE) answered.delete(answered.values().next().value!);
+    answered.add(`${respondentId}:${questionId}`);
+  };
+
   const sameAnswer = (a: StoredAnswer, b: Normalised) =>
     a.choiceId === b.choiceId && a.text === b.text && a.isBlank === b.isBlank;
 
@@ -136,6 +147,7 @@ export function createAnswersService(repo: AnswersRepository, deps: AnswersServi
       // member's data was erased meanwhile.
       for (let attempt = 0; attempt < 2; attempt++) {
         if (await repo.insertAnswer(values)) {
+          remember(respondentId, q.id);
           return { status: 201, body: await reply(q, values) };
         }
         const stored = await repo.findAnswer(respondentId, q.id);
@@ -147,6 +159,16 @@ export function createAnswersService(repo: AnswersRepository, deps: AnswersServi
         throw new AppError('ALREADY_ANSWERED');
       }
       throw new AppError('ALREADY_ANSWERED');
+    },
+
+    /** Whether the member answered the question (results are shown only after answering). */
+    async hasAnswered(uuid: string, questionId: number): Promise<boolean> {
+      const respondentId = await respondents.find(uuid);
+      if (respondentId === undefined) return false;
+      if (answered.has(`${respondentId}:${questionId}`)) return true;
+      const found = (await repo.findAnswer(respondentId, questionId)) !== undefined;
+      if (found) remember(respondentId, questionId);
+      return found;
     },
 
     /** The member's answers, newest first; nobody else's. */

@@ -1,6 +1,6 @@
-import { eq, not, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { answerCounts, answers, questionTallies, respondents } from '../../db/schema.js';
+import { answerCounts, questionTallies, respondents } from '../../db/schema.js';
 
 /** Changes (answers counted or withdrawn) that make a new snapshot due. */
 export const SNAPSHOT_MIN_CHANGES = 10;
@@ -60,104 +60,99 @@ export function createResultsRepository(db: Db) {
     .prepare('read_snapshot');
 
   return {
-    /** Questions with answers not folded yet (a scan of a small partial index). */
-    async pendingQuestions(): Promise<number[]> {
-      const rows = await db
-        .selectDistinct({ questionId: answers.questionId })
-        .from(answers)
-        .where(not(answers.folded));
-      return rows.map((r) => r.questionId);
-    },
-
     /**
-     * Adds the question's answers not folded yet to answer_counts and answer_words, and their
-     * number to the question's changes, in one statement. The UPDATE locks the rows it marks,
-     * so concurrent folds (other processes) each count a row exactly once; answers of
-     * respondents who do not count are marked and left out (they are unmarked again if the
-     * respondent starts to count). Count rows are upserted in a fixed order: no deadlocks.
+     * Adds the answers not folded yet (of one question, or of all) to answer_counts and
+     * answer_words, and their number to their questions' changes, in one statement. The UPDATE
+     * locks the rows it marks, so concurrent folds (other processes) each count a row exactly
+     * once; answers of respondents who do not count are marked and left out (they are unmarked
+     * again if the respondent starts to count). Upserts go in key order: no deadlocks.
      */
-    async fold(questionId: number): Promise<void> {
+    async fold(questionId?: number): Promise<void> {
+      const which = questionId === undefined ? sql`true` : sql`question_id = ${questionId}`;
       await db.transaction(async (tx) => {
         await tx.execute(sql`select pg_advisory_xact_lock_shared(${RESULTS_LOCK})`);
         await tx.execute(sql`
           with f as (
             update answers set folded = true
-            where question_id = ${questionId} and not folded
-            returning id, respondent_id, choice_id, is_blank, text
+            where not folded and ${which}
+            returning id, question_id, respondent_id, choice_id, is_blank, text
           ), counted as (
-            select f.* , r.gender, r.age_band, r.country
+            select f.*, r.gender, r.age_band, r.country
             from f join respondents r on r.id = f.respondent_id
             where r.counts
           ), c as (
             insert into answer_counts (question_id, dimension, bucket, choice_id, is_blank, n)
-            select ${questionId}, d.dimension, d.bucket, coalesce(counted.choice_id, 0),
+            select counted.question_id, d.dimension, d.bucket, coalesce(counted.choice_id, 0),
                    counted.is_blank, count(*)::int
             from counted cross join lateral ${dimensionsOf('counted')}
-            group by 2, 3, 4, 5
-            order by 2, 3, 4, 5
+            group by 1, 2, 3, 4, 5
+            order by 1, 2, 3, 4, 5
             on conflict (question_id, dimension, bucket, choice_id, is_blank)
             do update set n = answer_counts.n + excluded.n
           ), w as (
             insert into answer_words (question_id, word, n)
-            select ${questionId}, word, count(*)::int
+            select question_id, word, count(*)::int
             from (
-              select distinct counted.id, word
+              select distinct counted.id, counted.question_id, word
               from counted,
                    regexp_split_to_table(lower(counted.text), '[^[:alnum:]]+') as word
               where counted.text is not null
             ) words
             where length(word) between 3 and 30 and not (word = any(${stopwordsSql}))
-            group by 2
-            order by 2
+            group by 1, 2
+            order by 1, 2
             on conflict (question_id, word) do update set n = answer_words.n + excluded.n
           )
           insert into question_tallies (question_id, changes)
-          select ${questionId}, count(*) from counted
-          having count(*) > 0
+          select question_id, count(*) from counted
+          group by 1
+          order by 1
           on conflict (question_id)
           do update set changes = question_tallies.changes + excluded.changes`);
       });
     },
 
-    /** Questions whose snapshot is due: none yet, 10 changes, or any change after 5 minutes. */
-    async dueQuestions(now: Date): Promise<number[]> {
-      const rows = await db
-        .select({ questionId: questionTallies.questionId })
-        .from(questionTallies)
-        .where(isDue(now));
-      return rows.map((r) => r.questionId);
-    },
-
     /**
-     * Takes a new snapshot of the question's counts, most common words (used in 10 answers or
-     * more) and newest approved sample answers, if it is (still) due: the condition is checked
-     * again in the UPDATE, so two processes publish a step once. `force` publishes anyway.
+     * Takes a new snapshot of every question whose snapshot is due (or of `questionId`, due or
+     * not, with `force`): its counts, the words used in 10 answers or more and the newest
+     * approved sample answers, in one statement. The condition is in the UPDATE, so two
+     * processes publish a step once. Returns the questions published.
      */
-    async publish(questionId: number, now: Date, force = false): Promise<void> {
-      await db.execute(sql`
-        insert into question_tallies (question_id) values (${questionId})
-        on conflict (question_id) do nothing`);
-      await db.execute(sql`
-        update question_tallies set
-          snapshot = jsonb_build_object(
+    async publish(now: Date, only?: { questionId: number; force?: boolean }): Promise<number[]> {
+      if (only) {
+        await db.execute(sql`
+          insert into question_tallies (question_id) values (${only.questionId})
+          on conflict (question_id) do nothing`);
+      }
+      const which = only
+        ? sql`${questionTallies.questionId} = ${only.questionId} and (${only.force ?? false} or ${isDue(now)})`
+        : isDue(now);
+      const rows = await db
+        .update(questionTallies)
+        .set({
+          snapshot: sql`jsonb_build_object(
             'counts', (select coalesce(jsonb_agg(jsonb_build_array(
                           c.dimension, c.bucket, c.choice_id, c.is_blank, c.n)
                         order by c.dimension, c.bucket, c.choice_id, c.is_blank), '[]'::jsonb)
-                       from answer_counts c where c.question_id = ${questionId} and c.n > 0),
+                       from answer_counts c
+                       where c.question_id = ${questionTallies.questionId} and c.n > 0),
             'words', (select coalesce(jsonb_agg(jsonb_build_array(w.word, w.n)
                         order by w.n desc, w.word), '[]'::jsonb)
                       from (select word, n from answer_words
-                            where question_id = ${questionId} and n >= 10
+                            where question_id = ${questionTallies.questionId} and n >= 10
                             order by n desc, word limit ${TOP_WORDS}) w),
             'samples', (select coalesce(jsonb_agg(s.text order by s.id desc), '[]'::jsonb)
                         from (select a.id, a.text from answers a
                               join respondents r on r.id = a.respondent_id
-                              where a.question_id = ${questionId} and a.moderation = 'approved'
-                                and r.counts
-                              order by a.id desc limit ${SAMPLES}) s)),
-          published_changes = changes,
-          published_at = ${now.toISOString()}::timestamptz
-        where question_id = ${questionId} and (${force} or ${isDue(now)})`);
+                              where a.question_id = ${questionTallies.questionId}
+                                and a.moderation = 'approved' and r.counts
+                              order by a.id desc limit ${SAMPLES}) s))`,
+          publishedChanges: sql`${questionTallies.changes}`,
+          publishedAt: now,
+        })
+        .where(which)
+        .returning({ questionId: questionTallies.questionId });
+      return rows.map((r) => r.questionId);
     },
 
     /** The question's published snapshot, if any: one row by primary key. */

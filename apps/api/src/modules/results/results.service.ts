@@ -131,15 +131,15 @@ export function toResults(
 
 /** Folds every pending answer and publishes the snapshots that are due; returns those. */
 export async function foldAndPublish(repo: ResultsRepository, now: Date): Promise<number[]> {
-  for (const questionId of await repo.pendingQuestions()) await repo.fold(questionId);
-  const due = await repo.dueQuestions(now);
-  for (const questionId of due) await repo.publish(questionId, now);
-  return due;
+  await repo.fold();
+  return repo.publish(now);
 }
 
 interface Cached {
   stored: { snapshot: StoredSnapshot; publishedAt: Date } | undefined;
   readAt: number;
+  /** The published results of this snapshot per breakdown ('' for none), computed once. */
+  shaped: Map<string, QuestionResults>;
 }
 
 export interface ResultsServiceDeps {
@@ -174,7 +174,7 @@ export function createResultsService(repo: ResultsRepository, deps: ResultsServi
       pending = repo
         .readSnapshot(questionId)
         .then((stored) => {
-          const entry = { stored, readAt: clock().getTime() };
+          const entry: Cached = { stored, readAt: clock().getTime(), shaped: new Map() };
           if (deps.refreshSeconds > 0) cache.set(questionId, entry);
           return entry;
         })
@@ -184,14 +184,26 @@ export function createResultsService(repo: ResultsRepository, deps: ResultsServi
     return pending;
   }
 
-  async function snapshotOf(questionId: number) {
+  async function entryOf(questionId: number): Promise<Cached> {
     const cached = cache.get(questionId);
-    if (!cached) return (await read(questionId)).stored;
+    if (!cached) return read(questionId);
     if (clock().getTime() - cached.readAt >= deps.refreshSeconds * 1000) {
       // Stale: served while one read replaces it (an answer's reply never waits for it).
       read(questionId).catch((err) => deps.onError?.(err));
     }
-    return cached.stored;
+    return cached;
+  }
+
+  /** The published results of `q` from its snapshot, shaped (and suppressed) once per snapshot. */
+  async function published(q: CatalogQuestion, dimension?: BreakdownDimension) {
+    const entry = await entryOf(q.id);
+    const key = dimension ?? '';
+    let shaped = entry.shaped.get(key);
+    if (!shaped) {
+      shaped = toResults(q, entry.stored, dimension);
+      entry.shaped.set(key, shaped);
+    }
+    return shaped;
   }
 
   async function tick(): Promise<void> {
@@ -200,9 +212,7 @@ export function createResultsService(repo: ResultsRepository, deps: ResultsServi
 
   return {
     /** The question's published results (optionally with one breakdown). */
-    async forQuestion(q: CatalogQuestion, dimension?: BreakdownDimension) {
-      return toResults(q, await snapshotOf(q.id), dimension);
-    },
+    forQuestion: published,
 
     /**
      * The results of a question of a listed survey, for a member who answered it, or for
@@ -214,7 +224,7 @@ export function createResultsService(repo: ResultsRepository, deps: ResultsServi
       if (!q.closed && !(uuid && (await deps.hasAnswered(uuid, q.id)))) {
         throw new AppError(uuid ? 'ANSWER_FIRST' : 'UNAUTHENTICATED');
       }
-      return toResults(q, await snapshotOf(q.id), dimension);
+      return published(q, dimension);
     },
 
     /** Folds and publishes now (the background loop does this every refreshSeconds). */

@@ -340,7 +340,7 @@ describe.each(engines)('results on %s', (engine) => {
       .update(answers)
       .set({ moderation: 'approved' })
       .where(eq(answers.id, first!.id));
-    await createResultsRepository(database.db).publish(q.id, clock(), true);
+    await createResultsRepository(database.db).publish(clock(), { questionId: q.id, force: true });
     expect((await resultsFor(q, token)).samples).toEqual(['Freedom matters, freedom 0']);
   });
 
