@@ -1,5 +1,5 @@
 import { Writable } from 'node:stream';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type App, logRedactPaths } from '../../app.js';
@@ -87,5 +87,38 @@ describe.each(engines)('answers stay out of the logs on %s', (engine) => {
     expect(out.text).not.toContain(CANARY);
     expect(out.text).not.toContain('Yes, once');
     expect(out.text).toContain('[Redacted]');
+  });
+});
+
+describe('what the answer tables can hold (the privacy page says so)', () => {
+  let database: Database;
+
+  beforeAll(async () => {
+    database = await createTestDatabase('pglite');
+  });
+
+  afterAll(async () => {
+    await database?.close();
+  });
+
+  it('no table of answers, ratings, timings, results or page views has a user, phone, IP or time column', async () => {
+    const result = await database.db.execute(sql`
+      select table_name, column_name, data_type from information_schema.columns
+      where table_schema = 'public'
+        and table_name in ('respondents', 'answers', 'ratings', 'timings', 'answer_counts',
+                           'answer_words', 'question_tallies', 'page_views')`);
+    const columns = (
+      result as unknown as {
+        rows: Array<{ table_name: string; column_name: string; data_type: string }>;
+      }
+    ).rows;
+    expect(columns.length).toBeGreaterThan(20);
+    const identifying = columns.filter((c) => /user|phone|ip|uuid|token$/.test(c.column_name));
+    expect(identifying).toEqual([]);
+    // Next to an answer only a day is kept; a time exists only for a published snapshot.
+    const times = columns.filter((c) => c.data_type.startsWith('timestamp'));
+    expect(times.map((c) => `${c.table_name}.${c.column_name}`)).toEqual([
+      'question_tallies.published_at',
+    ]);
   });
 });
