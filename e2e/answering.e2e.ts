@@ -1,7 +1,7 @@
-import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { desktop, launchChromium, phone } from './chromium';
-import { screenshot, signUp, watchErrors } from './fixtures';
+import { screenshot, signUp, testPeople } from './fixtures';
 
 const baseURL = inject('baseURL');
 const dataDir = inject('dataDir');
@@ -38,34 +38,13 @@ async function survey(find: (s: SurveyInfo) => boolean): Promise<SurveyInfo> {
   return (await res.json()) as SurveyInfo;
 }
 
-// Every person comes from their own address (the server trusts the proxy header in these
-// tests), as real people would: the signup risk checks count signups per address.
-let person = 0;
-async function newPage(options: BrowserContextOptions = desktop) {
-  person++;
-  const context = await browser.newContext({
-    ...options,
-    baseURL,
-    extraHTTPHeaders: { 'X-Forwarded-For': `198.51.100.${person}` },
-  });
-  const page = await context.newPage();
-  return { context, page, watch: watchErrors(page) };
-}
-
-// US area codes: each person's number is in another range (the risk checks count per range).
-const AREAS = ['202', '212', '312', '415', '617', '713', '206', '305', '512', '303'];
-
-/** A fresh US number (+1 AAA 555 01nn) and its password: such numbers are counted at once. */
-function member() {
-  const n = String(person).padStart(2, '0');
-  const area = AREAS[person % AREAS.length]!;
-  return {
-    country: 'US',
-    national: `${area} 555 01${n}`,
-    e164: `+1${area}55501${n}`,
-    password: `a quiet walk number ${n}`,
-  };
-}
+const { newPage, member } = testPeople({
+  baseURL,
+  browser: () => browser,
+  ipPrefix: '198.51.100.',
+  block: '01',
+  passphrase: 'a quiet walk number',
+});
 
 async function signUpMember(page: Page, shots = '') {
   const who = member();

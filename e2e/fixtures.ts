@@ -1,8 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Page } from 'playwright-core';
+import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { expect } from 'vitest';
+import { desktop } from './chromium';
 
 const shotsDir = fileURLToPath(new URL('../test-results/screenshots', import.meta.url));
 
@@ -124,4 +125,53 @@ export async function logIn(page: Page, country: string, national: string, passw
   await fillPhone(page, country, national);
   await page.getByLabel('Password', { exact: true }).fill(password);
   await page.getByRole('button', { name: 'Log in' }).click();
+}
+
+// US area codes: each person's number is in another range (the risk checks count per range).
+const AREAS = ['202', '212', '312', '415', '617', '713', '206', '305', '512', '303'];
+
+/**
+ * The people of one spec file. Each comes from their own address (the server trusts the proxy
+ * header in these tests, and its signup risk checks count signups per address) and gets a fresh
+ * US number (+1 AAA 555 BBnn, `block` = BB, counted at once, no review); files use their own
+ * address prefix and block so they never meet.
+ */
+export function testPeople(opts: {
+  baseURL: string;
+  browser: () => Browser;
+  ipPrefix: string;
+  block: string;
+  passphrase: string;
+  context?: BrowserContextOptions;
+}) {
+  let person = 0;
+  return {
+    /** A new person: a browser context of their own (desktop unless told), a page, an error watch. */
+    async newPage(options: BrowserContextOptions = desktop) {
+      person++;
+      const context = await opts.browser().newContext({
+        ...options,
+        ...opts.context,
+        baseURL: opts.baseURL,
+        extraHTTPHeaders: { 'X-Forwarded-For': `${opts.ipPrefix}${person}` },
+      });
+      const page = await context.newPage();
+      return { context, page, watch: watchErrors(page) };
+    },
+
+    /** The current person's number and password. */
+    member() {
+      const n = String(person).padStart(2, '0');
+      const area = AREAS[person % AREAS.length]!;
+      return {
+        country: 'US',
+        national: `${area} 555 ${opts.block}${n}`,
+        e164: `+1${area}555${opts.block}${n}`,
+        password: `${opts.passphrase} ${n}`,
+      };
+    },
+
+    /** How many people this file has made (for addresses of its own elsewhere). */
+    count: () => person,
+  };
 }

@@ -11,6 +11,9 @@ declare module 'vitest' {
   export interface ProvidedContext {
     baseURL: string;
     dataDir: string;
+    /** The demo admin the server created at start (DEMO_ADMIN): E.164 number and password. */
+    adminPhone: string;
+    adminPassword: string;
   }
 }
 
@@ -52,6 +55,8 @@ export default async function setup(project: TestProject) {
       RESULTS_REFRESH_SECONDS: '1',
       // Made-up answers (60 people) so graphs have something to show past the privacy rules.
       SEED_SAMPLE_ANSWERS: 'true',
+      // A first admin for the staff-area tests; its random password is printed once, below.
+      DEMO_ADMIN: 'true',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -70,8 +75,12 @@ export default async function setup(project: TestProject) {
     if (Date.now() > deadline) throw new Error(`Server did not start:\n${output}`);
     await new Promise((r) => setTimeout(r, 250));
   }
+  const admin = /Demo admin created: (\+\d+) \/ (\S+)/.exec(output);
+  if (!admin) throw new Error(`The server did not print the demo admin:\n${output}`);
   project.provide('baseURL', baseURL);
   project.provide('dataDir', dataDir);
+  project.provide('adminPhone', admin[1]!);
+  project.provide('adminPassword', admin[2]!);
 
   return async () => {
     child.kill('SIGTERM');

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
-import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { desktop, launchChromium, phone } from './chromium';
-import { logIn, screenshot, signUp, toast, watchErrors } from './fixtures';
+import { logIn, screenshot, signUp, testPeople, toast } from './fixtures';
 
 const baseURL = inject('baseURL');
 const dataDir = inject('dataDir');
@@ -36,36 +36,14 @@ async function survey(name: string): Promise<SurveyInfo> {
   ).json()) as SurveyInfo;
 }
 
-// Every person comes from their own address, as in answering.e2e.ts (the signup risk checks
-// count signups per address); this file uses another range so the two never meet.
-let person = 0;
-async function newPage(options: BrowserContextOptions = desktop) {
-  person++;
-  const context = await browser.newContext({
-    ...options,
-    baseURL,
-    acceptDownloads: true,
-    // Bars drawn at once: screenshots show their real length, not a frame of the animation.
-    reducedMotion: 'reduce',
-    extraHTTPHeaders: { 'X-Forwarded-For': `203.0.113.${person}` },
-  });
-  const page = await context.newPage();
-  return { context, page, watch: watchErrors(page) };
-}
-
-const AREAS = ['202', '212', '312', '415', '617', '713', '206', '305', '512', '303'];
-
-/** A fresh US number (+1 AAA 555 02nn) and its password. */
-function member() {
-  const n = String(person).padStart(2, '0');
-  const area = AREAS[person % AREAS.length]!;
-  return {
-    country: 'US',
-    national: `${area} 555 02${n}`,
-    e164: `+1${area}55502${n}`,
-    password: `a steady river stone ${n}`,
-  };
-}
+const { newPage, member } = testPeople({
+  baseURL,
+  browser: () => browser,
+  ipPrefix: '203.0.113.',
+  block: '02',
+  passphrase: 'a steady river stone',
+  context: { acceptDownloads: true, reducedMotion: 'reduce' },
+});
 
 async function signUpMember(page: Page) {
   const who = member();

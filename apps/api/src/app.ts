@@ -12,6 +12,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config.js';
 import type { Database, Db } from './db/client.js';
 import { deriveKeys, derivePseudonymKey } from './lib/keys.js';
+import { loggableError } from './lib/loggable-error.js';
 import type { RateLimitStore } from './lib/rate-limit.js';
 import type { Secrets } from './lib/secrets.js';
 import { createTokenService } from './lib/tokens.js';
@@ -19,10 +20,17 @@ import { createAccountsRepository } from './modules/accounts/accounts.repository
 import { accountsRoutes } from './modules/accounts/accounts.routes.js';
 import { createAccountsService } from './modules/accounts/accounts.service.js';
 import { moderationRoutes } from './modules/accounts/moderation.routes.js';
+import { answerModerationRoutes } from './modules/answers/answer-moderation.routes.js';
 import { createAnswersRepository } from './modules/answers/answers.repository.js';
 import { answersRoutes } from './modules/answers/answers.routes.js';
 import { createAnswersService } from './modules/answers/answers.service.js';
+import { createAuditRepository } from './modules/audit/audit.repository.js';
+import { auditRoutes } from './modules/audit/audit.routes.js';
+import { createAuditService } from './modules/audit/audit.service.js';
 import { healthRoutes } from './modules/health/health.routes.js';
+import { createOperatorResultsRepository } from './modules/operator-results/operator-results.repository.js';
+import { operatorResultsRoutes } from './modules/operator-results/operator-results.routes.js';
+import { createOperatorResultsService } from './modules/operator-results/operator-results.service.js';
 import { createPageViewsRepository } from './modules/page-views/page-views.repository.js';
 import { pageViewsRoutes } from './modules/page-views/page-views.routes.js';
 import { createPageViewsService } from './modules/page-views/page-views.service.js';
@@ -34,6 +42,8 @@ import { createResultsService } from './modules/results/results.service.js';
 import { createSurveysRepository } from './modules/surveys/surveys.repository.js';
 import { surveysRoutes } from './modules/surveys/surveys.routes.js';
 import { createSurveysService } from './modules/surveys/surveys.service.js';
+import { usersRoutes } from './modules/users/users.routes.js';
+import { createUsersService } from './modules/users/users.service.js';
 import auth from './plugins/auth.js';
 import errorHandler, { jsonNotFound, routerError } from './plugins/error-handler.js';
 import rateLimit from './plugins/rate-limit.js';
@@ -88,6 +98,12 @@ export const logRedactPaths = [
   '*.answer',
 ];
 
+/** The logger's options: secrets redacted, errors stripped of query parameters. */
+export const logOptions = {
+  redact: logRedactPaths,
+  serializers: { err: loggableError },
+};
+
 /** Builds the fully registered app without listening; tests call this and use `inject`. */
 export async function buildApp({
   config,
@@ -141,10 +157,12 @@ export async function buildApp({
     clock,
     onError: (err) => app.log.warn({ err }, 'results: folding or publishing failed; will retry'),
   });
+  const audit = createAuditService(createAuditRepository(database.db));
   const answers = createAnswersService(answersRepository, {
     surveys,
     respondents,
     results,
+    audit,
     timingKey: keys.timing,
     clock,
   });
@@ -154,7 +172,13 @@ export async function buildApp({
     enabled: config.analytics,
     clock,
   });
-  const accounts = createAccountsService(createAccountsRepository(database.db), {
+  const operatorResults = createOperatorResultsService(
+    createOperatorResultsRepository(database.db),
+    { results, surveys, audit, clock },
+  );
+  const accountsRepository = createAccountsRepository(database.db);
+  const users = createUsersService(accountsRepository, { respondents, audit, clock });
+  const accounts = createAccountsService(accountsRepository, {
     tokens: app.tokens,
     keys,
     sms: app.sms,
@@ -162,6 +186,7 @@ export async function buildApp({
     auth: config.auth,
     smsConfig: config.sms,
     respondents,
+    audit,
     clock,
   });
 
@@ -195,11 +220,19 @@ export async function buildApp({
       await api.register(answersRoutes, { service: answers });
       await api.register(resultsRoutes, { service: results });
       await api.register(pageViewsRoutes, { service: pageViews });
-      // Everything under /api/v1/admin is for moderators and admins: guarded once, here.
+      // Everything under /api/v1/admin is for moderators and admins: guarded once, here; the
+      // admin-only part once more inside.
       await api.register(
-        async (admin) => {
-          admin.addHook('onRequest', admin.requireRole('moderator', 'admin'));
-          await admin.register(moderationRoutes, { service: accounts });
+        async (staff) => {
+          staff.addHook('onRequest', staff.requireRole('moderator', 'admin'));
+          await staff.register(moderationRoutes, { service: accounts });
+          await staff.register(answerModerationRoutes, { service: answers });
+          await staff.register(async (admin) => {
+            admin.addHook('onRequest', admin.requireRole('admin'));
+            await admin.register(usersRoutes, { service: users });
+            await admin.register(auditRoutes, { service: audit });
+            await admin.register(operatorResultsRoutes, { service: operatorResults });
+          });
         },
         { prefix: '/v1/admin' },
       );

@@ -1,7 +1,7 @@
 // The only file that listens: config -> database -> app -> listen, and a graceful shutdown.
 import path from 'node:path';
 import { pino } from 'pino';
-import { buildApp, logRedactPaths } from './app.js';
+import { buildApp, logOptions } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
 import { type Database, openDatabase } from './db/client.js';
 import { DataDirLockedError } from './db/lock.js';
@@ -24,7 +24,7 @@ const config = (() => {
   }
 })();
 
-const log = pino({ level: config.logLevel, redact: logRedactPaths });
+const log = pino({ level: config.logLevel, ...logOptions });
 
 let database: Database;
 try {

@@ -7,3 +7,5 @@ export * from './surveys.js';
 export * from './answers.js';
 export * from './results.js';
 export * from './member-data.js';
+export * from './admin.js';
+export * from './operator-results.js';

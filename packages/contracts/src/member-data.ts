@@ -30,6 +30,16 @@ export const MyDataSchema = z.object({
       revoked_at: when.nullable(),
     }),
   ),
+  /** Texted codes asked for this number: when, and how they were used (never the code). */
+  code_challenges: z.array(
+    z.object({
+      purpose: z.enum(['signup', 'reset']),
+      created_at: when,
+      expires_at: when,
+      wrong_tries: z.number().int(),
+      used_at: when.nullable(),
+    }),
+  ),
   /** What the answers are filed under (a pseudonym that only the server's secret derives). */
   respondent: z
     .object({

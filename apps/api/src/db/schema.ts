@@ -413,3 +413,23 @@ export const pageViews = pgTable('page_views', {
   day: date('day', { mode: 'string' }).notNull(),
   referrerHost: text('referrer_host'),
 });
+
+/** Every staff action (moderation, roles, suspensions, authoring), for admins to read. */
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    id: serial('id').primaryKey(),
+    /** The staff member; null once their account is erased (the entry stays). */
+    actorId: integer('actor_id').references(() => users.id, { onDelete: 'set null' }),
+    actorRole: userRole('actor_role').notNull(),
+    action: text('action').notNull(),
+    /** `user:<uuid>`, `answer:<id>`, `survey:<gid>`... */
+    target: text('target').notNull(),
+    details: jsonb('details')
+      .$type<Record<string, string | number | boolean | null>>()
+      .notNull()
+      .default({}),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('audit_log_at_idx').on(t.at.desc())],
+);

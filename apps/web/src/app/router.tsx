@@ -9,6 +9,16 @@ const surveyRoute = () => import('./routes/survey').then((m) => ({ Component: m.
 const privacyRoute = () => import('./routes/privacy').then((m) => ({ Component: m.PrivacyRoute }));
 // The mirror loads on demand: members only, with the account forms it needs.
 const meRoute = () => import('./routes/me').then((m) => ({ Component: m.MeRoute }));
+// The staff area loads on demand: members and visitors never download it.
+const adminModule = () => import('./routes/admin');
+const admin = {
+  shell: () => adminModule().then((m) => ({ Component: m.AdminRoute })),
+  index: () => adminModule().then((m) => ({ Component: m.AdminIndexRoute })),
+  signups: () => adminModule().then((m) => ({ Component: m.AdminSignupsRoute })),
+  answers: () => adminModule().then((m) => ({ Component: m.AdminAnswersRoute })),
+  users: () => adminModule().then((m) => ({ Component: m.AdminUsersRoute })),
+  auditLog: () => adminModule().then((m) => ({ Component: m.AdminAuditLogRoute })),
+};
 
 // Account screens load on demand: they bring the form library and the contract's zod schemas.
 const account = {
@@ -34,6 +44,17 @@ export const router = createBrowserRouter([
       { path: '/surveys/:surveyId', lazy: surveyRoute },
       { path: '/privacy', lazy: privacyRoute },
       { path: '/me', lazy: meRoute },
+      {
+        path: '/admin',
+        lazy: admin.shell,
+        children: [
+          { index: true, lazy: admin.index },
+          { path: 'signups', lazy: admin.signups },
+          { path: 'answers', lazy: admin.answers },
+          { path: 'users', lazy: admin.users },
+          { path: 'audit-log', lazy: admin.auditLog },
+        ],
+      },
       { path: '/login', lazy: account.login },
       { path: '/signup', lazy: account.signup },
       { path: '/verify', lazy: account.verify },

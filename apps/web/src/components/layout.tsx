@@ -7,6 +7,7 @@ import { NavigationTracker } from './navigation-tracker';
 
 function AccountLinks() {
   const auth = useAuthStore((s) => s.auth);
+  const role = useAuthStore((s) => s.user?.role);
   const initialLoading = useAuthStore((s) => s.initialLoading);
   const logout = useAuthStore((s) => s.logout);
   const navigate = useNavigate();
@@ -14,6 +15,11 @@ function AccountLinks() {
   if (auth) {
     return (
       <>
+        {role === 'moderator' || role === 'admin' ? (
+          <NavLink to="/admin" className="navbar__admin">
+            Admin
+          </NavLink>
+        ) : null}
         <NavLink to="/me">My mirror</NavLink>
         <button
           type="button"

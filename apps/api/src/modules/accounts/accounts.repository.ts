@@ -1,6 +1,13 @@
-import { and, asc, count, eq, gt, isNull, lt, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, isNull, like, lt, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { otpChallenges, refreshTokens, signupEvents, users } from '../../db/schema.js';
+import {
+  answers,
+  otpChallenges,
+  refreshTokens,
+  respondents,
+  signupEvents,
+  users,
+} from '../../db/schema.js';
 
 /** Signup events (an IP hash and a number prefix) serve the 24-hour risk checks, then go. */
 export const SIGNUP_EVENT_RETENTION_MS = 24 * 60 * 60 * 1000;
@@ -52,6 +59,16 @@ export function createAccountsRepository(db: Db) {
         .where(and(eq(users.id, id), onlyIfStatus ? eq(users.status, onlyIfStatus) : undefined))
         .returning();
       return row;
+    },
+
+    /** Accounts whose E.164 number starts with `prefix` (all when empty), newest first. */
+    async searchByPhone(prefix: string, offset: number, limit: number) {
+      const where = prefix ? like(users.phoneE164, `${prefix}%`) : undefined;
+      const [rows, [total]] = await Promise.all([
+        db.select().from(users).where(where).orderBy(desc(users.id)).offset(offset).limit(limit),
+        db.select({ n: count() }).from(users).where(where),
+      ]);
+      return { rows, total: total?.n ?? 0 };
     },
 
     async listByStatus(status: UserStatus, offset: number, limit: number) {
@@ -181,12 +198,46 @@ export function createAccountsRepository(db: Db) {
         .orderBy(asc(refreshTokens.id));
     },
 
-    /** Erases the account: its sessions go with it (cascade), and its number's code challenges. */
-    async deleteUser(user: Pick<UserRow, 'id' | 'phoneE164'>): Promise<void> {
-      await db.transaction(async (tx) => {
+    /**
+     * Erases the account in one transaction: its respondent (answers, ratings and timings
+     * cascade), its sessions (cascade) and its number's code challenges. Returns the questions
+     * where one of its answers was an approved sample (their snapshots must be published again).
+     */
+    async deleteUser(
+      user: Pick<UserRow, 'id' | 'phoneE164'>,
+      respondentId: number | undefined,
+    ): Promise<number[]> {
+      return db.transaction(async (tx) => {
+        // Locked first: a concurrent first answer (which creates a respondent from this row)
+        // waits, then finds no account.
+        await tx.select({ id: users.id }).from(users).where(eq(users.id, user.id)).for('update');
+        let samples: number[] = [];
+        if (respondentId !== undefined) {
+          const rows = await tx
+            .selectDistinct({ questionId: answers.questionId })
+            .from(answers)
+            .where(and(eq(answers.respondentId, respondentId), eq(answers.moderation, 'approved')));
+          samples = rows.map((r) => r.questionId);
+          await tx.delete(respondents).where(eq(respondents.id, respondentId));
+        }
         await tx.delete(otpChallenges).where(eq(otpChallenges.phoneE164, user.phoneE164));
         await tx.delete(users).where(eq(users.id, user.id));
+        return samples;
       });
+    },
+
+    /** The code challenges of a number, for the member's export (never the code hash). */
+    async listChallenges(phoneE164: string) {
+      return db
+        .select({
+          purpose: otpChallenges.purpose,
+          createdAt: otpChallenges.createdAt,
+          expiresAt: otpChallenges.expiresAt,
+          wrongTries: otpChallenges.wrongTries,
+          usedAt: otpChallenges.usedAt,
+        })
+        .from(otpChallenges)
+        .where(eq(otpChallenges.phoneE164, phoneE164));
     },
 
     async revokeAllOfUser(userId: number, now: Date): Promise<void> {

@@ -29,6 +29,7 @@ import { type Phone, maskPhone, normalisePhone } from '../../lib/phone.js';
 import type { RateLimitStore } from '../../lib/rate-limit.js';
 import { InvalidTokenError, type TokenService } from '../../lib/tokens.js';
 import type { SmsSender } from '../../plugins/sms.js';
+import type { Actor, AuditService } from '../audit/audit.service.js';
 import type { RespondentsService } from '../respondents/respondents.service.js';
 import type {
   AccountsRepository,
@@ -116,7 +117,12 @@ export interface AccountsServiceDeps {
   auth: AuthConfig;
   smsConfig: Pick<SmsConfig, 'allowedCountries' | 'perNumberPerHour' | 'perIpPerHour'>;
   /** Told when a moderator changes an account's standing, so its answers count or stop counting. */
-  respondents?: Pick<RespondentsService, 'accountStatusChanged' | 'exportOf' | 'erase'>;
+  respondents?: Pick<
+    RespondentsService,
+    'accountStatusChanged' | 'exportOf' | 'withdraw' | 'erased'
+  >;
+  /** Staff decisions (signup reviews) are written to the audit log. */
+  audit?: Pick<AuditService, 'record'>;
   clock?: () => Date;
 }
 
@@ -457,8 +463,9 @@ export function createAccountsService(repo: AccountsRepository, deps: AccountsSe
     async exportMine(uuid: string): Promise<MyData> {
       const user = await repo.findUserByUuid(uuid);
       if (!user || !CAN_LOG_IN.has(user.status)) throw new AppError('UNAUTHENTICATED');
-      const [sessions, filed] = await Promise.all([
+      const [sessions, challenges, filed] = await Promise.all([
         repo.listSessions(user.id),
+        repo.listChallenges(user.phoneE164),
         deps.respondents?.exportOf(uuid) ?? null,
       ]);
       const iso = (d: Date | null) => (d ? d.toISOString() : null);
@@ -484,6 +491,13 @@ export function createAccountsService(repo: AccountsRepository, deps: AccountsSe
           expires_at: t.expiresAt.toISOString(),
           used_at: iso(t.usedAt),
           revoked_at: iso(t.revokedAt),
+        })),
+        code_challenges: challenges.map((c) => ({
+          purpose: c.purpose,
+          created_at: c.createdAt.toISOString(),
+          expires_at: c.expiresAt.toISOString(),
+          wrong_tries: c.wrongTries,
+          used_at: iso(c.usedAt),
         })),
         respondent: filed?.profile
           ? {
@@ -526,8 +540,9 @@ export function createAccountsService(repo: AccountsRepository, deps: AccountsSe
           password: ['That is not your password.'],
         });
       }
-      await deps.respondents?.erase(uuid);
-      await repo.deleteUser(user);
+      const respondentId = await deps.respondents?.withdraw(uuid);
+      const samples = await repo.deleteUser(user, respondentId);
+      await deps.respondents?.erased(uuid, samples);
     },
 
     /** Accounts waiting for a moderator, oldest first. */
@@ -541,7 +556,11 @@ export function createAccountsService(repo: AccountsRepository, deps: AccountsSe
     },
 
     /** approve: the account counts; reject: it cannot log in and its sessions end. */
-    async review(uuid: string, decision: 'approve' | 'reject'): Promise<ReviewAccount> {
+    async review(
+      uuid: string,
+      decision: 'approve' | 'reject',
+      actor: Actor,
+    ): Promise<ReviewAccount> {
       if (!UUID.test(uuid)) throw new AppError('NOT_FOUND');
       const user = await repo.findUserByUuid(uuid.toLowerCase());
       if (!user || user.status !== 'under_review') throw new AppError('NOT_FOUND');
@@ -552,6 +571,7 @@ export function createAccountsService(repo: AccountsRepository, deps: AccountsSe
       );
       if (!updated) throw new AppError('NOT_FOUND');
       if (decision === 'reject') await repo.revokeAllOfUser(user.id, clock());
+      await deps.audit?.record(actor, `signup.${decision}`, `user:${updated.uuid}`);
       await deps.respondents?.accountStatusChanged(
         updated.uuid,
         updated.status,

@@ -47,7 +47,7 @@ export const moderationRoutes: FastifyPluginAsyncZod<{ service: AccountsService 
           response: { 200: ReviewAccountSchema, ...errors },
         },
       },
-      async (request) => service.review(request.params.uuid, decision),
+      async (request) => service.review(request.params.uuid, decision, request.user!),
     );
   }
 };

@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type App, logRedactPaths } from '../../app.js';
+import { type App, logOptions } from '../../app.js';
 import type { Database } from '../../db/client.js';
 import { get, json, post, signupBody } from '../../test/accounts.js';
 import { createTestApp } from '../../test/app.js';
@@ -25,7 +25,7 @@ describe.each(engines)('personal data stays out of the logs on %s', (engine) => 
         done();
       },
     });
-    const logger = pino({ level: 'trace', redact: logRedactPaths }, sink);
+    const logger = pino({ level: 'trace', ...logOptions }, sink);
     app = await createTestApp(database, { logLevel: 'trace' }, { logger });
   });
 
@@ -94,7 +94,7 @@ describe.each(engines)('personal data stays out of the logs on %s', (engine) => 
         done();
       },
     });
-    const log = pino({ redact: logRedactPaths }, sink);
+    const log = pino({ ...logOptions }, sink);
     log.info(
       {
         req: {

@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import { eq, sql } from 'drizzle-orm';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type App, logRedactPaths } from '../../app.js';
+import { type App, logOptions } from '../../app.js';
 import type { Database } from '../../db/client.js';
 import { questions, surveys } from '../../db/schema.js';
 import { seedSampleContent } from '../../db/seed/seed.js';
@@ -29,7 +29,7 @@ describe.each(engines)('answers stay out of the logs on %s', (engine) => {
   beforeAll(async () => {
     database = await createTestDatabase(engine);
     await seedSampleContent(database.db);
-    const logger = pino({ level: 'trace', redact: logRedactPaths }, sinkInto(log));
+    const logger = pino({ level: 'trace', ...logOptions }, sinkInto(log));
     app = await createTestApp(database, { logLevel: 'trace' }, { logger });
   });
 
@@ -81,12 +81,26 @@ describe.each(engines)('answers stay out of the logs on %s', (engine) => {
 
   it('redacts answers even when a body is logged on purpose', () => {
     const out = { text: '' };
-    const logger = pino({ redact: logRedactPaths }, sinkInto(out));
+    const logger = pino({ ...logOptions }, sinkInto(out));
     logger.info({ req: { body: { choice: 'Yes, once', text: CANARY } } }, 'request');
     logger.info({ answer: { choice: 'Yes, once', text: CANARY, answer: CANARY } }, 'x');
     expect(out.text).not.toContain(CANARY);
     expect(out.text).not.toContain('Yes, once');
     expect(out.text).toContain('[Redacted]');
+  });
+
+  it('logs a failed query by its code and stack, never its parameters', async () => {
+    const failure = await database.db
+      .execute(sql`select ${CANARY}::int as n`)
+      .then(() => undefined)
+      .catch((err: unknown) => err);
+    expect(failure).toBeInstanceOf(Error);
+    // Drizzle's own message carries the parameters: that is what must not be logged.
+    expect(String((failure as Error).message)).toContain(CANARY);
+    const out = { text: '' };
+    pino({ ...logOptions }, sinkInto(out)).error({ err: failure }, 'unhandled error');
+    expect(out.text).not.toContain(CANARY);
+    expect(out.text).toContain('22P02'); // invalid_text_representation: enough to debug
   });
 });
 

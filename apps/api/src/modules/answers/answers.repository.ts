@@ -1,4 +1,4 @@
-import { and, count, desc, eq, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, isNotNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { answers, choices, questions, ratings, surveys, timings } from '../../db/schema.js';
 
@@ -119,6 +119,46 @@ export function createAnswersRepository(db: Db) {
         )
         .where(eq(answers.respondentId, respondentId))
         .orderBy(desc(answers.id));
+    },
+
+    /** Written answers with the given moderation, oldest first: the moderators' queue. */
+    async listForModeration(
+      status: 'pending' | 'approved' | 'hidden',
+      offset: number,
+      limit: number,
+    ) {
+      const where = and(eq(answers.moderation, status), isNotNull(answers.text));
+      const [rows, [total]] = await Promise.all([
+        db
+          .select({
+            id: answers.id,
+            qid: questions.qid,
+            question: questions.text,
+            survey: surveys.name,
+            text: answers.text,
+            answeredOn: answers.answeredOn,
+            moderation: answers.moderation,
+          })
+          .from(answers)
+          .innerJoin(questions, eq(questions.id, answers.questionId))
+          .innerJoin(surveys, eq(surveys.id, questions.surveyId))
+          .where(where)
+          .orderBy(asc(answers.id))
+          .offset(offset)
+          .limit(limit),
+        db.select({ n: count() }).from(answers).where(where),
+      ]);
+      return { rows, total: total?.n ?? 0 };
+    },
+
+    /** Approves or hides a written answer; false when there is no such written answer. */
+    async setModeration(id: number, status: 'approved' | 'hidden'): Promise<boolean> {
+      const rows = await db
+        .update(answers)
+        .set({ moderation: status })
+        .where(and(eq(answers.id, id), isNotNull(answers.moderation)))
+        .returning({ id: answers.id });
+      return rows.length === 1;
     },
 
     /** Sets (or changes) a rating, only where the respondent answered the question. */

@@ -37,18 +37,15 @@ const errors = {
  * empty JSON body as `{}` instead of refusing it.
  */
 function acceptEmptyJson(app: FastifyInstance) {
+  // Fastify's own parser (it refuses __proto__ and constructor.prototype keys) for the rest.
+  const json = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser(
     'application/json',
     { parseAs: 'string' },
-    (_request, body: string, done) => {
+    (request, body: string, done) => {
       if (body.trim() === '') return done(null, {});
-      try {
-        done(null, JSON.parse(body));
-      } catch (err) {
-        (err as SyntaxError & { statusCode: number }).statusCode = 400;
-        done(err as Error);
-      }
+      json(request, body, done);
     },
   );
 }

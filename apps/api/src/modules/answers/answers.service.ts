@@ -3,6 +3,7 @@ import {
   type AnswerResponse,
   type AttemptedQuestionList,
   type Mirror,
+  type PendingAnswerList,
   OPEN_ANSWER_MAX_LENGTH,
   type PageQuery,
   type QuestionResults,
@@ -10,7 +11,9 @@ import {
   type TimingId,
 } from '@candor/contracts';
 import { AppError } from '../../lib/app-error.js';
+import { FOREIGN_KEY_VIOLATION, sqlState } from '../../lib/sql-state.js';
 import { pageLinks } from '../../lib/paging.js';
+import type { Actor, AuditService } from '../audit/audit.service.js';
 import type { RespondentsService } from '../respondents/respondents.service.js';
 import type { ResultsService } from '../results/results.service.js';
 import type { CatalogQuestion, SurveysService } from '../surveys/surveys.service.js';
@@ -19,6 +22,7 @@ import {
   type TimingKind,
   signTimingId,
   timingIdHash,
+  timingNonce,
   timingOwner,
   verifyTimingId,
 } from './timing-id.js';
@@ -64,6 +68,8 @@ export interface AnswersServiceDeps {
   surveys: Pick<SurveysService, 'findQuestion'>;
   respondents: RespondentsService;
   results: ResultsService;
+  /** Moderation decisions are written to the audit log. */
+  audit: Pick<AuditService, 'record'>;
   /** Keys.timing: signs the timing ids. */
   timingKey: Buffer;
   clock?: () => Date;
@@ -117,6 +123,20 @@ export function createAnswersService(repo: AnswersRepository, deps: AnswersServi
     answered.add(`${respondentId}:${questionId}`);
   };
 
+  /**
+   * A write under a respondent that another process erased meanwhile (its id was still in this
+   * process's memory) fails on the foreign key: the account is gone, so the caller is told so.
+   */
+  async function goneIfErased<T>(uuid: string, write: Promise<T>): Promise<T> {
+    try {
+      return await write;
+    } catch (err) {
+      if (sqlState(err) !== FOREIGN_KEY_VIOLATION) throw err;
+      respondents.forget(uuid);
+      throw new AppError('UNAUTHENTICATED');
+    }
+  }
+
   const sameAnswer = (a: StoredAnswer, b: Normalised) =>
     a.choiceId === b.choiceId && a.text === b.text && a.isBlank === b.isBlank;
 
@@ -143,22 +163,51 @@ export function createAnswersService(repo: AnswersRepository, deps: AnswersServi
         answeredOn: clock().toISOString().slice(0, 10),
         idempotencyKey: idempotencyKey ?? null,
       };
-      // Twice at most: the stored answer can only vanish between the two statements if the
-      // member's data was erased meanwhile.
-      for (let attempt = 0; attempt < 2; attempt++) {
-        if (await repo.insertAnswer(values)) {
-          remember(respondentId, q.id);
-          return { status: 201, body: await reply(q, values) };
-        }
-        const stored = await repo.findAnswer(respondentId, q.id);
-        if (!stored) continue;
-        const sameKey = idempotencyKey !== undefined && stored.idempotencyKey === idempotencyKey;
-        if (sameKey || sameAnswer(stored, answer)) {
-          return { status: 200, body: await reply(q, stored) };
-        }
-        throw new AppError('ALREADY_ANSWERED');
+      if (await goneIfErased(uuid, repo.insertAnswer(values))) {
+        remember(respondentId, q.id);
+        return { status: 201, body: await reply(q, values) };
+      }
+      const stored = await repo.findAnswer(respondentId, q.id);
+      // Gone between the two statements: the member's data was erased meanwhile.
+      if (!stored) throw new AppError('UNAUTHENTICATED');
+      const sameKey = idempotencyKey !== undefined && stored.idempotencyKey === idempotencyKey;
+      if (sameKey || sameAnswer(stored, answer)) {
+        return { status: 200, body: await reply(q, stored) };
       }
       throw new AppError('ALREADY_ANSWERED');
+    },
+
+    /** Written answers for moderators, oldest first: their text and question, never their author. */
+    async listForModeration(
+      status: 'pending' | 'approved' | 'hidden',
+      page: PageQuery,
+      listUrl: string,
+    ): Promise<PendingAnswerList> {
+      const { rows, total } = await repo.listForModeration(
+        status,
+        (page.page - 1) * page.page_size,
+        page.page_size,
+      );
+      return {
+        count: total,
+        ...pageLinks(listUrl, page, total),
+        results: rows.map((r) => ({
+          id: r.id,
+          qid: r.qid,
+          question: r.question,
+          survey: r.survey,
+          text: r.text ?? '',
+          date: r.answeredOn,
+          moderation: r.moderation!,
+        })),
+      };
+    },
+
+    /** Approves a written answer (it may be shown as a sample) or hides it (never shown). */
+    async moderate(id: number, decision: 'approve' | 'hide', actor: Actor): Promise<void> {
+      const done = await repo.setModeration(id, decision === 'approve' ? 'approved' : 'hidden');
+      if (!done) throw new AppError('NOT_FOUND');
+      await deps.audit.record(actor, `answer.${decision}`, `answer:${id}`);
     },
 
     /** Whether the member answered the question (results are shown only after answering). */
@@ -252,6 +301,7 @@ export function createAnswersService(repo: AnswersRepository, deps: AnswersServi
           qid: q.qid,
           who: timingOwner(deps.timingKey, respondents.pseudonymOf(uuid)),
           startMs: clock().getTime(),
+          nonce: timingNonce(),
         }),
       };
     },
@@ -274,13 +324,16 @@ export function createAnswersService(repo: AnswersRepository, deps: AnswersServi
       const durationMs = clock().getTime() - claims.startMs;
       if (durationMs < 0 || durationMs > MAX_TIMING_MS) return { id };
       const respondentId = await respondents.getOrCreate(uuid);
-      await repo.insertTiming({
-        respondentId,
-        questionId: q.id,
-        kind,
-        durationMs,
-        tokenHash: timingIdHash(id),
-      });
+      await goneIfErased(
+        uuid,
+        repo.insertTiming({
+          respondentId,
+          questionId: q.id,
+          kind,
+          durationMs,
+          tokenHash: timingIdHash(claims),
+        }),
+      );
       return { id };
     },
   };

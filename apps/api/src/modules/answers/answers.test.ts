@@ -8,7 +8,15 @@ import { asc, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../../app.js';
 import type { Database } from '../../db/client.js';
-import { answers, choices, questions, ratings, surveys, timings } from '../../db/schema.js';
+import {
+  answers,
+  choices,
+  questions,
+  ratings,
+  respondents,
+  surveys,
+  timings,
+} from '../../db/schema.js';
 import { seedSampleContent } from '../../db/seed/seed.js';
 import { type MemberOptions, createMember, get, json, post } from '../../test/accounts.js';
 import { createTestApp } from '../../test/app.js';
@@ -346,6 +354,20 @@ describe.each(engines)('answers API on %s', (engine) => {
     });
   });
 
+  describe('after an erasure elsewhere', () => {
+    it('answers 401, not 500, when another process erased the member meanwhile', async () => {
+      const m = await member();
+      const [a, b] = closedOf('life-and-death').slice(10, 12);
+      expect((await answer(m.token, a!.qid, { choice: a!.labels[0] })).statusCode).toBe(201);
+      // Another API process erases the account: this one still remembers the respondent id.
+      const [row] = await storedAnswers(a!.id);
+      await database.db.delete(respondents).where(eq(respondents.id, row!.respondentId));
+      const res = await answer(m.token, b!.qid, { choice: b!.labels[0] });
+      expect(res.statusCode).toBe(401);
+      expect(json(res)).toEqual(UNAUTHENTICATED);
+    });
+  });
+
   describe('ratings', () => {
     it('rates an answered question 0 to 10, and rating again changes it', async () => {
       const q = closedOf('life-and-death')[0]!;
@@ -433,6 +455,12 @@ describe.each(engines)('answers API on %s', (engine) => {
         time.now += 10;
         const res = await end('graph', id, token, payload);
         expect(res.statusCode, String(payload)).toBe(200);
+      }
+      // Still Fastify's safe parser underneath: prototype poisoning and bad JSON are refused.
+      for (const payload of ['{"__proto__": {"admin": true}}', '{"a":']) {
+        const { id } = json<{ id: string }>(await start('graph', q.qid, token));
+        const res = await end('graph', id, token, payload);
+        expect(res.statusCode, payload).toBe(400);
       }
     });
 

@@ -9,11 +9,20 @@ export interface TimingClaims {
   who: string;
   /** When the timing started (ms since the epoch); it lives only in the id, never in a table. */
   startMs: number;
+  /**
+   * 128 random bits (base64url). The table keeps a hash of this alone, so nothing stored can be
+   * matched against guessed start times, even by someone holding the server's keys.
+   */
+  nonce: string;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const WHO = /^[A-Za-z0-9_-]{22}$/;
 const START = /^[0-9a-z]{1,11}$/;
+const NONCE = /^[A-Za-z0-9_-]{22}$/;
+
+/** A fresh nonce for signTimingId. */
+export const timingNonce = () => crypto.randomBytes(16).toString('base64url');
 
 function mac(key: Buffer, payload: string): string {
   return crypto.createHmac('sha256', key).update(`timing:${payload}`).digest('base64url');
@@ -30,11 +39,11 @@ export function timingOwner(key: Buffer, pseudonym: string): string {
 }
 
 /**
- * An opaque timing id: `kind.qid.start.who.mac`, HMAC-SHA256 signed. It carries its own start,
+ * An opaque timing id: `kind.qid.start.who.nonce.mac`, HMAC-SHA256 signed. It carries its own start,
  * so starting a timing stores nothing and the end stores only the duration.
  */
 export function signTimingId(key: Buffer, claims: TimingClaims): string {
-  const payload = `${claims.kind}.${claims.qid}.${claims.startMs.toString(36)}.${claims.who}`;
+  const payload = `${claims.kind}.${claims.qid}.${claims.startMs.toString(36)}.${claims.who}.${claims.nonce}`;
   return `${payload}.${mac(key, payload)}`;
 }
 
@@ -42,17 +51,24 @@ export function signTimingId(key: Buffer, claims: TimingClaims): string {
 export function verifyTimingId(key: Buffer, id: string): TimingClaims | null {
   if (id.length > 200) return null;
   const parts = id.split('.');
-  if (parts.length !== 5) return null;
-  const [kind, qid, start, who, signature] = parts as [string, string, string, string, string];
+  if (parts.length !== 6) return null;
+  const [kind, qid, start, who, nonce, signature] = parts as [
+    string,
+    string,
+    string,
+    string,
+    string,
+    string,
+  ];
   if (kind !== 'answer' && kind !== 'graph') return null;
-  if (!UUID.test(qid) || !START.test(start) || !WHO.test(who)) return null;
-  const expected = Buffer.from(mac(key, `${kind}.${qid}.${start}.${who}`));
+  if (!UUID.test(qid) || !START.test(start) || !WHO.test(who) || !NONCE.test(nonce)) return null;
+  const expected = Buffer.from(mac(key, `${kind}.${qid}.${start}.${who}.${nonce}`));
   const given = Buffer.from(signature);
   if (given.length !== expected.length || !crypto.timingSafeEqual(given, expected)) return null;
-  return { kind, qid, who, startMs: parseInt(start, 36) };
+  return { kind, qid, who, startMs: parseInt(start, 36), nonce };
 }
 
-/** What the timings table keeps to refuse a second end of the same id. */
-export function timingIdHash(id: string): string {
-  return crypto.createHash('sha256').update(id).digest('hex');
+/** What the timings table keeps to refuse a second end of the same id: a hash of its nonce. */
+export function timingIdHash(claims: Pick<TimingClaims, 'nonce'>): string {
+  return crypto.createHash('sha256').update(claims.nonce).digest('hex');
 }

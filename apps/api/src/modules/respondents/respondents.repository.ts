@@ -51,7 +51,9 @@ export function createRespondentsRepository(db: Db) {
     /**
      * The respondent of the account `uuid` (filed under `pseudonym`), created on first use in one
      * statement that copies the account's breakdown fields and standing; undefined when the
-     * account does not exist. Race-safe: a concurrent creation wins and its id is returned.
+     * account does not exist. Race-safe: a concurrent creation wins and its id is returned; the
+     * account row is share-locked, so an erasure or a review decision in progress is waited for
+     * (and then no account, or the new standing, is found).
      */
     async getOrCreate(uuid: string, pseudonym: string, year: number): Promise<number | undefined> {
       // Counts in results: active and verified, as countsInResults() says.
@@ -60,6 +62,7 @@ export function createRespondentsRepository(db: Db) {
         select ${pseudonym}, u.gender, ${ageBandSql(sql`(${year}::int - u.year_of_birth)`)},
                u.country, (u.status = 'active' and u.phone_verified_at is not null)
         from users u where u.uuid = ${uuid}
+        for share of u
         on conflict (pseudonym) do nothing
         returning id`);
       // Both drivers answer `{rows}` (node-postgres and PGlite).

@@ -20,7 +20,7 @@ export interface RespondentsServiceDeps {
   /** derivePseudonymKey(secrets): the only way from a user uuid to a respondent. */
   pseudonymKey: Buffer;
   /** Moves a respondent's answers into or out of the results when their standing changes. */
-  counting: Pick<ResultsRepository, 'startCounting' | 'stopCounting'>;
+  counting: Pick<ResultsRepository, 'startCounting' | 'stopCounting' | 'publish'>;
   clock?: () => Date;
   /** Respondent ids kept in memory; the oldest entry leaves when full. */
   cacheSize?: number;
@@ -104,12 +104,30 @@ export function createRespondentsService(
       return id === undefined ? null : repo.exportOf(id);
     },
 
-    /** Erases the member's respondent: its answers leave the results, then every row goes. */
-    async erase(uuid: string): Promise<void> {
+    /**
+     * First step of erasing a member: their answers leave the counters (and stop counting), so
+     * nothing of theirs is published again; returns their respondent id for the deletion,
+     * which the account's erasure does in the same transaction as the account.
+     */
+    async withdraw(uuid: string): Promise<number | undefined> {
       const id = await find(uuid);
-      if (id === undefined) return;
-      await deps.counting.stopCounting(id);
-      await repo.deleteRespondent(id);
+      if (id !== undefined) await deps.counting.stopCounting(id);
+      return id;
+    },
+
+    /**
+     * Last step of an erasure: the id is forgotten here, and snapshots showing one of the
+     * member's answers as a sample are published again at once.
+     */
+    async erased(uuid: string, sampleQuestions: number[]): Promise<void> {
+      ids.delete(pseudonymOf(uuid));
+      for (const questionId of sampleQuestions) {
+        await deps.counting.publish(clock(), { questionId, force: true });
+      }
+    },
+
+    /** A respondent id turned out to be gone (erased by another process): forget it. */
+    forget(uuid: string): void {
       ids.delete(pseudonymOf(uuid));
     },
   };

@@ -1,4 +1,4 @@
-import { eq, sql } from 'drizzle-orm';
+import { eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { answerCounts, questionTallies, respondents } from '../../db/schema.js';
 
@@ -31,6 +31,16 @@ const stopwordsSql = sql.raw(`array[${STOPWORDS.map((w) => `'${w}'`).join(',')}]
 const dimensionsOf = (r: string) =>
   sql.raw(`(values ('all', ''), ('gender', ${r}.gender::text), ('age', ${r}.age_band),
     ('country', ${r}.country)) as d(dimension, bucket)`);
+
+// Each word of a counted written answer once per answer (`id, question_id, word` rows), without
+// stopwords and odd lengths: the same in the fold and in a withdrawal, so counts stay exact.
+const wordsOf = (r: string) =>
+  sql`(
+    select distinct ${sql.raw(r)}.id, ${sql.raw(r)}.question_id, word
+    from ${sql.raw(r)}, regexp_split_to_table(lower(${sql.raw(r)}.text), '[^[:alnum:]]+') as word
+    where ${sql.raw(r)}.text is not null
+  ) words
+  where length(word) between 3 and 30 and not (word = any(${stopwordsSql}))`;
 
 // Folds take this advisory lock shared; a respondent starting or stopping to count takes it
 // exclusively, so its answers are never counted twice or half-withdrawn by a fold in between.
@@ -92,13 +102,7 @@ export function createResultsRepository(db: Db) {
           ), w as (
             insert into answer_words (question_id, word, n)
             select question_id, word, count(*)::int
-            from (
-              select distinct counted.id, counted.question_id, word
-              from counted,
-                   regexp_split_to_table(lower(counted.text), '[^[:alnum:]]+') as word
-              where counted.text is not null
-            ) words
-            where length(word) between 3 and 30 and not (word = any(${stopwordsSql}))
+            from ${wordsOf('counted')}
             group by 1, 2
             order by 1, 2
             on conflict (question_id, word) do update set n = answer_words.n + excluded.n
@@ -127,32 +131,44 @@ export function createResultsRepository(db: Db) {
       const which = only
         ? sql`${questionTallies.questionId} = ${only.questionId} and (${only.force ?? false} or ${isDue(now)})`
         : isDue(now);
-      const rows = await db
-        .update(questionTallies)
-        .set({
-          snapshot: sql`jsonb_build_object(
-            'counts', (select coalesce(jsonb_agg(jsonb_build_array(
-                          c.dimension, c.bucket, c.choice_id, c.is_blank, c.n)
-                        order by c.dimension, c.bucket, c.choice_id, c.is_blank), '[]'::jsonb)
-                       from answer_counts c
-                       where c.question_id = ${questionTallies.questionId} and c.n > 0),
-            'words', (select coalesce(jsonb_agg(jsonb_build_array(w.word, w.n)
-                        order by w.n desc, w.word), '[]'::jsonb)
-                      from (select word, n from answer_words
-                            where question_id = ${questionTallies.questionId} and n >= 10
-                            order by n desc, word limit ${TOP_WORDS}) w),
-            'samples', (select coalesce(jsonb_agg(s.text order by s.id desc), '[]'::jsonb)
-                        from (select a.id, a.text from answers a
-                              join respondents r on r.id = a.respondent_id
-                              where a.question_id = ${questionTallies.questionId}
-                                and a.moderation = 'approved' and r.counts
-                              order by a.id desc limit ${SAMPLES}) s))`,
-          publishedChanges: sql`${questionTallies.changes}`,
-          publishedAt: now,
-        })
-        .where(which)
-        .returning({ questionId: questionTallies.questionId });
-      return rows.map((r) => r.questionId);
+      return db.transaction(async (tx) => {
+        // Lock the due rows first; the snapshot is then taken by a second statement, which
+        // sees every change committed up to the lock, so published_changes never claims a
+        // change the snapshot does not hold.
+        const due = await tx
+          .select({ questionId: questionTallies.questionId })
+          .from(questionTallies)
+          .where(which)
+          .orderBy(questionTallies.questionId)
+          .for('update');
+        if (due.length === 0) return [];
+        const ids = due.map((r) => r.questionId);
+        await tx
+          .update(questionTallies)
+          .set({
+            snapshot: sql`jsonb_build_object(
+              'counts', (select coalesce(jsonb_agg(jsonb_build_array(
+                            c.dimension, c.bucket, c.choice_id, c.is_blank, c.n)
+                          order by c.dimension, c.bucket, c.choice_id, c.is_blank), '[]'::jsonb)
+                         from answer_counts c
+                         where c.question_id = ${questionTallies.questionId} and c.n > 0),
+              'words', (select coalesce(jsonb_agg(jsonb_build_array(w.word, w.n)
+                          order by w.n desc, w.word), '[]'::jsonb)
+                        from (select word, n from answer_words
+                              where question_id = ${questionTallies.questionId} and n >= 10
+                              order by n desc, word limit ${TOP_WORDS}) w),
+              'samples', (select coalesce(jsonb_agg(s.text order by s.id desc), '[]'::jsonb)
+                          from (select a.id, a.text from answers a
+                                join respondents r on r.id = a.respondent_id
+                                where a.question_id = ${questionTallies.questionId}
+                                  and a.moderation = 'approved' and r.counts
+                                order by a.id desc limit ${SAMPLES}) s))`,
+            publishedChanges: sql`${questionTallies.changes}`,
+            publishedAt: now,
+          })
+          .where(inArray(questionTallies.questionId, ids));
+        return ids;
+      });
     },
 
     /** The question's published snapshot, if any: one row by primary key. */
@@ -212,12 +228,7 @@ export function createResultsRepository(db: Db) {
             update answer_words aw set n = aw.n - x.n
             from (
               select question_id, word, count(*)::int as n
-              from (
-                select distinct mine.id, mine.question_id, word
-                from mine, regexp_split_to_table(lower(mine.text), '[^[:alnum:]]+') as word
-                where mine.text is not null
-              ) words
-              where length(word) between 3 and 30 and not (word = any(${stopwordsSql}))
+                from ${wordsOf('mine')}
               group by 1, 2
             ) x
             where aw.question_id = x.question_id and aw.word = x.word

@@ -8,7 +8,7 @@ import { MIN_PUBLISHED_COUNT } from '@candor/contracts';
 import { AppError } from '../../lib/app-error.js';
 import type { CatalogQuestion, SurveysService } from '../surveys/surveys.service.js';
 import type { ResultsRepository, StoredSnapshot } from './results.repository.js';
-import { type PublishedRow, publishBreakdown, publishOverall } from './suppression.js';
+import { type PublishedRow, publishOverall, publishResults } from './suppression.js';
 
 const percentOf = (part: number | null, whole: number | null) =>
   part === null || whole === null ? null : whole > 0 ? Math.round((part / whole) * 1000) / 10 : 0;
@@ -67,20 +67,19 @@ function describe(q: CatalogQuestion, row: PublishedRow) {
 }
 
 /**
- * The groups of a breakdown. Countries with fewer than MIN_PUBLISHED_COUNT people are merged
- * into `other` first (a country with one person is not named); then the suppression rules run
- * over the groups with the overall counts as known margins.
+ * The groups of a breakdown and the overall row published with them. Countries with fewer than
+ * MIN_PUBLISHED_COUNT people are merged into `other` first (a country with one person is not
+ * named); genders and age bands are listed in a fixed order, empty ones too (as zeros: they
+ * describe nobody, and hiding them would only force a real group to be hidden). The
+ * suppression rules then run over the groups and the overall row together, so nothing hidden in
+ * one can be worked out from the other.
  */
-function breakdownOf(
-  q: CatalogQuestion,
-  snapshot: StoredSnapshot,
-  dimension: BreakdownDimension,
-): ResultGroup[] {
+function breakdownOf(q: CatalogQuestion, snapshot: StoredSnapshot, dimension: BreakdownDimension) {
   const table = tableOf(q, snapshot, dimension);
+  const zeros = () => new Array<number>(outcomesOf(q).length).fill(0);
   let groups: Array<{ key: string; counts: number[] }>;
   if (dimension === 'country') {
-    const width = outcomesOf(q).length;
-    const other = new Array<number>(width).fill(0);
+    const other = zeros();
     groups = [];
     for (const [key, counts] of [...table].sort(([a], [b]) => a.localeCompare(b))) {
       const total = counts.reduce((a, b) => a + b, 0);
@@ -89,25 +88,22 @@ function breakdownOf(
     }
     if (other.some((n) => n > 0)) groups.push({ key: 'other', counts: other });
   } else {
-    const width = outcomesOf(q).length;
-    groups = FIXED_GROUPS[dimension].map((key) => ({
-      key,
-      counts: table.get(key) ?? new Array<number>(width).fill(0),
-    }));
+    const fixed = FIXED_GROUPS[dimension];
+    // A value outside the fixed list (an older age band, say) is still a group of its own:
+    // leaving it out would let it be worked out as the total minus the others.
+    const keys = [...fixed, ...[...table.keys()].filter((k) => !fixed.includes(k)).sort()];
+    groups = keys.map((key) => ({ key, counts: table.get(key) ?? zeros() }));
   }
-  // An empty group is published as zeros: it describes nobody, and hiding it would only force
-  // another, real group to be hidden with it.
   const filled = groups.filter((g) => g.counts.some((n) => n > 0));
-  const published = new Map(publishBreakdown(filled).map((g) => [g.key, g]));
-  return groups.map((g) => {
-    const row = published.get(g.key) ?? {
-      key: g.key,
-      total: 0,
-      counts: g.counts,
-      suppressed: false,
-    };
-    return { key: g.key, suppressed: row.suppressed, ...describe(q, row) };
-  });
+  const published = publishResults(filled);
+  const byKey = new Map(published.groups.map((g) => [g.key, g]));
+  return {
+    overall: published.overall,
+    groups: groups.map((g): ResultGroup => {
+      const row = byKey.get(g.key) ?? { total: 0, counts: g.counts, suppressed: false };
+      return { key: g.key, suppressed: row.suppressed, ...describe(q, row) };
+    }),
+  };
 }
 
 /** The published results of `q` from its stored snapshot (suppression applied here). */
@@ -117,14 +113,20 @@ export function toResults(
   dimension: BreakdownDimension | undefined,
 ): QuestionResults {
   const snapshot = stored?.snapshot ?? { counts: [], words: [], samples: [] };
-  const overall = tableOf(q, snapshot, 'all').get('') ?? outcomesOf(q).map(() => 0);
+  const breakdown = dimension ? breakdownOf(q, snapshot, dimension) : null;
+  const overall =
+    breakdown?.overall ??
+    publishOverall(tableOf(q, snapshot, 'all').get('') ?? outcomesOf(q).map(() => 0));
+  // Words and sample answers only once 10 or more people count: before, they would describe
+  // the few who wrote.
+  const enough = overall.total !== null;
   return {
     qid: q.qid,
     type: q.type,
-    ...describe(q, publishOverall(overall)),
-    breakdown: dimension ? { dimension, groups: breakdownOf(q, snapshot, dimension) } : null,
-    words: snapshot.words.map(([word, count]) => ({ word, count })),
-    samples: snapshot.samples,
+    ...describe(q, overall),
+    breakdown: breakdown && dimension ? { dimension, groups: breakdown.groups } : null,
+    words: enough ? snapshot.words.map(([word, count]) => ({ word, count })) : [],
+    samples: enough ? snapshot.samples : [],
     snapshot_at: stored ? stored.publishedAt.toISOString() : null,
   };
 }

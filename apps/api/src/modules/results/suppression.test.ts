@@ -5,8 +5,10 @@ import {
   MIN_CELL,
   publishBreakdown,
   publishOverall,
+  publishResults,
   type GroupCounts,
   type PublishedGroup,
+  type PublishedResults,
   type PublishedRow,
 } from './suppression.js';
 
@@ -95,34 +97,50 @@ function solvableInOverall(row: PublishedRow): string[] {
 }
 
 /**
- * Suppressed values of a breakdown that follow from its row equations, the known column totals
- * and the known grand total.
+ * Suppressed values that follow from what one response publishes: the overall row and a
+ * breakdown of it. Unknowns are the hidden group cells and totals and the hidden overall cells and
+ * total; the equations are each group row (cells sum to the group total), each column (group
+ * cells sum to the overall cell), the overall row (cells sum to the overall total) and the group
+ * totals summing to the overall total. Published values are known and only move the right side.
  */
-function solvableInBreakdown(published: readonly PublishedGroup[]): string[] {
+function solvableInResults({ overall, groups }: PublishedResults): string[] {
   const system = new System();
-  const cells = published.map((g) =>
+  const cells = groups.map((g) =>
     g.counts.map((c, j) => (c === null ? system.unknown(`${g.key}[${j}]`) : undefined)),
   );
-  const totals = published.map((g) =>
+  const totals = groups.map((g) =>
     g.total === null ? system.unknown(`${g.key}.total`) : undefined,
   );
+  const overallCells = overall.counts.map((c, j) =>
+    c === null ? system.unknown(`overall[${j}]`) : undefined,
+  );
+  const overallTotal = overall.total === null ? system.unknown('overall.total') : undefined;
   const terms = (ks: (number | undefined)[], c: bigint) =>
     ks.flatMap((k): [number, bigint][] => (k === undefined ? [] : [[k, c]]));
-  published.forEach((_, i) =>
-    system.equation([...terms(cells[i]!, 1n), ...terms([totals[i]], -1n)]),
-  );
-  const outcomes = published[0]?.counts.length ?? 0;
-  for (let j = 0; j < outcomes; j++) {
-    system.equation(
-      terms(
+  groups.forEach((_, i) => system.equation([...terms(cells[i]!, 1n), ...terms([totals[i]], -1n)]));
+  overall.counts.forEach((_, j) =>
+    system.equation([
+      ...terms(
         cells.map((row) => row[j]),
         1n,
       ),
-    );
-  }
-  system.equation(terms(totals, 1n));
+      ...terms([overallCells[j]], -1n),
+    ]),
+  );
+  system.equation([...terms(overallCells, 1n), ...terms([overallTotal], -1n)]);
+  system.equation([...terms(totals, 1n), ...terms([overallTotal], -1n)]);
   return system.solvableNames();
 }
+
+/**
+ * The stricter model the breakdown's own fixed point works in: every column total and the grand
+ * total known, as if the overall row hid nothing. Only the nulls matter, so the values are zeros.
+ */
+const solvableInBreakdown = (groups: readonly PublishedGroup[]) =>
+  solvableInResults({
+    overall: { total: 0, counts: (groups[0]?.counts ?? []).map(() => 0) },
+    groups: [...groups],
+  });
 
 describe('the attacker model', () => {
   it('solves a lone suppressed cell of a row', () => {
@@ -139,6 +157,20 @@ describe('the attacker model', () => {
       { key: 'd', suppressed: false, total: 85, counts: [20, 20, n, n, 30] },
     ];
     expect(solvableInBreakdown(published)).toEqual(['a[2]']);
+  });
+
+  it('solves a hidden overall cell from group cells published in full', () => {
+    // What the breakdown used to publish for female [0,54,3,58], male [0,12,5,0]: column 3 in
+    // full gives the hidden overall 58 away, and the overall total then the hidden 8.
+    const published: PublishedResults = {
+      overall: { total: 132, counts: [0, 66, null, null] },
+      groups: [
+        { key: 'female', suppressed: false, total: 115, counts: [0, null, null, 58] },
+        { key: 'male', suppressed: false, total: 17, counts: [0, null, null, 0] },
+      ],
+    };
+    expect(solvableInResults(published)).toEqual(['overall[2]', 'overall[3]']);
+    expect(solvableInBreakdown(published.groups)).toEqual([]);
   });
 });
 
@@ -209,12 +241,13 @@ describe('publishOverall', () => {
   });
 });
 
-describe('publishBreakdown', () => {
+describe('publishResults', () => {
   const groups = (...rows: number[][]): GroupCounts[] =>
     rows.map((counts, i) => ({ key: `g${i}`, counts }));
+  const breakdown = (...rows: number[][]) => publishResults(groups(...rows)).groups;
 
   it('suppresses a second group when one group is too small, so the grand total gives nothing away', () => {
-    expect(publishBreakdown(groups([30, 40], [5, 3], [25, 50]))).toEqual([
+    expect(breakdown([30, 40], [5, 3], [25, 50])).toEqual([
       { key: 'g0', suppressed: true, total: null, counts: [null, null] },
       { key: 'g1', suppressed: true, total: null, counts: [null, null] },
       { key: 'g2', suppressed: false, total: 75, counts: [25, 50] },
@@ -222,24 +255,27 @@ describe('publishBreakdown', () => {
   });
 
   it(`suppresses a group where ${DOMINANCE * 100}% or more gave the same answer`, () => {
-    const [dominated, , other] = publishBreakdown(groups([96, 4], [50, 50], [40, 60]));
+    const [dominated, , other] = breakdown([96, 4], [50, 50], [40, 60]);
     expect(dominated!.suppressed).toBe(true);
     // 94% stays: the threshold is not "any large majority".
-    expect(publishBreakdown(groups([94, 6], [50, 50]))[0]!.suppressed).toBe(false);
+    expect(breakdown([94, 6], [50, 50])[0]!.suppressed).toBe(false);
     // Exactly 95% is suppressed; guards the boundary against floating point.
-    expect(publishBreakdown(groups([19, 1], [50, 50], [40, 60]))[0]!.suppressed).toBe(true);
+    expect(breakdown([19, 1], [50, 50], [40, 60])[0]!.suppressed).toBe(true);
     expect(other!.suppressed).toBe(false);
   });
 
   it('publishes zero cells', () => {
-    expect(publishBreakdown(groups([0, 30, 40], [0, 25, 35]))).toEqual([
-      { key: 'g0', suppressed: false, total: 70, counts: [0, 30, 40] },
-      { key: 'g1', suppressed: false, total: 60, counts: [0, 25, 35] },
-    ]);
+    expect(publishResults(groups([0, 30, 40], [0, 25, 35]))).toEqual({
+      overall: { total: 130, counts: [0, 55, 75] },
+      groups: [
+        { key: 'g0', suppressed: false, total: 70, counts: [0, 30, 40] },
+        { key: 'g1', suppressed: false, total: 60, counts: [0, 25, 35] },
+      ],
+    });
   });
 
   it('hides a cell in another group when a column would give a small cell away', () => {
-    expect(publishBreakdown(groups([5, 30, 40], [20, 30, 40], [15, 30, 40]))).toEqual([
+    expect(breakdown([5, 30, 40], [20, 30, 40], [15, 30, 40])).toEqual([
       { key: 'g0', suppressed: false, total: 75, counts: [null, null, 40] },
       { key: 'g1', suppressed: false, total: 90, counts: [20, 30, 40] },
       { key: 'g2', suppressed: false, total: 85, counts: [null, null, 40] },
@@ -247,15 +283,11 @@ describe('publishBreakdown', () => {
   });
 
   it('protects a cell joining two blocks that the row and column rules leave solvable', () => {
-    const input = groups(
-      [3, 4, 2, 20, 30],
-      [6, 7, 20, 20, 30],
-      [20, 20, 5, 8, 30],
-      [20, 20, 6, 9, 30],
+    const published = publishResults(
+      groups([3, 4, 2, 20, 30], [6, 7, 20, 20, 30], [20, 20, 5, 8, 30], [20, 20, 6, 9, 30]),
     );
-    const published = publishBreakdown(input);
-    expect(solvableInBreakdown(published)).toEqual([]);
-    expect(published.map((g) => g.counts)).toEqual([
+    expect(solvableInResults(published)).toEqual([]);
+    expect(published.groups.map((g) => g.counts)).toEqual([
       [null, null, null, null, 30],
       [null, null, 20, 20, 30],
       [20, 20, null, null, 30],
@@ -263,28 +295,68 @@ describe('publishBreakdown', () => {
     ]);
   });
 
-  it('reveals no more of a single group than publishOverall does of the same counts', () => {
-    // With one group the cells are the column totals, which the model assumes known: there is
-    // nothing to hide behind, so the overall row's protection is the limit.
+  it('hides in every group the overall cell hidden as a complement (58 would give 8 away)', () => {
+    const published = publishResults([
+      { key: 'female', counts: [0, 54, 3, 58] },
+      { key: 'male', counts: [0, 12, 5, 0] },
+    ]);
+    expect(published).toEqual({
+      overall: { total: 132, counts: [0, 66, null, null] },
+      groups: [
+        { key: 'female', suppressed: false, total: 115, counts: [0, 54, null, null] },
+        { key: 'male', suppressed: false, total: 17, counts: [0, 12, null, null] },
+      ],
+    });
+    expect(solvableInResults(published)).toEqual([]);
+  });
+
+  it('hides in every group the overall cells hidden, not only where groups hid them (3 leaked)', () => {
+    const published = publishResults(groups([0, 2, 33], [40, 0, 30], [23, 1, 1]));
+    expect(published.overall).toEqual({ total: 130, counts: [null, null, 64] });
+    for (const g of published.groups) expect(g.counts.slice(0, 2)).toEqual([null, null]);
+    expect(solvableInResults(published)).toEqual([]);
+  });
+
+  it('suppresses every group when the overall total is hidden', () => {
+    const overall = publishOverall([4, 3]);
+    expect(overall.total).toBeNull();
+    expect(publishBreakdown(groups([4, 0], [0, 3]), overall).every((g) => g.suppressed)).toBe(true);
+  });
+
+  it('refuses an overall row other than publishOverall of the column sums', () => {
+    const table = groups([0, 54, 3, 58], [0, 12, 5, 0]);
+    // The full overall counts: hiding the 8 alone would not say which columns to protect.
+    expect(() => publishBreakdown(table, { total: 132, counts: [0, 66, 8, 58] })).toThrow(
+      RangeError,
+    );
+    expect(() => publishBreakdown(table, publishOverall([0, 66, 8, 59]))).toThrow(RangeError);
+    expect(() => publishBreakdown(table, publishOverall([0, 66, 8]))).toThrow(RangeError);
+    expect(publishBreakdown([], publishOverall([0, 0]))).toEqual([]);
+  });
+
+  it('reveals no more of a single group than the overall row does', () => {
+    // With one group the cells are the overall counts: there is nothing to hide behind, so the
+    // overall row's protection is the limit.
     fc.assert(
       fc.property(overallArb, (counts) => {
-        const [published] = publishBreakdown([{ key: 'all', counts }]);
-        if (!published!.suppressed) {
-          expect({ total: published!.total, counts: published!.counts }).toEqual(
-            publishOverall(counts),
-          );
+        const { overall, groups: published } = publishResults([{ key: 'all', counts }]);
+        expect(overall).toEqual(publishOverall(counts));
+        const [group] = published;
+        if (!group!.suppressed) {
+          expect({ total: group!.total, counts: group!.counts }).toEqual(overall);
         }
       }),
       RUNS,
     );
   });
 
-  it('never publishes a count or group total of 1 to 9', () => {
+  it('never publishes a count or total of 1 to 9', () => {
     fc.assert(
       fc.property(tableArb(1), (table) => {
-        for (const g of publishBreakdown(table)) {
-          expect(g.counts.filter(isSmall)).toEqual([]);
-          expect(isSmall(g.total)).toBe(false);
+        const { overall, groups: published } = publishResults(table);
+        for (const row of [overall, ...published]) {
+          expect(row.counts.filter(isSmall)).toEqual([]);
+          expect(isSmall(row.total)).toBe(false);
         }
       }),
       RUNS,
@@ -294,7 +366,7 @@ describe('publishBreakdown', () => {
   it(`publishes no group where one answer has ${DOMINANCE * 100}% or more`, () => {
     fc.assert(
       fc.property(tableArb(1), (table) => {
-        publishBreakdown(table).forEach((g, i) => {
+        publishResults(table).groups.forEach((g, i) => {
           if (g.suppressed) return;
           const counts = table[i]!.counts;
           // Integer arithmetic, independent of how the module compares.
@@ -305,20 +377,34 @@ describe('publishBreakdown', () => {
     );
   });
 
-  it('leaves no suppressed value solvable from row, column and grand totals', () => {
+  it('leaves no suppressed value solvable even with every column total and the grand total known', () => {
+    // The breakdown's own guarantee, stricter than the attacker needs (below).
     fc.assert(
       fc.property(tableArb(2), (table) => {
-        expect(solvableInBreakdown(publishBreakdown(table))).toEqual([]);
+        expect(solvableInBreakdown(publishResults(table).groups)).toEqual([]);
       }),
       // About 1 random table in 120 needs the bridge rule; enough runs to meet several.
       { numRuns: 1000 },
     );
   });
 
+  it('leaves no hidden group cell, group total or overall value solvable from the whole response', () => {
+    fc.assert(
+      fc.property(tableArb(2), (table) => {
+        expect(solvableInResults(publishResults(table))).toEqual([]);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
   it('publishes the true numbers only, in input order', () => {
     fc.assert(
       fc.property(tableArb(1), (table) => {
-        const published = publishBreakdown(table);
+        const { overall, groups: published } = publishResults(table);
+        const columns = table[0]!.counts.map((_, j) => sum(table.map((g) => g.counts[j]!)));
+        expect(overall.counts).toHaveLength(columns.length);
+        overall.counts.forEach((c, j) => c === null || expect(c).toBe(columns[j]));
+        if (overall.total !== null) expect(overall.total).toBe(sum(columns));
         expect(published.map((g) => g.key)).toEqual(table.map((g) => g.key));
         published.forEach((g, i) => {
           const counts = table[i]!.counts;
@@ -335,7 +421,7 @@ describe('publishBreakdown', () => {
   it('is deterministic', () => {
     fc.assert(
       fc.property(tableArb(1), (table) => {
-        expect(publishBreakdown(table)).toEqual(publishBreakdown(table));
+        expect(publishResults(table)).toEqual(publishResults(table));
       }),
       RUNS,
     );

@@ -1,14 +1,29 @@
 // Statistical disclosure control for published answer counts. Pure: no database, no I/O.
 //
+// What an attacker sees: the overall row of a question and, in the same response, one breakdown
+// of it (groups x outcomes) whose columns sum to the overall row. Callers publish both through
+// `publishResults`, which ties the two together: the breakdown has to keep hidden whatever the
+// overall row hid, or the published group cells of a column would add up to the hidden overall
+// cell and the overall total would give its complement away.
+//
 // Why the breakdown needs more than "two nulls per row and per column": the attacker knows every
-// row equation (cells sum to the group total), every column total and the grand total. Draw a
-// bipartite graph with a node per group, a node per outcome column plus one for the column of
-// group totals, and an edge per suppressed value. A suppressed value can be solved for exactly
-// when its edge is a bridge (lies on no cycle): the null space of that system is the graph's
-// cycle space. Two nulls per node rule out the obvious bridges, not all of them, so the fixed
-// point below ends with a general bridge check.
+// row equation (cells sum to the group total), every column equation (the group cells sum to the
+// overall cell), the overall row (its cells sum to the overall total) and that the group totals
+// sum to the overall total. Draw a bipartite graph with a node per group plus one for the overall
+// row, a node per outcome column plus one for the column of totals, and an edge per suppressed
+// value. A suppressed value can be solved for exactly when its edge is a bridge (lies on no
+// cycle): the null space of that system is the graph's cycle space. Two nulls per node rule out
+// the obvious bridges, not all of them, so the fixed point below ends with a general bridge check.
+//
+// The fixed point itself works on the breakdown alone and treats every column total and the grand
+// total as known (conservative). Hiding, before it runs, every group cell of each column the
+// overall row hid keeps the full graph free of bridges too: the breakdown's part of it is then
+// bridgeless on its own, and each hidden overall cell closes a cycle with another one (the
+// overall row hides none or at least two) through any group, which hides both columns.
 
-export const MIN_CELL = 10;
+import { MIN_PUBLISHED_COUNT } from '@candor/contracts';
+
+export const MIN_CELL = MIN_PUBLISHED_COUNT;
 export const DOMINANCE = 0.95;
 
 /** What may be published of one row of counts: null marks a suppressed number. */
@@ -100,24 +115,58 @@ function suppressGroup(t: Table, i: number): void {
 const isDominated = (counts: readonly number[], total: number) =>
   total > 0 && Math.max(...counts) / total >= DOMINANCE;
 
-/** Rules 1 and 3: too-small groups and cells, and groups where nearly everyone agrees. */
-function primaryTable(groups: readonly GroupCounts[]): Table {
+/** The counts of every group, checked: non-negative integers, the same outcomes everywhere. */
+function countsOf(
+  groups: readonly GroupCounts[],
+  outcomes: number,
+): readonly (readonly number[])[] {
   const counts = groups.map((g) => g.counts);
-  const outcomes = counts[0]?.length ?? 0;
   for (const row of counts) {
     assertCounts(row);
     if (row.length !== outcomes) throw new RangeError('every group needs the same outcomes');
   }
+  return counts;
+}
+
+/** Per outcome, the sum over the groups: the breakdown's overall counts. */
+const columnSums = (counts: readonly (readonly number[])[], outcomes: number) =>
+  Array.from({ length: outcomes }, (_, j) => sum(counts.map((row) => row[j]!)));
+
+/**
+ * The overall row must be the one published next to the breakdown: what `publishOverall` makes of
+ * the column sums. Any other row would protect the wrong cells.
+ */
+function assertOverall(overall: PublishedRow, expected: PublishedRow): void {
+  const same =
+    overall.total === expected.total &&
+    overall.counts.length === expected.counts.length &&
+    overall.counts.every((n, j) => n === expected.counts[j]);
+  if (!same) {
+    throw new RangeError('overall must be publishOverall of the column sums of the groups');
+  }
+}
+
+/**
+ * Rules 1 and 3: too-small groups and cells, and groups where nearly everyone agrees; and the
+ * columns the published overall row hid, hidden in every group (all of them if it hid its total).
+ */
+function primaryTable(
+  counts: readonly (readonly number[])[],
+  outcomes: number,
+  overall: PublishedRow,
+): Table {
   const totals = counts.map(sum);
   const t: Table = {
     counts,
     totals,
-    hidden: counts.map((row) => row.map(isSmall)),
+    hidden: counts.map((row) => row.map((n, j) => isSmall(n) || overall.counts[j] === null)),
     suppressed: counts.map(() => false),
     outcomes,
   };
   totals.forEach((total, i) => {
-    if (total < MIN_CELL || isDominated(counts[i]!, total)) suppressGroup(t, i);
+    if (overall.total === null || total < MIN_CELL || isDominated(counts[i]!, total)) {
+      suppressGroup(t, i);
+    }
   });
   return t;
 }
@@ -249,13 +298,24 @@ const complementRules: readonly ((t: Table) => boolean)[] = [
 
 /**
  * One breakdown (by gender, age band or country): groups x outcomes. `groups[i].counts[j]` is the
- * number of people of group i who gave outcome j; the column totals (the overall counts) and the
- * grand total are treated as KNOWN to an attacker (conservative: assume them published).
+ * number of people of group i who gave outcome j. `overall` is the overall row published in the
+ * same response, which must be `publishOverall` of the column sums (checked: a RangeError
+ * otherwise): every column it hid is hidden in every group, and if it hid its total (fewer than
+ * MIN_CELL people) every group is suppressed. Beyond that the column totals and the grand total
+ * are treated as KNOWN to an attacker (conservative: assume them published).
  * Returns the groups in the input order. A suppressed group has total null, every count null,
  * suppressed true. A published group has its total, and counts with nulls where suppressed.
+ * Prefer `publishResults`, which makes the overall row and the breakdown together.
  */
-export function publishBreakdown(groups: readonly GroupCounts[]): PublishedGroup[] {
-  const t = primaryTable(groups);
+export function publishBreakdown(
+  groups: readonly GroupCounts[],
+  overall: PublishedRow,
+): PublishedGroup[] {
+  // Without groups the width is the overall row's: it must then describe nobody.
+  const outcomes = groups[0]?.counts.length ?? overall.counts.length;
+  const counts = countsOf(groups, outcomes);
+  assertOverall(overall, publishOverall(columnSums(counts, outcomes)));
+  const t = primaryTable(counts, outcomes, overall);
   // Terminates: every rule that reports a change hides at least one more value.
   while (complementRules.some((rule) => rule(t))) {
     /* until a fixed point */
@@ -266,4 +326,22 @@ export function publishBreakdown(groups: readonly GroupCounts[]): PublishedGroup
     total: t.suppressed[i] ? null : t.totals[i]!,
     counts: t.counts[i]!.map((n, j) => (t.hidden[i]![j] ? null : n)),
   }));
+}
+
+/** The overall row and one breakdown of it, as published together in one response. */
+export interface PublishedResults {
+  overall: PublishedRow;
+  groups: PublishedGroup[];
+}
+
+/**
+ * What callers should use to publish a breakdown: the overall row (`publishOverall` of the column
+ * sums of the groups) and the groups protected against it (`publishBreakdown`). Publish this
+ * overall row, not one computed from other counts, next to these groups: the protection of each
+ * holds only together with the other.
+ */
+export function publishResults(groups: readonly GroupCounts[]): PublishedResults {
+  const outcomes = groups[0]?.counts.length ?? 0;
+  const overall = publishOverall(columnSums(countsOf(groups, outcomes), outcomes));
+  return { overall, groups: publishBreakdown(groups, overall) };
 }

@@ -77,6 +77,12 @@ export function createSurveysRepository(db: Db) {
         .where(and(eq(surveys.gid, gid), listed(now)));
       return (await withContent(rows))[0];
     },
+
+    /** A survey by gid whatever its status (draft, scheduled, open or closed), for staff. */
+    async findAnyByGid(gid: string): Promise<SurveyWithContent | undefined> {
+      const rows = await db.select().from(surveys).where(eq(surveys.gid, gid));
+      return (await withContent(rows))[0];
+    },
   };
 }
 

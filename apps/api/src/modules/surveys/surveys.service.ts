@@ -110,6 +110,15 @@ function toCatalog(s: SurveyWithContent): CatalogQuestion[] {
   });
 }
 
+/** A survey of any status as staff see it: its questions with their text and position. */
+export interface StaffSurvey {
+  gid: string;
+  /** The internal key: only ever shown to staff (export file names). */
+  slug: string;
+  name: string;
+  questions: Array<{ position: number; text: string; catalog: CatalogQuestion }>;
+}
+
 interface ListedSnapshot {
   loadedAt: number;
   surveys: SurveyWithContent[];
@@ -222,6 +231,27 @@ export function createSurveysService(
       const snap = await listed(clock());
       snap.questions ??= new Map(snap.surveys.flatMap(toCatalog).map((q) => [q.qid, q]));
       return snap.questions.get(qid.toLowerCase());
+    },
+
+    /**
+     * A survey by gid whatever its status, read fresh (not from the listing snapshot), with every
+     * question in order: for staff. Undefined for an unknown or malformed gid.
+     */
+    async findAnySurvey(gid: string): Promise<StaffSurvey | undefined> {
+      if (!UUID.test(gid)) return undefined;
+      const s = await repo.findAnyByGid(gid.toLowerCase());
+      if (!s) return undefined;
+      const catalog = toCatalog(s);
+      return {
+        gid: s.gid,
+        slug: s.slug,
+        name: s.name,
+        questions: s.questions.map((q, i) => ({
+          position: q.position,
+          text: q.text,
+          catalog: catalog[i]!,
+        })),
+      };
     },
   };
 }

@@ -1,0 +1,24 @@
+import { AuditEntryListSchema, ErrorBodySchema, PageQuerySchema } from '@candor/contracts';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { publicOrigin } from '../../lib/origin.js';
+import type { AuditService } from './audit.service.js';
+
+/** The audit log. Registered inside the admin-only part of /v1/admin. */
+export const auditRoutes: FastifyPluginAsyncZod<{ service: AuditService }> = async (
+  app,
+  { service },
+) => {
+  app.get(
+    '/audit-log/',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'Staff actions, newest first',
+        querystring: PageQuerySchema,
+        response: { 200: AuditEntryListSchema, 401: ErrorBodySchema, 403: ErrorBodySchema },
+      },
+    },
+    async (request) =>
+      service.list(request.query, `${publicOrigin(request)}/api/v1/admin/audit-log/`),
+  );
+};

@@ -1,0 +1,78 @@
+import {
+  ErrorBodySchema,
+  OperatorQuestionResultsSchema,
+  ResultsQuerySchema,
+  SurveyExportSchema,
+  ValidationErrorBodySchema,
+} from '@candor/contracts';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { OperatorResultsService } from './operator-results.service.js';
+
+// An id that names nothing is a 404 from the service, not a field error.
+const QidParamsSchema = z.object({ qid: z.string() });
+const GidParamsSchema = z.object({ gid: z.string() });
+const tags = ['admin'];
+const errors = { 401: ErrorBodySchema, 403: ErrorBodySchema, 404: ErrorBodySchema };
+
+/** Results and exports for admins. Registered inside the admin-only part of /v1/admin. */
+export const operatorResultsRoutes: FastifyPluginAsyncZod<{
+  service: OperatorResultsService;
+}> = async (app, { service }) => {
+  app.get(
+    '/questions/:qid/results/',
+    {
+      schema: {
+        tags,
+        summary:
+          "A question's published results, as members see them (the privacy rules apply to " +
+          'staff too: suppressed numbers stay hidden), with answer timings and ratings',
+        params: QidParamsSchema,
+        querystring: ResultsQuerySchema,
+        response: { 200: OperatorQuestionResultsSchema, 400: ValidationErrorBodySchema, ...errors },
+      },
+    },
+    async (request) => service.forQuestion(request.params.qid, request.query.breakdown),
+  );
+
+  app.get(
+    '/surveys/:gid/export.json',
+    {
+      schema: {
+        tags,
+        summary:
+          "Export a survey's published results (every question, overall and by gender, age and " +
+          'country; suppressed numbers stay hidden). Audited',
+        params: GidParamsSchema,
+        response: { 200: SurveyExportSchema, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const { body, fileName } = await service.exportJson(request.params.gid, request.user!);
+      reply.header('content-disposition', `attachment; filename="${fileName}"`);
+      return body;
+    },
+  );
+
+  app.get(
+    '/surveys/:gid/export.csv',
+    {
+      schema: {
+        tags,
+        summary:
+          "Export a survey's published results as CSV (one row per choice and group; suppressed " +
+          'cells empty; formula-like cells neutralised). Audited',
+        params: GidParamsSchema,
+        // Sent as text/csv: Fastify serializes only JSON content types, so the text goes as is.
+        response: { 200: z.string().describe('text/csv; charset=utf-8'), ...errors },
+      },
+    },
+    async (request, reply) => {
+      const { body, fileName } = await service.exportCsv(request.params.gid, request.user!);
+      return reply
+        .header('content-type', 'text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="${fileName}"`)
+        .send(body);
+    },
+  );
+};

@@ -1,0 +1,192 @@
+import {
+  type Breakdown,
+  type BreakdownDimension,
+  LEAVE_BLANK_CHOICE,
+  MIN_PUBLISHED_COUNT,
+  type OperatorQuestionResults,
+  type QuestionResults,
+  type SurveyExport,
+} from '@candor/contracts';
+import { AppError } from '../../lib/app-error.js';
+import type { Actor, AuditService } from '../audit/audit.service.js';
+import type { ResultsService } from '../results/results.service.js';
+import type { StaffSurvey, SurveysService } from '../surveys/surveys.service.js';
+import type { OperatorResultsRepository } from './operator-results.repository.js';
+
+const DIMENSIONS = ['gender', 'age', 'country'] as const satisfies BreakdownDimension[];
+const CSV_COLUMNS = [
+  'question_position',
+  'qid',
+  'question',
+  'breakdown',
+  'group',
+  'choice',
+  'count',
+  'percent',
+  'respondents',
+];
+/** The row of an open question's written (not blank) answers in the CSV. */
+export const WRITTEN_ANSWER = 'Written answer';
+
+const oneDecimal = (n: number) => Math.round(n * 10) / 10;
+
+/**
+ * A cell as a spreadsheet will not run it: text starting with = + - @ (or a tab or CR) is a
+ * formula to Excel and LibreOffice, so it gets a leading quote; then RFC 4180 quoting.
+ */
+export function csvCell(value: string | number | null): string {
+  let text = value === null ? '' : String(value);
+  if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+  return `"${text.replace(/"/g, '""')}"`;
+}
+
+type Cell = string | number | null;
+
+/** The published numbers of one row (overall or a group) as (choice, count, percent) lines. */
+function outcomeLines(
+  type: QuestionResults['type'],
+  row: Pick<QuestionResults, 'respondents' | 'blank' | 'choices'>,
+): Array<[choice: string, count: number | null, percent: number | null]> {
+  if (type === 'Closed') return row.choices.map((c) => [c.choice, c.count, c.percent]);
+  // Open questions publish respondents and blank; written = respondents - blank only when both
+  // are published (otherwise it would give a hidden one away).
+  const { respondents: total, blank } = row;
+  const written = total !== null && blank !== null ? total - blank : null;
+  const percent = (n: number | null) =>
+    n === null || total === null ? null : total > 0 ? oneDecimal((n / total) * 100) : 0;
+  return [
+    [WRITTEN_ANSWER, written, percent(written)],
+    [LEAVE_BLANK_CHOICE, blank, percent(blank)],
+  ];
+}
+
+export interface OperatorResultsServiceDeps {
+  results: Pick<ResultsService, 'forQuestion'>;
+  surveys: Pick<SurveysService, 'findQuestion' | 'findAnySurvey'>;
+  audit: Pick<AuditService, 'record'>;
+  clock?: () => Date;
+}
+
+/**
+ * Operators' view of results: the published (suppressed) numbers members see, never the live
+ * counters, plus answer quality and ratings; survey exports are audited.
+ */
+export function createOperatorResultsService(
+  repo: OperatorResultsRepository,
+  deps: OperatorResultsServiceDeps,
+) {
+  const clock = deps.clock ?? (() => new Date());
+
+  async function surveyOf(gid: string): Promise<StaffSurvey> {
+    const survey = await deps.surveys.findAnySurvey(gid);
+    if (!survey) throw new AppError('NOT_FOUND');
+    return survey;
+  }
+
+  /** The export of a survey: every question's published results, overall and per dimension. */
+  async function build(survey: StaffSurvey): Promise<SurveyExport> {
+    const questions = await Promise.all(
+      survey.questions.map(async ({ position, text, catalog }) => {
+        const [results, ...split] = await Promise.all([
+          deps.results.forQuestion(catalog),
+          ...DIMENSIONS.map((d) => deps.results.forQuestion(catalog, d)),
+        ]);
+        const breakdownOf = (i: number): Breakdown =>
+          split[i]!.breakdown ?? { dimension: DIMENSIONS[i]!, groups: [] };
+        return {
+          qid: catalog.qid,
+          position,
+          question: text,
+          type: catalog.type,
+          results: results!,
+          breakdowns: { gender: breakdownOf(0), age: breakdownOf(1), country: breakdownOf(2) },
+        };
+      }),
+    );
+    return {
+      gid: survey.gid,
+      name: survey.name,
+      exported_at: clock().toISOString(),
+      questions,
+    };
+  }
+
+  function fileName(survey: StaffSurvey, extension: string) {
+    const slug = survey.slug.toLowerCase().replace(/[^a-z0-9-]+/g, '');
+    return `candor-${slug || survey.gid}.${extension}`;
+  }
+
+  return {
+    /** The published results of a listed question (even before any answer), quality, ratings. */
+    async forQuestion(
+      qid: string,
+      dimension: BreakdownDimension | undefined,
+    ): Promise<OperatorQuestionResults> {
+      const q = await deps.surveys.findQuestion(qid);
+      if (!q) throw new AppError('NOT_FOUND');
+      const [results, f] = await Promise.all([
+        deps.results.forQuestion(q, dimension),
+        repo.quality(q.id),
+      ]);
+      // The 10-person floor holds for these figures too: a median of three answer times
+      // describes three people.
+      const timedEnough = f.timed >= MIN_PUBLISHED_COUNT && f.medianMs !== null;
+      return {
+        ...results,
+        quality: {
+          timed_answers: f.timed,
+          answer_time_median_ms: timedEnough ? f.medianMs : null,
+          fast_share: timedEnough ? oneDecimal((f.fast / f.timed) * 100) : null,
+        },
+        ratings: {
+          count: f.ratings,
+          mean:
+            f.ratings >= MIN_PUBLISHED_COUNT && f.meanRating !== null
+              ? oneDecimal(f.meanRating)
+              : null,
+        },
+      };
+    },
+
+    /** The JSON export of a survey (any status); audited as `results.export`. */
+    async exportJson(gid: string, actor: Actor) {
+      const survey = await surveyOf(gid);
+      const body = await build(survey);
+      await deps.audit.record(actor, 'results.export', `survey:${survey.gid}`, { format: 'json' });
+      return { body, fileName: fileName(survey, 'json') };
+    },
+
+    /** The CSV export of a survey (any status), formula-safe; audited as `results.export`. */
+    async exportCsv(gid: string, actor: Actor) {
+      const survey = await surveyOf(gid);
+      const data = await build(survey);
+      const lines: Cell[][] = [CSV_COLUMNS];
+      for (const q of data.questions) {
+        const head = [q.position, q.qid, q.question];
+        for (const [choice, count, percent] of outcomeLines(q.type, q.results)) {
+          lines.push([...head, 'all', '', choice, count, percent, q.results.respondents]);
+        }
+        for (const dimension of DIMENSIONS) {
+          for (const group of q.breakdowns[dimension].groups) {
+            for (const [choice, count, percent] of outcomeLines(q.type, group)) {
+              lines.push([
+                ...head,
+                dimension,
+                group.key,
+                choice,
+                count,
+                percent,
+                group.respondents,
+              ]);
+            }
+          }
+        }
+      }
+      const body = lines.map((cells) => cells.map(csvCell).join(',') + '\r\n').join('');
+      await deps.audit.record(actor, 'results.export', `survey:${survey.gid}`, { format: 'csv' });
+      return { body, fileName: fileName(survey, 'csv') };
+    },
+  };
+}
+
+export type OperatorResultsService = ReturnType<typeof createOperatorResultsService>;

@@ -1,0 +1,433 @@
+import {
+  AuditEntryListSchema,
+  OperatorQuestionResultsSchema,
+  QuestionResultsSchema,
+  type QuestionResults,
+  SurveyExportSchema,
+} from '@candor/contracts';
+import { and, asc, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { App } from '../../app.js';
+import type { Database } from '../../db/client.js';
+import { choices, questions, ratings, respondents, surveys, timings } from '../../db/schema.js';
+import { seedSampleContent } from '../../db/seed/seed.js';
+import { type MemberOptions, createMember, get, json, post } from '../../test/accounts.js';
+import { createTestApp } from '../../test/app.js';
+import { createTestDatabase, engines } from '../../test/database.js';
+import { createResultsRepository } from '../results/results.repository.js';
+import { foldAndPublish } from '../results/results.service.js';
+
+type Who = 'visitor' | 'member' | 'under_review' | 'moderator' | 'admin';
+
+interface Q {
+  id: number;
+  qid: string;
+  labels: string[];
+}
+
+/** The cells of one CSV line written as the export writes them: every cell quoted. */
+function cellsOf(line: string): string[] {
+  const cells: string[] = [];
+  const re = /"((?:[^"]|"")*)"(,|$)/g;
+  let m: RegExpExecArray | null;
+  let at = 0;
+  while ((m = re.exec(line)) && m.index === at) {
+    cells.push(m[1]!.replace(/""/g, '"'));
+    at = re.lastIndex;
+    if (m[2] === '') break;
+  }
+  if (at !== line.length) throw new Error(`not a fully quoted CSV line: ${line}`);
+  return cells;
+}
+
+/** Every published number of a result: none may be 1..9. */
+function publishedNumbers(r: QuestionResults): number[] {
+  return [r.respondents, r.blank, ...r.choices.map((c) => c.count)].filter(
+    (n): n is number => n !== null,
+  );
+}
+
+describe.each(engines)('operators’ results and exports on %s', (engine) => {
+  let database: Database;
+  let app: App;
+  const tokens = {} as Record<Who, string | undefined>;
+  let admin: { uuid: string; token: string };
+  let seq = 0;
+
+  const gidOf = async (slug: string) => {
+    const [s] = await database.db
+      .select({ gid: surveys.gid })
+      .from(surveys)
+      .where(eq(surveys.slug, slug));
+    return s!.gid;
+  };
+
+  /** The questions of a sample survey in order, with their choice labels as results list them. */
+  async function questionsOf(slug: string): Promise<Q[]> {
+    const rows = await database.db
+      .select({ id: questions.id, qid: questions.qid })
+      .from(questions)
+      .innerJoin(surveys, eq(surveys.id, questions.surveyId))
+      .where(eq(surveys.slug, slug))
+      .orderBy(asc(questions.position));
+    const out: Q[] = [];
+    for (const r of rows) {
+      const labels = await database.db
+        .select({ label: choices.label })
+        .from(choices)
+        .where(eq(choices.questionId, r.id))
+        .orderBy(asc(choices.isBlank), asc(choices.position));
+      out.push({ ...r, labels: labels.map((l) => l.label) });
+    }
+    return out;
+  }
+
+  /** A respondent row written directly (counted in results unless `counts` is false). */
+  async function respondent(counts = true) {
+    const [row] = await database.db
+      .insert(respondents)
+      .values({
+        pseudonym: `p-${seq++}`,
+        gender: 'female',
+        ageBand: '25-34',
+        country: 'US',
+        counts,
+      })
+      .returning({ id: respondents.id });
+    return row!.id;
+  }
+
+  async function timing(questionId: number, durationMs: number, counts = true, kind = 'answer') {
+    await database.db.insert(timings).values({
+      respondentId: await respondent(counts),
+      questionId,
+      kind: kind as 'answer' | 'graph',
+      durationMs,
+      tokenHash: `t-${seq++}`,
+    });
+  }
+
+  async function rating(questionId: number, score: number, counts = true) {
+    await database.db
+      .insert(ratings)
+      .values({ respondentId: await respondent(counts), questionId, score });
+  }
+
+  async function latestAudit() {
+    const log = AuditEntryListSchema.parse(
+      json(await get(app, '/api/v1/admin/audit-log/?page_size=1', { token: admin.token })),
+    );
+    return log.results[0];
+  }
+
+  beforeAll(async () => {
+    database = await createTestDatabase(engine);
+    await seedSampleContent(database.db);
+    app = await createTestApp(database, { resultsRefreshSeconds: 0, contentCacheSeconds: 0 });
+    admin = await createMember(app, { role: 'admin' });
+    tokens.visitor = undefined;
+    tokens.member = (await createMember(app)).token;
+    tokens.under_review = (await createMember(app, { status: 'under_review' })).token;
+    tokens.moderator = (await createMember(app, { role: 'moderator' })).token;
+    tokens.admin = admin.token;
+  });
+
+  afterAll(async () => {
+    await app?.close();
+    await database?.close();
+  });
+
+  it('lets only admins read results and export (401 visitor, 403 members and moderators)', async () => {
+    const [q] = await questionsOf('taboos');
+    const gid = await gidOf('taboos');
+    const unknown = crypto.randomUUID();
+    const routes = [
+      [`/api/v1/admin/questions/${q!.qid}/results/`, 200],
+      [`/api/v1/admin/questions/${q!.qid}/results/?breakdown=age`, 200],
+      [`/api/v1/admin/surveys/${gid}/export.json`, 200],
+      [`/api/v1/admin/surveys/${gid}/export.csv`, 200],
+      [`/api/v1/admin/questions/${unknown}/results/`, 404],
+      [`/api/v1/admin/surveys/${unknown}/export.json`, 404],
+      [`/api/v1/admin/surveys/${unknown}/export.csv`, 404],
+      ['/api/v1/admin/questions/not-a-uuid/results/', 404],
+      ['/api/v1/admin/surveys/not-a-uuid/export.csv', 404],
+    ] as const;
+    for (const [url, adminStatus] of routes) {
+      for (const who of Object.keys(tokens) as Who[]) {
+        const res = await get(app, url, tokens[who] ? { token: tokens[who] } : {});
+        const expected = who === 'visitor' ? 401 : who === 'admin' ? adminStatus : 403;
+        expect(res.statusCode, `${who} ${url}`).toBe(expected);
+      }
+    }
+    const bad = await get(app, `/api/v1/admin/questions/${q!.qid}/results/?breakdown=height`, {
+      token: admin.token,
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(json(bad)).toEqual({ breakdown: ['Break down by gender, age or country.'] });
+  });
+
+  it('shows answer timings and ratings, each hidden under 10 people; counted members only', async () => {
+    const [q] = await questionsOf('time-travel');
+    const url = `/api/v1/admin/questions/${q!.qid}/results/`;
+    const read = async () => {
+      const res = await get(app, url, { token: admin.token });
+      expect(res.statusCode, res.body).toBe(200);
+      return OperatorQuestionResultsSchema.parse(json(res));
+    };
+    // Before anyone answered: empty published results, no figures.
+    const empty = await read();
+    expect(empty).toMatchObject({
+      qid: q!.qid,
+      respondents: null,
+      snapshot_at: null,
+      quality: { timed_answers: 0, answer_time_median_ms: null, fast_share: null },
+      ratings: { count: 0, mean: null },
+    });
+
+    // Nine answer times: counted, but too few to describe.
+    for (const ms of [100, 200, 300, 2000, 2000, 4000, 4000, 4000, 4000]) await timing(q!.id, ms);
+    // Neither graph timings nor members who do not count are answer times.
+    await timing(q!.id, 1, true, 'graph');
+    await timing(q!.id, 1, false);
+    for (let i = 0; i < 9; i++) await rating(q!.id, 7);
+    await rating(q!.id, 0, false);
+    expect((await read()).quality).toEqual({
+      timed_answers: 9,
+      answer_time_median_ms: null,
+      fast_share: null,
+    });
+    expect((await read()).ratings).toEqual({ count: 9, mean: null });
+
+    // The tenth: median 3000 ms (between 2000 and 4000); 100, 200 and 300 are under 1000 ms.
+    await timing(q!.id, 4000);
+    await rating(q!.id, 8);
+    const figures = await read();
+    expect(figures.quality).toEqual({
+      timed_answers: 10,
+      answer_time_median_ms: 3000,
+      fast_share: 30,
+    });
+    expect(figures.ratings).toEqual({ count: 10, mean: 7.1 });
+  });
+
+  describe('exports', () => {
+    let consent: Q[];
+    let consentGid: string;
+    let memberToken: string;
+
+    async function answer(q: Q, choice: string, opts: MemberOptions = {}) {
+      const m = await createMember(app, opts);
+      const res = await post(app, `/api/v1/questions/${q.qid}/answer/`, { choice }, m);
+      expect(res.statusCode, res.body).toBe(201);
+      return m.token;
+    }
+
+    beforeAll(async () => {
+      consent = await questionsOf('consent');
+      consentGid = await gidOf('consent');
+      const q = consent[0]!;
+      const [a, b, c] = q.labels;
+      for (let i = 0; i < 12; i++) memberToken = await answer(q, a!);
+      for (let i = 0; i < 11; i++) await answer(q, b!, { gender: 'male', country: 'GB' });
+      for (let i = 0; i < 3; i++) await answer(q, c!, { gender: 'male', yearOfBirth: 1960 });
+      await foldAndPublish(createResultsRepository(database.db), new Date());
+    });
+
+    it('exports JSON: the published numbers members see, suppressed cells null; audited', async () => {
+      const res = await get(app, `/api/v1/admin/surveys/${consentGid}/export.json`, {
+        token: admin.token,
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.headers['content-disposition']).toBe('attachment; filename="candor-consent.json"');
+      const exported = SurveyExportSchema.parse(json(res));
+      expect(exported.gid).toBe(consentGid);
+      expect(exported.questions.map((x) => x.qid)).toEqual(consent.map((x) => x.qid));
+      expect(exported.questions.map((x) => x.position)).toEqual(
+        [...exported.questions.map((x) => x.position)].sort((x, y) => x - y),
+      );
+
+      const first = exported.questions[0]!;
+      expect(first.results.respondents).toBe(26);
+      const [a, b, c] = consent[0]!.labels;
+      const byLabel = new Map(first.results.choices.map((x) => [x.choice, x]));
+      expect(byLabel.get(a!)).toMatchObject({ count: 12 });
+      // Three people: suppressed, not shown as 3; and 11 with it, or 26 - 12 - 11 would tell.
+      expect(byLabel.get(c!)).toMatchObject({ count: null, percent: null });
+      expect(byLabel.get(b!)).toMatchObject({ count: null, percent: null });
+      expect(publishedNumbers(first.results).some((n) => n > 0 && n < 10)).toBe(false);
+      // A question nobody answered publishes nothing.
+      expect(exported.questions[1]!.results.respondents).toBeNull();
+
+      // The same numbers a member who answered sees, overall and per breakdown.
+      const mine = async (breakdown?: string) =>
+        QuestionResultsSchema.parse(
+          json(
+            await get(
+              app,
+              `/api/v1/questions/${first.qid}/results/${breakdown ? `?breakdown=${breakdown}` : ''}`,
+              { token: memberToken },
+            ),
+          ),
+        );
+      expect(first.results).toEqual(await mine());
+      for (const d of ['gender', 'age', 'country'] as const) {
+        expect(first.breakdowns[d]).toEqual((await mine(d)).breakdown);
+      }
+      // Every woman gave the same answer: the group is hidden, and the men's with it.
+      const group = (key: string) => first.breakdowns.gender.groups.find((g) => g.key === key)!;
+      expect(group('female')).toMatchObject({ suppressed: true, respondents: null });
+      expect(group('male')).toMatchObject({ suppressed: true, respondents: null });
+      expect(group('male').choices.every((x) => x.count === null)).toBe(true);
+
+      expect(await latestAudit()).toMatchObject({
+        actor: admin.uuid,
+        actor_role: 'admin',
+        action: 'results.export',
+        target: `survey:${consentGid}`,
+        details: { format: 'json' },
+      });
+    });
+
+    it('exports surveys of any status: closed and not yet released', async () => {
+      for (const slug of ['money', 'crime']) {
+        const res = await get(app, `/api/v1/admin/surveys/${await gidOf(slug)}/export.json`, {
+          token: admin.token,
+        });
+        expect(res.statusCode, slug).toBe(200);
+        const body = SurveyExportSchema.parse(json(res));
+        expect(body.questions.map((x) => x.qid)).toEqual(
+          (await questionsOf(slug)).map((x) => x.qid),
+        );
+      }
+      // The scheduled survey is not listed: its questions' results route is a 404.
+      const [scheduled] = await questionsOf('crime');
+      const res = await get(app, `/api/v1/admin/questions/${scheduled!.qid}/results/`, {
+        token: admin.token,
+      });
+      expect(res.statusCode).toBe(404);
+    });
+
+    it('exports CSV: quoted cells, CRLF, formulas neutralised, empty suppressed cells; audited', async () => {
+      const q = consent[0]!;
+      const [a, , c] = q.labels;
+      // Text an attacker could plant: a question and choice labels a spreadsheet would run.
+      const questionText = '+1 "quoted" question';
+      const formula = '=HYPERLINK("http://evil.example","click")';
+      await database.db.update(questions).set({ text: questionText }).where(eq(questions.id, q.id));
+      await database.db
+        .update(choices)
+        .set({ label: formula })
+        .where(and(eq(choices.questionId, q.id), eq(choices.label, a!)));
+      await database.db
+        .update(choices)
+        .set({ label: '@SUM(A1)' })
+        .where(and(eq(choices.questionId, q.id), eq(choices.label, c!)));
+      const second = consent[1]!;
+      await database.db
+        .update(choices)
+        .set({ label: '-2' })
+        .where(and(eq(choices.questionId, second.id), eq(choices.label, second.labels[0]!)));
+
+      const exported = SurveyExportSchema.parse(
+        json(
+          await get(app, `/api/v1/admin/surveys/${consentGid}/export.json`, {
+            token: admin.token,
+          }),
+        ),
+      );
+      const res = await get(app, `/api/v1/admin/surveys/${consentGid}/export.csv`, {
+        token: admin.token,
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
+      expect(res.headers['content-disposition']).toBe('attachment; filename="candor-consent.csv"');
+      const body = res.body;
+      expect(body.endsWith('\r\n')).toBe(true);
+      expect(/[^\r]\n/.test(body)).toBe(false);
+      const lines = body.slice(0, -2).split('\r\n');
+      expect(lines[0]).toBe(
+        '"question_position","qid","question","breakdown","group","choice","count","percent","respondents"',
+      );
+      // One row per choice, for the overall result and every group of each breakdown.
+      const expectedRows = exported.questions.reduce(
+        (n, x) =>
+          n +
+          x.results.choices.length *
+            (1 +
+              x.breakdowns.gender.groups.length +
+              x.breakdowns.age.groups.length +
+              x.breakdowns.country.groups.length),
+        0,
+      );
+      expect(lines).toHaveLength(1 + expectedRows);
+
+      const rows = lines.slice(1).map(cellsOf);
+      expect(rows.every((r) => r.length === 9)).toBe(true);
+      const overall = rows.filter((r) => r[1] === q.qid && r[3] === 'all');
+      expect(overall.map((r) => r[5])).toEqual([
+        `'${formula}`,
+        q.labels[1],
+        "'@SUM(A1)",
+        ...q.labels.slice(3),
+      ]);
+      expect(overall[0]).toEqual([
+        String(exported.questions[0]!.position),
+        q.qid,
+        `'${questionText}`,
+        'all',
+        '',
+        `'${formula}`,
+        '12',
+        String(exported.questions[0]!.results.choices[0]!.percent),
+        '26',
+      ]);
+      // Suppressed: empty count and percent, never a small number.
+      expect(overall[1]!.slice(6)).toEqual(['', '', '26']);
+      expect(overall[2]!.slice(6)).toEqual(['', '', '26']);
+      // Written out: quotes doubled inside a quoted cell.
+      expect(body).toContain(`"'=HYPERLINK(""http://evil.example"",""click"")"`);
+      expect(body).toContain(`"'+1 ""quoted"" question"`);
+      const minus = rows.find((r) => r[1] === second.qid && r[3] === 'all')!;
+      expect(minus[5]).toBe("'-2");
+      // Breakdown rows name their group; suppressed groups have empty cells.
+      const maleRows = rows.filter((r) => r[1] === q.qid && r[3] === 'gender' && r[4] === 'male');
+      expect(maleRows).toHaveLength(q.labels.length);
+      expect(maleRows.every((r) => r[6] === '' && r[7] === '' && r[8] === '')).toBe(true);
+      expect(rows.some((r) => r[6] !== '' && Number(r[6]) > 0 && Number(r[6]) < 10)).toBe(false);
+
+      expect(await latestAudit()).toMatchObject({
+        actor: admin.uuid,
+        action: 'results.export',
+        target: `survey:${consentGid}`,
+        details: { format: 'csv' },
+      });
+      // A failed export (unknown survey) writes no entry.
+      const before = await latestAudit();
+      await get(app, `/api/v1/admin/surveys/${crypto.randomUUID()}/export.csv`, {
+        token: admin.token,
+      });
+      expect((await latestAudit())!.id).toBe(before!.id);
+    });
+
+    it('shows operators the same suppressed numbers as members, without answering', async () => {
+      const q = consent[0]!;
+      const res = await get(app, `/api/v1/admin/questions/${q.qid}/results/?breakdown=gender`, {
+        token: admin.token,
+      });
+      expect(res.statusCode).toBe(200);
+      const staff = OperatorQuestionResultsSchema.parse(json(res));
+      const member = QuestionResultsSchema.parse(
+        json(
+          await get(app, `/api/v1/questions/${q.qid}/results/?breakdown=gender`, {
+            token: memberToken,
+          }),
+        ),
+      );
+      const { quality, ratings: rated, ...published } = staff;
+      expect(published).toEqual(member);
+      expect(quality.timed_answers).toBe(0);
+      expect(rated.count).toBe(0);
+      expect(staff.choices.some((x) => x.count === null)).toBe(true);
+    });
+  });
+});

@@ -1,0 +1,281 @@
+import {
+  AdminUserListSchema,
+  AuditEntryListSchema,
+  PendingAnswerListSchema,
+} from '@candor/contracts';
+import { and, eq, isNull } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { App } from '../../app.js';
+import type { Database } from '../../db/client.js';
+import { answers, questions, surveys, users } from '../../db/schema.js';
+import { seedSampleContent } from '../../db/seed/seed.js';
+import { createMember, get, json, post } from '../../test/accounts.js';
+import { createTestApp } from '../../test/app.js';
+import { createTestDatabase, engines } from '../../test/database.js';
+import { createResultsRepository } from '../results/results.repository.js';
+import { foldAndPublish } from '../results/results.service.js';
+
+type Who = 'visitor' | 'member' | 'under_review' | 'moderator' | 'admin';
+
+describe.each(engines)('staff area on %s', (engine) => {
+  let database: Database;
+  let app: App;
+  const tokens = {} as Record<Who, string | undefined>;
+  let admin: { uuid: string; token: string };
+  let openQid: string;
+
+  beforeAll(async () => {
+    database = await createTestDatabase(engine);
+    await seedSampleContent(database.db);
+    app = await createTestApp(database, { resultsRefreshSeconds: 0 });
+    admin = await createMember(app, { role: 'admin' });
+    tokens.visitor = undefined;
+    tokens.member = (await createMember(app)).token;
+    tokens.under_review = (await createMember(app, { status: 'under_review' })).token;
+    tokens.moderator = (await createMember(app, { role: 'moderator' })).token;
+    tokens.admin = admin.token;
+    const [open] = await database.db
+      .select({ qid: questions.qid })
+      .from(questions)
+      .innerJoin(surveys, eq(surveys.id, questions.surveyId))
+      .where(and(eq(surveys.slug, 'taboos'), eq(questions.type, 'Open')));
+    openQid = open!.qid;
+  });
+
+  afterAll(async () => {
+    await app?.close();
+    await database?.close();
+  });
+
+  // Every staff route and who may call it: moderators and admins, or admins only.
+  const routes: Array<{ method: 'GET' | 'POST'; url: () => string; body?: object; who: Who[] }> = [
+    { method: 'GET', url: () => '/api/v1/admin/signups/', who: ['moderator', 'admin'] },
+    { method: 'GET', url: () => '/api/v1/admin/answers/', who: ['moderator', 'admin'] },
+    { method: 'GET', url: () => '/api/v1/admin/users/', who: ['admin'] },
+    { method: 'GET', url: () => '/api/v1/admin/audit-log/', who: ['admin'] },
+    {
+      method: 'GET',
+      url: () => `/api/v1/admin/questions/${openQid}/results/`,
+      who: ['admin'],
+    },
+    {
+      method: 'GET',
+      url: () => `/api/v1/admin/surveys/${crypto.randomUUID()}/export.csv`,
+      who: ['admin'],
+    },
+    {
+      method: 'GET',
+      url: () => `/api/v1/admin/surveys/${crypto.randomUUID()}/export.json`,
+      who: ['admin'],
+    },
+    {
+      method: 'POST',
+      url: () => `/api/v1/admin/users/${crypto.randomUUID()}/role/`,
+      body: { role: 'member' },
+      who: ['admin'],
+    },
+    {
+      method: 'POST',
+      url: () => `/api/v1/admin/users/${crypto.randomUUID()}/suspend/`,
+      body: {},
+      who: ['admin'],
+    },
+    {
+      method: 'POST',
+      url: () => '/api/v1/admin/answers/999999/approve/',
+      body: {},
+      who: ['moderator', 'admin'],
+    },
+  ];
+
+  it('refuses every staff route to visitors (401) and to the wrong roles (403)', async () => {
+    for (const route of routes) {
+      for (const who of Object.keys(tokens) as Who[]) {
+        const call = { ...(tokens[who] ? { token: tokens[who] } : {}) };
+        const res =
+          route.method === 'GET'
+            ? await get(app, route.url(), call)
+            : await post(app, route.url(), route.body, call);
+        const expected = who === 'visitor' ? 401 : route.who.includes(who) ? 'allowed' : 403;
+        if (expected === 'allowed') {
+          // Allowed: the route answers (an unknown id is a 404, never a 401/403).
+          expect([200, 204, 404], `${who} ${route.method} ${route.url()}`).toContain(
+            res.statusCode,
+          );
+        } else {
+          expect(res.statusCode, `${who} ${route.method} ${route.url()}`).toBe(expected);
+        }
+      }
+    }
+  });
+
+  it('moderates written answers without showing who wrote them, and audits it', async () => {
+    const writers = [];
+    for (let i = 0; i < 3; i++) {
+      const m = await createMember(app);
+      writers.push(m);
+      await post(app, `/api/v1/questions/${openQid}/answer/`, { text: `Honest line ${i}` }, m);
+    }
+    const queue = await get(app, '/api/v1/admin/answers/', { token: tokens.moderator });
+    const list = PendingAnswerListSchema.parse(json(queue));
+    expect(list.results.map((a) => a.text)).toEqual([
+      'Honest line 0',
+      'Honest line 1',
+      'Honest line 2',
+    ]);
+    for (const w of writers) expect(queue.body).not.toContain(w.uuid);
+    const [first, second] = list.results;
+    expect(
+      (
+        await post(
+          app,
+          `/api/v1/admin/answers/${first!.id}/approve/`,
+          {},
+          { token: tokens.moderator },
+        )
+      ).statusCode,
+    ).toBe(204);
+    expect(
+      (
+        await post(
+          app,
+          `/api/v1/admin/answers/${second!.id}/hide/`,
+          {},
+          { token: tokens.moderator },
+        )
+      ).statusCode,
+    ).toBe(204);
+    const pending = PendingAnswerListSchema.parse(
+      json(await get(app, '/api/v1/admin/answers/', { token: tokens.moderator })),
+    );
+    expect(pending.results.map((a) => a.text)).toEqual(['Honest line 2']);
+    const approved = PendingAnswerListSchema.parse(
+      json(await get(app, '/api/v1/admin/answers/?status=approved', { token: tokens.admin })),
+    );
+    expect(approved.results.map((a) => a.text)).toEqual(['Honest line 0']);
+    const bad = await get(app, '/api/v1/admin/answers/?status=everything', {
+      token: tokens.admin,
+    });
+    expect(json(bad)).toEqual({ status: ['Choose pending, approved or hidden.'] });
+    // A blank written answer has nothing to moderate, and an unknown id names nothing.
+    const blankWriter = await createMember(app);
+    await post(app, `/api/v1/questions/${openQid}/answer/`, { text: '  ' }, blankWriter);
+    const [blank] = await database.db
+      .select({ id: answers.id })
+      .from(answers)
+      .where(and(eq(answers.isBlank, true), isNull(answers.moderation)));
+    for (const id of [blank!.id, 999_999]) {
+      const res = await post(
+        app,
+        `/api/v1/admin/answers/${id}/approve/`,
+        {},
+        {
+          token: tokens.moderator,
+        },
+      );
+      expect(res.statusCode).toBe(404);
+    }
+
+    const log = AuditEntryListSchema.parse(
+      json(await get(app, '/api/v1/admin/audit-log/', { token: tokens.admin })),
+    );
+    expect(log.results.slice(0, 2).map((e) => [e.action, e.target, e.actor_role])).toEqual([
+      ['answer.hide', `answer:${second!.id}`, 'moderator'],
+      ['answer.approve', `answer:${first!.id}`, 'moderator'],
+    ]);
+  });
+
+  it('finds accounts by number, changes roles and suspends; suspended answers leave results', async () => {
+    const target = await createMember(app);
+    const [row] = await database.db.select().from(users).where(eq(users.uuid, target.uuid));
+    const digits = row!.phoneE164.slice(1, 9);
+    const found = AdminUserListSchema.parse(
+      json(await get(app, `/api/v1/admin/users/?phone=${digits}`, { token: admin.token })),
+    );
+    expect(found.results.map((u) => u.uuid)).toContain(target.uuid);
+    const none = AdminUserListSchema.parse(
+      json(await get(app, '/api/v1/admin/users/?phone=%2B0000', { token: admin.token })),
+    );
+    expect(none.count).toBe(0);
+    const bad = await get(app, '/api/v1/admin/users/?phone=abc', { token: admin.token });
+    expect(json(bad)).toEqual({ phone: ['Search by the digits of a phone number.'] });
+
+    const promoted = await post(
+      app,
+      `/api/v1/admin/users/${target.uuid}/role/`,
+      { role: 'moderator' },
+      { token: admin.token },
+    );
+    expect(json(promoted)).toMatchObject({ uuid: target.uuid, role: 'moderator' });
+    const wrongRole = await post(
+      app,
+      `/api/v1/admin/users/${target.uuid}/role/`,
+      { role: 'owner' },
+      { token: admin.token },
+    );
+    expect(wrongRole.statusCode).toBe(400);
+    const self = await post(
+      app,
+      `/api/v1/admin/users/${admin.uuid}/role/`,
+      { role: 'member' },
+      { token: admin.token },
+    );
+    expect(json(self)).toEqual({
+      detail: 'Ask another admin to change your own account.',
+      code: 'FORBIDDEN',
+    });
+
+    // The target answers; with 10 others the question publishes 11; suspension takes it out.
+    const [q] = await database.db
+      .select({ id: questions.id, qid: questions.qid })
+      .from(questions)
+      .innerJoin(surveys, eq(surveys.id, questions.surveyId))
+      .where(and(eq(surveys.slug, 'taboos'), eq(questions.position, 2)));
+    const { choices: labels } = json<{ questions: Array<{ qid: string; choices: string[] }> }>(
+      await get(app, `/api/v1/surveys/${(await surveyGid('taboos'))!}/video-survey`),
+    ).questions.find((x) => x.qid === q!.qid)!;
+    const choice = labels.find((l) => l !== 'Leave blank')!;
+    await post(app, `/api/v1/questions/${q!.qid}/answer/`, { choice }, target);
+    for (let i = 0; i < 10; i++) {
+      await post(app, `/api/v1/questions/${q!.qid}/answer/`, { choice }, await createMember(app));
+    }
+    const repo = createResultsRepository(database.db);
+    await foldAndPublish(repo, new Date());
+    const total = async () =>
+      (await repo.liveCounts(q!.id))
+        .filter((c) => c.dimension === 'all')
+        .reduce((n, c) => n + c.n, 0);
+    expect(await total()).toBe(11);
+    const suspended = await post(
+      app,
+      `/api/v1/admin/users/${target.uuid}/suspend/`,
+      {},
+      { token: admin.token },
+    );
+    expect(json(suspended)).toMatchObject({ status: 'suspended' });
+    expect(await total()).toBe(10);
+    const login = await get(app, '/api/v1/user/detail/', target);
+    expect(login.statusCode).toBe(401);
+    await post(app, `/api/v1/admin/users/${target.uuid}/unsuspend/`, {}, { token: admin.token });
+    await foldAndPublish(repo, new Date());
+    expect(await total()).toBe(11);
+
+    const log = AuditEntryListSchema.parse(
+      json(await get(app, '/api/v1/admin/audit-log/?page_size=5', { token: admin.token })),
+    );
+    expect(log.results.slice(0, 3).map((e) => [e.action, e.target, e.actor])).toEqual([
+      ['user.unsuspend', `user:${target.uuid}`, admin.uuid],
+      ['user.suspend', `user:${target.uuid}`, admin.uuid],
+      ['user.role', `user:${target.uuid}`, admin.uuid],
+    ]);
+    expect(log.results[2]!.details).toEqual({ from: 'member', to: 'moderator' });
+  });
+
+  async function surveyGid(slug: string) {
+    const [s] = await database.db
+      .select({ gid: surveys.gid })
+      .from(surveys)
+      .where(eq(surveys.slug, slug));
+    return s?.gid;
+  }
+});

@@ -1,0 +1,96 @@
+import type { AdminUser, AdminUserList, Role, UserSearchQuery } from '@candor/contracts';
+import { AppError } from '../../lib/app-error.js';
+import { pageLinks } from '../../lib/paging.js';
+import type { AccountsRepository, UserRow } from '../accounts/accounts.repository.js';
+import type { Actor, AuditService } from '../audit/audit.service.js';
+import type { RespondentsService } from '../respondents/respondents.service.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function toAdminUser(u: UserRow): AdminUser {
+  return {
+    uuid: u.uuid,
+    phone_number: u.phoneE164,
+    country: u.country,
+    role: u.role,
+    status: u.status,
+    created_at: u.createdAt.toISOString(),
+  };
+}
+
+export interface UsersServiceDeps {
+  respondents: Pick<RespondentsService, 'accountStatusChanged'>;
+  audit: Pick<AuditService, 'record'>;
+  clock?: () => Date;
+}
+
+/** Admins' view of accounts: search by number, roles, suspension. Every change is audited. */
+export function createUsersService(repo: AccountsRepository, deps: UsersServiceDeps) {
+  const clock = deps.clock ?? (() => new Date());
+
+  async function userOf(uuid: string): Promise<UserRow> {
+    const user = UUID.test(uuid) ? await repo.findUserByUuid(uuid.toLowerCase()) : undefined;
+    if (!user) throw new AppError('NOT_FOUND');
+    return user;
+  }
+
+  /** Staff may not change their own role or standing: another admin has to. */
+  function notSelf(actor: Actor, user: UserRow) {
+    if (user.uuid === actor.uuid) {
+      throw new AppError('FORBIDDEN', 'Ask another admin to change your own account.');
+    }
+  }
+
+  return {
+    /** Accounts whose number starts with the digits searched, newest first. */
+    async search(query: UserSearchQuery, listUrl: string): Promise<AdminUserList> {
+      const digits = (query.phone ?? '').replace(/\D/g, '');
+      const { rows, total } = await repo.searchByPhone(
+        digits ? `+${digits}` : '',
+        (query.page - 1) * query.page_size,
+        query.page_size,
+      );
+      const links = pageLinks(listUrl, query, total);
+      return { count: total, ...links, results: rows.map(toAdminUser) };
+    },
+
+    async setRole(uuid: string, role: Role, actor: Actor): Promise<AdminUser> {
+      const user = await userOf(uuid);
+      notSelf(actor, user);
+      const updated = (await repo.updateUser(user.id, { role }))!;
+      // Tokens carry the role: end the sessions so the new role applies at the next login.
+      await repo.revokeAllOfUser(user.id, clock());
+      await deps.audit.record(actor, 'user.role', `user:${user.uuid}`, {
+        from: user.role,
+        to: role,
+      });
+      return toAdminUser(updated);
+    },
+
+    /** Suspends (or lifts a suspension): a suspended account cannot log in and does not count. */
+    async setSuspended(uuid: string, suspended: boolean, actor: Actor): Promise<AdminUser> {
+      const user = await userOf(uuid);
+      notSelf(actor, user);
+      if (suspended ? user.status === 'suspended' : user.status !== 'suspended') {
+        return toAdminUser(user);
+      }
+      const updated = (await repo.updateUser(user.id, {
+        status: suspended ? 'suspended' : 'active',
+      }))!;
+      if (suspended) await repo.revokeAllOfUser(user.id, clock());
+      await deps.respondents.accountStatusChanged(
+        updated.uuid,
+        updated.status,
+        updated.phoneVerifiedAt,
+      );
+      await deps.audit.record(
+        actor,
+        suspended ? 'user.suspend' : 'user.unsuspend',
+        `user:${user.uuid}`,
+      );
+      return toAdminUser(updated);
+    },
+  };
+}
+
+export type UsersService = ReturnType<typeof createUsersService>;

@@ -1,0 +1,116 @@
+import type {
+  AdminUser,
+  AdminUserList,
+  AuditEntryList,
+  PendingAnswer,
+  PendingAnswerList,
+  ReviewAccount,
+  ReviewAccountList,
+  Role,
+} from '@candor/contracts';
+import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { apiPost, apiRequest } from '../../../lib/api-client';
+
+const base = '/v1/admin';
+
+/** The moderation states of a written answer, as the queue filters them. */
+export type AnswerStatus = PendingAnswer['moderation'];
+
+function withQuery(path: string, params: Record<string, string | number | undefined>): string {
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(params)) {
+    if (value !== undefined && value !== '') search.set(key, String(value));
+  }
+  const query = search.toString();
+  return query ? `${path}?${query}` : path;
+}
+
+/** Query options of the staff lists; every key starts with `admin`, then the list's name. */
+export const adminQueries = {
+  all: () => ['admin'] as const,
+  signupsAll: () => [...adminQueries.all(), 'signups'] as const,
+  signups: (page: number) =>
+    queryOptions({
+      queryKey: [...adminQueries.signupsAll(), page] as const,
+      queryFn: ({ signal }) =>
+        apiRequest<ReviewAccountList>(withQuery(`${base}/signups/`, { page }), { signal }),
+      placeholderData: keepPreviousData,
+    }),
+  answersAll: () => [...adminQueries.all(), 'answers'] as const,
+  answers: (status: AnswerStatus, page: number) =>
+    queryOptions({
+      queryKey: [...adminQueries.answersAll(), status, page] as const,
+      queryFn: ({ signal }) =>
+        apiRequest<PendingAnswerList>(withQuery(`${base}/answers/`, { status, page }), {
+          signal,
+        }),
+      placeholderData: keepPreviousData,
+    }),
+  usersAll: () => [...adminQueries.all(), 'users'] as const,
+  users: (phone: string, page: number) =>
+    queryOptions({
+      queryKey: [...adminQueries.usersAll(), phone, page] as const,
+      queryFn: ({ signal }) =>
+        apiRequest<AdminUserList>(withQuery(`${base}/users/`, { phone, page }), { signal }),
+      placeholderData: keepPreviousData,
+    }),
+  auditLogAll: () => [...adminQueries.all(), 'audit-log'] as const,
+  auditLog: (page: number) =>
+    queryOptions({
+      queryKey: [...adminQueries.auditLogAll(), page] as const,
+      queryFn: ({ signal }) =>
+        apiRequest<AuditEntryList>(withQuery(`${base}/audit-log/`, { page }), { signal }),
+      placeholderData: keepPreviousData,
+    }),
+};
+
+const id = (value: string | number) => encodeURIComponent(String(value));
+
+/** Approves or rejects an account under review; refreshes the queue and the audit log. */
+export function useSignupDecision() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ uuid, decision }: { uuid: string; decision: 'approve' | 'reject' }) =>
+      apiPost<ReviewAccount>(`${base}/signups/${id(uuid)}/${decision}/`, {}),
+    onSettled: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: adminQueries.signupsAll() }),
+        queryClient.invalidateQueries({ queryKey: adminQueries.auditLogAll() }),
+      ]),
+  });
+}
+
+/** Approves or hides a written answer; refreshes every status of the queue and the audit log. */
+export function useAnswerDecision() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ answerId, decision }: { answerId: number; decision: 'approve' | 'hide' }) =>
+      apiPost<undefined>(`${base}/answers/${id(answerId)}/${decision}/`, {}),
+    onSettled: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: adminQueries.answersAll() }),
+        queryClient.invalidateQueries({ queryKey: adminQueries.auditLogAll() }),
+      ]),
+  });
+}
+
+/** A change to one account: its role, or a suspension and its lifting. */
+export type UserChange =
+  { uuid: string; kind: 'role'; role: Role } | { uuid: string; kind: 'suspend' | 'unsuspend' };
+
+/** Changes an account's role or standing; refreshes the users lists, signups and the audit log. */
+export function useUserChange() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (change: UserChange) =>
+      change.kind === 'role'
+        ? apiPost<AdminUser>(`${base}/users/${id(change.uuid)}/role/`, { role: change.role })
+        : apiPost<AdminUser>(`${base}/users/${id(change.uuid)}/${change.kind}/`, {}),
+    onSettled: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: adminQueries.usersAll() }),
+        queryClient.invalidateQueries({ queryKey: adminQueries.signupsAll() }),
+        queryClient.invalidateQueries({ queryKey: adminQueries.auditLogAll() }),
+      ]),
+  });
+}

@@ -1,0 +1,65 @@
+import type { User } from '@candor/contracts';
+import { render, screen } from '@testing-library/react';
+import { MemoryRouter, Route, Routes } from 'react-router';
+import { afterEach, describe, expect, it } from 'vitest';
+import { useAuthStore } from '../../auth/stores/auth-store';
+import { AdminShell } from './admin-shell';
+
+const person: User = {
+  uuid: '00000000-0000-4000-8000-000000000001',
+  name: '',
+  phone_number: '+12025550101',
+  country: 'US',
+  year_of_birth: 1990,
+  gender: 'female',
+  role: 'member',
+  status: 'active',
+};
+
+function show(user: User | null) {
+  useAuthStore.setState({ auth: user !== null, user, initialLoading: false });
+  render(
+    <MemoryRouter initialEntries={['/admin/signups']}>
+      <Routes>
+        <Route path="/admin" element={<AdminShell />}>
+          <Route path="signups" element={<p>the signups queue</p>} />
+        </Route>
+      </Routes>
+    </MemoryRouter>,
+  );
+}
+
+const tabs = () =>
+  screen
+    .queryAllByRole('navigation', { name: 'Staff' })
+    .flatMap((nav) => Array.from(nav.querySelectorAll('a')).map((a) => a.textContent));
+
+afterEach(() => useAuthStore.setState({ auth: false, user: null, initialLoading: true }));
+
+describe('AdminShell (the staff-only guard)', () => {
+  it('tells a visitor the area is for staff and offers to log in', () => {
+    show(null);
+    expect(screen.getByRole('heading', { name: 'This area is for Candor staff' })).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Log in' }).getAttribute('href')).toBe('/login');
+    expect(screen.queryByText('the signups queue')).toBeNull();
+  });
+
+  it('tells a member the same, without a login link, and shows nothing of the queue', () => {
+    show(person);
+    expect(screen.getByRole('heading', { name: 'This area is for Candor staff' })).toBeTruthy();
+    expect(screen.queryByRole('link', { name: 'Log in' })).toBeNull();
+    expect(screen.queryByText('the signups queue')).toBeNull();
+    expect(tabs()).toEqual([]);
+  });
+
+  it("shows a moderator the moderation tabs only, not the admins' tabs", () => {
+    show({ ...person, role: 'moderator' });
+    expect(screen.getByText('the signups queue')).toBeTruthy();
+    expect(tabs()).toEqual(['Signups', 'Written answers']);
+  });
+
+  it('shows an admin every tab', () => {
+    show({ ...person, role: 'admin' });
+    expect(tabs()).toEqual(['Signups', 'Written answers', 'Users', 'Audit log']);
+  });
+});

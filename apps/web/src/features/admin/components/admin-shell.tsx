@@ -1,0 +1,57 @@
+import { NavLink, Outlet } from 'react-router';
+import { useAuthStore } from '../../auth/stores/auth-store';
+import { ROLE_LABELS, isStaff } from '../lib/wording';
+import { StaffOnly } from './staff-only';
+
+interface Tab {
+  to: string;
+  label: string;
+  adminOnly: boolean;
+}
+
+const TABS: Tab[] = [
+  { to: '/admin/signups', label: 'Signups', adminOnly: false },
+  { to: '/admin/answers', label: 'Written answers', adminOnly: false },
+  { to: '/admin/users', label: 'Users', adminOnly: true },
+  { to: '/admin/audit-log', label: 'Audit log', adminOnly: true },
+];
+
+/**
+ * The staff area's frame: only moderators and admins get past it; the tabs an admin sees,
+ * a moderator does not (the API refuses those lists to moderators anyway).
+ */
+export function AdminShell() {
+  const auth = useAuthStore((s) => s.auth);
+  const user = useAuthStore((s) => s.user);
+  const initialLoading = useAuthStore((s) => s.initialLoading);
+
+  if (initialLoading || (auth && !user)) {
+    return <div className="page-loading" aria-busy="true" aria-label="Loading" />;
+  }
+  if (!auth || !user) return <StaffOnly loggedIn={false} />;
+  if (!isStaff(user.role)) return <StaffOnly loggedIn />;
+
+  const tabs = TABS.filter((t) => !t.adminOnly || user.role === 'admin');
+  return (
+    <div className="admin">
+      <header className="admin__head">
+        <p className="admin__eyebrow">
+          Staff area <span className="role-badge">{ROLE_LABELS[user.role]}</span>
+        </p>
+        <nav aria-label="Staff" className="admin__tabs">
+          {tabs.map((t) => (
+            <NavLink key={t.to} to={t.to} className="admin__tab">
+              {t.label}
+            </NavLink>
+          ))}
+        </nav>
+      </header>
+      <Outlet />
+    </div>
+  );
+}
+
+/** True for admins: their tabs show; a moderator who types such an address is told why not. */
+export function useIsAdmin(): boolean {
+  return useAuthStore((s) => s.user?.role === 'admin');
+}

@@ -1,0 +1,259 @@
+import { type AdminUser, type Role, RoleSchema } from '@candor/contracts';
+import { useQuery } from '@tanstack/react-query';
+import { useId, useState } from 'react';
+import { toast } from 'sonner';
+import { PageHead } from '../../../components/page-head';
+import { countryName } from '../../../lib/country-names';
+import { useAuthStore } from '../../auth/stores/auth-store';
+import { type UserChange, adminQueries, useUserChange } from '../api/admin';
+import { ROLE_LABELS, actionErrorText } from '../lib/wording';
+import { ConfirmDialog } from './confirm-dialog';
+import { ListError, ListLoading } from './list-states';
+import { Pager } from './pager';
+import { usePageParams } from './use-page-params';
+import { When } from './when';
+
+const STATUS_LABELS: Record<AdminUser['status'], string> = {
+  active: 'Active',
+  under_review: 'Under review',
+  pending: 'Not verified',
+  rejected: 'Rejected',
+  suspended: 'Suspended',
+};
+
+const ROLE_NOTES: Record<Role, string> = {
+  member: 'They lose access to the staff area.',
+  moderator: 'They can review signups and written answers.',
+  admin: 'They can also manage accounts and read the audit log.',
+};
+
+function StatusBadge({ status }: { status: AdminUser['status'] }) {
+  return <span className={`status-badge status-badge--${status}`}>{STATUS_LABELS[status]}</span>;
+}
+
+function SearchForm({ initial, onSearch }: { initial: string; onSearch: (q: string) => void }) {
+  const [value, setValue] = useState(initial);
+  const id = useId();
+  return (
+    <form
+      className="admin-search"
+      role="search"
+      onSubmit={(e) => {
+        e.preventDefault();
+        onSearch(value.replace(/\D/g, ''));
+      }}
+    >
+      <label htmlFor={id} className="field__label">
+        Phone number
+      </label>
+      <p id={`${id}-hint`} className="field__hint admin-search__hint">
+        Its first digits, country code first. Press Enter to search.
+      </p>
+      <div className="admin-search__row">
+        <input
+          id={id}
+          className="input"
+          type="search"
+          inputMode="tel"
+          autoComplete="off"
+          placeholder="e.g. 1202555"
+          aria-describedby={`${id}-hint`}
+          value={value}
+          onChange={(e) => setValue(e.target.value)}
+        />
+        <button type="submit" className="button button--primary">
+          Search
+        </button>
+      </div>
+    </form>
+  );
+}
+
+/** What the dialog asks about: a role change or a suspension, for one account. */
+type Pending = { user: AdminUser; change: UserChange };
+
+/** Accounts by phone number: change a role, suspend, lift a suspension (admins only). */
+export function UsersPanel() {
+  const { params, page, set } = usePageParams();
+  const phone = (params.get('phone') ?? '').replace(/\D/g, '');
+  const list = useQuery(adminQueries.users(phone, page));
+  const change = useUserChange();
+  const me = useAuthStore((s) => s.user?.uuid);
+  const [asking, setAsking] = useState<Pending | null>(null);
+
+  const run = ({ user, change: c }: Pending) =>
+    change.mutate(c, {
+      onSuccess: (updated) =>
+        toast.success(
+          c.kind === 'role'
+            ? `${updated.phone_number} is now ${ROLE_LABELS[updated.role].toLowerCase()}`
+            : c.kind === 'suspend'
+              ? `${updated.phone_number} is suspended`
+              : `${updated.phone_number} can log in again`,
+        ),
+      onError: (err) =>
+        toast.error(
+          actionErrorText(
+            err,
+            c.kind === 'role'
+              ? `The role of ${user.phone_number} could not be changed. Try again.`
+              : `${user.phone_number} could not be updated. Try again.`,
+          ),
+        ),
+    });
+  const busy = (uuid: string) => change.isPending && change.variables.uuid === uuid;
+
+  const dialog = (() => {
+    if (!asking) return { title: '', note: '', confirm: '', danger: false };
+    const { user, change: c } = asking;
+    if (c.kind === 'role') {
+      return {
+        title: `Make ${user.phone_number} ${c.role === 'admin' ? 'an' : 'a'} ${c.role}?`,
+        note: `${ROLE_NOTES[c.role]} Their sessions end, so the new role applies when they next log in.`,
+        confirm: `Make ${c.role}`,
+        danger: c.role === 'admin',
+      };
+    }
+    return {
+      title: `Suspend ${user.phone_number}?`,
+      note: 'They are logged out everywhere, cannot log in, and their answers leave the results until you lift the suspension.',
+      confirm: 'Suspend account',
+      danger: true,
+    };
+  })();
+
+  return (
+    <section className="admin-panel" aria-labelledby="users-title">
+      <PageHead title="Users" />
+      <div className="admin-panel__head">
+        <h1 id="users-title" className="admin-panel__title">
+          Users
+        </h1>
+        {list.data?.count ? (
+          <p className="admin-panel__count">
+            {list.data.count === 1 ? '1 account' : `${list.data.count} accounts`}
+            {phone ? ` starting with +${phone}` : ''}
+          </p>
+        ) : null}
+      </div>
+      <SearchForm key={phone} initial={phone} onSearch={(q) => set({ phone: q, page: null })} />
+      {list.isError ? (
+        <ListError what="The accounts" onRetry={() => void list.refetch()} />
+      ) : !list.data ? (
+        <ListLoading label="Loading accounts" />
+      ) : list.data.results.length === 0 ? (
+        <div className="admin-empty">
+          <p className="admin-empty__title">No account found</p>
+          <p>
+            {phone
+              ? `No number starts with +${phone}. Check the country code and the digits.`
+              : 'There are no accounts yet.'}
+          </p>
+        </div>
+      ) : (
+        <table
+          className={`admin-table${list.isPlaceholderData ? ' admin-table--stale' : ''}`}
+          aria-busy={list.isPlaceholderData}
+        >
+          <thead>
+            <tr>
+              <th scope="col">Number</th>
+              <th scope="col">Country</th>
+              <th scope="col">Role</th>
+              <th scope="col">Status</th>
+              <th scope="col">Joined</th>
+              <th scope="col">
+                <span className="visually-hidden">Suspension</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {list.data.results.map((user) => (
+              <tr key={user.uuid}>
+                <th scope="row" data-label="Number" className="admin-table__number">
+                  <span>
+                    {user.phone_number}
+                    {user.uuid === me ? <span className="you-badge">You</span> : null}
+                  </span>
+                </th>
+                <td data-label="Country">{countryName(user.country)}</td>
+                <td data-label="Role">
+                  <select
+                    className="input input--compact"
+                    aria-label={`Role of ${user.phone_number}`}
+                    value={user.role}
+                    disabled={busy(user.uuid)}
+                    onChange={(e) => {
+                      const role = RoleSchema.parse(e.target.value);
+                      setAsking({ user, change: { uuid: user.uuid, kind: 'role', role } });
+                    }}
+                  >
+                    {RoleSchema.options.map((r) => (
+                      <option key={r} value={r}>
+                        {ROLE_LABELS[r]}
+                      </option>
+                    ))}
+                  </select>
+                </td>
+                <td data-label="Status">
+                  <StatusBadge status={user.status} />
+                </td>
+                <td data-label="Joined">
+                  <When at={user.created_at} />
+                </td>
+                <td className="admin-table__actions">
+                  {user.status === 'suspended' ? (
+                    <button
+                      type="button"
+                      className="button"
+                      disabled={busy(user.uuid)}
+                      aria-label={`Lift the suspension of ${user.phone_number}`}
+                      onClick={() => run({ user, change: { uuid: user.uuid, kind: 'unsuspend' } })}
+                    >
+                      Lift suspension
+                    </button>
+                  ) : (
+                    <button
+                      type="button"
+                      className="button button--danger-outline"
+                      disabled={busy(user.uuid)}
+                      aria-label={`Suspend ${user.phone_number}`}
+                      onClick={() =>
+                        setAsking({ user, change: { uuid: user.uuid, kind: 'suspend' } })
+                      }
+                    >
+                      Suspend
+                    </button>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {list.data ? (
+        <Pager
+          label="Account pages"
+          page={page}
+          count={list.data.count}
+          hasPrevious={Boolean(list.data.previous)}
+          hasNext={Boolean(list.data.next)}
+          onPage={(p) => set({ page: p })}
+        />
+      ) : null}
+      <ConfirmDialog
+        open={asking !== null}
+        title={dialog.title}
+        confirmLabel={dialog.confirm}
+        danger={dialog.danger}
+        onCancel={() => setAsking(null)}
+        onConfirm={() => {
+          if (asking) run(asking);
+          setAsking(null);
+        }}
+      >
+        <p>{dialog.note}</p>
+      </ConfirmDialog>
+    </section>
+  );
+}

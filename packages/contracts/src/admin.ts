@@ -1,0 +1,80 @@
+import { z } from 'zod';
+import { RoleSchema, UserStatusSchema } from './auth.js';
+import { PageQuerySchema, pagedSchema } from './paging.js';
+
+const when = z.iso.datetime({ offset: true });
+
+/** Every kind of staff action the audit log records. */
+export const AuditActionSchema = z.enum([
+  'signup.approve',
+  'signup.reject',
+  'answer.approve',
+  'answer.hide',
+  'user.role',
+  'user.suspend',
+  'user.unsuspend',
+  'results.export',
+]);
+export type AuditAction = z.infer<typeof AuditActionSchema>;
+
+/** One staff action: who (staff uuid and role then), what, on what, when. */
+export const AuditEntrySchema = z.object({
+  id: z.number().int(),
+  actor: z.uuid().nullable(),
+  actor_role: RoleSchema,
+  action: AuditActionSchema,
+  /** `user:<uuid>` or `answer:<id>`. */
+  target: z.string(),
+  details: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])),
+  at: when,
+});
+export type AuditEntry = z.infer<typeof AuditEntrySchema>;
+
+/** `GET /api/v1/admin/audit-log/` (admins): newest first, paged. */
+export const AuditEntryListSchema = pagedSchema(AuditEntrySchema);
+export type AuditEntryList = z.infer<typeof AuditEntryListSchema>;
+
+/** A written answer waiting for a moderator: its text and question, never who wrote it. */
+export const PendingAnswerSchema = z.object({
+  id: z.number().int(),
+  qid: z.uuid(),
+  question: z.string(),
+  survey: z.string(),
+  text: z.string(),
+  date: z.iso.date(),
+  moderation: z.enum(['pending', 'approved', 'hidden']),
+});
+export type PendingAnswer = z.infer<typeof PendingAnswerSchema>;
+
+/** `GET /api/v1/admin/answers/` (moderators): written answers to moderate, oldest first. */
+export const PendingAnswerListSchema = pagedSchema(PendingAnswerSchema);
+export type PendingAnswerList = z.infer<typeof PendingAnswerListSchema>;
+
+/** An account as admins see it in the users list. */
+export const AdminUserSchema = z.object({
+  uuid: z.uuid(),
+  phone_number: z.string(),
+  country: z.string(),
+  role: RoleSchema,
+  status: z.union([UserStatusSchema, z.literal('pending')]),
+  created_at: when,
+});
+export type AdminUser = z.infer<typeof AdminUserSchema>;
+
+/** `GET /api/v1/admin/users/?phone=`: accounts whose number starts with the digits given. */
+export const AdminUserListSchema = pagedSchema(AdminUserSchema);
+export type AdminUserList = z.infer<typeof AdminUserListSchema>;
+
+export const UserSearchQuerySchema = PageQuerySchema.extend({
+  phone: z
+    .string()
+    .trim()
+    .max(32, 'Search by the digits of a phone number.')
+    .regex(/^\+?[\d\s().-]*$/, 'Search by the digits of a phone number.')
+    .optional(),
+});
+export type UserSearchQuery = z.infer<typeof UserSearchQuerySchema>;
+
+/** `POST /api/v1/admin/users/{uuid}/role/`. */
+export const RoleChangeRequestSchema = z.object({ role: RoleSchema }).strict();
+export type RoleChangeRequest = z.infer<typeof RoleChangeRequestSchema>;
