@@ -54,6 +54,20 @@ const isDue = (now: Date) => sql`(
       and ${questionTallies.publishedAt} <= ${now.toISOString()}::timestamptz
                                           - make_interval(secs => ${SNAPSHOT_MAX_AGE_SECONDS})))`;
 
+/**
+ * Inside a transaction: takes the results lock exclusively (no fold runs meanwhile) and locks
+ * the respondent's row; whether it counts now, or undefined when it is gone.
+ */
+async function lockRespondent(tx: Db, respondentId: number): Promise<boolean | undefined> {
+  await tx.execute(sql`select pg_advisory_xact_lock(${RESULTS_LOCK})`);
+  const [r] = await tx
+    .select({ counts: respondents.counts })
+    .from(respondents)
+    .where(eq(respondents.id, respondentId))
+    .for('update');
+  return r?.counts;
+}
+
 /** A published snapshot as stored in question_tallies.snapshot. */
 export interface StoredSnapshot {
   counts: Array<[dimension: string, bucket: string, choiceId: number, isBlank: boolean, n: number]>;
@@ -200,13 +214,7 @@ export function createResultsRepository(db: Db) {
      */
     async stopCounting(respondentId: number): Promise<void> {
       await db.transaction(async (tx) => {
-        await tx.execute(sql`select pg_advisory_xact_lock(${RESULTS_LOCK})`);
-        const [r] = await tx
-          .select({ counts: respondents.counts })
-          .from(respondents)
-          .where(eq(respondents.id, respondentId))
-          .for('update');
-        if (!r?.counts) return;
+        if ((await lockRespondent(tx, respondentId)) !== true) return;
         await tx.execute(sql`
           with mine as (
             select a.id, a.question_id, a.choice_id, a.is_blank, a.text,
@@ -245,13 +253,7 @@ export function createResultsRepository(db: Db) {
     /** A respondent starts counting: their answers are unmarked so the next fold counts them. */
     async startCounting(respondentId: number): Promise<void> {
       await db.transaction(async (tx) => {
-        await tx.execute(sql`select pg_advisory_xact_lock(${RESULTS_LOCK})`);
-        const [r] = await tx
-          .select({ counts: respondents.counts })
-          .from(respondents)
-          .where(eq(respondents.id, respondentId))
-          .for('update');
-        if (!r || r.counts) return;
+        if ((await lockRespondent(tx, respondentId)) !== false) return;
         await tx.execute(sql`update respondents set counts = true where id = ${respondentId}`);
         await tx.execute(
           sql`update answers set folded = false where respondent_id = ${respondentId} and folded`,

@@ -144,16 +144,12 @@ export function AnswersPanel() {
           ))}
         </ol>
       )}
-      {list.data ? (
-        <Pager
-          label="Written answer pages"
-          page={page}
-          count={list.data.count}
-          hasPrevious={Boolean(list.data.previous)}
-          hasNext={Boolean(list.data.next)}
-          onPage={(p) => set({ page: p })}
-        />
-      ) : null}
+      <Pager
+        label="Written answer pages"
+        page={page}
+        list={list.data}
+        onPage={(p) => set({ page: p })}
+      />
     </section>
   );
 }

@@ -77,16 +77,12 @@ export function AuditLogPanel() {
           </tbody>
         </table>
       )}
-      {list.data ? (
-        <Pager
-          label="Audit log pages"
-          page={page}
-          count={list.data.count}
-          hasPrevious={Boolean(list.data.previous)}
-          hasNext={Boolean(list.data.next)}
-          onPage={(p) => set({ page: p })}
-        />
-      ) : null}
+      <Pager
+        label="Audit log pages"
+        page={page}
+        list={list.data}
+        onPage={(p) => set({ page: p })}
+      />
     </section>
   );
 }

@@ -1,23 +1,23 @@
-/** Previous / Next under a paged list, with where the operator is. */
+/** Previous / Next under a paged list (the API's `{count, next, previous}`), with where it is. */
 export function Pager({
   page,
-  count,
+  list,
   pageSize = 20,
-  hasPrevious,
-  hasNext,
   onPage,
   label,
 }: {
   page: number;
-  count: number;
+  /** The current page of the list; nothing is shown until it arrives. */
+  list: { count: number; next: string | null; previous: string | null } | undefined;
   pageSize?: number;
-  hasPrevious: boolean;
-  hasNext: boolean;
   onPage: (page: number) => void;
   /** What is paged, for the navigation's name: "Signups pages". */
   label: string;
 }) {
-  const pages = Math.max(1, Math.ceil(count / pageSize));
+  if (!list) return null;
+  const hasPrevious = list.previous !== null;
+  const hasNext = list.next !== null;
+  const pages = Math.max(1, Math.ceil(list.count / pageSize));
   if (!hasPrevious && !hasNext) return null;
   return (
     <nav className="pager" aria-label={label}>

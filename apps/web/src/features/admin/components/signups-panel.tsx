@@ -133,16 +133,7 @@ export function SignupsPanel() {
           </tbody>
         </table>
       )}
-      {list.data ? (
-        <Pager
-          label="Signup pages"
-          page={page}
-          count={list.data.count}
-          hasPrevious={Boolean(list.data.previous)}
-          hasNext={Boolean(list.data.next)}
-          onPage={(p) => set({ page: p })}
-        />
-      ) : null}
+      <Pager label="Signup pages" page={page} list={list.data} onPage={(p) => set({ page: p })} />
       <ConfirmDialog
         open={rejecting !== null}
         title={`Reject ${rejecting?.phone_masked ?? 'this signup'}?`}

@@ -231,16 +231,7 @@ export function UsersPanel() {
           </tbody>
         </table>
       )}
-      {list.data ? (
-        <Pager
-          label="Account pages"
-          page={page}
-          count={list.data.count}
-          hasPrevious={Boolean(list.data.previous)}
-          hasNext={Boolean(list.data.next)}
-          onPage={(p) => set({ page: p })}
-        />
-      ) : null}
+      <Pager label="Account pages" page={page} list={list.data} onPage={(p) => set({ page: p })} />
       <ConfirmDialog
         open={asking !== null}
         title={dialog.title}
