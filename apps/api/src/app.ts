@@ -32,7 +32,7 @@ import { createOperatorResultsRepository } from './modules/operator-results/oper
 import { operatorResultsRoutes } from './modules/operator-results/operator-results.routes.js';
 import { createOperatorResultsService } from './modules/operator-results/operator-results.service.js';
 import { createPageViewsRepository } from './modules/page-views/page-views.repository.js';
-import { pageViewsRoutes } from './modules/page-views/page-views.routes.js';
+import { pageViewStatsRoutes, pageViewsRoutes } from './modules/page-views/page-views.routes.js';
 import { createPageViewsService } from './modules/page-views/page-views.service.js';
 import { createRespondentsRepository } from './modules/respondents/respondents.repository.js';
 import { createRespondentsService } from './modules/respondents/respondents.service.js';
@@ -231,6 +231,7 @@ export async function buildApp({
             admin.addHook('onRequest', admin.requireRole('admin'));
             await admin.register(usersRoutes, { service: users });
             await admin.register(auditRoutes, { service: audit });
+            await admin.register(pageViewStatsRoutes, { service: pageViews });
             await admin.register(operatorResultsRoutes, { service: operatorResults });
           });
         },

@@ -78,3 +78,25 @@ export type UserSearchQuery = z.infer<typeof UserSearchQuerySchema>;
 /** `POST /api/v1/admin/users/{uuid}/role/`. */
 export const RoleChangeRequestSchema = z.object({ role: RoleSchema }).strict();
 export type RoleChangeRequest = z.infer<typeof RoleChangeRequestSchema>;
+
+/** `GET /api/v1/admin/page-views/?days=30` (admins): first-party page views over time. */
+export const PageViewStatsQuerySchema = z.object({
+  days: z.coerce
+    .number({ error: 'Choose 1 to 365 days.' })
+    .int('Choose 1 to 365 days.')
+    .min(1, 'Choose 1 to 365 days.')
+    .max(365, 'Choose 1 to 365 days.')
+    .default(30),
+});
+export type PageViewStatsQuery = z.infer<typeof PageViewStatsQuerySchema>;
+
+export const PageViewStatsSchema = z.object({
+  /** Every day of the period, oldest first, days without views included (0). */
+  days: z.array(z.object({ day: z.iso.date(), views: z.number().int().min(0) })),
+  /** Route patterns (`/surveys/:surveyId`), most viewed first, at most 20. */
+  paths: z.array(z.object({ path: z.string(), views: z.number().int().min(0) })),
+  /** Referring hosts of first loads, most first, at most 20. */
+  referrers: z.array(z.object({ host: z.string(), views: z.number().int().min(0) })),
+  total: z.number().int().min(0),
+});
+export type PageViewStats = z.infer<typeof PageViewStatsSchema>;

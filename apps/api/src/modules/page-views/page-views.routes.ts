@@ -1,6 +1,8 @@
 import {
   ErrorBodySchema,
   PageViewRequestSchema,
+  PageViewStatsQuerySchema,
+  PageViewStatsSchema,
   ValidationErrorBodySchema,
 } from '@candor/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -26,5 +28,29 @@ export const pageViewsRoutes: FastifyPluginAsyncZod<{ service: PageViewsService 
       await service.record(request.body, request.ip);
       return reply.status(204).send(null);
     },
+  );
+};
+
+/** Page views over time, for admins. Registered inside the admin-only part of /v1/admin. */
+export const pageViewStatsRoutes: FastifyPluginAsyncZod<{ service: PageViewsService }> = async (
+  app,
+  { service },
+) => {
+  app.get(
+    '/page-views/',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'Page views per day, route pattern and referring host over the last days',
+        querystring: PageViewStatsQuerySchema,
+        response: {
+          200: PageViewStatsSchema,
+          400: ValidationErrorBodySchema,
+          401: ErrorBodySchema,
+          403: ErrorBodySchema,
+        },
+      },
+    },
+    async (request) => service.stats(request.query.days),
   );
 };

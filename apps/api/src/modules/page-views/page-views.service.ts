@@ -1,4 +1,4 @@
-import type { PageViewRequest } from '@candor/contracts';
+import type { PageViewRequest, PageViewStats } from '@candor/contracts';
 import { RateLimitedError } from '../../lib/app-error.js';
 import { hmacHex } from '../../lib/keys.js';
 import type { RateLimitStore } from '../../lib/rate-limit.js';
@@ -7,6 +7,8 @@ import type { PageViewsRepository } from './page-views.repository.js';
 /** Page views one client IP may send per minute; more are refused with 429. */
 export const PAGE_VIEWS_PER_IP_PER_MINUTE = 120;
 const MINUTE_MS = 60_000;
+const DAY_MS = 86_400_000;
+const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 const HOST = /^[a-z0-9.-]{1,253}(:\d{1,5})?$/;
 
 /** A referring host as stored: lowercased, or null when it is not a plain host[:port]. */
@@ -38,6 +40,24 @@ export function createPageViewsService(repo: PageViewsRepository, deps: PageView
         day: clock().toISOString().slice(0, 10),
         referrerHost: referrerHostOf(view.referrer_host),
       });
+    },
+
+    /** Views over the last `days` days (today included, UTC), every day listed. */
+    async stats(days: number): Promise<PageViewStats> {
+      const today = clock().getTime();
+      const from = dayOf(today - (days - 1) * DAY_MS);
+      const { perDay, perPath, perReferrer } = await repo.stats(from, dayOf(today));
+      const byDay = new Map(perDay.map((r) => [r.day, r.views]));
+      const series = Array.from({ length: days }, (_, i) => {
+        const day = dayOf(today - (days - 1 - i) * DAY_MS);
+        return { day, views: byDay.get(day) ?? 0 };
+      });
+      return {
+        days: series,
+        paths: perPath,
+        referrers: perReferrer.map((r) => ({ host: r.host!, views: r.views })),
+        total: series.reduce((n, d) => n + d.views, 0),
+      };
     },
   };
 }

@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
+import { PageViewStatsSchema } from '@candor/contracts';
 import type { App } from '../../app.js';
 import type { Database } from '../../db/client.js';
 import { pageViews } from '../../db/schema.js';
-import { freshIp, json, post } from '../../test/accounts.js';
+import { createMember, freshIp, get, json, post } from '../../test/accounts.js';
 import { createTestApp } from '../../test/app.js';
 import { createTestDatabase, engines } from '../../test/database.js';
 import { PAGE_VIEWS_PER_IP_PER_MINUTE } from './page-views.service.js';
@@ -114,5 +115,38 @@ describe.each(engines)('page views on %s', (engine) => {
     } finally {
       await off.close();
     }
+  });
+
+  it('shows admins views per day (every day of the period), page and referring site', async () => {
+    await database.db.delete(pageViews);
+    await database.db.insert(pageViews).values([
+      { path: '/', day: '2026-11-22', referrerHost: 'news.example.com' },
+      { path: '/', day: '2026-11-22', referrerHost: null },
+      { path: '/surveys/:surveyId', day: '2026-11-22', referrerHost: null },
+      { path: '/surveys/:surveyId', day: '2026-11-20', referrerHost: 'news.example.com' },
+      { path: '/surveys/:surveyId', day: '2026-11-20', referrerHost: null },
+      { path: '/privacy', day: '2026-11-01', referrerHost: null }, // outside 7 days
+    ]);
+    const admin = await createMember(app, { role: 'admin' });
+    const res = await get(app, '/api/v1/admin/page-views/?days=7', { token: admin.token });
+    expect(res.statusCode).toBe(200);
+    const stats = PageViewStatsSchema.parse(json(res));
+    expect(stats.days).toHaveLength(7);
+    expect(stats.days[0]).toEqual({ day: '2026-11-16', views: 0 });
+    expect(stats.days.find((d) => d.day === '2026-11-20')).toEqual({ day: '2026-11-20', views: 2 });
+    expect(stats.days.at(-1)).toEqual({ day: '2026-11-22', views: 3 });
+    expect(stats.total).toBe(5);
+    expect(stats.paths).toEqual([
+      { path: '/surveys/:surveyId', views: 3 },
+      { path: '/', views: 2 },
+    ]);
+    expect(stats.referrers).toEqual([{ host: 'news.example.com', views: 2 }]);
+    const bad = await get(app, '/api/v1/admin/page-views/?days=999', { token: admin.token });
+    expect(json(bad)).toEqual({ days: ['Choose 1 to 365 days.'] });
+    const member = await createMember(app);
+    expect((await get(app, '/api/v1/admin/page-views/', { token: member.token })).statusCode).toBe(
+      403,
+    );
+    expect((await get(app, '/api/v1/admin/page-views/')).statusCode).toBe(401);
   });
 });
