@@ -230,6 +230,14 @@ function summarise(label: string, results: Array<{ result: LoadResult }>): Row {
 }
 
 export async function answerIngestBench(): Promise<string> {
+  try {
+    execFileSync('wrk', ['--version'], { stdio: 'ignore' });
+  } catch (err) {
+    // wrk prints its version and exits 1; only a missing binary is a problem.
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
+      throw new Error('answer-ingest needs wrk as its load generator: sudo apt-get install wrk');
+    }
+  }
   const secret = crypto.randomBytes(32).toString('hex');
   const secrets = { JWT_SECRET: secret, PSEUDONYM_SECRET: secret, ACCESS_TOKEN_TTL: '3600' };
   const rows: Row[] = [];
