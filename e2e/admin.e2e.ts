@@ -174,7 +174,14 @@ describe('the staff area in Chromium', () => {
 
     const { context, page, watch } = await newPage(desktop);
     await openAdmin(page, admin);
-    expect(await staffTabs(page)).toEqual(['Signups', 'Written answers', 'Users', 'Audit log']);
+    expect(await staffTabs(page)).toEqual([
+      'Signups',
+      'Written answers',
+      'Users',
+      'Audit log',
+      'Results',
+      'Analytics',
+    ]);
 
     // Signups: the reasons in words; approve one, reject the other (asked first).
     const signup = (masked: string) => page.getByRole('row').filter({ hasText: masked });
@@ -294,6 +301,10 @@ describe('the staff area in Chromium', () => {
     expect(await staffTabs(mod.page)).toEqual(['Signups', 'Written answers']);
     await mod.page.goto('/admin/users');
     await mod.page.getByRole('heading', { level: 1, name: 'Admins only' }).waitFor();
+    for (const adminsTab of ['/admin/results', '/admin/analytics']) {
+      await mod.page.goto(adminsTab);
+      await mod.page.getByRole('heading', { level: 1, name: 'Admins only' }).waitFor();
+    }
     mod.watch.assertNoErrors();
     await mod.context.close();
   });

@@ -18,6 +18,8 @@ const admin = {
   answers: () => adminModule().then((m) => ({ Component: m.AdminAnswersRoute })),
   users: () => adminModule().then((m) => ({ Component: m.AdminUsersRoute })),
   auditLog: () => adminModule().then((m) => ({ Component: m.AdminAuditLogRoute })),
+  results: () => adminModule().then((m) => ({ Component: m.AdminResultsRoute })),
+  analytics: () => adminModule().then((m) => ({ Component: m.AdminAnalyticsRoute })),
 };
 
 // Account screens load on demand: they bring the form library and the contract's zod schemas.
@@ -53,6 +55,8 @@ export const router = createBrowserRouter([
           { path: 'answers', lazy: admin.answers },
           { path: 'users', lazy: admin.users },
           { path: 'audit-log', lazy: admin.auditLog },
+          { path: 'results', lazy: admin.results },
+          { path: 'analytics', lazy: admin.analytics },
         ],
       },
       { path: '/login', lazy: account.login },

@@ -1,7 +1,14 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ApiError, apiRequest, onSessionEnded, setApiBase } from './api-client';
+import {
+  ApiError,
+  apiDownload,
+  apiRequest,
+  attachmentFileName,
+  onSessionEnded,
+  setApiBase,
+} from './api-client';
 import { readTokens, storeTokens } from './tokens';
 
 // A small HTTP server standing in for the API: access tokens "a1", "a2"...; a request with an
@@ -32,6 +39,14 @@ beforeAll(async () => {
     seen.push(req.headers.authorization);
     if (req.headers.authorization !== `Bearer a${current}`) {
       return send(401, { detail: 'Expired.', code: 'UNAUTHENTICATED' });
+    }
+    if (req.url === '/api/v1/file.csv') {
+      res.writeHead(200, {
+        'Content-Type': 'text/csv; charset=utf-8',
+        'Content-Disposition': 'attachment; filename="candor-results.csv"',
+      });
+      res.end('"a","b"\n1,2\n');
+      return;
     }
     send(200, { ok: req.url });
   });
@@ -104,5 +119,33 @@ describe('apiRequest', () => {
     expect(err.fieldErrors.phone_number).toEqual(['Enter a valid phone number.']);
     expect(err.messages).toEqual(['One', 'Two']);
     expect(new ApiError(404, 'NOT_FOUND', 'Not found.').messages).toEqual(['Not found.']);
+  });
+});
+
+describe('apiDownload', () => {
+  it('fetches a file with the token, refreshing a stale one, and keeps the server file name', async () => {
+    storeTokens({ access: 'stale', refresh: `r${current}` });
+    const file = await apiDownload('/v1/file.csv');
+    expect(refreshCalls).toBe(1);
+    expect(file.fileName).toBe('candor-results.csv');
+    expect(await file.blob.text()).toBe('"a","b"\n1,2\n');
+  });
+
+  it('throws the API error of a refused download', async () => {
+    await expect(apiDownload('/v1/file.csv')).rejects.toMatchObject({
+      status: 401,
+      code: 'UNAUTHENTICATED',
+    });
+  });
+});
+
+describe('attachmentFileName', () => {
+  it('reads quoted, bare and encoded names, and drops any folder', () => {
+    expect(attachmentFileName('attachment; filename="candor-1.csv"')).toBe('candor-1.csv');
+    expect(attachmentFileName('attachment; filename=candor-2.json')).toBe('candor-2.json');
+    expect(attachmentFileName("attachment; filename*=UTF-8''caf%C3%A9.csv")).toBe('café.csv');
+    expect(attachmentFileName('attachment; filename="../x/evil.csv"')).toBe('evil.csv');
+    expect(attachmentFileName('attachment')).toBeNull();
+    expect(attachmentFileName(null)).toBeNull();
   });
 });

@@ -120,14 +120,52 @@ function refreshOnce(): Promise<boolean> {
  * refresh ends the session. Throws ApiError; it never touches the UI.
  */
 export async function apiRequest<T>(path: string, init: RequestInit = {}): Promise<T> {
+  return parse<T>(await sendAuthorized(path, init));
+}
+
+/** Sends with the bearer token; a 401 refreshes once (shared) and replays once. */
+async function sendAuthorized(path: string, init: RequestInit): Promise<Response> {
   const sentWith = readTokens()?.access;
   const response = await send(path, init, true);
   if (response.status === 401 && sentWith) {
     // Another request may have refreshed meanwhile: then only the replay is needed.
     const renewed = readTokens()?.access !== sentWith || (await refreshOnce());
-    if (renewed && readTokens()) return parse<T>(await send(path, init, true));
+    if (renewed && readTokens()) return send(path, init, true);
   }
-  return parse<T>(response);
+  return response;
+}
+
+/** The file name of a `Content-Disposition: attachment; filename="..."` header, if any. */
+export function attachmentFileName(header: string | null): string | null {
+  if (!header) return null;
+  const encoded = /filename\*\s*=\s*(?:UTF-8'')?([^;]+)/i.exec(header)?.[1];
+  if (encoded) {
+    try {
+      return decodeURIComponent(encoded.trim().replace(/^"|"$/g, ''));
+    } catch {
+      // Fall back to the plain filename below.
+    }
+  }
+  const plain = /filename\s*=\s*("([^"]*)"|[^;]+)/i.exec(header);
+  // Only a bare name: a path in it would be the server's mistake, not a folder to write to.
+  const base = (plain?.[2] ?? plain?.[1])?.trim().split(/[\\/]/).pop();
+  return base ? base : null;
+}
+
+/**
+ * Downloads a file the API serves as an attachment (CSV, JSON), with the token and the refresh
+ * rule of `apiRequest`; returns its bytes and the server's file name. Throws ApiError.
+ */
+export async function apiDownload(
+  path: string,
+  init: RequestInit = {},
+): Promise<{ blob: Blob; fileName: string | null }> {
+  const response = await sendAuthorized(path, init);
+  if (!response.ok) return parse<never>(response);
+  return {
+    blob: await response.blob(),
+    fileName: attachmentFileName(response.headers.get('Content-Disposition')),
+  };
 }
 
 /** POSTs a JSON body. */

@@ -1,7 +1,9 @@
 import { Navigate } from 'react-router';
 import { AdminShell, useIsAdmin } from '../../features/admin/components/admin-shell';
+import { AnalyticsPanel } from '../../features/admin/components/analytics-panel';
 import { AnswersPanel } from '../../features/admin/components/answers-panel';
 import { AuditLogPanel } from '../../features/admin/components/audit-log-panel';
+import { ResultsPanel } from '../../features/admin/components/results-panel';
 import { SignupsPanel } from '../../features/admin/components/signups-panel';
 import { AdminsOnly } from '../../features/admin/components/staff-only';
 import { UsersPanel } from '../../features/admin/components/users-panel';
@@ -23,4 +25,12 @@ export function AdminUsersRoute() {
 
 export function AdminAuditLogRoute() {
   return useIsAdmin() ? <AuditLogPanel /> : <AdminsOnly />;
+}
+
+export function AdminResultsRoute() {
+  return useIsAdmin() ? <ResultsPanel /> : <AdminsOnly />;
+}
+
+export function AdminAnalyticsRoute() {
+  return useIsAdmin() ? <AnalyticsPanel /> : <AdminsOnly />;
 }

@@ -2,14 +2,20 @@ import type {
   AdminUser,
   AdminUserList,
   AuditEntryList,
+  BreakdownDimension,
+  OperatorQuestionResults,
+  PageViewStats,
   PendingAnswer,
   PendingAnswerList,
   ReviewAccount,
   ReviewAccountList,
   Role,
+  SurveyList,
 } from '@candor/contracts';
 import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiPost, apiRequest } from '../../../lib/api-client';
+import type { BreakdownQuery } from '../../../components/results/question-graph';
+import { apiDownload, apiPost, apiRequest } from '../../../lib/api-client';
+import { saveFile } from '../../../lib/save-file';
 
 const base = '/v1/admin';
 
@@ -24,6 +30,8 @@ function withQuery(path: string, params: Record<string, string | number | undefi
   const query = search.toString();
   return query ? `${path}?${query}` : path;
 }
+
+const id = (value: string | number) => encodeURIComponent(String(value));
 
 /** Query options of the staff lists; every key starts with `admin`, then the list's name. */
 export const adminQueries = {
@@ -62,9 +70,61 @@ export const adminQueries = {
         apiRequest<AuditEntryList>(withQuery(`${base}/audit-log/`, { page }), { signal }),
       placeholderData: keepPreviousData,
     }),
+  /** The released surveys with their questions (the public list; a hundred is plenty). */
+  surveys: () =>
+    queryOptions({
+      queryKey: [...adminQueries.all(), 'surveys'] as const,
+      queryFn: ({ signal }) =>
+        apiRequest<SurveyList>('/v1/surveys/open-closed-random-video-surveys?page_size=100', {
+          signal,
+        }),
+      staleTime: 60_000,
+    }),
+  /** A question's published results with answer quality and ratings, whole or by a dimension. */
+  questionResults: (qid: string, breakdown?: BreakdownDimension) =>
+    queryOptions({
+      queryKey: [...adminQueries.all(), 'results', qid, breakdown ?? 'all'] as const,
+      queryFn: ({ signal }) => fetchQuestionResults(qid, breakdown, signal),
+      staleTime: 10_000,
+    }),
+  /** Page views per day, page and referring site over the last `days` days. */
+  pageViews: (days: number) =>
+    queryOptions({
+      queryKey: [...adminQueries.all(), 'page-views', days] as const,
+      queryFn: ({ signal }) =>
+        apiRequest<PageViewStats>(withQuery(`${base}/page-views/`, { days }), { signal }),
+      placeholderData: keepPreviousData,
+      staleTime: 30_000,
+    }),
 };
 
-const id = (value: string | number) => encodeURIComponent(String(value));
+function fetchQuestionResults(
+  qid: string,
+  breakdown: BreakdownDimension | undefined,
+  signal: AbortSignal,
+) {
+  return apiRequest<OperatorQuestionResults>(
+    withQuery(`${base}/questions/${id(qid)}/results/`, { breakdown }),
+    { signal },
+  );
+}
+
+/** The graph's breakdowns for staff: the admin results (the same published numbers). */
+export const staffBreakdown =
+  (qid: string): BreakdownQuery =>
+  (dimension) => ({
+    queryKey: adminQueries.questionResults(qid, dimension).queryKey,
+    queryFn: ({ signal }) => fetchQuestionResults(qid, dimension, signal),
+    staleTime: 10_000,
+  });
+
+/** Downloads a survey's published results as CSV or JSON and saves the file. Throws ApiError. */
+export async function downloadSurveyExport(gid: string, format: 'csv' | 'json'): Promise<string> {
+  const { blob, fileName } = await apiDownload(`${base}/surveys/${id(gid)}/export.${format}`);
+  const name = fileName ?? `candor-${gid}.${format}`;
+  saveFile(blob, name);
+  return name;
+}
 
 /** Approves or rejects an account under review; refreshes the queue and the audit log. */
 export function useSignupDecision() {

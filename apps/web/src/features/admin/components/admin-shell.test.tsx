@@ -60,6 +60,13 @@ describe('AdminShell (the staff-only guard)', () => {
 
   it('shows an admin every tab', () => {
     show({ ...person, role: 'admin' });
-    expect(tabs()).toEqual(['Signups', 'Written answers', 'Users', 'Audit log']);
+    expect(tabs()).toEqual([
+      'Signups',
+      'Written answers',
+      'Users',
+      'Audit log',
+      'Results',
+      'Analytics',
+    ]);
   });
 });

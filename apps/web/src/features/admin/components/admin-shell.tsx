@@ -14,6 +14,8 @@ const TABS: Tab[] = [
   { to: '/admin/answers', label: 'Written answers', adminOnly: false },
   { to: '/admin/users', label: 'Users', adminOnly: true },
   { to: '/admin/audit-log', label: 'Audit log', adminOnly: true },
+  { to: '/admin/results', label: 'Results', adminOnly: true },
+  { to: '/admin/analytics', label: 'Analytics', adminOnly: true },
 ];
 
 /**

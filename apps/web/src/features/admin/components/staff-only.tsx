@@ -37,7 +37,10 @@ export function AdminsOnly() {
   return (
     <div className="admin-empty" role="status">
       <h1 className="admin-panel__title">Admins only</h1>
-      <p>Only admins manage accounts and read the audit log. Ask an admin if you need something.</p>
+      <p>
+        Only admins manage accounts, read the audit log, results and analytics. Ask an admin if you
+        need something.
+      </p>
     </div>
   );
 }

@@ -8,6 +8,7 @@ import type {
   TimingId,
 } from '@candor/contracts';
 import { queryOptions } from '@tanstack/react-query';
+import type { BreakdownQuery } from '../../../components/results/question-graph';
 import { apiPost, apiRequest } from '../../../lib/api-client';
 
 const q = (qid: string) => `/v1/questions/${encodeURIComponent(qid)}`;
@@ -47,14 +48,26 @@ export const answeringQueries = {
   results: (qid: string, breakdown?: BreakdownDimension) =>
     queryOptions({
       queryKey: [...answeringQueries.all(), 'results', qid, breakdown ?? 'all'] as const,
-      queryFn: ({ signal }) =>
-        apiRequest<QuestionResults>(
-          `${q(qid)}/results/${breakdown ? `?breakdown=${breakdown}` : ''}`,
-          { signal },
-        ),
+      queryFn: ({ signal }) => fetchResults(qid, breakdown, signal),
       staleTime: 10_000,
     }),
 };
+
+function fetchResults(qid: string, breakdown: BreakdownDimension | undefined, signal: AbortSignal) {
+  return apiRequest<QuestionResults>(
+    `${q(qid)}/results/${breakdown ? `?breakdown=${breakdown}` : ''}`,
+    { signal },
+  );
+}
+
+/** The graph's breakdowns for members: the public results, cached with the whole results. */
+export const memberBreakdown =
+  (qid: string): BreakdownQuery =>
+  (dimension) => ({
+    queryKey: answeringQueries.results(qid, dimension).queryKey,
+    queryFn: ({ signal }) => fetchResults(qid, dimension, signal),
+    staleTime: 10_000,
+  });
 
 type TimingKind = 'answer' | 'graph';
 

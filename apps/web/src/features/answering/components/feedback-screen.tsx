@@ -1,10 +1,10 @@
 import type { Question, QuestionResults } from '@candor/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { useId } from 'react';
-import { answeringQueries } from '../api/answers';
+import { answeringQueries, memberBreakdown } from '../api/answers';
 import type { Mine } from './survey-flow';
 import { InterestRating } from './interest-rating';
-import { QuestionGraph } from './question-graph';
+import { QuestionGraph } from '../../../components/results/question-graph';
 
 interface Props {
   question: Question;
@@ -69,6 +69,7 @@ export function FeedbackScreen(props: Props) {
             question={question}
             results={results}
             mine={mine?.answer ?? null}
+            breakdownQuery={memberBreakdown(question.qid)}
             pending={props.results !== null}
           />
         ) : fetched.isError ? (

@@ -1,7 +1,7 @@
 import type { Question, SurveyDetail } from '@candor/contracts';
 import { useQuery } from '@tanstack/react-query';
-import { answeringQueries } from '../api/answers';
-import { QuestionGraph } from './question-graph';
+import { answeringQueries, memberBreakdown } from '../api/answers';
+import { QuestionGraph } from '../../../components/results/question-graph';
 import type { Mine } from './survey-flow';
 
 function QuestionResultsItem({
@@ -29,6 +29,7 @@ function QuestionResultsItem({
           question={question}
           results={results.data}
           mine={mine?.answer ?? null}
+          breakdownQuery={memberBreakdown(question.qid)}
           variant="compact"
         />
       ) : results.isError ? (

@@ -6,10 +6,9 @@ import {
   type QuestionResults,
   type ResultGroup,
 } from '@candor/contracts';
-import { useQuery } from '@tanstack/react-query';
+import { type QueryKey, useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useId, useState } from 'react';
-import { answeringQueries } from '../api/answers';
-import { BREAKDOWN_OPTIONS, groupLabel } from '../lib/group-labels';
+import { BREAKDOWN_OPTIONS, groupLabel } from './group-labels';
 
 const ClosedChart = lazy(() => import('./closed-chart'));
 
@@ -23,6 +22,16 @@ export const HIDDEN_GROUP = 'Hidden to protect privacy';
 
 type View = BreakdownDimension | 'all';
 
+/**
+ * Where a breakdown comes from: members read the public results, staff the admin endpoint
+ * (same published numbers). Query options of TanStack Query, so each caller keeps its own cache.
+ */
+export type BreakdownQuery = (dimension: BreakdownDimension) => {
+  queryKey: QueryKey;
+  queryFn: (context: { signal: AbortSignal }) => Promise<Pick<QuestionResults, 'breakdown'>>;
+  staleTime?: number;
+};
+
 interface Props {
   question: Question;
   results: QuestionResults;
@@ -32,6 +41,8 @@ interface Props {
   variant?: 'full' | 'compact';
   /** The answer was just given: it may join the published counts only with the next snapshot. */
   pending?: boolean;
+  /** Fetches the results broken down by one dimension, when the switcher asks for it. */
+  breakdownQuery: BreakdownQuery;
 }
 
 /** The choices drawn as bars: the leave-blank row is left out (it is told apart). */
@@ -134,15 +145,15 @@ function GroupBars({
 
 /** The chosen breakdown, fetched on demand, one compact row of bars per group. */
 function BreakdownView({
-  qid,
   dimension,
   mine,
+  breakdownQuery,
 }: {
-  qid: string;
   dimension: BreakdownDimension;
   mine: string | null;
+  breakdownQuery: BreakdownQuery;
 }) {
-  const query = useQuery(answeringQueries.results(qid, dimension));
+  const query = useQuery(breakdownQuery(dimension));
   const groups = query.data?.breakdown?.groups;
   if (query.isError) {
     return (
@@ -241,6 +252,7 @@ export function QuestionGraph({
   mine,
   variant = 'full',
   pending = false,
+  breakdownQuery,
 }: Props) {
   const id = useId();
   const [view, setView] = useState<View>('all');
@@ -269,7 +281,7 @@ export function QuestionGraph({
         <>
           <BreakdownSwitch value={view} onChange={setView} />
           {view !== 'all' ? (
-            <BreakdownView qid={question.qid} dimension={view} mine={mine} />
+            <BreakdownView dimension={view} mine={mine} breakdownQuery={breakdownQuery} />
           ) : (
             <>
               <Suspense

@@ -1,5 +1,5 @@
 import type { BreakdownDimension } from '@candor/contracts';
-import { countryName } from '../../../lib/country-names';
+import { countryName } from '../../lib/country-names';
 
 const GENDER_GROUPS: Record<string, string> = {
   female: 'Women',

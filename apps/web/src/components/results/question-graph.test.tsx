@@ -3,7 +3,8 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { fireEvent, render, screen, within } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { FEWER_THAN_TEN, HIDDEN_GROUP, QuestionGraph } from './question-graph';
+import { apiRequest } from '../../lib/api-client';
+import { type BreakdownQuery, FEWER_THAN_TEN, HIDDEN_GROUP, QuestionGraph } from './question-graph';
 
 const qid = '00000000-0000-4000-8000-000000000001';
 const closed: Question = {
@@ -39,6 +40,14 @@ const results: QuestionResults = {
   snapshot_at: '2026-01-01T00:00:00Z',
 };
 
+const breakdownQuery: BreakdownQuery = (dimension) => ({
+  queryKey: ['test', dimension],
+  queryFn: ({ signal }) =>
+    apiRequest<QuestionResults>(`/v1/questions/${qid}/results/?breakdown=${dimension}`, {
+      signal,
+    }),
+});
+
 function wrap(children: ReactNode) {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   return <QueryClientProvider client={client}>{children}</QueryClientProvider>;
@@ -51,6 +60,7 @@ describe('QuestionGraph', () => {
     render(
       wrap(
         <QuestionGraph
+          breakdownQuery={breakdownQuery}
           question={closed}
           results={{ ...results, respondents: null, blank: null, choices: [] }}
           mine="Yes"
@@ -65,7 +75,16 @@ describe('QuestionGraph', () => {
   });
 
   it('names hidden cells as hidden (never 0%) and marks the own answer in words', () => {
-    render(wrap(<QuestionGraph question={closed} results={results} mine="No" />));
+    render(
+      wrap(
+        <QuestionGraph
+          breakdownQuery={breakdownQuery}
+          question={closed}
+          results={results}
+          mine="No"
+        />,
+      ),
+    );
     const table = screen.getByRole('table');
     expect(within(table).getByText('Answers of 54 people, left blank not included')).toBeTruthy();
     const mine = within(table).getByRole('rowheader', { name: 'No (your answer)' });
@@ -121,7 +140,16 @@ describe('QuestionGraph', () => {
       ),
     );
     vi.stubGlobal('fetch', fetchMock);
-    render(wrap(<QuestionGraph question={closed} results={results} mine="Yes" />));
+    render(
+      wrap(
+        <QuestionGraph
+          breakdownQuery={breakdownQuery}
+          question={closed}
+          results={results}
+          mine="Yes"
+        />,
+      ),
+    );
     const switcher = screen.getByRole('group', { name: 'Show answers by' });
     const all = within(switcher).getByRole('button', { name: 'All' });
     const gender = within(switcher).getByRole('button', { name: 'Gender' });
@@ -160,7 +188,14 @@ describe('QuestionGraph', () => {
       samples: ['It depends on who asks.'],
     };
     const { rerender } = render(
-      wrap(<QuestionGraph question={open} results={openResults} mine="My own words" />),
+      wrap(
+        <QuestionGraph
+          breakdownQuery={breakdownQuery}
+          question={open}
+          results={openResults}
+          mine="My own words"
+        />,
+      ),
     );
     expect(screen.getByText('36 people')).toBeTruthy();
     expect(screen.getByText('family').textContent).toBe('family 12');
@@ -168,6 +203,7 @@ describe('QuestionGraph', () => {
     rerender(
       wrap(
         <QuestionGraph
+          breakdownQuery={breakdownQuery}
           question={open}
           results={{ ...openResults, words: [], samples: [] }}
           mine="My own words"

@@ -1,0 +1,188 @@
+import fs from 'node:fs';
+import type { Browser, Download, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { desktop, launchChromium } from './chromium';
+import { logIn, screenshot, testPeople, toast } from './fixtures';
+
+const baseURL = inject('baseURL');
+const adminPhone = inject('adminPhone');
+const adminPassword = inject('adminPassword');
+let browser: Browser;
+
+beforeAll(async () => {
+  browser = await launchChromium();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+const { newPage } = testPeople({
+  baseURL,
+  browser: () => browser,
+  ipPrefix: '198.18.0.',
+  block: '04',
+  passphrase: 'a quiet lantern field',
+  context: { reducedMotion: 'reduce' },
+});
+
+const tablet = { viewport: { width: 820, height: 1180 } };
+
+async function openAdmin(page: Page) {
+  await logIn(page, 'US', adminPhone.replace(/^\+1/, ''), adminPassword);
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Admin' }).click();
+  await page.waitForURL(`${baseURL}/admin/signups`);
+  // The screenshots show the screens, not the login's toast.
+  await toast(page, 'Logged In').waitFor({ state: 'detached' });
+}
+
+const tab = (page: Page, name: string) =>
+  page.getByRole('navigation', { name: 'Staff' }).getByRole('link', { name, exact: true });
+
+/**
+ * Neither the page nor anything in it scrolls sideways, once the charts have followed the new
+ * width (they measure their box after a resize, a frame or two later).
+ */
+async function noSidewaysScroll(page: Page) {
+  await expect
+    .poll(() => wideElements(page), { message: `wider than the page at ${page.url()}` })
+    .toEqual([]);
+}
+
+function wideElements(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const width = document.documentElement.clientWidth;
+    if (document.documentElement.scrollWidth <= width) return [];
+    return Array.from(document.querySelectorAll('body *'))
+      .filter((e) => e.getBoundingClientRect().right > width + 1)
+      .slice(0, 8)
+      .map(
+        (e) =>
+          `${e.tagName}.${e.getAttribute('class')} ${Math.round(e.getBoundingClientRect().right)}`,
+      );
+  });
+}
+
+async function read(download: Download): Promise<string> {
+  const file = await download.path();
+  return fs.readFileSync(file, 'utf8');
+}
+
+const question = 'A machine can tell you the exact date of your death. Do you look?';
+
+describe('results and analytics in the staff area', () => {
+  it('an admin reads a question’s published results, breaks them down and exports the survey', async () => {
+    const { context, page, watch } = await newPage(desktop);
+    await openAdmin(page);
+    await tab(page, 'Results').click();
+    await page.waitForURL(`${baseURL}/admin/results`);
+    await page.getByRole('heading', { level: 1, name: 'Results' }).waitFor();
+    await page.getByText('Staff see the same privacy-protected numbers as members').waitFor();
+
+    await page.getByLabel('Survey').selectOption({ label: 'Time Travel' });
+    await page.getByLabel('Question').selectOption({ label: `2. ${question}` });
+    await page.waitForURL(/survey=.*question=/);
+    await page.getByRole('heading', { level: 2, name: question }).waitFor();
+
+    // The graph members see: 60 made-up answers pass the privacy threshold.
+    const graph = page.getByRole('figure', { name: 'How everyone answered' });
+    await graph.locator('.recharts-surface').waitFor();
+    await expect(graph.getByText(/n = \d+ people, verified/).count()).resolves.toBe(1);
+    // Insights: the seeded answers have no timings or ratings, and the screen says so.
+    const insights = page.getByRole('complementary', { name: 'Answer quality and interest' });
+    await insights
+      .getByText(/^Median answer time|^Not enough timed answers yet \(\d+ of 10 needed\)$/)
+      .first()
+      .waitFor();
+    await insights
+      .getByText(/^Mean interest|^Not enough ratings yet \(\d+ of 10 needed\)$/)
+      .first()
+      .waitFor();
+    await noSidewaysScroll(page);
+    await screenshot(page, 'admin-results-desktop');
+
+    // Broken down by gender: groups by name, from the staff endpoint.
+    const gender = graph.getByRole('button', { name: 'Gender' });
+    await gender.click();
+    await expect(gender.getAttribute('aria-pressed')).resolves.toBe('true');
+    await graph.locator('.groups__item').first().waitFor();
+    await expect(graph.getByText('Women').count()).resolves.toBe(1);
+    await screenshot(page, 'admin-results-gender-desktop');
+
+    // Exports: the server's file names, a CSV with its header, JSON with every question.
+    const [csv] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Download CSV' }).click(),
+    ]);
+    expect(csv.suggestedFilename()).toMatch(/\.csv$/);
+    const csvText = await read(csv);
+    expect(csvText.split('\n')[0]!.startsWith('"question_position"')).toBe(true);
+    expect(csvText).toContain(question);
+
+    const [json] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Download JSON' }).click(),
+    ]);
+    expect(json.suggestedFilename()).toMatch(/\.json$/);
+    const body = JSON.parse(await read(json)) as { name: string; questions: unknown[] };
+    expect(body.name).toBe('Time Travel');
+    expect(body.questions).toHaveLength(3);
+
+    // Reload keeps the choice (it lives in the address).
+    await page.reload();
+    await page.getByRole('heading', { level: 2, name: question }).waitFor();
+
+    // Tablet and phone: nothing scrolls sideways.
+    for (const width of [820, 390]) {
+      await page.setViewportSize({ width, height: 1180 });
+      await page.locator('.recharts-surface').first().waitFor();
+      await noSidewaysScroll(page);
+    }
+    await page.setViewportSize({ width: 820, height: 1180 });
+    await screenshot(page, 'admin-results-tablet');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await screenshot(page, 'admin-results-phone');
+    watch.assertNoErrors();
+    await context.close();
+  });
+
+  it('an admin sees page views per day, top pages and referring sites for 7, 30 or 90 days', async () => {
+    const { context, page, watch } = await newPage(desktop);
+    await openAdmin(page);
+    await tab(page, 'Analytics').click();
+    await page.waitForURL(`${baseURL}/admin/analytics`);
+    await page.getByRole('heading', { level: 1, name: 'Analytics' }).waitFor();
+
+    // The production build counts every navigation of these tests (analytics is on by default).
+    const total = page.locator('.analytics__number');
+    await total.waitFor();
+    expect(Number((await total.textContent())!.replace(/\D/g, ''))).toBeGreaterThan(0);
+    await page.getByText(/page views? in the last 30 days/).waitFor();
+    await page.locator('.views-chart .recharts-surface').waitFor();
+    const pages = page.getByRole('table', { name: 'Top pages' });
+    await expect(pages.getByRole('rowheader', { name: '/login' }).count()).resolves.toBe(1);
+    await page.getByRole('table', { name: 'Top referring sites' }).waitFor();
+    // The chart's table alternative: one row per day (and the header).
+    const perDay = page.getByRole('table', { name: 'Page views per day, oldest first' });
+    await expect(perDay.getByRole('row').count()).resolves.toBe(31);
+    await noSidewaysScroll(page);
+    await screenshot(page, 'admin-analytics-desktop');
+
+    const seven = page
+      .getByRole('group', { name: 'Period' })
+      .getByRole('button', { name: '7 days' });
+    await seven.click();
+    await page.waitForURL(/days=7/);
+    await expect(seven.getAttribute('aria-pressed')).resolves.toBe('true');
+    await page.getByText(/page views? in the last 7 days/).waitFor();
+    await expect(perDay.getByRole('row').count()).resolves.toBe(8);
+
+    await page.setViewportSize(tablet.viewport);
+    await noSidewaysScroll(page);
+    await screenshot(page, 'admin-analytics-tablet');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await noSidewaysScroll(page);
+    await screenshot(page, 'admin-analytics-phone');
+    watch.assertNoErrors();
+    await context.close();
+  });
+});
