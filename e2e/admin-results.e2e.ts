@@ -78,8 +78,12 @@ describe('results and analytics in the staff area', () => {
     await page.getByRole('heading', { level: 1, name: 'Results' }).waitFor();
     await page.getByText('Staff see the same privacy-protected numbers as members').waitFor();
 
-    await page.getByLabel('Survey').selectOption({ label: 'Time Travel' });
-    await page.getByLabel('Question').selectOption({ label: `2. ${question}` });
+    await page
+      .getByRole('combobox', { name: 'Survey', exact: true })
+      .selectOption({ label: 'Time Travel' });
+    await page
+      .getByRole('combobox', { name: 'Question', exact: true })
+      .selectOption({ label: `2. ${question}` });
     await page.waitForURL(/survey=.*question=/);
     await page.getByRole('heading', { level: 2, name: question }).waitFor();
 
@@ -103,7 +107,8 @@ describe('results and analytics in the staff area', () => {
     // Broken down by gender: groups by name, from the staff endpoint.
     const gender = graph.getByRole('button', { name: 'Gender' });
     await gender.click();
-    await expect(gender.getAttribute('aria-pressed')).resolves.toBe('true');
+    // The switch re-renders after the click: wait for it to show as pressed.
+    await graph.locator('button[aria-pressed="true"]', { hasText: 'Gender' }).waitFor();
     await graph.locator('.groups__item').first().waitFor();
     await expect(graph.getByText('Women').count()).resolves.toBe(1);
     await screenshot(page, 'admin-results-gender-desktop');
@@ -172,7 +177,10 @@ describe('results and analytics in the staff area', () => {
       .getByRole('button', { name: '7 days' });
     await seven.click();
     await page.waitForURL(/days=7/);
-    await expect(seven.getAttribute('aria-pressed')).resolves.toBe('true');
+    await page
+      .getByRole('group', { name: 'Period' })
+      .locator('button[aria-pressed="true"]', { hasText: '7 days' })
+      .waitFor();
     await page.getByText(/page views? in the last 7 days/).waitFor();
     await expect(perDay.getByRole('row').count()).resolves.toBe(8);
 

@@ -90,11 +90,10 @@ const GENDER_GROUPS = ['Women', 'Men', 'Non-binary', 'Other', 'Prefer not to say
 
 /** Switches the graph to a breakdown and waits for its groups. */
 async function breakDownBy(page: Page, label: string) {
-  const button = page.getByRole('group', { name: 'Show answers by' }).getByRole('button', {
-    name: label,
-  });
-  await button.click();
-  await expect(button.getAttribute('aria-pressed')).resolves.toBe('true');
+  const group = page.getByRole('group', { name: 'Show answers by' });
+  await group.getByRole('button', { name: label }).click();
+  // The switch re-renders after the click: wait for it to show as pressed.
+  await group.locator('button[aria-pressed="true"]', { hasText: label }).waitFor();
   await page.locator('.groups__item').first().waitFor();
 }
 

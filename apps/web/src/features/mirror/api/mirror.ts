@@ -1,6 +1,7 @@
 import type { Mirror, MyData } from '@candor/contracts';
 import { queryOptions } from '@tanstack/react-query';
 import { apiPost, apiRequest } from '../../../lib/api-client';
+import { saveFile } from '../../../lib/save-file';
 
 export const mirrorQueries = {
   /** Every question the member answered, their answer against everyone's, newest first. */
@@ -19,16 +20,7 @@ export const EXPORT_FILE_NAME = 'candor-my-data.json';
 export async function downloadMyData(): Promise<void> {
   const data = await apiRequest<MyData>('/v1/user/export/');
   const blob = new Blob([JSON.stringify(data, null, 2)], { type: 'application/json' });
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = EXPORT_FILE_NAME;
-  link.hidden = true;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  // The browser has taken the file once the click's task is over; give it a moment anyway.
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  saveFile(blob, EXPORT_FILE_NAME);
 }
 
 /** Erases the member's account; the password confirms that its owner asks (400 when wrong). */
