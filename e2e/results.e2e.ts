@@ -236,7 +236,14 @@ describe('results, mirror and my data in Chromium', () => {
     });
     await page.getByRole('button', { name: 'Skip rating and go on' }).click();
     await page.goto('/me');
-    await page.locator('.mirror-item').first().waitFor();
+    await page
+      .locator('.mirror-item')
+      .first()
+      .waitFor()
+      .catch(async (err: unknown) => {
+        await screenshot(page, 'failure-mirror-desktop');
+        throw err;
+      });
     await screenshot(page, 'mirror-desktop');
     await page.getByRole('button', { name: 'Delete my account…' }).click();
     const dialog = page.getByRole('dialog', { name: 'Delete your account?' });
