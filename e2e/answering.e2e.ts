@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { desktop, launchChromium, phone } from './chromium';
-import { screenshot, signUp, testPeople } from './fixtures';
+import { type SurveyInfo, sampleSurvey, screenshot, signUp, testPeople } from './fixtures';
 
 const baseURL = inject('baseURL');
 const dataDir = inject('dataDir');
@@ -14,29 +14,7 @@ afterAll(async () => {
   await browser?.close();
 });
 
-interface SurveyInfo {
-  gid: string;
-  name: string;
-  variant: string;
-  status: string;
-  questions: Array<{ qid: string; question: string; type: string; timer_length: string }>;
-}
-
-async function surveys(): Promise<SurveyInfo[]> {
-  const res = await fetch(
-    `${baseURL}/api/v1/surveys/open-closed-random-video-surveys?page_size=100`,
-  );
-  return ((await res.json()) as { results: SurveyInfo[] }).results;
-}
-
-async function survey(find: (s: SurveyInfo) => boolean): Promise<SurveyInfo> {
-  const found = (await surveys())
-    .filter(find)
-    .sort((a, b) => a.questions.length - b.questions.length)[0];
-  if (!found) throw new Error('No such sample survey');
-  const res = await fetch(`${baseURL}/api/v1/surveys/${found.gid}/video-survey`);
-  return (await res.json()) as SurveyInfo;
-}
+const survey = (find: (s: SurveyInfo) => boolean) => sampleSurvey(baseURL, find);
 
 const { newPage, member } = testPeople({
   baseURL,

@@ -175,3 +175,28 @@ export function testPeople(opts: {
     count: () => person,
   };
 }
+
+/** A sample survey as the survey API gives it (the fields the end-to-end tests read). */
+export interface SurveyInfo {
+  gid: string;
+  name: string;
+  variant: string;
+  status: string;
+  questions: Array<{ qid: string; question: string; type: string; timer_length: string }>;
+}
+
+/** The full detail of the smallest listed survey that `find` accepts. */
+export async function sampleSurvey(
+  baseURL: string,
+  find: (s: SurveyInfo) => boolean,
+): Promise<SurveyInfo> {
+  const list = await fetch(
+    `${baseURL}/api/v1/surveys/open-closed-random-video-surveys?page_size=100`,
+  );
+  const found = ((await list.json()) as { results: SurveyInfo[] }).results
+    .filter(find)
+    .sort((a, b) => a.questions.length - b.questions.length)[0];
+  if (!found) throw new Error('No such sample survey');
+  const res = await fetch(`${baseURL}/api/v1/surveys/${found.gid}/video-survey`);
+  return (await res.json()) as SurveyInfo;
+}

@@ -2,7 +2,15 @@ import fs from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { desktop, launchChromium, phone } from './chromium';
-import { logIn, screenshot, signUp, testPeople, toast } from './fixtures';
+import {
+  type SurveyInfo,
+  logIn,
+  sampleSurvey,
+  screenshot,
+  signUp,
+  testPeople,
+  toast,
+} from './fixtures';
 
 const baseURL = inject('baseURL');
 const dataDir = inject('dataDir');
@@ -15,26 +23,7 @@ afterAll(async () => {
   await browser?.close();
 });
 
-interface SurveyInfo {
-  gid: string;
-  name: string;
-  variant: string;
-  status: string;
-  questions: Array<{ qid: string; question: string; type: string; timer_length: string }>;
-}
-
-async function survey(name: string): Promise<SurveyInfo> {
-  const res = await fetch(
-    `${baseURL}/api/v1/surveys/open-closed-random-video-surveys?page_size=100`,
-  );
-  const found = ((await res.json()) as { results: SurveyInfo[] }).results.find(
-    (s) => s.name === name,
-  );
-  if (!found) throw new Error(`No sample survey ${name}`);
-  return (await (
-    await fetch(`${baseURL}/api/v1/surveys/${found.gid}/video-survey`)
-  ).json()) as SurveyInfo;
-}
+const survey = (name: string) => sampleSurvey(baseURL, (s) => s.name === name);
 
 const { newPage, member } = testPeople({
   baseURL,
