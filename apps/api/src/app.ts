@@ -1,3 +1,4 @@
+import path from 'node:path';
 import compress from '@fastify/compress';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -24,10 +25,15 @@ import { answerModerationRoutes } from './modules/answers/answer-moderation.rout
 import { createAnswersRepository } from './modules/answers/answers.repository.js';
 import { answersRoutes } from './modules/answers/answers.routes.js';
 import { createAnswersService } from './modules/answers/answers.service.js';
+import { createAuthoringRepository } from './modules/authoring/authoring.repository.js';
+import { authoringRoutes } from './modules/authoring/authoring.routes.js';
+import { createAuthoringService } from './modules/authoring/authoring.service.js';
 import { createAuditRepository } from './modules/audit/audit.repository.js';
 import { auditRoutes } from './modules/audit/audit.routes.js';
 import { createAuditService } from './modules/audit/audit.service.js';
 import { healthRoutes } from './modules/health/health.routes.js';
+import { imageFiles, imageUploadRoutes } from './modules/images/images.routes.js';
+import { createImagesService } from './modules/images/images.service.js';
 import { createOperatorResultsRepository } from './modules/operator-results/operator-results.repository.js';
 import { operatorResultsRoutes } from './modules/operator-results/operator-results.routes.js';
 import { createOperatorResultsService } from './modules/operator-results/operator-results.service.js';
@@ -176,6 +182,12 @@ export async function buildApp({
     createOperatorResultsRepository(database.db),
     { results, surveys, audit, clock },
   );
+  const authoring = createAuthoringService(createAuthoringRepository(database.db), {
+    audit,
+    clock,
+  });
+  const uploadsDir = path.join(config.dataDir, 'uploads');
+  const images = createImagesService({ dir: uploadsDir, audit });
   const accountsRepository = createAccountsRepository(database.db);
   const users = createUsersService(accountsRepository, { respondents, audit, clock });
   const accounts = createAccountsService(accountsRepository, {
@@ -233,6 +245,8 @@ export async function buildApp({
             await admin.register(auditRoutes, { service: audit });
             await admin.register(pageViewStatsRoutes, { service: pageViews });
             await admin.register(operatorResultsRoutes, { service: operatorResults });
+            await admin.register(authoringRoutes, { service: authoring, surveys });
+            await admin.register(imageUploadRoutes, { service: images });
           });
         },
         { prefix: '/v1/admin' },
@@ -242,6 +256,7 @@ export async function buildApp({
     { prefix: '/api' },
   );
 
+  await app.register(imageFiles, { dir: uploadsDir });
   await app.register(web, { root: config.webDistDir });
   // Answers are folded and snapshots published in the background while the app serves.
   app.addHook('onReady', async () => results.start());

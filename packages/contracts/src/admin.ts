@@ -14,6 +14,20 @@ export const AuditActionSchema = z.enum([
   'user.suspend',
   'user.unsuspend',
   'results.export',
+  'survey.create',
+  'survey.update',
+  'survey.publish',
+  'survey.close',
+  'survey.reopen',
+  'survey.order',
+  'question.create',
+  'question.update',
+  'question.delete',
+  'question.order',
+  'genre.create',
+  'genre.rename',
+  'genre.delete',
+  'image.upload',
 ]);
 export type AuditAction = z.infer<typeof AuditActionSchema>;
 
@@ -23,7 +37,7 @@ export const AuditEntrySchema = z.object({
   actor: z.uuid().nullable(),
   actor_role: RoleSchema,
   action: AuditActionSchema,
-  /** `user:<uuid>` or `answer:<id>`. */
+  /** `user:<uuid>`, `answer:<id>`, `survey:<gid>`, `question:<qid>`, `genre:<gid>` or `image:<name>`. */
   target: z.string(),
   details: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])),
   at: when,

@@ -11,6 +11,8 @@ export const ErrorCodeSchema = z.enum([
   'ALREADY_ANSWERED',
   'SURVEY_CLOSED',
   'NOT_ANSWERED',
+  'ANSWERS_EXIST',
+  'INVALID_STATE',
   'ANSWER_FIRST',
   'RATE_LIMITED',
   'PAYLOAD_TOO_LARGE',

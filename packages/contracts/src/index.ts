@@ -9,3 +9,4 @@ export * from './results.js';
 export * from './member-data.js';
 export * from './admin.js';
 export * from './operator-results.js';
+export * from './authoring.js';

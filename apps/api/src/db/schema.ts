@@ -312,6 +312,8 @@ export const answers = pgTable(
       .where(sql`not ${t.folded}`),
     // A member's own answers, newest first.
     index('answers_respondent_id_idx').on(t.respondentId, t.id.desc()),
+    // Which choices of a question have answers: authoring refuses to remove or rename those.
+    index('answers_question_choice_idx').on(t.questionId, t.choiceId),
     // Sample answers of a question (approved texts, newest first) and the moderation queue.
     index('answers_moderation_idx')
       .on(t.questionId, t.moderation, t.id.desc())

@@ -12,6 +12,8 @@ export const statusOfCode: Record<ErrorCode, number> = {
   ALREADY_ANSWERED: 409,
   SURVEY_CLOSED: 409,
   NOT_ANSWERED: 409,
+  ANSWERS_EXIST: 409,
+  INVALID_STATE: 409,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   RATE_LIMITED: 429,
@@ -29,6 +31,9 @@ const defaultDetail: Record<ErrorCode, string> = {
   ALREADY_ANSWERED: 'You have already answered this question.',
   SURVEY_CLOSED: 'This survey is closed: it no longer takes answers.',
   NOT_ANSWERED: 'Answer the question before rating it.',
+  ANSWERS_EXIST:
+    'People have answered this already: the change would alter what their answers mean.',
+  INVALID_STATE: 'The survey is not in a state that allows this.',
   ANSWER_FIRST: 'Answer the question to see how everyone answered.',
   PAYLOAD_TOO_LARGE: 'The request body is too large.',
   UNSUPPORTED_MEDIA_TYPE: 'Send the request body as application/json.',

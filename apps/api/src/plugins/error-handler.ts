@@ -66,8 +66,12 @@ async function errorHandler(app: FastifyInstance) {
         if (error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') {
           return reply.status(400).send({ [NON_FIELD]: ['The request body is empty.'] });
         }
-        if (status === 413 || status === 415 || status === 429)
-          return sendError(reply, codeForStatus(status));
+        if (status === 413) {
+          // A route with its own limit says what it is (`config.tooLarge`).
+          const own = (request.routeOptions.config as { tooLarge?: string } | undefined)?.tooLarge;
+          return sendError(reply, 'PAYLOAD_TOO_LARGE', own);
+        }
+        if (status === 415 || status === 429) return sendError(reply, codeForStatus(status));
         return sendError(reply, codeForStatus(status), error.message);
       }
       if (isDatabaseUnavailable(error)) {

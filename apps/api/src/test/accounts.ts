@@ -27,12 +27,18 @@ export interface Call {
   headers?: Record<string, string>;
 }
 
-/** A JSON POST through `inject`, from `ip`, with a bearer token when given. */
-export function post(app: App, url: string, body: unknown, call: Call = {}) {
+/** A request through `inject`, from `ip`, with a bearer token and a JSON body when given. */
+export function send(
+  app: App,
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+  url: string,
+  body: unknown,
+  call: Call = {},
+) {
   return app.inject({
-    method: 'POST',
+    method,
     url,
-    payload: body as object,
+    ...(body === undefined ? {} : { payload: body as object }),
     remoteAddress: call.ip ?? '127.0.0.1',
     headers: {
       ...(call.token ? { authorization: `Bearer ${call.token}` } : {}),
@@ -41,16 +47,13 @@ export function post(app: App, url: string, body: unknown, call: Call = {}) {
   });
 }
 
+/** A JSON POST through `inject`, from `ip`, with a bearer token when given. */
+export function post(app: App, url: string, body: unknown, call: Call = {}) {
+  return send(app, 'POST', url, body, call);
+}
+
 export function get(app: App, url: string, call: Call = {}) {
-  return app.inject({
-    method: 'GET',
-    url,
-    remoteAddress: call.ip ?? '127.0.0.1',
-    headers: {
-      ...(call.token ? { authorization: `Bearer ${call.token}` } : {}),
-      ...call.headers,
-    },
-  });
+  return send(app, 'GET', url, undefined, call);
 }
 
 export const signupBody = (phone: string, extra: Record<string, unknown> = {}) => ({

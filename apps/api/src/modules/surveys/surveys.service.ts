@@ -180,6 +180,20 @@ export function createSurveysService(
     return loading;
   }
 
+  function toDetail(s: SurveyWithContent, now: Date, origin: string): SurveyDetail {
+    return {
+      ...toBase(s, now),
+      author: s.author,
+      intro_screen_image: s.introImage,
+      intro_screen_text: s.introText,
+      instructions: instructionsFor(s.questions.length),
+      outro_screen_text: s.outroText,
+      questions: s.questions.map(toQuestion),
+      shareable_link: shareableLink(origin, s.name, s.gid),
+      visitor_questions: visitorQuestions,
+    };
+  }
+
   return {
     async list(page: PageQuery, listUrl: string): Promise<SurveyList> {
       const snap = await listed(clock());
@@ -209,17 +223,14 @@ export function createSurveysService(
       const s = snap.byGid.get(gid.toLowerCase());
       if (!s) throw new AppError('NOT_FOUND');
       const now = new Date(snap.loadedAt);
-      return memoize(snap, `detail ${s.gid} ${origin}`, () => ({
-        ...toBase(s, now),
-        author: s.author,
-        intro_screen_image: s.introImage,
-        intro_screen_text: s.introText,
-        instructions: instructionsFor(s.questions.length),
-        outro_screen_text: s.outroText,
-        questions: s.questions.map(toQuestion),
-        shareable_link: shareableLink(origin, s.name, s.gid),
-        visitor_questions: visitorQuestions,
-      }));
+      return memoize(snap, `detail ${s.gid} ${origin}`, () => toDetail(s, now, origin));
+    },
+
+    /** Any survey (draft, scheduled, closed) exactly as respondents will get it: for staff. */
+    async preview(gid: string, origin: string): Promise<SurveyDetail> {
+      const s = UUID.test(gid) ? await repo.findAnyByGid(gid.toLowerCase()) : undefined;
+      if (!s) throw new AppError('NOT_FOUND');
+      return toDetail(s, clock(), origin);
     },
 
     /**

@@ -9,7 +9,7 @@ import type { App } from '../../app.js';
 import type { Database } from '../../db/client.js';
 import { answers, questions, surveys, users } from '../../db/schema.js';
 import { seedSampleContent } from '../../db/seed/seed.js';
-import { createMember, get, json, post } from '../../test/accounts.js';
+import { createMember, get, json, post, send } from '../../test/accounts.js';
 import { createTestApp } from '../../test/app.js';
 import { createTestDatabase, engines } from '../../test/database.js';
 import { createResultsRepository } from '../results/results.repository.js';
@@ -48,7 +48,19 @@ describe.each(engines)('staff area on %s', (engine) => {
   });
 
   // Every staff route and who may call it: moderators and admins, or admins only.
-  const routes: Array<{ method: 'GET' | 'POST'; url: () => string; body?: object; who: Who[] }> = [
+  const unknown = () => crypto.randomUUID();
+  const question = {
+    type: 'Closed',
+    question: 'Matrix?',
+    choices: ['Yes', 'No'],
+  };
+  const survey = { name: 'Matrix', release_date: new Date().toISOString() };
+  const routes: Array<{
+    method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+    url: () => string;
+    body?: object;
+    who: Who[];
+  }> = [
     { method: 'GET', url: () => '/api/v1/admin/signups/', who: ['moderator', 'admin'] },
     { method: 'GET', url: () => '/api/v1/admin/answers/', who: ['moderator', 'admin'] },
     { method: 'GET', url: () => '/api/v1/admin/users/', who: ['admin'] },
@@ -87,20 +99,76 @@ describe.each(engines)('staff area on %s', (engine) => {
       body: {},
       who: ['moderator', 'admin'],
     },
+    // Authoring (admins only). Unknown ids: the route answers 404 to those allowed.
+    { method: 'GET', url: () => '/api/v1/admin/surveys/', who: ['admin'] },
+    { method: 'POST', url: () => '/api/v1/admin/surveys/', body: survey, who: ['admin'] },
+    { method: 'GET', url: () => `/api/v1/admin/surveys/${unknown()}/`, who: ['admin'] },
+    {
+      method: 'PUT',
+      url: () => `/api/v1/admin/surveys/${unknown()}/`,
+      body: survey,
+      who: ['admin'],
+    },
+    ...(['publish', 'close', 'reopen'] as const).map((verb) => ({
+      method: 'POST' as const,
+      url: () => `/api/v1/admin/surveys/${unknown()}/${verb}/`,
+      body: {},
+      who: ['admin'] as Who[],
+    })),
+    { method: 'GET', url: () => `/api/v1/admin/surveys/${unknown()}/preview/`, who: ['admin'] },
+    {
+      method: 'POST',
+      url: () => `/api/v1/admin/surveys/${unknown()}/questions/`,
+      body: question,
+      who: ['admin'],
+    },
+    {
+      method: 'PUT',
+      url: () => `/api/v1/admin/surveys/${unknown()}/question-order/`,
+      body: { qids: [unknown()] },
+      who: ['admin'],
+    },
+    {
+      method: 'PUT',
+      url: () => `/api/v1/admin/questions/${unknown()}/`,
+      body: question,
+      who: ['admin'],
+    },
+    { method: 'DELETE', url: () => `/api/v1/admin/questions/${unknown()}/`, who: ['admin'] },
+    {
+      method: 'PUT',
+      url: () => '/api/v1/admin/survey-order/',
+      body: { gids: [unknown()] },
+      who: ['admin'],
+    },
+    { method: 'GET', url: () => '/api/v1/admin/genres/', who: ['admin'] },
+    {
+      method: 'POST',
+      url: () => '/api/v1/admin/genres/',
+      body: { genre_name: `Matrix ${unknown()}` },
+      who: ['admin'],
+    },
+    {
+      method: 'PUT',
+      url: () => `/api/v1/admin/genres/${unknown()}/`,
+      body: { genre_name: 'Renamed' },
+      who: ['admin'],
+    },
+    { method: 'DELETE', url: () => `/api/v1/admin/genres/${unknown()}/`, who: ['admin'] },
+    // An empty upload: allowed callers get "the file is empty" (400), never the file stored.
+    { method: 'POST', url: () => '/api/v1/admin/uploads/', body: {}, who: ['admin'] },
   ];
 
   it('refuses every staff route to visitors (401) and to the wrong roles (403)', async () => {
     for (const route of routes) {
       for (const who of Object.keys(tokens) as Who[]) {
         const call = { ...(tokens[who] ? { token: tokens[who] } : {}) };
-        const res =
-          route.method === 'GET'
-            ? await get(app, route.url(), call)
-            : await post(app, route.url(), route.body, call);
+        const res = await send(app, route.method, route.url(), route.body, call);
         const expected = who === 'visitor' ? 401 : route.who.includes(who) ? 'allowed' : 403;
         if (expected === 'allowed') {
-          // Allowed: the route answers (an unknown id is a 404, never a 401/403).
-          expect([200, 204, 404], `${who} ${route.method} ${route.url()}`).toContain(
+          // Allowed: the route answers (an unknown id is a 404, a refused body 400 or 415,
+          // never a 401/403).
+          expect([200, 201, 204, 400, 404, 415], `${who} ${route.method} ${route.url()}`).toContain(
             res.statusCode,
           );
         } else {

@@ -1,0 +1,1 @@
+CREATE INDEX "answers_question_choice_idx" ON "answers" USING btree ("question_id","choice_id");

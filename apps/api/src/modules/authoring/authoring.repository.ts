@@ -1,0 +1,338 @@
+import { and, asc, count, eq, inArray, max, notInArray, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
+import { answers, choices, genres, questions, surveyGenres, surveys } from '../../db/schema.js';
+
+export type SurveyValues = Omit<
+  typeof surveys.$inferInsert,
+  'id' | 'gid' | 'slug' | 'publishedAt' | 'closedAt' | 'createdAt' | 'updatedAt'
+>;
+export type QuestionValues = Omit<
+  typeof questions.$inferInsert,
+  'id' | 'qid' | 'surveyId' | 'position' | 'submittedAt' | 'createdAt' | 'updatedAt'
+>;
+type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+
+/** Survey authoring: Drizzle only; every multi-row change is one transaction. */
+export function createAuthoringRepository(db: Db) {
+  /** Genre ids of the gids given; unknown gids are left out (the service compares lengths). */
+  async function genreIds(tx: Tx | Db, gids: string[]): Promise<number[]> {
+    if (!gids.length) return [];
+    const rows = await tx.select({ id: genres.id }).from(genres).where(inArray(genres.gid, gids));
+    return rows.map((r) => r.id);
+  }
+
+  async function setGenres(tx: Tx, surveyId: number, ids: number[]) {
+    await tx.delete(surveyGenres).where(eq(surveyGenres.surveyId, surveyId));
+    if (ids.length)
+      await tx.insert(surveyGenres).values(ids.map((genreId) => ({ surveyId, genreId })));
+  }
+
+  /** Replaces a question's choices by labels, in order; rows whose label stays are kept. */
+  async function setChoices(tx: Tx, questionId: number, labels: string[], blank: string | null) {
+    const wanted = blank === null ? labels : [...labels, blank];
+    // Positions are unique per question and checked row by row: park them at their negatives.
+    const current = await tx
+      .select({ id: choices.id, label: choices.label })
+      .from(choices)
+      .where(eq(choices.questionId, questionId));
+    const gone = current.filter((c) => !wanted.includes(c.label)).map((c) => c.id);
+    // Answers refer to choices without cascading: removing an answered choice fails here (23503).
+    if (gone.length) await tx.delete(choices).where(inArray(choices.id, gone));
+    await tx
+      .update(choices)
+      .set({ position: sql`-${choices.position}` })
+      .where(eq(choices.questionId, questionId));
+    const kept = new Map(current.map((c) => [c.label, c.id]));
+    for (const [i, label] of wanted.entries()) {
+      const values = { position: i + 1, isBlank: label === blank };
+      const id = kept.get(label);
+      if (id !== undefined && !gone.includes(id)) {
+        await tx.update(choices).set(values).where(eq(choices.id, id));
+      } else {
+        await tx.insert(choices).values({ questionId, label, ...values });
+      }
+    }
+  }
+
+  return {
+    genreIds: (gids: string[]) => genreIds(db, gids),
+
+    /** Every survey, in home-page order, with its questions and answers counted. */
+    async listSurveys() {
+      return db
+        .select({
+          survey: surveys,
+          // Spelled out: Drizzle leaves a single table's columns unqualified.
+          questionsCount: sql<number>`(select count(*)::int from questions q where q.survey_id = surveys.id)`,
+          answersCount: sql<number>`(select count(*)::int from answers a join questions q on q.id = a.question_id where q.survey_id = surveys.id)`,
+        })
+        .from(surveys)
+        .orderBy(asc(surveys.slot), asc(surveys.id));
+    },
+
+    async findSurvey(gid: string) {
+      const [survey] = await db.select().from(surveys).where(eq(surveys.gid, gid));
+      if (!survey) return undefined;
+      const [genreRows, questionRows, choiceRows, answered] = await Promise.all([
+        db
+          .select({ genre: genres })
+          .from(surveyGenres)
+          .innerJoin(genres, eq(genres.id, surveyGenres.genreId))
+          .where(eq(surveyGenres.surveyId, survey.id))
+          .orderBy(asc(genres.name)),
+        db
+          .select()
+          .from(questions)
+          .where(eq(questions.surveyId, survey.id))
+          .orderBy(asc(questions.position)),
+        db
+          .select({ choice: choices })
+          .from(choices)
+          .innerJoin(questions, eq(questions.id, choices.questionId))
+          .where(eq(questions.surveyId, survey.id))
+          .orderBy(asc(choices.questionId), asc(choices.position)),
+        db
+          .select({ questionId: answers.questionId, choiceId: answers.choiceId, n: count() })
+          .from(answers)
+          .innerJoin(questions, eq(questions.id, answers.questionId))
+          .where(eq(questions.surveyId, survey.id))
+          .groupBy(answers.questionId, answers.choiceId),
+      ]);
+      return {
+        survey,
+        genres: genreRows.map((r) => r.genre),
+        questions: questionRows,
+        choices: choiceRows.map((r) => r.choice),
+        answered,
+      };
+    },
+
+    /** A question with its survey's id and gid, locked for update inside `tx`. */
+    async lockQuestion(tx: Tx, qid: string) {
+      const [row] = await tx
+        .select({ question: questions, surveyGid: surveys.gid })
+        .from(questions)
+        .innerJoin(surveys, eq(surveys.id, questions.surveyId))
+        .where(eq(questions.qid, qid))
+        .for('update', { of: questions });
+      return row;
+    },
+
+    /** Labels of a question's choices that have answers; true if it has any answer at all. */
+    async answeredOf(tx: Tx, questionId: number) {
+      const rows = await tx
+        .selectDistinct({ label: choices.label, position: choices.position })
+        .from(answers)
+        .leftJoin(choices, eq(choices.id, answers.choiceId))
+        .where(eq(answers.questionId, questionId))
+        .orderBy(asc(choices.position));
+      return {
+        any: rows.length > 0,
+        labels: rows.map((r) => r.label).filter((l): l is string => l !== null),
+      };
+    },
+
+    transaction: <T>(work: (tx: Tx) => Promise<T>) => db.transaction(work),
+
+    async createSurvey(values: SurveyValues & { slug: string }, genreGids: string[]) {
+      return db.transaction(async (tx) => {
+        const [last] = await tx.select({ slot: max(surveys.slot) }).from(surveys);
+        const [row] = await tx
+          .insert(surveys)
+          .values({ ...values, slot: values.slot ?? (last?.slot ?? 0) + 1 })
+          .returning({ id: surveys.id, gid: surveys.gid });
+        await setGenres(tx, row!.id, await genreIds(tx, genreGids));
+        return row!.gid;
+      });
+    },
+
+    async updateSurvey(gid: string, values: SurveyValues, genreGids: string[]) {
+      return db.transaction(async (tx) => {
+        const [row] = await tx
+          .update(surveys)
+          .set({ ...values, updatedAt: new Date() })
+          .where(eq(surveys.gid, gid))
+          .returning({ id: surveys.id });
+        if (!row) return false;
+        await setGenres(tx, row.id, await genreIds(tx, genreGids));
+        return true;
+      });
+    },
+
+    async setDates(gid: string, dates: { publishedAt?: Date; closedAt?: Date | null }) {
+      await db
+        .update(surveys)
+        .set({ ...dates, updatedAt: new Date() })
+        .where(eq(surveys.gid, gid));
+    },
+
+    async addQuestion(
+      surveyGid: string,
+      values: QuestionValues,
+      labels: string[],
+      blank: string | null,
+    ) {
+      return db.transaction(async (tx) => {
+        // The survey row is locked so two additions cannot take the same position.
+        const [survey] = await tx
+          .select({ id: surveys.id })
+          .from(surveys)
+          .where(eq(surveys.gid, surveyGid))
+          .for('update');
+        if (!survey) return undefined;
+        const [last] = await tx
+          .select({ position: max(questions.position) })
+          .from(questions)
+          .where(eq(questions.surveyId, survey.id));
+        const [row] = await tx
+          .insert(questions)
+          .values({ ...values, surveyId: survey.id, position: (last?.position ?? 0) + 1 })
+          .returning({ id: questions.id, qid: questions.qid });
+        await setChoices(tx, row!.id, labels, blank);
+        return row!.qid;
+      });
+    },
+
+    async updateQuestion(
+      tx: Tx,
+      questionId: number,
+      values: QuestionValues,
+      labels: string[],
+      blank: string | null,
+    ) {
+      await tx
+        .update(questions)
+        .set({ ...values, updatedAt: new Date() })
+        .where(eq(questions.id, questionId));
+      await setChoices(tx, questionId, labels, blank);
+    },
+
+    async deleteQuestion(tx: Tx, questionId: number, surveyId: number) {
+      await tx.delete(questions).where(eq(questions.id, questionId));
+      // Close the gap: positions stay 1..n.
+      const rest = await tx
+        .select({ id: questions.id })
+        .from(questions)
+        .where(eq(questions.surveyId, surveyId))
+        .orderBy(asc(questions.position));
+      await renumber(
+        tx,
+        questions,
+        surveyId,
+        rest.map((r) => r.id),
+      );
+    },
+
+    /** Sets positions 1..n in the order of `ids` (every question of the survey). */
+    async orderQuestions(surveyGid: string, qids: string[]) {
+      return db.transaction(async (tx) => {
+        const [survey] = await tx
+          .select({ id: surveys.id })
+          .from(surveys)
+          .where(eq(surveys.gid, surveyGid))
+          .for('update');
+        if (!survey) return undefined;
+        const rows = await tx
+          .select({ id: questions.id, qid: questions.qid })
+          .from(questions)
+          .where(eq(questions.surveyId, survey.id));
+        const idOf = new Map(rows.map((r) => [r.qid, r.id]));
+        if (rows.length !== qids.length || !qids.every((q) => idOf.has(q))) return false;
+        await renumber(
+          tx,
+          questions,
+          survey.id,
+          qids.map((q) => idOf.get(q)!),
+        );
+        return true;
+      });
+    },
+
+    /** Slots 1..n in the order given; surveys left out keep theirs, after the ones given. */
+    async orderSurveys(gids: string[]) {
+      return db.transaction(async (tx) => {
+        const rows = await tx
+          .select({ gid: surveys.gid })
+          .from(surveys)
+          .where(inArray(surveys.gid, gids));
+        if (rows.length !== gids.length || new Set(gids).size !== gids.length) return false;
+        // The others move after the ordered ones, keeping their relative order.
+        await tx
+          .update(surveys)
+          .set({ slot: sql`${surveys.slot} + ${gids.length}` })
+          .where(notInArray(surveys.gid, gids));
+        for (const [i, gid] of gids.entries()) {
+          await tx
+            .update(surveys)
+            .set({ slot: i + 1 })
+            .where(eq(surveys.gid, gid));
+        }
+        return true;
+      });
+    },
+
+    async listGenres() {
+      return db
+        .select({ genre: genres, surveysCount: count(surveyGenres.surveyId) })
+        .from(genres)
+        .leftJoin(surveyGenres, eq(surveyGenres.genreId, genres.id))
+        .groupBy(genres.id)
+        .orderBy(asc(genres.name));
+    },
+
+    async findGenre(gid: string) {
+      const [row] = await db
+        .select({ genre: genres, surveysCount: count(surveyGenres.surveyId) })
+        .from(genres)
+        .leftJoin(surveyGenres, eq(surveyGenres.genreId, genres.id))
+        .where(eq(genres.gid, gid))
+        .groupBy(genres.id);
+      return row;
+    },
+
+    async insertGenre(name: string) {
+      const [row] = await db
+        .insert(genres)
+        .values({ name })
+        .onConflictDoNothing({ target: genres.name })
+        .returning({ gid: genres.gid });
+      return row?.gid;
+    },
+
+    /** False when another genre has the name already (the unique index says so). */
+    async renameGenre(gid: string, name: string) {
+      const [clash] = await db
+        .select({ gid: genres.gid })
+        .from(genres)
+        .where(and(eq(genres.name, name), sql`${genres.gid} <> ${gid}`));
+      if (clash) return false;
+      await db.update(genres).set({ name, updatedAt: new Date() }).where(eq(genres.gid, gid));
+      return true;
+    },
+
+    async deleteGenre(gid: string) {
+      const rows = await db.delete(genres).where(eq(genres.gid, gid)).returning({ id: genres.id });
+      return rows.length > 0;
+    },
+  };
+}
+
+/**
+ * Positions 1..n for the rows `ids` of one survey, in that order. Unique indexes are checked row
+ * by row, so every position is first parked at its negative.
+ */
+async function renumber(tx: Tx, table: typeof questions, surveyId: number, ids: number[]) {
+  await tx
+    .update(table)
+    .set({ position: sql`-${table.position}` })
+    .where(eq(table.surveyId, surveyId));
+  for (const [i, id] of ids.entries()) {
+    await tx
+      .update(table)
+      .set({ position: i + 1 })
+      .where(eq(table.id, id));
+  }
+}
+
+export type AuthoringRepository = ReturnType<typeof createAuthoringRepository>;
+export type AuthoringTx = Tx;

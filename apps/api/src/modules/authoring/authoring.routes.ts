@@ -1,0 +1,273 @@
+import {
+  AdminGenreListSchema,
+  AdminGenreSchema,
+  AdminSurveyListSchema,
+  AdminSurveySchema,
+  ErrorBodySchema,
+  GenreInputSchema,
+  QuestionInputSchema,
+  QuestionOrderSchema,
+  SurveyDetailSchema,
+  SurveyInputSchema,
+  SurveyOrderSchema,
+  ValidationErrorBodySchema,
+} from '@candor/contracts';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { publicOrigin } from '../../lib/origin.js';
+import type { SurveysService } from '../surveys/surveys.service.js';
+import type { AuthoringService } from './authoring.service.js';
+
+// Ids that name nothing are a 404 from the service, never a field error.
+const GidParams = z.object({ gid: z.string() });
+const QidParams = z.object({ qid: z.string() });
+const tags = ['admin'];
+const errors = {
+  400: ValidationErrorBodySchema,
+  401: ErrorBodySchema,
+  403: ErrorBodySchema,
+  404: ErrorBodySchema,
+  409: ErrorBodySchema,
+};
+
+/** Survey authoring and genres for admins. Registered inside the admin-only part of /v1/admin. */
+export const authoringRoutes: FastifyPluginAsyncZod<{
+  service: AuthoringService;
+  surveys: SurveysService;
+}> = async (app, { service, surveys }) => {
+  app.get(
+    '/surveys/',
+    {
+      schema: {
+        tags,
+        summary: 'Every survey (drafts, scheduled, open, closed) in home-page order',
+        response: { 200: AdminSurveyListSchema, ...errors },
+      },
+    },
+    async () => service.list(),
+  );
+
+  app.post(
+    '/surveys/',
+    {
+      schema: {
+        tags,
+        summary: 'Create a survey as a draft (listed only once published and released)',
+        body: SurveyInputSchema,
+        response: { 201: AdminSurveySchema, ...errors },
+      },
+    },
+    async (request, reply) =>
+      reply
+        .status(201)
+        .send(await service.create(request.body, request.user!, publicOrigin(request))),
+  );
+
+  app.get(
+    '/surveys/:gid/',
+    {
+      schema: {
+        tags,
+        summary: 'One survey as admins edit it, with its questions and which choices have answers',
+        params: GidParams,
+        response: { 200: AdminSurveySchema, ...errors },
+      },
+    },
+    async (request) => service.get(request.params.gid, publicOrigin(request)),
+  );
+
+  app.put(
+    '/surveys/:gid/',
+    {
+      schema: {
+        tags,
+        summary: "Edit a survey's fields and genres",
+        params: GidParams,
+        body: SurveyInputSchema,
+        response: { 200: AdminSurveySchema, ...errors },
+      },
+    },
+    async (request) =>
+      service.update(request.params.gid, request.body, request.user!, publicOrigin(request)),
+  );
+
+  for (const [verb, summary] of [
+    ['publish', 'Publish a draft: listed from its release date (needs a question)'],
+    ['close', 'Close: no more answers (sets closed_at); results visible to everyone'],
+    ['reopen', 'Reopen a closed survey: it takes answers again'],
+  ] as const) {
+    app.post(
+      `/surveys/:gid/${verb}/`,
+      {
+        schema: {
+          tags,
+          summary,
+          params: GidParams,
+          response: { 200: AdminSurveySchema, ...errors },
+        },
+      },
+      async (request) => service[verb](request.params.gid, request.user!, publicOrigin(request)),
+    );
+  }
+
+  app.get(
+    '/surveys/:gid/preview/',
+    {
+      schema: {
+        tags,
+        summary: 'A survey exactly as respondents will get it, whatever its state',
+        params: GidParams,
+        response: { 200: SurveyDetailSchema, ...errors },
+      },
+    },
+    async (request) => surveys.preview(request.params.gid, publicOrigin(request)),
+  );
+
+  app.put(
+    '/survey-order/',
+    {
+      schema: {
+        tags,
+        summary: "Order the home page's bricks: slots become 1, 2, 3... in the order given",
+        body: SurveyOrderSchema,
+        response: { 200: AdminSurveyListSchema, ...errors },
+      },
+    },
+    async (request) => service.orderSurveys(request.body.gids, request.user!),
+  );
+
+  app.post(
+    '/surveys/:gid/questions/',
+    {
+      schema: {
+        tags,
+        summary: 'Add a question at the end (closed ones get the leave-blank choice)',
+        params: GidParams,
+        body: QuestionInputSchema,
+        response: { 201: AdminSurveySchema, ...errors },
+      },
+    },
+    async (request, reply) =>
+      reply
+        .status(201)
+        .send(
+          await service.addQuestion(
+            request.params.gid,
+            request.body,
+            request.user!,
+            publicOrigin(request),
+          ),
+        ),
+  );
+
+  app.put(
+    '/surveys/:gid/question-order/',
+    {
+      schema: {
+        tags,
+        summary: "Reorder a survey's questions (every qid, in the new order)",
+        params: GidParams,
+        body: QuestionOrderSchema,
+        response: { 200: AdminSurveySchema, ...errors },
+      },
+    },
+    async (request) =>
+      service.orderQuestions(
+        request.params.gid,
+        request.body.qids,
+        request.user!,
+        publicOrigin(request),
+      ),
+  );
+
+  app.put(
+    '/questions/:qid/',
+    {
+      schema: {
+        tags,
+        summary:
+          'Edit a question; refused (409 ANSWERS_EXIST) if it removes or renames an answered choice or changes an answered question’s type',
+        params: QidParams,
+        body: QuestionInputSchema,
+        response: { 200: AdminSurveySchema, ...errors },
+      },
+    },
+    async (request) =>
+      service.updateQuestion(
+        request.params.qid,
+        request.body,
+        request.user!,
+        publicOrigin(request),
+      ),
+  );
+
+  app.delete(
+    '/questions/:qid/',
+    {
+      schema: {
+        tags,
+        summary: 'Delete a question nobody has answered (409 ANSWERS_EXIST otherwise)',
+        params: QidParams,
+        response: { 200: AdminSurveySchema, ...errors },
+      },
+    },
+    async (request) =>
+      service.deleteQuestion(request.params.qid, request.user!, publicOrigin(request)),
+  );
+
+  app.get(
+    '/genres/',
+    {
+      schema: {
+        tags,
+        summary: 'Every genre, with how many surveys have it',
+        response: { 200: AdminGenreListSchema, ...errors },
+      },
+    },
+    async () => service.listGenres(),
+  );
+
+  app.post(
+    '/genres/',
+    {
+      schema: {
+        tags,
+        summary: 'Add a genre',
+        body: GenreInputSchema,
+        response: { 201: AdminGenreSchema, ...errors },
+      },
+    },
+    async (request, reply) =>
+      reply.status(201).send(await service.createGenre(request.body, request.user!)),
+  );
+
+  app.put(
+    '/genres/:gid/',
+    {
+      schema: {
+        tags,
+        summary: 'Rename a genre',
+        params: GidParams,
+        body: GenreInputSchema,
+        response: { 200: AdminGenreSchema, ...errors },
+      },
+    },
+    async (request) => service.renameGenre(request.params.gid, request.body, request.user!),
+  );
+
+  app.delete(
+    '/genres/:gid/',
+    {
+      schema: {
+        tags,
+        summary: 'Delete a genre (surveys that had it lose it)',
+        params: GidParams,
+        response: { 204: z.null(), ...errors },
+      },
+    },
+    async (request, reply) => {
+      await service.deleteGenre(request.params.gid, request.user!);
+      return reply.status(204).send(null);
+    },
+  );
+};

@@ -1,0 +1,396 @@
+import crypto from 'node:crypto';
+import {
+  type AdminGenre,
+  type AdminGenreList,
+  type AdminQuestion,
+  type AdminSurvey,
+  type AdminSurveyList,
+  type AdminSurveySummary,
+  type GenreInput,
+  LEAVE_BLANK_CHOICE,
+  type QuestionInputSchema,
+  type SurveyInputSchema,
+  type SurveyState,
+} from '@candor/contracts';
+import type { z } from 'zod';
+import { AppError } from '../../lib/app-error.js';
+import { FOREIGN_KEY_VIOLATION, sqlState } from '../../lib/sql-state.js';
+import type { Actor, AuditService } from '../audit/audit.service.js';
+import { shareableLink } from '../surveys/surveys.service.js';
+import type { AuthoringRepository, QuestionValues, SurveyValues } from './authoring.repository.js';
+
+type SurveyInput = z.output<typeof SurveyInputSchema>;
+type QuestionInput = z.output<typeof QuestionInputSchema>;
+type SurveyRow = NonNullable<Awaited<ReturnType<AuthoringRepository['findSurvey']>>>['survey'];
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** Open answers' limit when the admin sets none (the sample surveys' too). */
+const DEFAULT_OPEN_MAX_LENGTH = 280;
+
+/** Where a survey stands now. */
+export function stateOf(s: SurveyRow, now: Date): SurveyState {
+  if (!s.publishedAt) return 'draft';
+  if (s.closedAt) return 'closed';
+  return s.releaseDate > now ? 'scheduled' : 'open';
+}
+
+function surveyValues(input: SurveyInput): SurveyValues {
+  return {
+    name: input.name,
+    author: input.author,
+    coverHeadline: input.cover_headline,
+    coverImage: input.cover_image,
+    introImage: input.intro_screen_image,
+    introText: input.intro_screen_text,
+    outroText: input.outro_screen_text,
+    variant: input.variant,
+    ...(input.slot !== undefined ? { slot: input.slot } : {}),
+    releaseDate: new Date(input.release_date),
+  };
+}
+
+const isBlankLabel = (label: string) => label.toLowerCase() === LEAVE_BLANK_CHOICE.toLowerCase();
+
+/** The row values, the choices to pick from, and the leave-blank label (closed questions only). */
+function questionParts(input: QuestionInput) {
+  const closed = input.type === 'Closed';
+  const values: QuestionValues = {
+    type: input.type,
+    text: input.question,
+    timerSeconds: input.timer_seconds,
+    videoLink1: input.video_link_1,
+    videoLink2: input.video_link_2,
+    videoCaptions1: input.video_captions_1,
+    videoCaptions2: input.video_captions_2,
+    randomiseAnswers: input.randomise_answers,
+    maxLength: closed ? null : (input.max_length ?? DEFAULT_OPEN_MAX_LENGTH),
+  };
+  const labels = closed ? input.choices.filter((c) => !isBlankLabel(c)) : [];
+  return { values, labels, blank: closed ? LEAVE_BLANK_CHOICE : null };
+}
+
+/** A slug nobody else has: the name's words and a random tail (never shown to members). */
+function slugFor(name: string): string {
+  const words = name
+    .normalize('NFKD')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 40);
+  return `${words || 'survey'}-${crypto.randomBytes(4).toString('hex')}`;
+}
+
+const quoted = (labels: string[]) => labels.map((l) => `“${l}”`).join(', ');
+
+/**
+ * Survey authoring for admins: every change audited. Edits never change what collected answers
+ * mean: a choice with answers cannot be removed or renamed, an answered question cannot change
+ * type or be deleted (ANSWERS_EXIST, with the reason).
+ */
+export function createAuthoringService(
+  repo: AuthoringRepository,
+  { audit, clock = () => new Date() }: { audit: AuditService; clock?: () => Date },
+) {
+  async function load(gid: string, origin: string): Promise<AdminSurvey> {
+    const found = UUID.test(gid) ? await repo.findSurvey(gid.toLowerCase()) : undefined;
+    if (!found) throw new AppError('NOT_FOUND');
+    const { survey: s } = found;
+    const answeredOf = new Map<number, { total: number; choiceIds: Set<number> }>();
+    for (const a of found.answered) {
+      const entry = answeredOf.get(a.questionId) ?? { total: 0, choiceIds: new Set() };
+      entry.total += a.n;
+      if (a.choiceId !== null) entry.choiceIds.add(a.choiceId);
+      answeredOf.set(a.questionId, entry);
+    }
+    const questions: AdminQuestion[] = found.questions.map((q) => {
+      const own = found.choices.filter((c) => c.questionId === q.id && !c.isBlank);
+      const answered = answeredOf.get(q.id);
+      return {
+        qid: q.qid,
+        position: q.position,
+        type: q.type,
+        question: q.text,
+        choices: own.map((c) => c.label),
+        randomise_answers: q.randomiseAnswers,
+        timer_seconds: q.timerSeconds,
+        video_link_1: q.videoLink1,
+        video_link_2: q.videoLink2,
+        video_captions_1: q.videoCaptions1,
+        video_captions_2: q.videoCaptions2,
+        max_length: q.maxLength,
+        answers_count: answered?.total ?? 0,
+        answered_choices: own.filter((c) => answered?.choiceIds.has(c.id)).map((c) => c.label),
+      };
+    });
+    return {
+      ...summary(
+        s,
+        questions.length,
+        questions.reduce((n, q) => n + q.answers_count, 0),
+      ),
+      author: s.author,
+      cover_headline: s.coverHeadline,
+      intro_screen_image: s.introImage,
+      intro_screen_text: s.introText,
+      outro_screen_text: s.outroText,
+      genres: found.genres.map((g) => ({ unique_GID: g.gid, genre_name: g.name })),
+      questions,
+      shareable_link: shareableLink(origin, s.name, s.gid),
+    };
+  }
+
+  function summary(s: SurveyRow, questionsCount: number, answersCount: number): AdminSurveySummary {
+    return {
+      gid: s.gid,
+      name: s.name,
+      state: stateOf(s, clock()),
+      cover_image: s.coverImage,
+      variant: s.variant,
+      slot: s.slot,
+      release_date: s.releaseDate.toISOString(),
+      date_published: s.publishedAt?.toISOString() ?? null,
+      closed_at: s.closedAt?.toISOString() ?? null,
+      questions_count: questionsCount,
+      answers_count: answersCount,
+    };
+  }
+
+  async function checkGenres(gids: string[]) {
+    const unique = [...new Set(gids.map((g) => g.toLowerCase()))];
+    const ids = await repo.genreIds(unique);
+    if (ids.length !== unique.length) {
+      throw new AppError('VALIDATION_FAILED', undefined, {
+        genres: ['Pick genres from the list: one of them no longer exists.'],
+      });
+    }
+    return unique;
+  }
+
+  /** Locks the question, checks the change against its answers, then applies it. */
+  async function changeQuestion(
+    qid: string,
+    change: (
+      tx: Parameters<Parameters<AuthoringRepository['transaction']>[0]>[0],
+      q: NonNullable<Awaited<ReturnType<AuthoringRepository['lockQuestion']>>>,
+      answered: { any: boolean; labels: string[] },
+    ) => Promise<void>,
+  ): Promise<string> {
+    if (!UUID.test(qid)) throw new AppError('NOT_FOUND');
+    try {
+      return await repo.transaction(async (tx) => {
+        const found = await repo.lockQuestion(tx, qid.toLowerCase());
+        if (!found) throw new AppError('NOT_FOUND');
+        await change(tx, found, await repo.answeredOf(tx, found.question.id));
+        return found.surveyGid;
+      });
+    } catch (err) {
+      // An answer that arrived between the check and the change: the foreign key refuses.
+      if (sqlState(err) === FOREIGN_KEY_VIOLATION) throw new AppError('ANSWERS_EXIST');
+      throw err;
+    }
+  }
+
+  async function list(): Promise<AdminSurveyList> {
+    const rows = await repo.listSurveys();
+    return { results: rows.map((r) => summary(r.survey, r.questionsCount, r.answersCount)) };
+  }
+
+  return {
+    get: load,
+    list,
+
+    async create(input: SurveyInput, actor: Actor, origin: string): Promise<AdminSurvey> {
+      const genreGids = await checkGenres(input.genres);
+      const gid = await repo.createSurvey(
+        { ...surveyValues(input), slug: slugFor(input.name) },
+        genreGids,
+      );
+      await audit.record(actor, 'survey.create', `survey:${gid}`, { name: input.name });
+      return load(gid, origin);
+    },
+
+    async update(gid: string, input: SurveyInput, actor: Actor, origin: string) {
+      if (!UUID.test(gid)) throw new AppError('NOT_FOUND');
+      const genreGids = await checkGenres(input.genres);
+      if (!(await repo.updateSurvey(gid.toLowerCase(), surveyValues(input), genreGids))) {
+        throw new AppError('NOT_FOUND');
+      }
+      await audit.record(actor, 'survey.update', `survey:${gid.toLowerCase()}`, {
+        name: input.name,
+      });
+      return load(gid, origin);
+    },
+
+    /** Draft to published (listed from its release date); needs at least one question. */
+    async publish(gid: string, actor: Actor, origin: string): Promise<AdminSurvey> {
+      const current = await load(gid, origin);
+      if (current.state !== 'draft') {
+        throw new AppError('INVALID_STATE', 'This survey is published already.');
+      }
+      if (!current.questions.length) {
+        throw new AppError('VALIDATION_FAILED', undefined, {
+          non_field_errors: ['Add at least one question before publishing.'],
+        });
+      }
+      await repo.setDates(current.gid, { publishedAt: clock() });
+      await audit.record(actor, 'survey.publish', `survey:${current.gid}`, {
+        release_date: current.release_date,
+      });
+      return load(current.gid, origin);
+    },
+
+    /** Stops taking answers (sets closed_at); its results become visible to everyone. */
+    async close(gid: string, actor: Actor, origin: string): Promise<AdminSurvey> {
+      const current = await load(gid, origin);
+      if (current.state === 'draft') {
+        throw new AppError('INVALID_STATE', 'A draft cannot be closed: publish it first.');
+      }
+      if (current.state === 'closed') {
+        throw new AppError('INVALID_STATE', 'This survey is closed already.');
+      }
+      await repo.setDates(current.gid, { closedAt: clock() });
+      await audit.record(actor, 'survey.close', `survey:${current.gid}`);
+      return load(current.gid, origin);
+    },
+
+    async reopen(gid: string, actor: Actor, origin: string): Promise<AdminSurvey> {
+      const current = await load(gid, origin);
+      if (current.state !== 'closed') {
+        throw new AppError('INVALID_STATE', 'Only a closed survey can be reopened.');
+      }
+      await repo.setDates(current.gid, { closedAt: null });
+      await audit.record(actor, 'survey.reopen', `survey:${current.gid}`);
+      return load(current.gid, origin);
+    },
+
+    async orderSurveys(gids: string[], actor: Actor): Promise<AdminSurveyList> {
+      const lower = gids.map((g) => g.toLowerCase());
+      if (!(await repo.orderSurveys(lower))) {
+        throw new AppError('VALIDATION_FAILED', undefined, {
+          gids: ['List each survey once; one of them no longer exists.'],
+        });
+      }
+      await audit.record(actor, 'survey.order', 'surveys', { surveys: lower.length });
+      return list();
+    },
+
+    async addQuestion(gid: string, input: QuestionInput, actor: Actor, origin: string) {
+      if (!UUID.test(gid)) throw new AppError('NOT_FOUND');
+      const { values, labels, blank } = questionParts(input);
+      const qid = await repo.addQuestion(gid.toLowerCase(), values, labels, blank);
+      if (!qid) throw new AppError('NOT_FOUND');
+      await audit.record(actor, 'question.create', `question:${qid}`, {
+        survey: gid.toLowerCase(),
+        type: input.type,
+      });
+      return load(gid, origin);
+    },
+
+    async updateQuestion(qid: string, input: QuestionInput, actor: Actor, origin: string) {
+      const { values, labels, blank } = questionParts(input);
+      const gid = await changeQuestion(qid, async (tx, found, answered) => {
+        if (answered.any && found.question.type !== input.type) {
+          throw new AppError(
+            'ANSWERS_EXIST',
+            `People have answered this ${found.question.type.toLowerCase()} question, so its type cannot change. Add a new question instead.`,
+          );
+        }
+        const missing = answered.labels.filter((l) => l !== blank && !labels.includes(l));
+        if (missing.length) {
+          const one = missing.length === 1;
+          throw new AppError(
+            'ANSWERS_EXIST',
+            `${quoted(missing)} ${one ? 'has' : 'have'} answers, so ${one ? 'it' : 'they'} cannot be removed or renamed: that would change what those answers mean. You can move ${one ? 'it' : 'them'}, and add new choices beside ${one ? 'it' : 'them'}.`,
+          );
+        }
+        await repo.updateQuestion(tx, found.question.id, values, labels, blank);
+      });
+      await audit.record(actor, 'question.update', `question:${qid.toLowerCase()}`, {
+        survey: gid,
+      });
+      return load(gid, origin);
+    },
+
+    async deleteQuestion(qid: string, actor: Actor, origin: string) {
+      const gid = await changeQuestion(qid, async (tx, found, answered) => {
+        if (answered.any) {
+          throw new AppError(
+            'ANSWERS_EXIST',
+            'People have answered this question, so it cannot be deleted. Close the survey instead if it should take no more answers.',
+          );
+        }
+        await repo.deleteQuestion(tx, found.question.id, found.question.surveyId);
+      });
+      await audit.record(actor, 'question.delete', `question:${qid.toLowerCase()}`, {
+        survey: gid,
+      });
+      return load(gid, origin);
+    },
+
+    async orderQuestions(gid: string, qids: string[], actor: Actor, origin: string) {
+      if (!UUID.test(gid)) throw new AppError('NOT_FOUND');
+      const done = await repo.orderQuestions(
+        gid.toLowerCase(),
+        qids.map((q) => q.toLowerCase()),
+      );
+      if (done === undefined) throw new AppError('NOT_FOUND');
+      if (!done) {
+        throw new AppError('VALIDATION_FAILED', undefined, {
+          qids: ['List every question of this survey exactly once.'],
+        });
+      }
+      await audit.record(actor, 'question.order', `survey:${gid.toLowerCase()}`);
+      return load(gid, origin);
+    },
+
+    async listGenres(): Promise<AdminGenreList> {
+      const rows = await repo.listGenres();
+      return { results: rows.map(toGenre) };
+    },
+
+    async createGenre(input: GenreInput, actor: Actor): Promise<AdminGenre> {
+      const gid = await repo.insertGenre(input.genre_name);
+      if (!gid) throw nameTaken(input.genre_name);
+      await audit.record(actor, 'genre.create', `genre:${gid}`, { name: input.genre_name });
+      return toGenre((await repo.findGenre(gid))!);
+    },
+
+    async renameGenre(gid: string, input: GenreInput, actor: Actor): Promise<AdminGenre> {
+      const before = UUID.test(gid) ? await repo.findGenre(gid.toLowerCase()) : undefined;
+      if (!before) throw new AppError('NOT_FOUND');
+      if (!(await repo.renameGenre(before.genre.gid, input.genre_name))) {
+        throw nameTaken(input.genre_name);
+      }
+      await audit.record(actor, 'genre.rename', `genre:${before.genre.gid}`, {
+        from: before.genre.name,
+        to: input.genre_name,
+      });
+      return toGenre((await repo.findGenre(before.genre.gid))!);
+    },
+
+    /** Deletes a genre; surveys that had it simply lose it. */
+    async deleteGenre(gid: string, actor: Actor): Promise<void> {
+      const before = UUID.test(gid) ? await repo.findGenre(gid.toLowerCase()) : undefined;
+      if (!before || !(await repo.deleteGenre(before.genre.gid))) throw new AppError('NOT_FOUND');
+      await audit.record(actor, 'genre.delete', `genre:${before.genre.gid}`, {
+        name: before.genre.name,
+        surveys: before.surveysCount,
+      });
+    },
+  };
+}
+
+function toGenre(row: { genre: { gid: string; name: string }; surveysCount: number }): AdminGenre {
+  return {
+    unique_GID: row.genre.gid,
+    genre_name: row.genre.name,
+    surveys_count: row.surveysCount,
+  };
+}
+
+const nameTaken = (name: string) =>
+  new AppError('VALIDATION_FAILED', undefined, {
+    genre_name: [`There is a genre called “${name}” already.`],
+  });
+
+export type AuthoringService = ReturnType<typeof createAuthoringService>;

@@ -1,0 +1,476 @@
+import {
+  AdminGenreListSchema,
+  AdminGenreSchema,
+  AdminSurveyListSchema,
+  AdminSurveySchema,
+  AuditEntryListSchema,
+  LEAVE_BLANK_CHOICE,
+  type QuestionInput,
+  SurveyDetailSchema,
+  type SurveyInput,
+  SurveyListSchema,
+} from '@candor/contracts';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { App } from '../../app.js';
+import type { Database } from '../../db/client.js';
+import { choices, questions, surveys } from '../../db/schema.js';
+import { seedSampleContent } from '../../db/seed/seed.js';
+import { createMember, get, json, post, send } from '../../test/accounts.js';
+import { createTestApp } from '../../test/app.js';
+import { createTestDatabase, engines } from '../../test/database.js';
+
+const ADMIN = '/api/v1/admin';
+
+const surveyBody = (extra: Partial<SurveyInput> = {}): SurveyInput => ({
+  name: 'Money talk',
+  author: 'Candor team',
+  cover_headline: 'What do you really earn?',
+  intro_screen_text: 'Four honest questions about money.',
+  outro_screen_text: 'Thank you for your honesty.',
+  variant: 'v1_large',
+  release_date: new Date(Date.now() - 60_000).toISOString(),
+  ...extra,
+});
+
+const closedQuestion = (extra: Partial<QuestionInput> = {}): QuestionInput => ({
+  type: 'Closed',
+  question: 'Have you ever lied about your salary?',
+  choices: ['Yes', 'No', 'Maybe'],
+  randomise_answers: false,
+  timer_seconds: 30,
+  video_link_1: 'https://www.youtube.com/watch?v=dQw4w9WgXcQ',
+  ...extra,
+});
+
+describe.each(engines)('survey authoring on %s', (engine) => {
+  let database: Database;
+  let app: App;
+  let admin: { uuid: string; token: string };
+
+  beforeAll(async () => {
+    database = await createTestDatabase(engine);
+    await seedSampleContent(database.db);
+    app = await createTestApp(database, { resultsRefreshSeconds: 0, contentCacheSeconds: 0 });
+    admin = await createMember(app, { role: 'admin' });
+  });
+
+  afterAll(async () => {
+    await app?.close();
+    await database?.close();
+  });
+
+  const call = () => ({ token: admin.token });
+  const adminSurvey = (res: { json: () => unknown }) => AdminSurveySchema.parse(res.json());
+
+  async function draft(extra: Partial<SurveyInput> = {}) {
+    const res = await post(app, `${ADMIN}/surveys/`, surveyBody(extra), call());
+    expect(res.statusCode, res.body).toBe(201);
+    return adminSurvey(res);
+  }
+
+  async function addQuestion(gid: string, body: QuestionInput) {
+    const res = await post(app, `${ADMIN}/surveys/${gid}/questions/`, body, call());
+    expect(res.statusCode, res.body).toBe(201);
+    return adminSurvey(res);
+  }
+
+  async function auditTargets(): Promise<string[]> {
+    const res = await get(app, `${ADMIN}/audit-log/?page_size=100`, call());
+    return AuditEntryListSchema.parse(json(res)).results.map((e) => `${e.action} ${e.target}`);
+  }
+
+  it('authors a survey end to end: draft, questions, order, preview, publish, close, reopen', async () => {
+    const genres = AdminGenreListSchema.parse(json(await get(app, `${ADMIN}/genres/`, call())));
+    const money = genres.results.find((g) => g.genre_name === 'Money') ?? genres.results[0]!;
+    const created = await draft({ genres: [money.unique_GID] });
+    expect(created).toMatchObject({
+      name: 'Money talk',
+      state: 'draft',
+      date_published: null,
+      closed_at: null,
+      questions_count: 0,
+      genres: [{ unique_GID: money.unique_GID }],
+    });
+
+    // A draft is nowhere in public.
+    expect((await get(app, `/api/v1/surveys/${created.gid}/video-survey`)).statusCode).toBe(404);
+
+    const withVideo = await addQuestion(created.gid, closedQuestion());
+    const both = await addQuestion(created.gid, {
+      type: 'Open',
+      question: 'What would you do with a raise nobody knew about?',
+      max_length: 200,
+    });
+    expect(both.questions.map((q) => q.position)).toEqual([1, 2]);
+    const [video, open] = both.questions;
+    expect(video).toMatchObject({
+      choices: ['Yes', 'No', 'Maybe'],
+      timer_seconds: 30,
+      video_link_1: 'https://www.youtube.com/watch?v=dQw4w9WgXcQ',
+      answers_count: 0,
+      answered_choices: [],
+    });
+    expect(open).toMatchObject({ type: 'Open', choices: [], max_length: 200 });
+    expect(withVideo.questions).toHaveLength(1);
+
+    // Reorder: the open question first.
+    const reordered = adminSurvey(
+      await send(
+        app,
+        'PUT',
+        `${ADMIN}/surveys/${created.gid}/question-order/`,
+        { qids: [open!.qid, video!.qid] },
+        call(),
+      ),
+    );
+    expect(reordered.questions.map((q) => q.qid)).toEqual([open!.qid, video!.qid]);
+
+    // The preview is the respondent's shape: the leave-blank choice added, the timer as text.
+    const preview = SurveyDetailSchema.parse(
+      json(await get(app, `${ADMIN}/surveys/${created.gid}/preview/`, call())),
+    );
+    expect(preview.questions.map((q) => q.qid)).toEqual([open!.qid, video!.qid]);
+    expect(preview.questions[1]).toMatchObject({
+      choices: ['Yes', 'No', 'Maybe', LEAVE_BLANK_CHOICE],
+      timer_length: '0:00:30',
+      randomise_answers: false,
+    });
+    expect(preview.instructions).toMatch(/^2 questions\./);
+
+    const published = adminSurvey(
+      await post(app, `${ADMIN}/surveys/${created.gid}/publish/`, {}, call()),
+    );
+    expect(published.state).toBe('open');
+    expect(published.date_published).not.toBeNull();
+    const listed = SurveyListSchema.parse(
+      json(await get(app, '/api/v1/surveys/open-closed-random-video-surveys?page_size=100')),
+    );
+    expect(listed.results.map((s) => s.gid)).toContain(created.gid);
+
+    // A member answers; after closing, nobody can.
+    const member = await createMember(app);
+    const answered = await post(
+      app,
+      `/api/v1/questions/${video!.qid}/answer/`,
+      { choice: 'Maybe' },
+      member,
+    );
+    expect(answered.statusCode, answered.body).toBe(201);
+    const closed = adminSurvey(
+      await post(app, `${ADMIN}/surveys/${created.gid}/close/`, {}, call()),
+    );
+    expect(closed.state).toBe('closed');
+    expect(closed.closed_at).not.toBeNull();
+    expect(closed.answers_count).toBe(1);
+    const late = await post(
+      app,
+      `/api/v1/questions/${open!.qid}/answer/`,
+      { text: 'Save it' },
+      await createMember(app),
+    );
+    expect(late.statusCode).toBe(409);
+    expect(json(late).code).toBe('SURVEY_CLOSED');
+
+    const again = await post(app, `${ADMIN}/surveys/${created.gid}/close/`, {}, call());
+    expect(again.statusCode).toBe(409);
+    expect(json(again)).toMatchObject({ code: 'INVALID_STATE' });
+
+    const reopened = adminSurvey(
+      await post(app, `${ADMIN}/surveys/${created.gid}/reopen/`, {}, call()),
+    );
+    expect(reopened).toMatchObject({ state: 'open', closed_at: null });
+
+    const trail = await auditTargets();
+    for (const entry of [
+      `survey.create survey:${created.gid}`,
+      `question.create question:${video!.qid}`,
+      `question.create question:${open!.qid}`,
+      `question.order survey:${created.gid}`,
+      `survey.publish survey:${created.gid}`,
+      `survey.close survey:${created.gid}`,
+      `survey.reopen survey:${created.gid}`,
+    ]) {
+      expect(trail).toContain(entry);
+    }
+  });
+
+  it('edits a survey and shows a future release as scheduled', async () => {
+    const created = await draft();
+    await addQuestion(created.gid, closedQuestion({ video_link_1: null }));
+    const later = new Date(Date.now() + 86_400_000).toISOString();
+    const edited = await send(
+      app,
+      'PUT',
+      `${ADMIN}/surveys/${created.gid}/`,
+      surveyBody({ name: 'Money, honestly', release_date: later, variant: 'v2_small' }),
+      call(),
+    );
+    expect(edited.statusCode, edited.body).toBe(200);
+    expect(adminSurvey(edited)).toMatchObject({ name: 'Money, honestly', variant: 'v2_small' });
+    const published = adminSurvey(
+      await post(app, `${ADMIN}/surveys/${created.gid}/publish/`, {}, call()),
+    );
+    expect(published.state).toBe('scheduled');
+    expect((await get(app, `/api/v1/surveys/${created.gid}/video-survey`)).statusCode).toBe(404);
+    expect(await auditTargets()).toContain(`survey.update survey:${created.gid}`);
+  });
+
+  it('refuses edits that would change what collected answers mean, and changes nothing', async () => {
+    const created = await draft();
+    const q = (await addQuestion(created.gid, closedQuestion())).questions[0]!;
+    await post(app, `${ADMIN}/surveys/${created.gid}/publish/`, {}, call());
+    for (const choice of ['Yes', 'Yes', 'No']) {
+      const res = await post(
+        app,
+        `/api/v1/questions/${q.qid}/answer/`,
+        { choice },
+        await createMember(app),
+      );
+      expect(res.statusCode, res.body).toBe(201);
+    }
+    const loaded = adminSurvey(await get(app, `${ADMIN}/surveys/${created.gid}/`, call()));
+    expect(loaded.questions[0]).toMatchObject({
+      answers_count: 3,
+      answered_choices: ['Yes', 'No'],
+    });
+
+    const before = await database.db
+      .select({ id: choices.id, label: choices.label, position: choices.position })
+      .from(choices)
+      .innerJoin(questions, eq(questions.id, choices.questionId))
+      .where(eq(questions.qid, q.qid));
+    const edit = (body: QuestionInput) =>
+      send(app, 'PUT', `${ADMIN}/questions/${q.qid}/`, body, call());
+
+    const renamed = await edit(closedQuestion({ choices: ['Yes, often', 'No', 'Maybe'] }));
+    expect(renamed.statusCode).toBe(409);
+    expect(json(renamed)).toMatchObject({ code: 'ANSWERS_EXIST' });
+    expect(json(renamed).detail).toContain('“Yes” has answers');
+    const removed = await edit(closedQuestion({ choices: ['Maybe', 'Other'] }));
+    expect(json(removed).detail).toContain('“Yes”, “No” have answers');
+    const retyped = await edit({ type: 'Open', question: 'Tell us' });
+    expect(retyped.statusCode).toBe(409);
+    expect(json(retyped).detail).toContain('type cannot change');
+    const deleted = await send(app, 'DELETE', `${ADMIN}/questions/${q.qid}/`, undefined, call());
+    expect(deleted.statusCode).toBe(409);
+    expect(json(deleted)).toMatchObject({ code: 'ANSWERS_EXIST' });
+
+    const after = await database.db
+      .select({ id: choices.id, label: choices.label, position: choices.position })
+      .from(choices)
+      .innerJoin(questions, eq(questions.id, choices.questionId))
+      .where(eq(questions.qid, q.qid));
+    expect(after).toEqual(before);
+
+    // Allowed: new wording of the question, answered choices moved, an unanswered one swapped.
+    const fine = await edit(
+      closedQuestion({
+        question: 'Ever lied about your salary?',
+        choices: ['No', 'Yes', 'Rather not say'],
+      }),
+    );
+    expect(fine.statusCode, fine.body).toBe(200);
+    expect(adminSurvey(fine).questions[0]).toMatchObject({
+      question: 'Ever lied about your salary?',
+      choices: ['No', 'Yes', 'Rather not say'],
+      answered_choices: ['No', 'Yes'],
+    });
+    // The answers still point at the same choices.
+    const kept = await database.db
+      .select({ id: choices.id, label: choices.label })
+      .from(choices)
+      .innerJoin(questions, eq(questions.id, choices.questionId))
+      .where(eq(questions.qid, q.qid));
+    for (const label of ['Yes', 'No', LEAVE_BLANK_CHOICE]) {
+      expect(kept.find((c) => c.label === label)?.id).toBe(
+        before.find((c) => c.label === label)?.id,
+      );
+    }
+    const preview = SurveyDetailSchema.parse(
+      json(await get(app, `${ADMIN}/surveys/${created.gid}/preview/`, call())),
+    );
+    expect(preview.questions[0]!.choices).toEqual([
+      'No',
+      'Yes',
+      'Rather not say',
+      LEAVE_BLANK_CHOICE,
+    ]);
+  });
+
+  it('deletes an unanswered question and closes the gap', async () => {
+    const created = await draft();
+    await addQuestion(created.gid, closedQuestion({ question: 'One?' }));
+    await addQuestion(created.gid, closedQuestion({ question: 'Two?' }));
+    const three = await addQuestion(created.gid, closedQuestion({ question: 'Three?' }));
+    const res = await send(
+      app,
+      'DELETE',
+      `${ADMIN}/questions/${three.questions[1]!.qid}/`,
+      undefined,
+      call(),
+    );
+    expect(res.statusCode, res.body).toBe(200);
+    expect(adminSurvey(res).questions.map((q) => [q.position, q.question])).toEqual([
+      [1, 'One?'],
+      [2, 'Three?'],
+    ]);
+    expect(await auditTargets()).toContain(`question.delete question:${three.questions[1]!.qid}`);
+  });
+
+  it('says what is wrong with a survey or question, field by field', async () => {
+    const noName = await post(app, `${ADMIN}/surveys/`, surveyBody({ name: '  ' }), call());
+    expect(noName.statusCode).toBe(400);
+    expect(json(noName)).toEqual({ name: ['Give the survey a name.'] });
+    const badImage = await post(
+      app,
+      `${ADMIN}/surveys/`,
+      surveyBody({ cover_image: 'https://evil.example/x.png' }),
+      call(),
+    );
+    expect(json(badImage)).toHaveProperty('cover_image');
+    const unknownGenre = await post(
+      app,
+      `${ADMIN}/surveys/`,
+      surveyBody({ genres: [crypto.randomUUID()] }),
+      call(),
+    );
+    expect(unknownGenre.statusCode).toBe(400);
+    expect(json(unknownGenre)).toHaveProperty('genres');
+
+    const created = await draft();
+    const cases: Array<[Partial<QuestionInput>, string, RegExp]> = [
+      [{ video_link_1: 'https://example.com/page' }, 'video_link_1', /YouTube or Vimeo/],
+      [{ video_link_1: 'http://youtu.be/dQw4w9WgXcQ' }, 'video_link_1', /https/],
+      [{ video_link_1: 'javascript:alert(1)' }, 'video_link_1', /https/],
+      [{ video_link_1: 'https://vimeo.com/about' }, 'video_link_1', /Vimeo/],
+      [{ video_link_1: null, video_link_2: 'https://vimeo.com/76979871' }, 'video_link_2', /first/],
+      [{ choices: ['Only one'] }, 'choices', /at least two/],
+      [{ choices: ['Yes', 'yes'] }, 'choices', /twice/],
+      [{ type: 'Open', choices: ['A', 'B'] }, 'choices', /no choices/],
+      [{ timer_seconds: -1 }, 'timer_seconds', /negative/],
+      [{ question: '' }, 'question', /Write the question/],
+    ];
+    for (const [change, field, message] of cases) {
+      const res = await post(
+        app,
+        `${ADMIN}/surveys/${created.gid}/questions/`,
+        closedQuestion(change),
+        call(),
+      );
+      expect(res.statusCode, JSON.stringify(change)).toBe(400);
+      expect(json<Record<string, string[]>>(res)[field]?.join(' '), JSON.stringify(change)).toMatch(
+        message,
+      );
+    }
+    // Accepted links: YouTube short and embed forms, Vimeo, a direct file.
+    for (const link of [
+      'https://youtu.be/dQw4w9WgXcQ',
+      'https://www.youtube.com/embed/dQw4w9WgXcQ',
+      'https://vimeo.com/76979871',
+      'https://cdn.example.org/clips/intro.mp4',
+    ]) {
+      const res = await post(
+        app,
+        `${ADMIN}/surveys/${created.gid}/questions/`,
+        closedQuestion({ video_link_1: link }),
+        call(),
+      );
+      expect(res.statusCode, link).toBe(201);
+    }
+    // The leave-blank choice cannot be doubled: it is always there, once, last.
+    const withBlank = await addQuestion(
+      created.gid,
+      closedQuestion({ choices: ['A', LEAVE_BLANK_CHOICE, 'B'] }),
+    );
+    expect(withBlank.questions.at(-1)!.choices).toEqual(['A', 'B']);
+
+    const empty = await draft();
+    const publish = await post(app, `${ADMIN}/surveys/${empty.gid}/publish/`, {}, call());
+    expect(publish.statusCode).toBe(400);
+    expect(json(publish)).toEqual({
+      non_field_errors: ['Add at least one question before publishing.'],
+    });
+    const closeDraft = await post(app, `${ADMIN}/surveys/${empty.gid}/close/`, {}, call());
+    expect(closeDraft.statusCode).toBe(409);
+    expect(json(closeDraft).detail).toMatch(/publish it first/);
+    for (const url of [
+      `${ADMIN}/surveys/${crypto.randomUUID()}/`,
+      `${ADMIN}/surveys/not-a-uuid/`,
+      `${ADMIN}/surveys/${crypto.randomUUID()}/preview/`,
+    ]) {
+      expect((await get(app, url, call())).statusCode, url).toBe(404);
+    }
+  });
+
+  it("orders the home page's bricks", async () => {
+    const before = AdminSurveyListSchema.parse(json(await get(app, `${ADMIN}/surveys/`, call())));
+    const listedGids = async () =>
+      SurveyListSchema.parse(
+        json(await get(app, '/api/v1/surveys/open-closed-random-video-surveys?page_size=100')),
+      ).results.map((s) => s.gid);
+    const shown = await listedGids();
+    const reversed = [...shown].reverse();
+    const res = await send(app, 'PUT', `${ADMIN}/survey-order/`, { gids: reversed }, call());
+    expect(res.statusCode, res.body).toBe(200);
+    expect(await listedGids()).toEqual(reversed);
+    const after = AdminSurveyListSchema.parse(json(res)).results;
+    expect(after.slice(0, reversed.length).map((s) => s.gid)).toEqual(reversed);
+    expect(after.slice(0, reversed.length).map((s) => s.slot)).toEqual(
+      reversed.map((_, i) => i + 1),
+    );
+    // Every survey is still there, the unlisted ones after the listed ones.
+    expect(after).toHaveLength(before.results.length);
+
+    const twice = await send(
+      app,
+      'PUT',
+      `${ADMIN}/survey-order/`,
+      { gids: [shown[0], shown[0]] },
+      call(),
+    );
+    expect(twice.statusCode).toBe(400);
+    expect(json(twice)).toHaveProperty('gids');
+    expect(await auditTargets()).toContain('survey.order surveys');
+  });
+
+  it('adds, renames and deletes genres, refusing a name twice', async () => {
+    const made = await post(app, `${ADMIN}/genres/`, { genre_name: 'Faith' }, call());
+    expect(made.statusCode, made.body).toBe(201);
+    const faith = AdminGenreSchema.parse(json(made));
+    expect(faith).toMatchObject({ genre_name: 'Faith', surveys_count: 0 });
+    const twice = await post(app, `${ADMIN}/genres/`, { genre_name: 'Faith' }, call());
+    expect(twice.statusCode).toBe(400);
+    expect(json(twice)).toEqual({ genre_name: ['There is a genre called “Faith” already.'] });
+
+    const survey = await draft({ genres: [faith.unique_GID] });
+    const renamed = await send(
+      app,
+      'PUT',
+      `${ADMIN}/genres/${faith.unique_GID}/`,
+      { genre_name: 'Faith and doubt' },
+      call(),
+    );
+    expect(AdminGenreSchema.parse(json(renamed))).toMatchObject({
+      genre_name: 'Faith and doubt',
+      surveys_count: 1,
+    });
+    const gone = await send(
+      app,
+      'DELETE',
+      `${ADMIN}/genres/${faith.unique_GID}/`,
+      undefined,
+      call(),
+    );
+    expect(gone.statusCode).toBe(204);
+    expect(adminSurvey(await get(app, `${ADMIN}/surveys/${survey.gid}/`, call())).genres).toEqual(
+      [],
+    );
+    const trail = await auditTargets();
+    for (const action of ['genre.create', 'genre.rename', 'genre.delete']) {
+      expect(trail).toContain(`${action} genre:${faith.unique_GID}`);
+    }
+    const [row] = await database.db.select().from(surveys).where(eq(surveys.gid, survey.gid));
+    expect(row).toBeDefined();
+  });
+});

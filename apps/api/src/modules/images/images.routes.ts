@@ -1,0 +1,69 @@
+import {
+  ErrorBodySchema,
+  UPLOAD_MAX_BYTES,
+  UploadedImageSchema,
+  ValidationErrorBodySchema,
+} from '@candor/contracts';
+import fs from 'node:fs/promises';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { UPLOADS_PATH, type ImagesService } from './images.service.js';
+
+const MEGABYTES = UPLOAD_MAX_BYTES / 1024 / 1024;
+
+/** `POST /admin/uploads/`: the body is the image itself. Registered inside the admin-only scope. */
+export const imageUploadRoutes: FastifyPluginAsyncZod<{ service: ImagesService }> = async (
+  app,
+  { service },
+) => {
+  // In this scope only: any body arrives as bytes, up to the upload limit; the service checks
+  // the type, so a wrong one gets a message about images, not about JSON.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser(
+    '*',
+    { parseAs: 'buffer', bodyLimit: UPLOAD_MAX_BYTES },
+    (_r, body, done) => done(null, body),
+  );
+  app.post(
+    '/uploads/',
+    {
+      bodyLimit: UPLOAD_MAX_BYTES,
+      config: { tooLarge: `Images can be at most ${MEGABYTES} MB.` },
+      schema: {
+        tags: ['admin'],
+        summary: `Upload an image (JPEG, PNG, WebP or GIF, at most ${MEGABYTES} MB); stored as WebP`,
+        consumes: ['image/jpeg', 'image/png', 'image/webp', 'image/gif'],
+        response: {
+          201: UploadedImageSchema,
+          400: ValidationErrorBodySchema,
+          401: ErrorBodySchema,
+          403: ErrorBodySchema,
+          413: ErrorBodySchema,
+          415: ErrorBodySchema,
+        },
+      },
+    },
+    async (request, reply) => {
+      const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+      const stored = await service.store(body, request.headers['content-type'], request.user!);
+      return reply.status(201).send(stored);
+    },
+  );
+};
+
+/** Serves stored images: names are content hashes, so they never change. */
+export async function imageFiles(app: FastifyInstance, { dir }: { dir: string }) {
+  await fs.mkdir(dir, { recursive: true });
+  await app.register(fastifyStatic, {
+    root: dir,
+    prefix: UPLOADS_PATH,
+    decorateReply: false,
+    index: false,
+    dotfiles: 'deny',
+    setHeaders(res) {
+      res.header('Cache-Control', 'public, max-age=31536000, immutable');
+      res.header('X-Content-Type-Options', 'nosniff');
+    },
+  });
+}

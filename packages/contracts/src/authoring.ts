@@ -1,0 +1,232 @@
+import { z } from 'zod';
+import { LEAVE_BLANK_CHOICE, OPEN_ANSWER_MAX_LENGTH } from './constants.js';
+import { GenreSchema, QuestionTypeSchema, SurveyVariantSchema } from './surveys.js';
+
+// Survey authoring for admins under /api/v1/admin (docs/decisions/010-authoring.md).
+
+const when = z.iso.datetime({ offset: true });
+
+/** Largest image an admin may upload (bytes); the API refuses bigger bodies with 413. */
+export const UPLOAD_MAX_BYTES = 5 * 1024 * 1024;
+/** Image types the upload accepts; everything is stored re-encoded as WebP. */
+export const UPLOAD_IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/webp', 'image/gif'] as const;
+export const MAX_CHOICES = 12;
+export const MAX_TIMER_SECONDS = 3600;
+
+/**
+ * Why a video link cannot be played, or null when it can: an https YouTube or Vimeo video page,
+ * or a direct https link to an .mp4, .webm, .ogv/.ogg or .m3u8 file.
+ */
+export function videoLinkProblem(link: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(link);
+  } catch {
+    return 'Enter a full link, starting with https://.';
+  }
+  if (url.protocol !== 'https:') return 'Video links must start with https://.';
+  if (url.username || url.password) return 'Video links cannot carry a user name or password.';
+  const host = url.hostname.toLowerCase().replace(/^(www\.|m\.)/, '');
+  const path = url.pathname;
+  if (host === 'youtube.com' || host === 'youtube-nocookie.com') {
+    if (path === '/watch' && /^[\w-]{11}$/.test(url.searchParams.get('v') ?? '')) return null;
+    if (/^\/(embed|shorts|live)\/[\w-]{11}\/?$/.test(path)) return null;
+    return 'That YouTube link does not name a video (use the video’s share link).';
+  }
+  if (host === 'youtu.be') {
+    return /^\/[\w-]{11}\/?$/.test(path) ? null : 'That YouTube link does not name a video.';
+  }
+  if (host === 'vimeo.com' || host === 'player.vimeo.com') {
+    return /^\/(video\/)?\d+(\/[\da-f]+)?\/?$/.test(path)
+      ? null
+      : 'That Vimeo link does not name a video.';
+  }
+  if (/\.(mp4|webm|ogv|ogg|m3u8)$/i.test(path)) return null;
+  return 'Use a YouTube or Vimeo link, or a direct link to an .mp4, .webm, .ogv or .m3u8 file.';
+}
+
+const trimmed = (max: number, what: string) =>
+  z.string().trim().max(max, `${what} can be at most ${max} characters.`);
+
+/** An image the API stored (`/uploads/...`), or one of the sample images (`/sample/...`). */
+export const ImagePathSchema = z
+  .string()
+  .regex(/^\/(uploads|sample)\/[\w/-]+\.webp$/, 'Upload the image first, then use its address.');
+
+/** Create or edit a survey (`POST /admin/surveys/`, `PUT /admin/surveys/{gid}/`). */
+export const SurveyInputSchema = z
+  .object({
+    name: trimmed(120, 'The name').min(1, 'Give the survey a name.'),
+    author: trimmed(120, 'The author').default(''),
+    cover_headline: trimmed(160, 'The headline').default(''),
+    intro_screen_text: trimmed(4000, 'The intro').default(''),
+    outro_screen_text: trimmed(4000, 'The outro').default(''),
+    cover_image: ImagePathSchema.nullable().default(null),
+    intro_screen_image: ImagePathSchema.nullable().default(null),
+    variant: SurveyVariantSchema.default('v1_medium'),
+    /** Position among the home page's bricks; left out on create: after the last one. */
+    slot: z.number().int().min(0).max(100_000).optional(),
+    release_date: when,
+    genres: z
+      .array(z.uuid('Pick genres from the list.'))
+      .max(10, 'Pick at most 10 genres.')
+      .default([]),
+  })
+  .strict();
+export type SurveyInput = z.input<typeof SurveyInputSchema>;
+
+const videoLink = z
+  .string()
+  .trim()
+  .max(500, 'Video links can be at most 500 characters.')
+  .superRefine((link, ctx) => {
+    const problem = videoLinkProblem(link);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  });
+
+const captionsLink = z
+  .string()
+  .trim()
+  .max(500, 'Caption links can be at most 500 characters.')
+  .regex(/^https:\/\/[^\s]+\.vtt(\?[^\s]*)?$/i, 'Captions must be an https link to a .vtt file.');
+
+/**
+ * A question's content (`POST /admin/surveys/{gid}/questions/`, `PUT /admin/questions/{qid}/`).
+ * `choices` are the answers to pick from; the leave-blank choice is added (and kept) by the API.
+ */
+export const QuestionInputSchema = z
+  .object({
+    type: QuestionTypeSchema,
+    question: trimmed(500, 'The question').min(1, 'Write the question.'),
+    choices: z
+      .array(trimmed(120, 'A choice').min(1, 'Choices cannot be empty.'))
+      .max(MAX_CHOICES, `At most ${MAX_CHOICES} choices.`)
+      .default([]),
+    randomise_answers: z.boolean().default(true),
+    timer_seconds: z
+      .number()
+      .int('The timer is in whole seconds.')
+      .min(0, 'The timer cannot be negative.')
+      .max(MAX_TIMER_SECONDS, `The timer can be at most ${MAX_TIMER_SECONDS} seconds.`)
+      .default(0),
+    video_link_1: videoLink.nullable().default(null),
+    video_link_2: videoLink.nullable().default(null),
+    video_captions_1: captionsLink.nullable().default(null),
+    video_captions_2: captionsLink.nullable().default(null),
+    /** Character limit of an open answer; ignored for closed questions. */
+    max_length: z.number().int().min(1).max(OPEN_ANSWER_MAX_LENGTH).nullable().default(null),
+  })
+  .strict()
+  .superRefine((q, ctx) => {
+    const issue = (path: string, message: string) =>
+      ctx.addIssue({ code: 'custom', path: [path], message });
+    const labels = q.choices.filter((c) => c.toLowerCase() !== LEAVE_BLANK_CHOICE.toLowerCase());
+    const seen = new Set<string>();
+    for (const label of labels) {
+      if (seen.has(label.toLowerCase())) issue('choices', `“${label}” is listed twice.`);
+      seen.add(label.toLowerCase());
+    }
+    if (q.type === 'Closed' && labels.length < 2) {
+      issue('choices', 'A closed question needs at least two choices.');
+    }
+    if (q.type === 'Open' && labels.length) {
+      issue('choices', 'Open questions have no choices: people write their answer.');
+    }
+    if (q.video_link_2 && !q.video_link_1) issue('video_link_2', 'Fill in the first video first.');
+    if (q.video_captions_1 && !q.video_link_1) issue('video_captions_1', 'Captions need a video.');
+    if (q.video_captions_2 && !q.video_link_2) issue('video_captions_2', 'Captions need a video.');
+  });
+export type QuestionInput = z.input<typeof QuestionInputSchema>;
+
+/** Where a survey stands: a draft is never listed; scheduled is published with a future release. */
+export const SurveyStateSchema = z.enum(['draft', 'scheduled', 'open', 'closed']);
+export type SurveyState = z.infer<typeof SurveyStateSchema>;
+
+/** A question as admins edit it. */
+export const AdminQuestionSchema = z.object({
+  qid: z.uuid(),
+  position: z.number().int(),
+  type: QuestionTypeSchema,
+  question: z.string(),
+  /** The choices to pick from, in order, without the leave-blank choice (always kept, last). */
+  choices: z.array(z.string()),
+  randomise_answers: z.boolean(),
+  timer_seconds: z.number().int(),
+  video_link_1: z.string().nullable(),
+  video_link_2: z.string().nullable(),
+  video_captions_1: z.string().nullable(),
+  video_captions_2: z.string().nullable(),
+  max_length: z.number().int().nullable(),
+  answers_count: z.number().int().min(0),
+  /** Choices that have answers: they can be reordered, never removed or renamed. */
+  answered_choices: z.array(z.string()),
+});
+export type AdminQuestion = z.infer<typeof AdminQuestionSchema>;
+
+const adminSurveyBase = {
+  gid: z.uuid(),
+  name: z.string(),
+  state: SurveyStateSchema,
+  cover_image: z.string().nullable(),
+  variant: SurveyVariantSchema,
+  slot: z.number().int(),
+  release_date: when,
+  date_published: when.nullable(),
+  closed_at: when.nullable(),
+  questions_count: z.number().int().min(0),
+  answers_count: z.number().int().min(0),
+};
+
+/** A survey in the admins' list (`GET /admin/surveys/`): every state, in home-page order. */
+export const AdminSurveySummarySchema = z.object(adminSurveyBase);
+export type AdminSurveySummary = z.infer<typeof AdminSurveySummarySchema>;
+
+export const AdminSurveyListSchema = z.object({ results: z.array(AdminSurveySummarySchema) });
+export type AdminSurveyList = z.infer<typeof AdminSurveyListSchema>;
+
+/** A survey as admins edit it (`GET /admin/surveys/{gid}/`). */
+export const AdminSurveySchema = z.object({
+  ...adminSurveyBase,
+  author: z.string(),
+  cover_headline: z.string(),
+  intro_screen_image: z.string().nullable(),
+  intro_screen_text: z.string(),
+  outro_screen_text: z.string(),
+  genres: z.array(GenreSchema),
+  questions: z.array(AdminQuestionSchema),
+  shareable_link: z.string(),
+});
+export type AdminSurvey = z.infer<typeof AdminSurveySchema>;
+
+/** `PUT /admin/surveys/{gid}/question-order/`: every question's qid, in the new order. */
+export const QuestionOrderSchema = z
+  .object({ qids: z.array(z.uuid('Unknown question.')).min(1).max(500) })
+  .strict();
+export type QuestionOrder = z.infer<typeof QuestionOrderSchema>;
+
+/** `PUT /admin/survey-order/`: surveys' gids in home-page order; slots become 1, 2, 3... */
+export const SurveyOrderSchema = z
+  .object({ gids: z.array(z.uuid('Unknown survey.')).min(1).max(1000) })
+  .strict();
+export type SurveyOrder = z.infer<typeof SurveyOrderSchema>;
+
+/** `POST /admin/genres/`, `PUT /admin/genres/{unique_GID}/`. */
+export const GenreInputSchema = z
+  .object({ genre_name: trimmed(60, 'A genre name').min(1, 'Name the genre.') })
+  .strict();
+export type GenreInput = z.infer<typeof GenreInputSchema>;
+
+/** A genre with how many surveys use it (`GET /admin/genres/`). */
+export const AdminGenreSchema = GenreSchema.extend({ surveys_count: z.number().int().min(0) });
+export type AdminGenre = z.infer<typeof AdminGenreSchema>;
+export const AdminGenreListSchema = z.object({ results: z.array(AdminGenreSchema) });
+export type AdminGenreList = z.infer<typeof AdminGenreListSchema>;
+
+/** `POST /admin/uploads/` (body: the image bytes, `Content-Type: image/...`). */
+export const UploadedImageSchema = z.object({
+  url: z.string(),
+  width: z.number().int(),
+  height: z.number().int(),
+  bytes: z.number().int(),
+});
+export type UploadedImage = z.infer<typeof UploadedImageSchema>;
