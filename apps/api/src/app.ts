@@ -184,6 +184,7 @@ export async function buildApp({
   );
   const authoring = createAuthoringService(createAuthoringRepository(database.db), {
     audit,
+    onChange: () => surveys.invalidate(),
     clock,
   });
   const uploadsDir = path.join(config.dataDir, 'uploads');

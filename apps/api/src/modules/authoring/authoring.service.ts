@@ -89,8 +89,23 @@ const quoted = (labels: string[]) => labels.map((l) => `“${l}”`).join(', ');
  */
 export function createAuthoringService(
   repo: AuthoringRepository,
-  { audit, clock = () => new Date() }: { audit: AuditService; clock?: () => Date },
+  {
+    audit,
+    onChange = () => {},
+    clock = () => new Date(),
+  }: {
+    audit: AuditService;
+    /** Content changed: public reads in this process should see it now (the survey cache). */
+    onChange?: () => void;
+    clock?: () => Date;
+  },
 ) {
+  /** Records a change in the audit log and lets public reads see it. */
+  async function changed(...entry: Parameters<AuditService['record']>) {
+    onChange();
+    await audit.record(...entry);
+  }
+
   async function load(gid: string, origin: string): Promise<AdminSurvey> {
     const found = UUID.test(gid) ? await repo.findSurvey(gid.toLowerCase()) : undefined;
     if (!found) throw new AppError('NOT_FOUND');
@@ -205,7 +220,7 @@ export function createAuthoringService(
         { ...surveyValues(input), slug: slugFor(input.name) },
         genreGids,
       );
-      await audit.record(actor, 'survey.create', `survey:${gid}`, { name: input.name });
+      await changed(actor, 'survey.create', `survey:${gid}`, { name: input.name });
       return load(gid, origin);
     },
 
@@ -215,7 +230,7 @@ export function createAuthoringService(
       if (!(await repo.updateSurvey(gid.toLowerCase(), surveyValues(input), genreGids))) {
         throw new AppError('NOT_FOUND');
       }
-      await audit.record(actor, 'survey.update', `survey:${gid.toLowerCase()}`, {
+      await changed(actor, 'survey.update', `survey:${gid.toLowerCase()}`, {
         name: input.name,
       });
       return load(gid, origin);
@@ -233,7 +248,7 @@ export function createAuthoringService(
         });
       }
       await repo.setDates(current.gid, { publishedAt: clock() });
-      await audit.record(actor, 'survey.publish', `survey:${current.gid}`, {
+      await changed(actor, 'survey.publish', `survey:${current.gid}`, {
         release_date: current.release_date,
       });
       return load(current.gid, origin);
@@ -249,7 +264,7 @@ export function createAuthoringService(
         throw new AppError('INVALID_STATE', 'This survey is closed already.');
       }
       await repo.setDates(current.gid, { closedAt: clock() });
-      await audit.record(actor, 'survey.close', `survey:${current.gid}`);
+      await changed(actor, 'survey.close', `survey:${current.gid}`);
       return load(current.gid, origin);
     },
 
@@ -259,7 +274,7 @@ export function createAuthoringService(
         throw new AppError('INVALID_STATE', 'Only a closed survey can be reopened.');
       }
       await repo.setDates(current.gid, { closedAt: null });
-      await audit.record(actor, 'survey.reopen', `survey:${current.gid}`);
+      await changed(actor, 'survey.reopen', `survey:${current.gid}`);
       return load(current.gid, origin);
     },
 
@@ -270,7 +285,7 @@ export function createAuthoringService(
           gids: ['List each survey once; one of them no longer exists.'],
         });
       }
-      await audit.record(actor, 'survey.order', 'surveys', { surveys: lower.length });
+      await changed(actor, 'survey.order', 'surveys', { surveys: lower.length });
       return list();
     },
 
@@ -279,7 +294,7 @@ export function createAuthoringService(
       const { values, labels, blank } = questionParts(input);
       const qid = await repo.addQuestion(gid.toLowerCase(), values, labels, blank);
       if (!qid) throw new AppError('NOT_FOUND');
-      await audit.record(actor, 'question.create', `question:${qid}`, {
+      await changed(actor, 'question.create', `question:${qid}`, {
         survey: gid.toLowerCase(),
         type: input.type,
       });
@@ -305,7 +320,7 @@ export function createAuthoringService(
         }
         await repo.updateQuestion(tx, found.question.id, values, labels, blank);
       });
-      await audit.record(actor, 'question.update', `question:${qid.toLowerCase()}`, {
+      await changed(actor, 'question.update', `question:${qid.toLowerCase()}`, {
         survey: gid,
       });
       return load(gid, origin);
@@ -321,7 +336,7 @@ export function createAuthoringService(
         }
         await repo.deleteQuestion(tx, found.question.id, found.question.surveyId);
       });
-      await audit.record(actor, 'question.delete', `question:${qid.toLowerCase()}`, {
+      await changed(actor, 'question.delete', `question:${qid.toLowerCase()}`, {
         survey: gid,
       });
       return load(gid, origin);
@@ -339,7 +354,7 @@ export function createAuthoringService(
           qids: ['List every question of this survey exactly once.'],
         });
       }
-      await audit.record(actor, 'question.order', `survey:${gid.toLowerCase()}`);
+      await changed(actor, 'question.order', `survey:${gid.toLowerCase()}`);
       return load(gid, origin);
     },
 
@@ -351,7 +366,7 @@ export function createAuthoringService(
     async createGenre(input: GenreInput, actor: Actor): Promise<AdminGenre> {
       const gid = await repo.insertGenre(input.genre_name);
       if (!gid) throw nameTaken(input.genre_name);
-      await audit.record(actor, 'genre.create', `genre:${gid}`, { name: input.genre_name });
+      await changed(actor, 'genre.create', `genre:${gid}`, { name: input.genre_name });
       return toGenre((await repo.findGenre(gid))!);
     },
 
@@ -361,7 +376,7 @@ export function createAuthoringService(
       if (!(await repo.renameGenre(before.genre.gid, input.genre_name))) {
         throw nameTaken(input.genre_name);
       }
-      await audit.record(actor, 'genre.rename', `genre:${before.genre.gid}`, {
+      await changed(actor, 'genre.rename', `genre:${before.genre.gid}`, {
         from: before.genre.name,
         to: input.genre_name,
       });
@@ -372,7 +387,7 @@ export function createAuthoringService(
     async deleteGenre(gid: string, actor: Actor): Promise<void> {
       const before = UUID.test(gid) ? await repo.findGenre(gid.toLowerCase()) : undefined;
       if (!before || !(await repo.deleteGenre(before.genre.gid))) throw new AppError('NOT_FOUND');
-      await audit.record(actor, 'genre.delete', `genre:${before.genre.gid}`, {
+      await changed(actor, 'genre.delete', `genre:${before.genre.gid}`, {
         name: before.genre.name,
         surveys: before.surveysCount,
       });

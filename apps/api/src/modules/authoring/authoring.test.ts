@@ -195,6 +195,26 @@ describe.each(engines)('survey authoring on %s', (engine) => {
     }
   });
 
+  it('shows a publication at once on this process, whatever the content cache', async () => {
+    const cached = await createTestApp(database, { contentCacheSeconds: 3600 });
+    try {
+      const token = (await createMember(cached, { role: 'admin' })).token;
+      const created = AdminSurveySchema.parse(
+        json(await post(cached, `${ADMIN}/surveys/`, surveyBody(), { token })),
+      );
+      await post(cached, `${ADMIN}/surveys/${created.gid}/questions/`, closedQuestion(), { token });
+      const listed = async () =>
+        SurveyListSchema.parse(
+          json(await get(cached, '/api/v1/surveys/open-closed-random-video-surveys?page_size=100')),
+        ).results.map((s) => s.gid);
+      expect(await listed()).not.toContain(created.gid); // the cache is warm now
+      await post(cached, `${ADMIN}/surveys/${created.gid}/publish/`, {}, { token });
+      expect(await listed()).toContain(created.gid);
+    } finally {
+      await cached.close();
+    }
+  });
+
   it('edits a survey and shows a future release as scheduled', async () => {
     const created = await draft();
     await addQuestion(created.gid, closedQuestion({ video_link_1: null }));

@@ -195,6 +195,11 @@ export function createSurveysService(
   }
 
   return {
+    /** Forgets the snapshot: this process reads content afresh (after an edit by staff). */
+    invalidate(): void {
+      snapshot = undefined;
+    },
+
     async list(page: PageQuery, listUrl: string): Promise<SurveyList> {
       const snap = await listed(clock());
       const now = new Date(snap.loadedAt);
