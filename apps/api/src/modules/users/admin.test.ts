@@ -99,6 +99,24 @@ describe.each(engines)('staff area on %s', (engine) => {
       body: {},
       who: ['moderator', 'admin'],
     },
+    ...(['approve', 'reject'] as const).map((verb) => ({
+      method: 'POST' as const,
+      url: () => `/api/v1/admin/signups/${unknown()}/${verb}/`,
+      body: {},
+      who: ['moderator', 'admin'] as Who[],
+    })),
+    {
+      method: 'POST',
+      url: () => '/api/v1/admin/answers/999999/hide/',
+      body: {},
+      who: ['moderator', 'admin'],
+    },
+    {
+      method: 'POST',
+      url: () => `/api/v1/admin/users/${unknown()}/unsuspend/`,
+      body: {},
+      who: ['admin'],
+    },
     // Authoring (admins only). Unknown ids: the route answers 404 to those allowed.
     { method: 'GET', url: () => '/api/v1/admin/surveys/', who: ['admin'] },
     { method: 'POST', url: () => '/api/v1/admin/surveys/', body: survey, who: ['admin'] },
@@ -158,6 +176,21 @@ describe.each(engines)('staff area on %s', (engine) => {
     // An empty upload: allowed callers get "the file is empty" (400), never the file stored.
     { method: 'POST', url: () => '/api/v1/admin/uploads/', body: {}, who: ['admin'] },
   ];
+
+  it('lists every staff route of the API in the matrix below', () => {
+    const doc = app.swagger() as { paths: Record<string, Record<string, unknown>> };
+    const missing: string[] = [];
+    for (const [pattern, methods] of Object.entries(doc.paths)) {
+      if (!pattern.startsWith('/api/v1/admin/')) continue;
+      const matches = new RegExp(`^${pattern.replace(/\{[^}]+\}/g, '[^/]+')}$`);
+      for (const method of Object.keys(methods).map((m) => m.toUpperCase())) {
+        if (method === 'HEAD') continue;
+        const covered = routes.some((r) => r.method === method && matches.test(r.url()));
+        if (!covered) missing.push(`${method} ${pattern}`);
+      }
+    }
+    expect(missing).toEqual([]);
+  });
 
   it('refuses every staff route to visitors (401) and to the wrong roles (403)', async () => {
     for (const route of routes) {
