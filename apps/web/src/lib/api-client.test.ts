@@ -1,3 +1,4 @@
+import { Blob as NodeBlob } from 'node:buffer';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -5,6 +6,7 @@ import {
   ApiError,
   apiDownload,
   apiRequest,
+  apiUpload,
   attachmentFileName,
   onSessionEnded,
   setApiBase,
@@ -46,6 +48,17 @@ beforeAll(async () => {
         'Content-Disposition': 'attachment; filename="candor-results.csv"',
       });
       res.end('"a","b"\n1,2\n');
+      return;
+    }
+    if (req.url === '/api/v1/upload') {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () =>
+        send(201, {
+          type: req.headers['content-type'],
+          bytes: Buffer.concat(chunks).toString('hex'),
+        }),
+      );
       return;
     }
     send(200, { ok: req.url });
@@ -136,6 +149,22 @@ describe('apiDownload', () => {
       status: 401,
       code: 'UNAUTHENTICATED',
     });
+  });
+});
+
+describe('apiUpload', () => {
+  it('sends the bytes with their own type, refreshing a stale token and replaying the body', async () => {
+    storeTokens({ access: 'stale', refresh: `r${current}` });
+    // Node's Blob: the test's fetch is Node's, which reads jsdom's Blob as "[object Blob]".
+    const image = new NodeBlob([new Uint8Array([0x89, 0x50, 0x4e, 0x47])], {
+      type: 'image/png',
+    }) as unknown as Blob;
+    await expect(apiUpload('/v1/upload', image)).resolves.toEqual({
+      type: 'image/png',
+      bytes: '89504e47',
+    });
+    expect(refreshCalls).toBe(1);
+    expect(seen.at(-1)).toBe(`Bearer a${current}`);
   });
 });
 

@@ -62,7 +62,8 @@ export function onSessionEnded(listener: () => void): () => void {
 
 async function send(path: string, init: RequestInit, withToken: boolean): Promise<Response> {
   const headers = new Headers(init.headers);
-  headers.set('Content-Type', 'application/json');
+  // JSON unless the caller names its own body type (an upload).
+  if (!headers.has('Content-Type')) headers.set('Content-Type', 'application/json');
   const access = withToken ? readTokens()?.access : undefined;
   if (access) headers.set('Authorization', `Bearer ${access}`);
   try {
@@ -171,4 +172,14 @@ export async function apiDownload(
 /** POSTs a JSON body. */
 export function apiPost<T>(path: string, body: unknown, init: RequestInit = {}): Promise<T> {
   return apiRequest<T>(path, { ...init, method: 'POST', body: JSON.stringify(body) });
+}
+
+/**
+ * POSTs raw bytes (an image upload) with their own `Content-Type` instead of JSON, with the token
+ * and the refresh rule of `apiRequest` (a Blob can be sent again on the replay). Throws ApiError.
+ */
+export function apiUpload<T>(path: string, body: Blob, init: RequestInit = {}): Promise<T> {
+  const headers = new Headers(init.headers);
+  headers.set('Content-Type', body.type || 'application/octet-stream');
+  return apiRequest<T>(path, { ...init, method: 'POST', body, headers });
 }

@@ -1,12 +1,22 @@
-import { Navigate } from 'react-router';
+import type { Question, SurveyDetail } from '@candor/contracts';
+import { useMemo } from 'react';
+import { Navigate, useParams } from 'react-router';
 import { AdminShell, useIsAdmin } from '../../features/admin/components/admin-shell';
 import { AnalyticsPanel } from '../../features/admin/components/analytics-panel';
 import { AnswersPanel } from '../../features/admin/components/answers-panel';
 import { AuditLogPanel } from '../../features/admin/components/audit-log-panel';
+import { GenresPanel } from '../../features/admin/components/genres-panel';
 import { ResultsPanel } from '../../features/admin/components/results-panel';
 import { SignupsPanel } from '../../features/admin/components/signups-panel';
 import { AdminsOnly } from '../../features/admin/components/staff-only';
+import { NewSurveyEditor, SurveyEditor } from '../../features/admin/components/survey-editor';
+import { type PreviewScreens, SurveyPreview } from '../../features/admin/components/survey-preview';
+import { SurveysPanel } from '../../features/admin/components/surveys-panel';
 import { UsersPanel } from '../../features/admin/components/users-panel';
+import { QuestionScreen } from '../../features/answering/components/question-screen';
+import { makeShuffle } from '../../features/answering/lib/flow';
+import { Brick } from '../../features/surveys/components/brick';
+import { SurveyIntro } from '../../features/surveys/components/survey-intro';
 
 /** `/admin`: the staff area's frame (the role guard and the tabs). */
 export const AdminRoute = AdminShell;
@@ -33,4 +43,86 @@ export function AdminResultsRoute() {
 
 export function AdminAnalyticsRoute() {
   return useIsAdmin() ? <AnalyticsPanel /> : <AdminsOnly />;
+}
+
+export function AdminSurveysRoute() {
+  return useIsAdmin() ? <SurveysPanel /> : <AdminsOnly />;
+}
+
+export function AdminNewSurveyRoute() {
+  return useIsAdmin() ? <NewSurveyEditor /> : <AdminsOnly />;
+}
+
+export function AdminSurveyRoute() {
+  const { gid = '' } = useParams();
+  // A new survey's editor is another screen: no form state carries over between surveys.
+  return useIsAdmin() ? <SurveyEditor key={gid} gid={gid} /> : <AdminsOnly />;
+}
+
+export function AdminGenresRoute() {
+  return useIsAdmin() ? <GenresPanel /> : <AdminsOnly />;
+}
+
+/** One question of the preview in the respondents' screen, its choices shuffled as theirs are. */
+function PreviewQuestion({
+  survey,
+  question,
+  number,
+  total,
+  onAnswer,
+}: {
+  survey: SurveyDetail;
+  question: Question;
+  number: number;
+  total: number;
+  onAnswer: (answer: string) => void;
+}) {
+  const choices = useMemo(
+    () => makeShuffle(survey.gid, [question]).choices[question.qid] ?? question.choices,
+    [survey.gid, question],
+  );
+  return (
+    <QuestionScreen
+      question={question}
+      choices={choices}
+      number={number}
+      total={total}
+      busy={false}
+      onAnswer={(input) => onAnswer(input.isBlank ? '' : input.answer)}
+    />
+  );
+}
+
+// The respondents' real screens, composed here: the preview flow records nothing and stores
+// nothing in the browser (the answering flow does both, so it is not used).
+const previewScreens: PreviewScreens = {
+  brick: (survey, open) => (
+    <ul
+      className="bricks preview-bricks"
+      onClickCapture={(e) => {
+        // The brick links to the public survey; in the preview it opens the intro instead.
+        e.preventDefault();
+        open();
+      }}
+    >
+      <Brick survey={{ ...survey, questions: [] }} />
+    </ul>
+  ),
+  intro: (survey, start) => (
+    <SurveyIntro
+      survey={survey}
+      onStart={start}
+      progress={{ answered: 0, total: survey.questions.length }}
+    />
+  ),
+  question: (props) => <PreviewQuestion {...props} />,
+};
+
+export function AdminSurveyPreviewRoute() {
+  const { gid = '' } = useParams();
+  return useIsAdmin() ? (
+    <SurveyPreview key={gid} gid={gid} screens={previewScreens} />
+  ) : (
+    <AdminsOnly />
+  );
 }

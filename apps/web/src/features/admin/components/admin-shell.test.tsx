@@ -63,6 +63,8 @@ describe('AdminShell (the staff-only guard)', () => {
     expect(tabs()).toEqual([
       'Signups',
       'Written answers',
+      'Surveys',
+      'Genres',
       'Users',
       'Audit log',
       'Results',

@@ -12,6 +12,8 @@ interface Tab {
 const TABS: Tab[] = [
   { to: '/admin/signups', label: 'Signups', adminOnly: false },
   { to: '/admin/answers', label: 'Written answers', adminOnly: false },
+  { to: '/admin/surveys', label: 'Surveys', adminOnly: true },
+  { to: '/admin/genres', label: 'Genres', adminOnly: true },
   { to: '/admin/users', label: 'Users', adminOnly: true },
   { to: '/admin/audit-log', label: 'Audit log', adminOnly: true },
   { to: '/admin/results', label: 'Results', adminOnly: true },

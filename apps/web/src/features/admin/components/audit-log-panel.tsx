@@ -33,7 +33,7 @@ export function AuditLogPanel() {
       ) : list.data.results.length === 0 ? (
         <div className="admin-empty">
           <p className="admin-empty__title">No staff actions yet</p>
-          <p>Approvals, hidden answers, role changes and suspensions are recorded here.</p>
+          <p>Approvals, hidden answers, account changes and survey edits are recorded here.</p>
         </div>
       ) : (
         <table

@@ -38,8 +38,8 @@ export function AdminsOnly() {
     <div className="admin-empty" role="status">
       <h1 className="admin-panel__title">Admins only</h1>
       <p>
-        Only admins manage accounts, read the audit log, results and analytics. Ask an admin if you
-        need something.
+        Only admins write surveys, manage genres and accounts, and read the audit log, results and
+        analytics. Ask an admin if you need something.
       </p>
     </div>
   );

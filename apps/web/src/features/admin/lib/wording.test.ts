@@ -1,4 +1,4 @@
-import type { AuditEntry } from '@candor/contracts';
+import { type AuditEntry, AuditActionSchema } from '@candor/contracts';
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../../lib/api-client';
 import { actionErrorText, describeAuditAction, describeAuditTarget } from './wording';
@@ -21,6 +21,49 @@ describe('audit wording', () => {
     );
   });
 
+  it('says every authoring action in words', () => {
+    const said: Array<[AuditEntry['action'], string]> = [
+      ['survey.create', 'created a survey'],
+      ['survey.update', 'edited a survey'],
+      ['survey.publish', 'published a survey'],
+      ['survey.close', 'closed a survey'],
+      ['survey.reopen', 'reopened a survey'],
+      ['survey.order', 'reordered the surveys on the home page'],
+      ['question.create', 'added a question'],
+      ['question.update', 'edited a question'],
+      ['question.delete', 'deleted a question'],
+      ['question.order', "reordered a survey's questions"],
+      ['genre.create', 'added a genre'],
+      ['genre.rename', 'renamed a genre'],
+      ['genre.delete', 'deleted a genre'],
+      ['image.upload', 'uploaded an image'],
+    ];
+    for (const [action, words] of said) expect(describeAuditAction(entry(action))).toBe(words);
+    // With the details the API records, the phrase names what changed.
+    expect(describeAuditAction(entry('survey.create', { name: 'Night Owls' }))).toBe(
+      'created the survey “Night Owls”',
+    );
+    expect(describeAuditAction(entry('survey.update', { name: 'x'.repeat(80) }))).toBe(
+      `edited the survey “${'x'.repeat(59)}…”`,
+    );
+    expect(describeAuditAction(entry('question.create', { type: 'Open' }))).toBe(
+      'added a written-answer question',
+    );
+    expect(describeAuditAction(entry('genre.rename', { from: 'Sex', to: 'Intimacy' }))).toBe(
+      'renamed a genre from “Sex” to “Intimacy”',
+    );
+    expect(describeAuditAction(entry('genre.delete', { name: 'Money', surveys: 3 }))).toBe(
+      'deleted the genre “Money” (used by 3 surveys)',
+    );
+    expect(describeAuditAction(entry('image.upload', { width: 1600, height: 900 }))).toBe(
+      'uploaded an image (1600×900)',
+    );
+    // Every action of the contract has words (a new one fails here until it gets some).
+    for (const action of AuditActionSchema.options) {
+      expect(describeAuditAction(entry(action))).toMatch(/^[a-z]/);
+    }
+  });
+
   it('names both roles of a role change, and never prints a value it does not know', () => {
     expect(describeAuditAction(entry('user.role', { from: 'member', to: 'moderator' }))).toBe(
       'changed a role from member to moderator',
@@ -39,7 +82,16 @@ describe('audit wording', () => {
     expect(describeAuditTarget('survey:9c0ffee0-0000-4000-8000-000000000001')).toBe(
       'Survey 9c0ffee0',
     );
-    expect(describeAuditTarget('genre:x')).toBe('genre:x');
+    expect(describeAuditTarget('question:7d1e2f30-0000-4000-8000-000000000001')).toBe(
+      'Question 7d1e2f30',
+    );
+    expect(describeAuditTarget('genre:5a6b7c8d-0000-4000-8000-000000000001')).toBe(
+      'Genre 5a6b7c8d',
+    );
+    expect(describeAuditTarget('image:9b1c2d3e4f5a6b7c.webp')).toBe('Image 9b1c2d3e');
+    expect(describeAuditTarget('surveys')).toBe('All surveys');
+    expect(describeAuditTarget('thing:x')).toBe('thing:x');
+    expect(describeAuditTarget('genre:')).toBe('genre:');
   });
 });
 
@@ -56,5 +108,18 @@ describe('action errors', () => {
       'Could not hide it.',
     );
     expect(actionErrorText(new Error('x'), 'Fallback.')).toBe('Fallback.');
+  });
+
+  it('says why an authoring change was refused, in the words of the server', () => {
+    const answered = new ApiError(409, 'ANSWERS_EXIST', '“Yes” has answers: it cannot be removed.');
+    expect(actionErrorText(answered, 'x')).toBe('“Yes” has answers: it cannot be removed.');
+    const state = new ApiError(409, 'INVALID_STATE', 'Only a draft can be published.');
+    expect(actionErrorText(state, 'x')).toBe('Only a draft can be published.');
+    const empty = new ApiError(400, 'VALIDATION_FAILED', 'x', {
+      non_field_errors: ['Add a question before publishing.'],
+    });
+    expect(actionErrorText(empty, 'x')).toBe('Add a question before publishing.');
+    const field = new ApiError(400, 'VALIDATION_FAILED', 'x', { name: ['Too long.'] });
+    expect(actionErrorText(field, 'Could not save.')).toBe('Could not save.');
   });
 });

@@ -14,6 +14,13 @@ export const ROLE_LABELS: Record<Role, string> = {
 const roleWord = (value: unknown): string | null =>
   typeof value === 'string' && value in ROLE_LABELS ? value : null;
 
+/** A name an admin typed, in quotes and cut short: it is shown in a table cell. */
+const quoted = (name: string): string =>
+  `“${name.length > 60 ? `${name.slice(0, 59).trimEnd()}…` : name}”`;
+
+const withName = (phrase: string, plain: string, name: unknown): string =>
+  typeof name === 'string' && name.trim() ? `${phrase} ${quoted(name.trim())}` : plain;
+
 /** What a staff member did, as a phrase after their name: "hid a written answer". */
 export function describeAuditAction(entry: Pick<AuditEntry, 'action' | 'details'>): string {
   switch (entry.action) {
@@ -39,17 +46,78 @@ export function describeAuditAction(entry: Pick<AuditEntry, 'action' | 'details'
       return entry.details.format === 'csv'
         ? "exported a survey's results as CSV"
         : "exported a survey's results as JSON";
+    case 'survey.create':
+      return withName('created the survey', 'created a survey', entry.details.name);
+    case 'survey.update':
+      return withName('edited the survey', 'edited a survey', entry.details.name);
+    case 'survey.publish':
+      return 'published a survey';
+    case 'survey.close':
+      return 'closed a survey';
+    case 'survey.reopen':
+      return 'reopened a survey';
+    case 'survey.order':
+      return 'reordered the surveys on the home page';
+    case 'question.create':
+      return entry.details.type === 'Open'
+        ? 'added a written-answer question'
+        : entry.details.type === 'Closed'
+          ? 'added a multiple-choice question'
+          : 'added a question';
+    case 'question.update':
+      return 'edited a question';
+    case 'question.delete':
+      return 'deleted a question';
+    case 'question.order':
+      return "reordered a survey's questions";
+    case 'genre.create':
+      return withName('added the genre', 'added a genre', entry.details.name);
+    case 'genre.rename': {
+      const { from, to } = entry.details;
+      return typeof from === 'string' && typeof to === 'string'
+        ? `renamed a genre from ${quoted(from)} to ${quoted(to)}`
+        : 'renamed a genre';
+    }
+    case 'genre.delete': {
+      const n = entry.details.surveys;
+      const what = withName('deleted the genre', 'deleted a genre', entry.details.name);
+      return typeof n === 'number' && n > 0
+        ? `${what} (used by ${n === 1 ? '1 survey' : `${n} surveys`})`
+        : what;
+    }
+    case 'image.upload': {
+      const { width, height } = entry.details;
+      return typeof width === 'number' && typeof height === 'number'
+        ? `uploaded an image (${width}×${height})`
+        : 'uploaded an image';
+    }
   }
 }
 
-/** The object of an action in words: "Account 3f2a9c1e" or "Written answer #12". */
+/** The object of an action in words: "Account 3f2a9c1e", "Written answer #12", "Image 9b1c2d3e". */
 export function describeAuditTarget(target: string): string {
+  // The home page's order concerns every survey at once.
+  if (target === 'surveys') return 'All surveys';
   const [kind, ...rest] = target.split(':');
   const ref = rest.join(':');
-  if (kind === 'user' && ref) return `Account ${shortId(ref)}`;
-  if (kind === 'survey' && ref) return `Survey ${shortId(ref)}`;
-  if (kind === 'answer' && ref) return `Written answer #${ref}`;
-  return target;
+  if (!ref) return target;
+  switch (kind) {
+    case 'user':
+      return `Account ${shortId(ref)}`;
+    case 'survey':
+      return `Survey ${shortId(ref)}`;
+    case 'question':
+      return `Question ${shortId(ref)}`;
+    case 'genre':
+      return `Genre ${shortId(ref)}`;
+    case 'answer':
+      return `Written answer #${ref}`;
+    case 'image':
+      // Stored images are named by their hash: its first characters tell them apart.
+      return `Image ${ref.replace(/\.\w+$/, '').slice(0, 8)}`;
+    default:
+      return target;
+  }
 }
 
 /** The first block of a uuid: enough to tell accounts apart on one screen. */
@@ -59,11 +127,16 @@ export const shortId = (uuid: string): string => uuid.split('-')[0] ?? uuid;
 export function actionErrorText(err: unknown, fallback: string): string {
   if (!(err instanceof ApiError)) return fallback;
   switch (err.code) {
-    // The server's detail is written for people (e.g. "Ask another admin to change your own account.").
+    // The server's detail is written for people (e.g. "Ask another admin to change your own
+    // account."); authoring refusals say what blocks the change ("This choice has answers...").
     case 'FORBIDDEN':
     case 'RATE_LIMITED':
     case 'NETWORK':
+    case 'ANSWERS_EXIST':
+    case 'INVALID_STATE':
       return err.message;
+    case 'VALIDATION_FAILED':
+      return err.fieldErrors.non_field_errors?.[0] ?? fallback;
     case 'NOT_FOUND':
       return 'It no longer exists: someone may have handled it already.';
     case 'UNAUTHENTICATED':

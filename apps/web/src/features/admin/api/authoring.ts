@@ -1,0 +1,198 @@
+import type {
+  AdminGenre,
+  AdminGenreList,
+  AdminSurvey,
+  AdminSurveyList,
+  GenreInput,
+  QuestionInput,
+  SurveyDetail,
+  SurveyInput,
+  UploadedImage,
+} from '@candor/contracts';
+import { type QueryClient, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { apiPost, apiRequest, apiUpload } from '../../../lib/api-client';
+import { adminQueries } from './admin';
+
+const base = '/v1/admin';
+const id = (value: string) => encodeURIComponent(value);
+
+/**
+ * The public survey reads (home page, survey screens) of this tab: an admin who changed a survey
+ * and opens the home page sees the change at once, not after their minute of freshness.
+ */
+const PUBLIC_SURVEYS_KEY = ['surveys'] as const;
+
+const put = <T>(path: string, body: unknown) =>
+  apiRequest<T>(path, { method: 'PUT', body: JSON.stringify(body) });
+const del = <T>(path: string) => apiRequest<T>(path, { method: 'DELETE' });
+
+/** Query options of survey authoring; keys start with `admin`, like the other staff lists. */
+export const authoringQueries = {
+  surveysAll: () => [...adminQueries.all(), 'authoring'] as const,
+  /** Every survey in every state, in home-page order. */
+  surveys: () =>
+    queryOptions({
+      queryKey: [...authoringQueries.surveysAll(), 'list'] as const,
+      queryFn: ({ signal }) => apiRequest<AdminSurveyList>(`${base}/surveys/`, { signal }),
+    }),
+  survey: (gid: string) =>
+    queryOptions({
+      queryKey: [...authoringQueries.surveysAll(), 'survey', gid] as const,
+      queryFn: ({ signal }) => apiRequest<AdminSurvey>(`${base}/surveys/${id(gid)}/`, { signal }),
+    }),
+  /** The survey as respondents get it, in any state. */
+  preview: (gid: string) =>
+    queryOptions({
+      queryKey: [...authoringQueries.surveysAll(), 'preview', gid] as const,
+      queryFn: ({ signal }) =>
+        apiRequest<SurveyDetail>(`${base}/surveys/${id(gid)}/preview/`, { signal }),
+      // Always what was saved last: the author opens it to check an edit.
+      staleTime: 0,
+    }),
+  genres: () =>
+    queryOptions({
+      queryKey: [...adminQueries.all(), 'genres'] as const,
+      queryFn: ({ signal }) => apiRequest<AdminGenreList>(`${base}/genres/`, { signal }),
+    }),
+};
+
+/**
+ * A survey changed: keep the answer as the editor's data, refresh the list, its preview, the
+ * released surveys of the Results tab and the audit log.
+ */
+function surveyChanged(queryClient: QueryClient, survey: AdminSurvey) {
+  queryClient.setQueryData(authoringQueries.survey(survey.gid).queryKey, survey);
+  return Promise.all([
+    queryClient.invalidateQueries({ queryKey: authoringQueries.surveys().queryKey }),
+    queryClient.invalidateQueries({ queryKey: authoringQueries.preview(survey.gid).queryKey }),
+    queryClient.invalidateQueries({ queryKey: adminQueries.surveys().queryKey }),
+    queryClient.invalidateQueries({ queryKey: PUBLIC_SURVEYS_KEY }),
+    queryClient.invalidateQueries({ queryKey: adminQueries.auditLogAll() }),
+    // Genre counts follow the surveys that use them.
+    queryClient.invalidateQueries({ queryKey: authoringQueries.genres().queryKey }),
+  ]);
+}
+
+/** Creates a draft survey (201, the new survey). */
+export function useCreateSurvey() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: SurveyInput) => apiPost<AdminSurvey>(`${base}/surveys/`, input),
+    onSuccess: (survey) => surveyChanged(queryClient, survey),
+  });
+}
+
+/** Saves a survey's fields (the whole SurveyInput). */
+export function useUpdateSurvey(gid: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: SurveyInput) => put<AdminSurvey>(`${base}/surveys/${id(gid)}/`, input),
+    onSuccess: (survey) => surveyChanged(queryClient, survey),
+  });
+}
+
+export type SurveyTransition = 'publish' | 'close' | 'reopen';
+
+/** Publishes, closes or reopens a survey. */
+export function useSurveyTransition(gid: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (transition: SurveyTransition) =>
+      apiPost<AdminSurvey>(`${base}/surveys/${id(gid)}/${transition}/`, {}),
+    onSuccess: (survey) => surveyChanged(queryClient, survey),
+  });
+}
+
+/** Saves the home page's order: every survey's gid, first brick first. */
+export function useSurveyOrder() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (gids: string[]) => put<AdminSurveyList>(`${base}/survey-order/`, { gids }),
+    onSuccess: (list) => {
+      queryClient.setQueryData(authoringQueries.surveys().queryKey, list);
+      return Promise.all([
+        // Each survey's slot changed.
+        queryClient.invalidateQueries({
+          queryKey: [...authoringQueries.surveysAll(), 'survey'],
+        }),
+        queryClient.invalidateQueries({ queryKey: adminQueries.surveys().queryKey }),
+        queryClient.invalidateQueries({ queryKey: PUBLIC_SURVEYS_KEY }),
+        queryClient.invalidateQueries({ queryKey: adminQueries.auditLogAll() }),
+      ]);
+    },
+  });
+}
+
+/** Adds a question (`qid` null) or saves one; the answer is the whole survey. */
+export function useSaveQuestion(gid: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ qid, input }: { qid: string | null; input: QuestionInput }) =>
+      qid
+        ? put<AdminSurvey>(`${base}/questions/${id(qid)}/`, input)
+        : apiPost<AdminSurvey>(`${base}/surveys/${id(gid)}/questions/`, input),
+    onSuccess: (survey) => surveyChanged(queryClient, survey),
+  });
+}
+
+export function useDeleteQuestion() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (qid: string) => del<AdminSurvey>(`${base}/questions/${id(qid)}/`),
+    onSuccess: (survey) => surveyChanged(queryClient, survey),
+  });
+}
+
+/** Saves the order of a survey's questions: every qid, first question first. */
+export function useQuestionOrder(gid: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (qids: string[]) =>
+      put<AdminSurvey>(`${base}/surveys/${id(gid)}/question-order/`, { qids }),
+    onSuccess: (survey) => surveyChanged(queryClient, survey),
+  });
+}
+
+/** Uploads an image file; the answer names where the API stored it (re-encoded as WebP). */
+export function useUploadImage() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (file: Blob) => apiUpload<UploadedImage>(`${base}/uploads/`, file),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: adminQueries.auditLogAll() }),
+  });
+}
+
+/** Every genre change refreshes the genres, the surveys that show them and the audit log. */
+function genresChanged(queryClient: QueryClient) {
+  return Promise.all([
+    queryClient.invalidateQueries({ queryKey: authoringQueries.genres().queryKey }),
+    queryClient.invalidateQueries({ queryKey: authoringQueries.surveysAll() }),
+    queryClient.invalidateQueries({ queryKey: PUBLIC_SURVEYS_KEY }),
+    queryClient.invalidateQueries({ queryKey: adminQueries.auditLogAll() }),
+  ]);
+}
+
+export function useCreateGenre() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: GenreInput) => apiPost<AdminGenre>(`${base}/genres/`, input),
+    onSuccess: () => genresChanged(queryClient),
+  });
+}
+
+export function useRenameGenre() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ gid, input }: { gid: string; input: GenreInput }) =>
+      put<AdminGenre>(`${base}/genres/${id(gid)}/`, input),
+    onSuccess: () => genresChanged(queryClient),
+  });
+}
+
+export function useDeleteGenre() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (gid: string) => del<undefined>(`${base}/genres/${id(gid)}/`),
+    onSuccess: () => genresChanged(queryClient),
+  });
+}

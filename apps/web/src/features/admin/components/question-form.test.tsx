@@ -1,0 +1,119 @@
+import type { AdminQuestion } from '@candor/contracts';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { QuestionForm } from './question-form';
+
+const gid = '00000000-0000-4000-8000-0000000000aa';
+const saved: AdminQuestion = {
+  qid: '00000000-0000-4000-8000-000000000001',
+  position: 1,
+  type: 'Closed',
+  question: 'Would you?',
+  choices: ['Yes', 'No'],
+  randomise_answers: true,
+  timer_seconds: 0,
+  video_link_1: null,
+  video_link_2: null,
+  video_captions_1: null,
+  video_captions_2: null,
+  max_length: null,
+  answers_count: 3,
+  answered_choices: ['Yes'],
+};
+
+const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+
+let fetchMock: ReturnType<typeof vi.fn>;
+beforeEach(() => {
+  fetchMock = vi.fn();
+  vi.stubGlobal('fetch', fetchMock);
+});
+afterEach(() => vi.unstubAllGlobals());
+
+function show(question: AdminQuestion | null) {
+  const onDone = vi.fn();
+  const client = new QueryClient({ defaultOptions: { mutations: { retry: false } } });
+  render(
+    <QueryClientProvider client={client}>
+      <QuestionForm gid={gid} question={question} number={1} onDone={onDone} />
+    </QueryClientProvider>,
+  );
+  return { onDone };
+}
+
+const field = (name: string | RegExp) => screen.getByRole<HTMLInputElement>('textbox', { name });
+
+describe('QuestionForm', () => {
+  it('shows the refusal when a choice has answers, and keeps what the admin typed', async () => {
+    fetchMock.mockResolvedValue(
+      json(409, {
+        detail: '“No” has answers: it can be moved, not removed or renamed.',
+        code: 'ANSWERS_EXIST',
+      }),
+    );
+    const { onDone } = show(saved);
+    fireEvent.change(field('Choice 2'), { target: { value: 'Nope' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save question' }));
+
+    const alert = await screen.findByText(/“No” has answers/);
+    expect(alert.closest('[role="alert"]')).toBeTruthy();
+    expect(field('Choice 2').value).toBe('Nope');
+    expect(onDone).not.toHaveBeenCalled();
+    const [url, init] = fetchMock.mock.calls[0] as [string, RequestInit];
+    expect(url).toBe(`/api/v1/admin/questions/${saved.qid}/`);
+    expect(init.method).toBe('PUT');
+    expect(JSON.parse(String(init.body))).toMatchObject({ choices: ['Yes', 'Nope'] });
+  });
+
+  it('puts the API field errors under their fields', async () => {
+    fetchMock.mockResolvedValue(json(400, { question: ['Write the question.'] }));
+    show(saved);
+    fireEvent.click(screen.getByRole('button', { name: 'Save question' }));
+    expect(await screen.findByText('Write the question.')).toBeTruthy();
+    expect(field('Question').getAttribute('aria-invalid')).toBe('true');
+  });
+
+  it('checks a video link as soon as the field is left, and again on each change', async () => {
+    show(null);
+    const link = field(/^Video link/);
+    fireEvent.change(link, { target: { value: 'http://example.com/clip.mp4' } });
+    fireEvent.blur(link);
+    expect(await screen.findByText('Video links must start with https://.')).toBeTruthy();
+    fireEvent.change(link, { target: { value: 'https://youtu.be/dQw4w9WgXcQ' } });
+    await waitFor(() =>
+      expect(screen.queryByText('Video links must start with https://.')).toBeNull(),
+    );
+  });
+
+  it('checks the whole question against the contract before sending it', async () => {
+    show(null);
+    fireEvent.change(field('Question'), { target: { value: 'Cats or dogs?' } });
+    fireEvent.change(field('Choice 1'), { target: { value: 'Cats' } });
+    fireEvent.change(field('Choice 2'), { target: { value: 'cats' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Add question' }));
+    expect(await screen.findByText('“cats” is listed twice.')).toBeTruthy();
+    expect(fetchMock).not.toHaveBeenCalled();
+    // Fixing the choices takes the stale message away.
+    fireEvent.change(field('Choice 2'), { target: { value: 'Dogs' } });
+    expect(screen.queryByText('“cats” is listed twice.')).toBeNull();
+  });
+
+  it('adds a new question and closes', async () => {
+    fetchMock.mockResolvedValue(json(201, { gid, questions: [] }));
+    const { onDone } = show(null);
+    fireEvent.change(field('Question'), { target: { value: 'Cats or dogs?' } });
+    fireEvent.change(field('Choice 1'), { target: { value: 'Cats' } });
+    fireEvent.change(field('Choice 2'), { target: { value: 'Dogs' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Add question' }));
+    await waitFor(() => expect(onDone).toHaveBeenCalled());
+    const [url, init] = fetchMock.mock.calls[0] as [string, RequestInit];
+    expect(url).toBe(`/api/v1/admin/surveys/${gid}/questions/`);
+    expect(JSON.parse(String(init.body))).toMatchObject({
+      type: 'Closed',
+      question: 'Cats or dogs?',
+      choices: ['Cats', 'Dogs'],
+    });
+  });
+});
