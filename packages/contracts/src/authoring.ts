@@ -13,11 +13,17 @@ export const UPLOAD_IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/webp', 'ima
 export const MAX_CHOICES = 12;
 export const MAX_TIMER_SECONDS = 3600;
 
+const VIDEO_FILE = /\.(mp4|webm|ogv|ogg|m3u8)$/i;
+/** Files served by Candor itself (the sample videos): a path on this site. */
+const OWN_VIDEO = /^\/sample\/[\w/-]+\.(mp4|webm|ogv|ogg|m3u8)$/i;
+
 /**
  * Why a video link cannot be played, or null when it can: an https YouTube or Vimeo video page,
- * or a direct https link to an .mp4, .webm, .ogv/.ogg or .m3u8 file.
+ * a direct https link to an .mp4, .webm, .ogv/.ogg or .m3u8 file, or one of Candor's own sample
+ * videos (`/sample/...`).
  */
 export function videoLinkProblem(link: string): string | null {
+  if (OWN_VIDEO.test(link)) return null;
   let url: URL;
   try {
     url = new URL(link);
@@ -41,7 +47,7 @@ export function videoLinkProblem(link: string): string | null {
       ? null
       : 'That Vimeo link does not name a video.';
   }
-  if (/\.(mp4|webm|ogv|ogg|m3u8)$/i.test(path)) return null;
+  if (VIDEO_FILE.test(path)) return null;
   return 'Use a YouTube or Vimeo link, or a direct link to an .mp4, .webm, .ogv or .m3u8 file.';
 }
 
@@ -88,7 +94,10 @@ const captionsLink = z
   .string()
   .trim()
   .max(500, 'Caption links can be at most 500 characters.')
-  .regex(/^https:\/\/[^\s]+\.vtt(\?[^\s]*)?$/i, 'Captions must be an https link to a .vtt file.');
+  .regex(
+    /^(https:\/\/[^\s]+|\/sample\/[\w/-]+)\.vtt(\?[^\s]*)?$/i,
+    'Captions must be an https link to a .vtt file.',
+  );
 
 /**
  * A question's content (`POST /admin/surveys/{gid}/questions/`, `PUT /admin/questions/{qid}/`).

@@ -318,6 +318,21 @@ describe.each(engines)('survey authoring on %s', (engine) => {
     ]);
   });
 
+  it('saves a sample video question unchanged (its videos are files of this site)', async () => {
+    const listed = SurveyListSchema.parse(
+      json(await get(app, '/api/v1/surveys/open-closed-random-video-surveys?page_size=100')),
+    );
+    const withVideo = listed.results
+      .flatMap((s) => s.questions)
+      .find((q) => q.video_link_1?.startsWith('/sample/'))!;
+    const survey = adminSurvey(await get(app, `${ADMIN}/surveys/${withVideo.gid}/`, call()));
+    const q = survey.questions.find((x) => x.qid === withVideo.qid)!;
+    const { qid: _qid, position: _p, answers_count: _a, answered_choices: _c, ...input } = q;
+    const res = await send(app, 'PUT', `${ADMIN}/questions/${q.qid}/`, input, call());
+    expect(res.statusCode, res.body).toBe(200);
+    expect(adminSurvey(res).questions.find((x) => x.qid === q.qid)).toEqual(q);
+  });
+
   it('deletes an unanswered question and closes the gap', async () => {
     const created = await draft();
     await addQuestion(created.gid, closedQuestion({ question: 'One?' }));
@@ -364,6 +379,9 @@ describe.each(engines)('survey authoring on %s', (engine) => {
       [{ video_link_1: 'http://youtu.be/dQw4w9WgXcQ' }, 'video_link_1', /https/],
       [{ video_link_1: 'javascript:alert(1)' }, 'video_link_1', /https/],
       [{ video_link_1: 'https://vimeo.com/about' }, 'video_link_1', /Vimeo/],
+      [{ video_link_1: '/etc/passwd' }, 'video_link_1', /https/],
+      [{ video_link_1: '/sample/../x.mp4' }, 'video_link_1', /https/],
+      [{ video_captions_1: '/sample/x.txt' }, 'video_captions_1', /vtt/],
       [{ video_link_1: null, video_link_2: 'https://vimeo.com/76979871' }, 'video_link_2', /first/],
       [{ choices: ['Only one'] }, 'choices', /at least two/],
       [{ choices: ['Yes', 'yes'] }, 'choices', /twice/],
