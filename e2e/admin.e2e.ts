@@ -177,6 +177,8 @@ describe('the staff area in Chromium', () => {
     expect(await staffTabs(page)).toEqual([
       'Signups',
       'Written answers',
+      'Surveys',
+      'Genres',
       'Users',
       'Audit log',
       'Results',

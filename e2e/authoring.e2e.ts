@@ -1,0 +1,264 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Browser, Download, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { desktop, launchChromium } from './chromium';
+import { AUTHORED_PREFIX, logIn, screenshot, signUp, testPeople, toast } from './fixtures';
+
+const baseURL = inject('baseURL');
+const dataDir = inject('dataDir');
+const adminPhone = inject('adminPhone');
+const adminPassword = inject('adminPassword');
+let browser: Browser;
+
+beforeAll(async () => {
+  browser = await launchChromium();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+const { newPage, member } = testPeople({
+  baseURL,
+  browser: () => browser,
+  ipPrefix: '100.64.0.',
+  block: '05',
+  passphrase: 'a patient harbour light',
+  context: { reducedMotion: 'reduce' },
+});
+
+const tablet = { viewport: { width: 820, height: 1180 } };
+const cover = fileURLToPath(
+  new URL('../apps/web/public/sample/covers/time-travel.webp', import.meta.url),
+);
+
+const videoQuestion = 'Watch the clip. Would you go back and change one night of your life?';
+const openQuestion = 'What keeps you awake at night?';
+
+async function openAdmin(page: Page) {
+  await logIn(page, 'US', adminPhone.replace(/^\+1/, ''), adminPassword);
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Admin' }).click();
+  await page.waitForURL(`${baseURL}/admin/signups`);
+  await toast(page, 'Logged In').waitFor({ state: 'detached' });
+}
+
+const tab = (page: Page, label: string) =>
+  page.getByRole('navigation', { name: 'Staff' }).getByRole('link', { name: label, exact: true });
+
+/** Neither the page nor anything in it scrolls sideways. */
+async function noSidewaysScroll(page: Page) {
+  await expect
+    .poll(() =>
+      page.evaluate(
+        () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+      ),
+    )
+    .toBeLessThanOrEqual(0);
+}
+
+/** `YYYY-MM-DDTHH:mm` of a moment, in the browser's zone (what a datetime-local input takes). */
+const localInput = (date: Date) => {
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
+};
+
+async function read(download: Download): Promise<string> {
+  return fs.readFileSync(await download.path(), 'utf8');
+}
+
+/** The question form open on the page: fills it and adds the question. */
+async function addQuestion(
+  page: Page,
+  q: { type: 'Closed' | 'Open'; text: string; choices?: string[]; video?: string },
+) {
+  await page.getByRole('button', { name: 'Add question' }).first().click();
+  const form = page.locator('form.question-form');
+  await form.waitFor();
+  await form.getByRole('radio', { name: q.type === 'Closed' ? /choice/i : /written/i }).check();
+  await form.getByLabel('Question', { exact: true }).fill(q.text);
+  for (const [i, choice] of (q.choices ?? []).entries()) {
+    const field = form.getByLabel(`Choice ${i + 1}`, { exact: true });
+    if (!(await field.count())) await form.getByRole('button', { name: 'Add a choice' }).click();
+    await field.fill(choice);
+  }
+  if (q.video) {
+    const link = form.getByLabel('Video link', { exact: true });
+    // A link that is not a video is refused on the spot, with the reason.
+    await link.fill('https://example.com/a-page');
+    await link.blur();
+    await form.getByText('Use a YouTube or Vimeo link').waitFor();
+    await link.fill(q.video);
+    await link.blur();
+    await expect(form.getByText('Use a YouTube or Vimeo link').count()).resolves.toBe(0);
+  }
+  await form.getByRole('button', { name: 'Add question', exact: true }).click();
+  await form.waitFor({ state: 'detached' });
+}
+
+describe('survey authoring in the staff area', () => {
+  it('an admin creates a two-question video survey, publishes it, a member answers, the admin closes and exports it', async () => {
+    // Unique per attempt: a retry makes a survey of its own.
+    const name = `${AUTHORED_PREFIX}Night Owls ${Date.now().toString(36).slice(-4)}`;
+    const admin = await newPage(desktop);
+    const page = admin.page;
+    await openAdmin(page);
+    await tab(page, 'Surveys').click();
+    await page.getByRole('heading', { level: 1, name: 'Surveys' }).waitFor();
+    await page.getByRole('link', { name: 'Time Travel', exact: true }).waitFor();
+    await screenshot(page, 'admin-surveys-desktop');
+
+    // A new draft, every field from the form.
+    await page.getByRole('link', { name: 'New survey' }).click();
+    await page.waitForURL(`${baseURL}/admin/surveys/new`);
+    await page.getByLabel('Name', { exact: true }).fill(name);
+    await page.getByLabel('Author', { exact: true }).fill('Candor team');
+    await page.getByLabel('Cover headline', { exact: true }).fill('Who is still awake, and why?');
+    await page.getByRole('checkbox', { name: 'Ethics' }).check({ force: true });
+    await page
+      .locator('.image-field', { hasText: 'Cover image' })
+      .locator('input[type="file"]')
+      .setInputFiles(cover);
+    await page.locator('.image-field', { hasText: 'Cover image' }).locator('img').waitFor();
+    await page.getByLabel('Intro text', { exact: true }).fill('Two questions about the night.');
+    await page.getByLabel('Outro text', { exact: true }).fill('Sleep well.');
+    await page.getByRole('radio', { name: /Feedback at the end/ }).check({ force: true });
+    // Released three days ago: listed at once, without the "new" badge of the last 24 hours.
+    await page
+      .getByLabel('Release date', { exact: true })
+      .fill(localInput(new Date(Date.now() - 3 * 86_400_000)));
+    await screenshot(page, 'admin-survey-new-desktop');
+    await page.getByRole('button', { name: 'Create draft' }).click();
+    await page.waitForURL(/\/admin\/surveys\/[0-9a-f-]{36}$/);
+    const gid = page.url().split('/').at(-1)!;
+    await page.getByText('Draft', { exact: true }).first().waitFor();
+
+    await addQuestion(page, {
+      type: 'Closed',
+      text: videoQuestion,
+      choices: ['Yes', 'No', 'Not sure'],
+      video: '/sample/video/time-travel-1.mp4',
+    });
+    await addQuestion(page, { type: 'Open', text: openQuestion });
+    const cards = page.locator('.question-card');
+    await expect.poll(() => cards.count()).toBe(2);
+    // The open question first: moved up, saved at once.
+    await page.getByRole('button', { name: 'Move question 2 up' }).click();
+    await expect.poll(() => cards.first().textContent()).toContain(openQuestion);
+    await noSidewaysScroll(page);
+    await screenshot(page, 'admin-survey-editor-desktop');
+
+    // The preview: the respondent's own screens, nothing recorded.
+    await page.getByRole('link', { name: 'Preview' }).click();
+    await page.getByText('Preview: answers are not recorded.').waitFor();
+    await screenshot(page, 'admin-survey-preview-desktop');
+    await page.getByRole('link', { name: 'Back to the editor' }).click();
+    await page.waitForURL(`${baseURL}/admin/surveys/${gid}`);
+
+    await page.getByRole('button', { name: 'Publish', exact: true }).click();
+    await page.getByRole('button', { name: 'Publish survey' }).click();
+    await page.locator('.survey-status').getByText('Open', { exact: true }).first().waitFor();
+
+    // A member finds it on the home page and answers both questions.
+    const person = await newPage(desktop);
+    await signUp(person.page, dataDir, { ...member() });
+    await person.page.goto('/');
+    await person.page.locator('.brick', { hasText: name }).getByRole('link').click();
+    await person.page.waitForURL(`${baseURL}/surveys/${gid}`);
+    await person.page.getByRole('button', { name: 'Start the survey' }).click();
+    await person.page.getByRole('heading', { level: 1, name: openQuestion }).waitFor();
+    await person.page.getByLabel('Your answer').fill('The neighbours, mostly.');
+    await person.page.getByRole('button', { name: 'Send my answer' }).click();
+    await person.page.getByRole('button', { name: 'Skip rating and go on' }).click();
+    await person.page.getByRole('heading', { level: 1, name: videoQuestion }).waitFor();
+    // The video question plays its clip in the page.
+    await person.page.locator('.question-video video').waitFor();
+    await screenshot(person.page, 'authored-video-question-desktop');
+    await person.page
+      .getByRole('list', { name: 'Answers' })
+      .getByRole('button', { name: 'Not sure' })
+      .click();
+    await person.page.getByRole('button', { name: 'Skip rating and go on' }).click();
+    await person.page.getByRole('heading', { level: 1, name: 'How everyone answered' }).waitFor();
+    await person.page.getByRole('button', { name: 'Finish' }).click();
+    await person.page
+      .getByRole('heading', { name: 'Sleep well.' })
+      .or(person.page.getByText('Sleep well.'))
+      .first()
+      .waitFor();
+    person.watch.assertNoErrors();
+    await person.context.close();
+
+    // The admin sees the answers, and the answered choice is locked.
+    await page.reload();
+    await expect.poll(() => page.locator('.survey-status').textContent()).toMatch(/Answers\s*2/);
+    await page.getByRole('button', { name: 'Close survey' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Close survey' }).click();
+    await page.locator('.survey-status').getByText('Closed', { exact: true }).first().waitFor();
+    await screenshot(page, 'admin-survey-closed-desktop');
+
+    // Exports: the survey's results as CSV and JSON.
+    await tab(page, 'Results').click();
+    await page
+      .getByRole('combobox', { name: 'Survey', exact: true })
+      .selectOption({ label: `${name} (closed)` });
+    const [csv] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Download CSV' }).click(),
+    ]);
+    const csvText = await read(csv);
+    expect(csvText).toContain(videoQuestion);
+    expect(csvText).toContain(openQuestion);
+    const [json] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Download JSON' }).click(),
+    ]);
+    const body = JSON.parse(await read(json)) as { name: string; questions: unknown[] };
+    expect(body.name).toBe(name);
+    expect(body.questions).toHaveLength(2);
+
+    // Every step is in the audit log.
+    await tab(page, 'Audit log').click();
+    await page.getByRole('heading', { level: 1, name: 'Audit log' }).waitFor();
+    for (const text of [/created the survey/, /published/, /closed/, /exported/]) {
+      await page.getByText(text).first().waitFor();
+    }
+    admin.watch.assertNoErrors();
+    await admin.context.close();
+    expect(fs.existsSync(path.join(dataDir, 'uploads'))).toBe(true);
+  });
+
+  it('every authoring screen fits a tablet', async () => {
+    const { context, page, watch } = await newPage(tablet);
+    await openAdmin(page);
+    await tab(page, 'Surveys').click();
+    await page.getByRole('heading', { level: 1, name: 'Surveys' }).waitFor();
+    await page.getByRole('link', { name: 'Time Travel', exact: true }).waitFor();
+    await noSidewaysScroll(page);
+    await screenshot(page, 'admin-surveys-tablet');
+    await page.getByRole('link', { name: 'Time Travel', exact: true }).click();
+    await page.locator('.question-card').first().waitFor();
+    await noSidewaysScroll(page);
+    await screenshot(page, 'admin-survey-editor-tablet');
+    await page.getByRole('button', { name: 'Edit question 1' }).click();
+    await page.locator('form.question-form').waitFor();
+    await noSidewaysScroll(page);
+    await screenshot(page, 'admin-question-form-tablet');
+    await page.getByRole('link', { name: 'Preview' }).click();
+    await page.getByText('Preview: answers are not recorded.').waitFor();
+    await noSidewaysScroll(page);
+    await screenshot(page, 'admin-survey-preview-tablet');
+    await page.goto('/admin/surveys/new');
+    await page.getByRole('button', { name: 'Create draft' }).waitFor();
+    await noSidewaysScroll(page);
+    await screenshot(page, 'admin-survey-new-tablet');
+    await page.goto('/admin/genres');
+    await page.getByRole('heading', { level: 1, name: 'Genres' }).waitFor();
+    await noSidewaysScroll(page);
+    await screenshot(page, 'admin-genres-tablet');
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await screenshot(page, 'admin-genres-desktop');
+    watch.assertNoErrors();
+    await context.close();
+  });
+});
