@@ -51,6 +51,20 @@ export function videoLinkProblem(link: string): string | null {
   return 'Use a YouTube or Vimeo link, or a direct link to an .mp4, .webm, .ogv or .m3u8 file.';
 }
 
+const HOSTED = ['youtube.com', 'youtube-nocookie.com', 'youtu.be', 'vimeo.com', 'player.vimeo.com'];
+
+/** YouTube and Vimeo links: they play in their own players, with their own captions. */
+export function isHostedVideo(link: string): boolean {
+  try {
+    return HOSTED.includes(new URL(link).hostname.toLowerCase().replace(/^(www\.|m\.)/, ''));
+  } catch {
+    return false;
+  }
+}
+
+const HOSTED_CAPTIONS =
+  'Captions work with direct video files only; YouTube and Vimeo carry their own.';
+
 const trimmed = (max: number, what: string) =>
   z.string().trim().max(max, `${what} can be at most ${max} characters.`);
 
@@ -142,8 +156,12 @@ export const QuestionInputSchema = z
       issue('choices', 'Open questions have no choices: people write their answer.');
     }
     if (q.video_link_2 && !q.video_link_1) issue('video_link_2', 'Fill in the first video first.');
-    if (q.video_captions_1 && !q.video_link_1) issue('video_captions_1', 'Captions need a video.');
-    if (q.video_captions_2 && !q.video_link_2) issue('video_captions_2', 'Captions need a video.');
+    for (const n of [1, 2] as const) {
+      const link = q[`video_link_${n}`];
+      if (!q[`video_captions_${n}`]) continue;
+      if (!link) issue(`video_captions_${n}`, 'Captions need a video.');
+      else if (isHostedVideo(link)) issue(`video_captions_${n}`, HOSTED_CAPTIONS);
+    }
   });
 export type QuestionInput = z.input<typeof QuestionInputSchema>;
 
@@ -209,7 +227,13 @@ export type AdminSurvey = z.infer<typeof AdminSurveySchema>;
 
 /** `PUT /admin/surveys/{gid}/question-order/`: every question's qid, in the new order. */
 export const QuestionOrderSchema = z
-  .object({ qids: z.array(z.uuid('Unknown question.')).min(1).max(500) })
+  .object({
+    qids: z
+      .array(z.uuid('Unknown question.'))
+      .min(1)
+      .max(500)
+      .refine((qids) => new Set(qids).size === qids.length, 'List each question once.'),
+  })
   .strict();
 export type QuestionOrder = z.infer<typeof QuestionOrderSchema>;
 

@@ -11,7 +11,7 @@ import {
   type TimingId,
 } from '@candor/contracts';
 import { AppError } from '../../lib/app-error.js';
-import { FOREIGN_KEY_VIOLATION, sqlState } from '../../lib/sql-state.js';
+import { FOREIGN_KEY_VIOLATION, sqlConstraint, sqlState } from '../../lib/sql-state.js';
 import { pageLinks } from '../../lib/paging.js';
 import type { Actor, AuditService } from '../audit/audit.service.js';
 import type { RespondentsService } from '../respondents/respondents.service.js';
@@ -124,14 +124,21 @@ export function createAnswersService(repo: AnswersRepository, deps: AnswersServi
   };
 
   /**
-   * A write under a respondent that another process erased meanwhile (its id was still in this
-   * process's memory) fails on the foreign key: the account is gone, so the caller is told so.
+   * A write that fails on a foreign key refers to something gone since this process read it:
+   * the respondent (another process erased the account: the caller is told so), or a question or
+   * choice an admin removed a moment ago (the content snapshot was older than the edit).
    */
   async function goneIfErased<T>(uuid: string, write: Promise<T>): Promise<T> {
     try {
       return await write;
     } catch (err) {
       if (sqlState(err) !== FOREIGN_KEY_VIOLATION) throw err;
+      if (!sqlConstraint(err)?.includes('respondent_id')) {
+        throw new AppError(
+          'INVALID_STATE',
+          'This question was changed a moment ago. Reload the survey and answer again.',
+        );
+      }
       respondents.forget(uuid);
       throw new AppError('UNAUTHENTICATED');
     }

@@ -107,29 +107,53 @@ export function createAuthoringRepository(db: Db) {
       };
     },
 
-    /** A question with its survey's id and gid, locked for update inside `tx`. */
+    /**
+     * A question and its survey, locked for update inside `tx`: the survey row first (as adding
+     * and reordering questions do), then the question, so concurrent edits wait, never deadlock.
+     * A concurrent answer waits too (its foreign key check needs the question row).
+     */
     async lockQuestion(tx: Tx, qid: string) {
-      const [row] = await tx
-        .select({ question: questions, surveyGid: surveys.gid })
+      const [ref] = await tx
+        .select({ surveyId: questions.surveyId })
         .from(questions)
-        .innerJoin(surveys, eq(surveys.id, questions.surveyId))
+        .where(eq(questions.qid, qid));
+      if (!ref) return undefined;
+      const [survey] = await tx
+        .select({ gid: surveys.gid, publishedAt: surveys.publishedAt })
+        .from(surveys)
+        .where(eq(surveys.id, ref.surveyId))
+        .for('update');
+      const [question] = await tx
+        .select()
+        .from(questions)
         .where(eq(questions.qid, qid))
-        .for('update', { of: questions });
-      return row;
+        .for('update');
+      if (!survey || !question) return undefined;
+      return { question, surveyGid: survey.gid, published: survey.publishedAt !== null };
     },
 
-    /** Labels of a question's choices that have answers; true if it has any answer at all. */
+    /** How many answers a question has, and the labels of its choices that have any. */
     async answeredOf(tx: Tx, questionId: number) {
+      const [total] = await tx
+        .select({ n: count() })
+        .from(answers)
+        .where(eq(answers.questionId, questionId));
       const rows = await tx
         .selectDistinct({ label: choices.label, position: choices.position })
         .from(answers)
-        .leftJoin(choices, eq(choices.id, answers.choiceId))
+        .innerJoin(choices, eq(choices.id, answers.choiceId))
         .where(eq(answers.questionId, questionId))
         .orderBy(asc(choices.position));
-      return {
-        any: rows.length > 0,
-        labels: rows.map((r) => r.label).filter((l): l is string => l !== null),
-      };
+      return { count: total?.n ?? 0, labels: rows.map((r) => r.label) };
+    },
+
+    async choiceLabels(tx: Tx, questionId: number) {
+      const rows = await tx
+        .select({ label: choices.label })
+        .from(choices)
+        .where(eq(choices.questionId, questionId))
+        .orderBy(asc(choices.position));
+      return rows.map((r) => r.label);
     },
 
     transaction: <T>(work: (tx: Tx) => Promise<T>) => db.transaction(work),
@@ -237,7 +261,8 @@ export function createAuthoringRepository(db: Db) {
           .from(questions)
           .where(eq(questions.surveyId, survey.id));
         const idOf = new Map(rows.map((r) => [r.qid, r.id]));
-        if (rows.length !== qids.length || !qids.every((q) => idOf.has(q))) return false;
+        const complete = rows.length === qids.length && new Set(qids).size === qids.length;
+        if (!complete || !qids.every((q) => idOf.has(q))) return false;
         await renumber(
           tx,
           questions,

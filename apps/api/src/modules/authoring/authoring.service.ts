@@ -8,13 +8,14 @@ import {
   type AdminSurveySummary,
   type GenreInput,
   LEAVE_BLANK_CHOICE,
+  MIN_PUBLISHED_COUNT,
   type QuestionInputSchema,
   type SurveyInputSchema,
   type SurveyState,
 } from '@candor/contracts';
 import type { z } from 'zod';
 import { AppError } from '../../lib/app-error.js';
-import { FOREIGN_KEY_VIOLATION, sqlState } from '../../lib/sql-state.js';
+import { FOREIGN_KEY_VIOLATION, UNIQUE_VIOLATION, sqlState } from '../../lib/sql-state.js';
 import type { Actor, AuditService } from '../audit/audit.service.js';
 import { shareableLink } from '../surveys/surveys.service.js';
 import type { AuthoringRepository, QuestionValues, SurveyValues } from './authoring.repository.js';
@@ -120,6 +121,10 @@ export function createAuthoringService(
     const questions: AdminQuestion[] = found.questions.map((q) => {
       const own = found.choices.filter((c) => c.questionId === q.id && !c.isBlank);
       const answered = answeredOf.get(q.id);
+      const total = answered?.total ?? 0;
+      // Under 10 answers, which choices were picked is not shown, even to staff: all are locked.
+      const locked = (c: { id: number }) =>
+        total >= MIN_PUBLISHED_COUNT ? answered!.choiceIds.has(c.id) : total > 0;
       return {
         qid: q.qid,
         position: q.position,
@@ -134,7 +139,7 @@ export function createAuthoringService(
         video_captions_2: q.videoCaptions2,
         max_length: q.maxLength,
         answers_count: answered?.total ?? 0,
-        answered_choices: own.filter((c) => answered?.choiceIds.has(c.id)).map((c) => c.label),
+        answered_choices: own.filter(locked).map((c) => c.label),
       };
     });
     return {
@@ -187,7 +192,7 @@ export function createAuthoringService(
     change: (
       tx: Parameters<Parameters<AuthoringRepository['transaction']>[0]>[0],
       q: NonNullable<Awaited<ReturnType<AuthoringRepository['lockQuestion']>>>,
-      answered: { any: boolean; labels: string[] },
+      answered: { count: number; labels: string[] },
     ) => Promise<void>,
   ): Promise<string> {
     if (!UUID.test(qid)) throw new AppError('NOT_FOUND');
@@ -303,32 +308,55 @@ export function createAuthoringService(
 
     async updateQuestion(qid: string, input: QuestionInput, actor: Actor, origin: string) {
       const { values, labels, blank } = questionParts(input);
+      let before: { text: string; video1: string | null; video2: string | null } | undefined;
       const gid = await changeQuestion(qid, async (tx, found, answered) => {
-        if (answered.any && found.question.type !== input.type) {
+        const q = found.question;
+        if (found.published && q.type !== input.type) {
+          // Refused even without answers: a process may still be taking answers of the old type.
           throw new AppError(
             'ANSWERS_EXIST',
-            `People have answered this ${found.question.type.toLowerCase()} question, so its type cannot change. Add a new question instead.`,
+            'This survey is published, so its questions keep their type: people may be answering this one now. Add a new question instead.',
           );
         }
-        const missing = answered.labels.filter((l) => l !== blank && !labels.includes(l));
+        // Under 10 answers every choice is kept, so nobody learns which ones were picked.
+        const kept =
+          answered.count >= MIN_PUBLISHED_COUNT
+            ? answered.labels
+            : answered.count > 0
+              ? (await repo.choiceLabels(tx, q.id)).filter((l) => l !== blank)
+              : [];
+        const missing = kept.filter((l) => l !== blank && !labels.includes(l));
         if (missing.length) {
           const one = missing.length === 1;
+          const few = answered.count < MIN_PUBLISHED_COUNT;
           throw new AppError(
             'ANSWERS_EXIST',
-            `${quoted(missing)} ${one ? 'has' : 'have'} answers, so ${one ? 'it' : 'they'} cannot be removed or renamed: that would change what those answers mean. You can move ${one ? 'it' : 'them'}, and add new choices beside ${one ? 'it' : 'them'}.`,
+            few
+              ? `People have answered this question, so its choices (${quoted(kept)}) cannot be removed or renamed until ${MIN_PUBLISHED_COUNT} have: that would change what their answers mean. You can move them, and add new choices beside them.`
+              : `${quoted(missing)} ${one ? 'has' : 'have'} answers, so ${one ? 'it' : 'they'} cannot be removed or renamed: that would change what those answers mean. You can move ${one ? 'it' : 'them'}, and add new choices beside ${one ? 'it' : 'them'}.`,
           );
         }
-        await repo.updateQuestion(tx, found.question.id, values, labels, blank);
+        before = { text: q.text, video1: q.videoLink1, video2: q.videoLink2 };
+        await repo.updateQuestion(tx, q.id, values, labels, blank);
       });
-      await changed(actor, 'question.update', `question:${qid.toLowerCase()}`, {
-        survey: gid,
-      });
+      // What changed in the wording and the videos, which answers were given under, is kept.
+      const details: Record<string, string | null> = { survey: gid };
+      if (before && before.text !== values.text) {
+        details.text_from = before.text;
+        details.text_to = values.text;
+      }
+      if (before && (before.video1 !== values.videoLink1 || before.video2 !== values.videoLink2)) {
+        details.videos_from = [before.video1, before.video2].filter(Boolean).join(' ') || null;
+        details.videos_to =
+          [values.videoLink1, values.videoLink2].filter(Boolean).join(' ') || null;
+      }
+      await changed(actor, 'question.update', `question:${qid.toLowerCase()}`, details);
       return load(gid, origin);
     },
 
     async deleteQuestion(qid: string, actor: Actor, origin: string) {
       const gid = await changeQuestion(qid, async (tx, found, answered) => {
-        if (answered.any) {
+        if (answered.count > 0) {
           throw new AppError(
             'ANSWERS_EXIST',
             'People have answered this question, so it cannot be deleted. Close the survey instead if it should take no more answers.',
@@ -373,9 +401,12 @@ export function createAuthoringService(
     async renameGenre(gid: string, input: GenreInput, actor: Actor): Promise<AdminGenre> {
       const before = UUID.test(gid) ? await repo.findGenre(gid.toLowerCase()) : undefined;
       if (!before) throw new AppError('NOT_FOUND');
-      if (!(await repo.renameGenre(before.genre.gid, input.genre_name))) {
-        throw nameTaken(input.genre_name);
-      }
+      // Checked first for the message; the unique index settles a race between two renames.
+      const renamed = await repo.renameGenre(before.genre.gid, input.genre_name).catch((err) => {
+        if (sqlState(err) === UNIQUE_VIOLATION) return false;
+        throw err;
+      });
+      if (!renamed) throw nameTaken(input.genre_name);
       await changed(actor, 'genre.rename', `genre:${before.genre.gid}`, {
         from: before.genre.name,
         to: input.genre_name,

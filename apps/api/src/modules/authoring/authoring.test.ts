@@ -115,6 +115,15 @@ describe.each(engines)('survey authoring on %s', (engine) => {
     expect(withVideo.questions).toHaveLength(1);
 
     // Reorder: the open question first.
+    const twice = await send(
+      app,
+      'PUT',
+      `${ADMIN}/surveys/${created.gid}/question-order/`,
+      { qids: [open!.qid, open!.qid] },
+      call(),
+    );
+    expect(twice.statusCode).toBe(400);
+    expect(json(twice)).toEqual({ qids: ['List each question once.'] });
     const reordered = adminSurvey(
       await send(
         app,
@@ -236,11 +245,12 @@ describe.each(engines)('survey authoring on %s', (engine) => {
     expect(await auditTargets()).toContain(`survey.update survey:${created.gid}`);
   });
 
-  it('refuses edits that would change what collected answers mean, and changes nothing', async () => {
+  /** A published survey with one closed question (Yes, No, Maybe) and these answers to it. */
+  async function answeredQuestion(given: string[]) {
     const created = await draft();
     const q = (await addQuestion(created.gid, closedQuestion())).questions[0]!;
     await post(app, `${ADMIN}/surveys/${created.gid}/publish/`, {}, call());
-    for (const choice of ['Yes', 'Yes', 'No']) {
+    for (const choice of given) {
       const res = await post(
         app,
         `/api/v1/questions/${q.qid}/answer/`,
@@ -249,42 +259,51 @@ describe.each(engines)('survey authoring on %s', (engine) => {
       );
       expect(res.statusCode, res.body).toBe(201);
     }
-    const loaded = adminSurvey(await get(app, `${ADMIN}/surveys/${created.gid}/`, call()));
-    expect(loaded.questions[0]).toMatchObject({
-      answers_count: 3,
-      answered_choices: ['Yes', 'No'],
-    });
+    return { gid: created.gid, qid: q.qid };
+  }
 
-    const before = await database.db
+  const choiceRows = (qid: string) =>
+    database.db
       .select({ id: choices.id, label: choices.label, position: choices.position })
       .from(choices)
       .innerJoin(questions, eq(questions.id, choices.questionId))
-      .where(eq(questions.qid, q.qid));
-    const edit = (body: QuestionInput) =>
-      send(app, 'PUT', `${ADMIN}/questions/${q.qid}/`, body, call());
+      .where(eq(questions.qid, qid))
+      .orderBy(choices.id);
 
-    const renamed = await edit(closedQuestion({ choices: ['Yes, often', 'No', 'Maybe'] }));
+  const editQuestion = (qid: string, body: QuestionInput) =>
+    send(app, 'PUT', `${ADMIN}/questions/${qid}/`, body, call());
+
+  it('refuses edits that would change what collected answers mean, and changes nothing', async () => {
+    const yes = Array<string>(6).fill('Yes');
+    const no = Array<string>(4).fill('No');
+    const { gid, qid } = await answeredQuestion([...yes, ...no]);
+    const loaded = adminSurvey(await get(app, `${ADMIN}/surveys/${gid}/`, call()));
+    expect(loaded.questions[0]).toMatchObject({
+      answers_count: 10,
+      answered_choices: ['Yes', 'No'],
+    });
+    const before = await choiceRows(qid);
+
+    const renamed = await editQuestion(
+      qid,
+      closedQuestion({ choices: ['Yes, often', 'No', 'Maybe'] }),
+    );
     expect(renamed.statusCode).toBe(409);
     expect(json(renamed)).toMatchObject({ code: 'ANSWERS_EXIST' });
     expect(json(renamed).detail).toContain('“Yes” has answers');
-    const removed = await edit(closedQuestion({ choices: ['Maybe', 'Other'] }));
+    const removed = await editQuestion(qid, closedQuestion({ choices: ['Maybe', 'Other'] }));
     expect(json(removed).detail).toContain('“Yes”, “No” have answers');
-    const retyped = await edit({ type: 'Open', question: 'Tell us' });
+    const retyped = await editQuestion(qid, { type: 'Open', question: 'Tell us' });
     expect(retyped.statusCode).toBe(409);
-    expect(json(retyped).detail).toContain('type cannot change');
-    const deleted = await send(app, 'DELETE', `${ADMIN}/questions/${q.qid}/`, undefined, call());
+    expect(json(retyped).detail).toContain('keep their type');
+    const deleted = await send(app, 'DELETE', `${ADMIN}/questions/${qid}/`, undefined, call());
     expect(deleted.statusCode).toBe(409);
     expect(json(deleted)).toMatchObject({ code: 'ANSWERS_EXIST' });
+    expect(await choiceRows(qid)).toEqual(before);
 
-    const after = await database.db
-      .select({ id: choices.id, label: choices.label, position: choices.position })
-      .from(choices)
-      .innerJoin(questions, eq(questions.id, choices.questionId))
-      .where(eq(questions.qid, q.qid));
-    expect(after).toEqual(before);
-
-    // Allowed: new wording of the question, answered choices moved, an unanswered one swapped.
-    const fine = await edit(
+    // Allowed: new wording, answered choices moved, the unanswered one swapped for another.
+    const fine = await editQuestion(
+      qid,
       closedQuestion({
         question: 'Ever lied about your salary?',
         choices: ['No', 'Yes', 'Rather not say'],
@@ -297,18 +316,14 @@ describe.each(engines)('survey authoring on %s', (engine) => {
       answered_choices: ['No', 'Yes'],
     });
     // The answers still point at the same choices.
-    const kept = await database.db
-      .select({ id: choices.id, label: choices.label })
-      .from(choices)
-      .innerJoin(questions, eq(questions.id, choices.questionId))
-      .where(eq(questions.qid, q.qid));
+    const kept = await choiceRows(qid);
     for (const label of ['Yes', 'No', LEAVE_BLANK_CHOICE]) {
       expect(kept.find((c) => c.label === label)?.id).toBe(
         before.find((c) => c.label === label)?.id,
       );
     }
     const preview = SurveyDetailSchema.parse(
-      json(await get(app, `${ADMIN}/surveys/${created.gid}/preview/`, call())),
+      json(await get(app, `${ADMIN}/surveys/${gid}/preview/`, call())),
     );
     expect(preview.questions[0]!.choices).toEqual([
       'No',
@@ -316,6 +331,73 @@ describe.each(engines)('survey authoring on %s', (engine) => {
       'Rather not say',
       LEAVE_BLANK_CHOICE,
     ]);
+    // The audit log keeps the old and the new wording: answers were given under the old one.
+    const log = AuditEntryListSchema.parse(
+      json(await get(app, `${ADMIN}/audit-log/?page_size=5`, call())),
+    );
+    expect(log.results.find((e) => e.action === 'question.update')?.details).toMatchObject({
+      text_from: 'Have you ever lied about your salary?',
+      text_to: 'Ever lied about your salary?',
+    });
+  });
+
+  it('under 10 answers, keeps every choice and does not tell which were picked', async () => {
+    const { gid, qid } = await answeredQuestion(['Yes', 'Yes', 'No']);
+    const loaded = adminSurvey(await get(app, `${ADMIN}/surveys/${gid}/`, call()));
+    expect(loaded.questions[0]).toMatchObject({
+      answers_count: 3,
+      answered_choices: ['Yes', 'No', 'Maybe'],
+    });
+    const before = await choiceRows(qid);
+    const removed = await editQuestion(qid, closedQuestion({ choices: ['Yes', 'No'] }));
+    expect(removed.statusCode).toBe(409);
+    expect(json(removed).detail).toContain('its choices (“Yes”, “No”, “Maybe”) cannot be removed');
+    expect(await choiceRows(qid)).toEqual(before);
+    const added = await editQuestion(
+      qid,
+      closedQuestion({ choices: ['Maybe', 'Yes', 'No', 'Never'] }),
+    );
+    expect(added.statusCode, added.body).toBe(200);
+  });
+
+  it('a draft question may change type; a published one may not, answered or not', async () => {
+    const created = await draft();
+    const q = (await addQuestion(created.gid, closedQuestion())).questions[0]!;
+    const opened = await editQuestion(q.qid, { type: 'Open', question: 'Tell us about it.' });
+    expect(opened.statusCode, opened.body).toBe(200);
+    expect(adminSurvey(opened).questions[0]).toMatchObject({ type: 'Open', choices: [] });
+    await post(app, `${ADMIN}/surveys/${created.gid}/publish/`, {}, call());
+    const closed = await editQuestion(q.qid, closedQuestion());
+    expect(closed.statusCode).toBe(409);
+    expect(json(closed).detail).toContain('keep their type');
+  });
+
+  it('an answer to a choice removed a moment ago, from an older snapshot, is refused as such', async () => {
+    const created = await draft();
+    const q = (await addQuestion(created.gid, closedQuestion())).questions[0]!;
+    await post(app, `${ADMIN}/surveys/${created.gid}/publish/`, {}, call());
+    // A second API process on the same database, whose survey snapshot predates the edit.
+    const other = await createTestApp(database, { contentCacheSeconds: 3600 });
+    try {
+      const member = await createMember(other);
+      await get(other, '/api/v1/surveys/open-closed-random-video-surveys?page_size=100');
+      const edited = await editQuestion(q.qid, closedQuestion({ choices: ['Yes', 'No'] }));
+      expect(edited.statusCode, edited.body).toBe(200);
+      const late = await post(
+        other,
+        `/api/v1/questions/${q.qid}/answer/`,
+        { choice: 'Maybe' },
+        member,
+      );
+      expect(late.statusCode).toBe(409);
+      expect(json(late)).toMatchObject({ code: 'INVALID_STATE' });
+      expect(json(late).detail).toContain('Reload the survey');
+      // The member is still logged in and can answer with what exists.
+      const ok = await post(other, `/api/v1/questions/${q.qid}/answer/`, { choice: 'No' }, member);
+      expect(ok.statusCode, ok.body).toBe(201);
+    } finally {
+      await other.close();
+    }
   });
 
   it('saves a sample video question unchanged (its videos are files of this site)', async () => {
@@ -387,6 +469,11 @@ describe.each(engines)('survey authoring on %s', (engine) => {
       [{ choices: ['Yes', 'yes'] }, 'choices', /twice/],
       [{ type: 'Open', choices: ['A', 'B'] }, 'choices', /no choices/],
       [{ timer_seconds: -1 }, 'timer_seconds', /negative/],
+      [
+        { video_captions_1: 'https://cdn.example.org/captions.vtt' },
+        'video_captions_1',
+        /YouTube and Vimeo carry their own/,
+      ],
       [{ question: '' }, 'question', /Write the question/],
     ];
     for (const [change, field, message] of cases) {

@@ -53,7 +53,7 @@ export function createImagesService({ dir, audit }: { dir: string; audit: AuditS
       const name = `${crypto.createHash('sha256').update(out.data).digest('hex').slice(0, 32)}.webp`;
       await fs.mkdir(dir, { recursive: true });
       // Written beside, then renamed: a reader never sees half a file.
-      const temp = path.join(dir, `.${name}.${process.pid}.tmp`);
+      const temp = path.join(dir, `.${name}.${crypto.randomBytes(6).toString('hex')}.tmp`);
       await fs.writeFile(temp, out.data);
       await fs.rename(temp, path.join(dir, name));
       const stored = {

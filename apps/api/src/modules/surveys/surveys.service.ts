@@ -160,23 +160,30 @@ export function createSurveysService(
 ) {
   let snapshot: ListedSnapshot | undefined;
   let loading: Promise<ListedSnapshot> | undefined;
+  /** Moves on every invalidation: a load begun before one is not kept as the snapshot. */
+  let generation = 0;
 
   async function listed(now: Date): Promise<ListedSnapshot> {
     if (snapshot && now.getTime() - snapshot.loadedAt < cacheSeconds * 1000) return snapshot;
-    loading ??= repo
-      .listListed(now)
-      .then((surveys) => {
-        snapshot = {
-          loadedAt: now.getTime(),
-          surveys,
-          byGid: new Map(surveys.map((s) => [s.gid, s])),
-          answers: new Map(),
-        };
-        return snapshot;
-      })
-      .finally(() => {
-        loading = undefined;
-      });
+    if (!loading) {
+      const started = generation;
+      const load = repo
+        .listListed(now)
+        .then((surveys) => {
+          const loaded: ListedSnapshot = {
+            loadedAt: now.getTime(),
+            surveys,
+            byGid: new Map(surveys.map((s) => [s.gid, s])),
+            answers: new Map(),
+          };
+          if (started === generation) snapshot = loaded;
+          return loaded;
+        })
+        .finally(() => {
+          if (loading === load) loading = undefined;
+        });
+      loading = load;
+    }
     return loading;
   }
 
@@ -197,7 +204,9 @@ export function createSurveysService(
   return {
     /** Forgets the snapshot: this process reads content afresh (after an edit by staff). */
     invalidate(): void {
+      generation++;
       snapshot = undefined;
+      loading = undefined;
     },
 
     async list(page: PageQuery, listUrl: string): Promise<SurveyList> {
