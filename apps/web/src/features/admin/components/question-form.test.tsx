@@ -2,6 +2,7 @@ import type { AdminQuestion } from '@candor/contracts';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { isHostedVideo } from '@candor/contracts';
 import { QuestionForm } from './question-form';
 
 const gid = '00000000-0000-4000-8000-0000000000aa';
@@ -115,5 +116,53 @@ describe('QuestionForm', () => {
       question: 'Cats or dogs?',
       choices: ['Cats', 'Dogs'],
     });
+  });
+
+  it('tells the default and the most of an open answer', () => {
+    show(null);
+    fireEvent.click(screen.getByRole('radio', { name: 'Written answer' }));
+    expect(screen.getByText('Leave blank for 280. At most 2,000.')).toBeTruthy();
+  });
+
+  it('refuses captions for a YouTube or Vimeo video at once, not for a video file', async () => {
+    show(null);
+    const message =
+      'Captions work with direct video files only; YouTube and Vimeo carry their own.';
+    fireEvent.change(field(/^Video link/), {
+      target: { value: 'https://www.youtube.com/watch?v=dQw4w9WgXcQ' },
+    });
+    fireEvent.change(field('Captions'), {
+      target: { value: 'https://example.com/captions.vtt' },
+    });
+    expect(await screen.findByText(message)).toBeTruthy();
+    expect(field('Captions').getAttribute('aria-invalid')).toBe('true');
+    fireEvent.click(screen.getByRole('button', { name: 'Add question' }));
+    await waitFor(() => expect(field('Captions').getAttribute('aria-invalid')).toBe('true'));
+    expect(fetchMock).not.toHaveBeenCalled();
+
+    fireEvent.change(field(/^Video link/), { target: { value: 'https://example.com/clip.mp4' } });
+    await waitFor(() => expect(screen.queryByText(message)).toBeNull());
+  });
+});
+
+describe('isHostedVideo', () => {
+  it('knows YouTube and Vimeo by their hosts', () => {
+    for (const link of [
+      'https://youtu.be/dQw4w9WgXcQ',
+      'https://m.youtube.com/watch?v=dQw4w9WgXcQ',
+      'https://www.youtube-nocookie.com/embed/dQw4w9WgXcQ',
+      'https://vimeo.com/76979871',
+      'https://player.vimeo.com/video/76979871',
+    ]) {
+      expect(isHostedVideo(link)).toBe(true);
+    }
+    for (const link of [
+      'https://example.com/clip.mp4',
+      '/sample/a.mp4',
+      'https://notyoutube.com/x',
+      '',
+    ]) {
+      expect(isHostedVideo(link)).toBe(false);
+    }
   });
 });

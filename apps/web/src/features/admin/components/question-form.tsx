@@ -1,4 +1,5 @@
 import {
+  isHostedVideo,
   type AdminQuestion,
   MAX_TIMER_SECONDS,
   OPEN_ANSWER_MAX_LENGTH,
@@ -36,6 +37,12 @@ const FIELDS: FieldName[] = [
 ];
 
 const shape = QuestionInputSchema.shape;
+
+/** What the API stores when the longest answer is left blank (DEFAULT_OPEN_MAX_LENGTH there). */
+const DEFAULT_OPEN_MAX_LENGTH = 280;
+
+const EMBED_CAPTIONS =
+  'Captions work with direct video files only; YouTube and Vimeo carry their own.';
 
 /** The first message of a contract field's schema for `value`, or true when it passes. */
 function check(schema: z.ZodType, value: unknown): true | string {
@@ -98,6 +105,12 @@ export function QuestionForm({
   useEffect(() => () => onDirtyChange?.(false), [onDirtyChange]);
   const [refusal, setRefusal] = useState<string[]>([]);
   const type = useWatch({ control: form.control, name: 'type' });
+  const videoLinks = useWatch({ control: form.control, name: ['video_link_1', 'video_link_2'] });
+  const captionValues = useWatch({
+    control: form.control,
+    name: ['video_captions_1', 'video_captions_2'],
+  });
+  const embedded = videoLinks.map((l) => isHostedVideo(l ?? ''));
   const answered = question?.answered_choices ?? [];
   const typeLocked = (question?.answers_count ?? 0) > 0;
 
@@ -148,6 +161,10 @@ export function QuestionForm({
   const video = (n: 1 | 2) => {
     const link = `video_link_${n}` as const;
     const captions = `video_captions_${n}` as const;
+    // Captions for a YouTube or Vimeo link are refused at once, whichever field was typed last.
+    const captionsError =
+      errors[captions]?.message ??
+      (embedded[n - 1] && captionValues[n - 1]?.trim() ? EMBED_CAPTIONS : undefined);
     return (
       <div className="question-form__video">
         <Field
@@ -168,14 +185,20 @@ export function QuestionForm({
               placeholder="https://"
               aria-describedby={describedBy}
               aria-invalid={invalid || undefined}
-              {...form.register(link, { validate: optionalLink(shape[link]) })}
+              {...form.register(link, {
+                validate: optionalLink(shape[link]),
+                // The captions' error may hang on the link (YouTube or Vimeo, or not).
+                onChange: () => {
+                  if (form.getFieldState(captions).error) void form.trigger(captions);
+                },
+              })}
             />
           )}
         </Field>
         <Field
           label={n === 1 ? 'Captions' : 'Captions of the second video'}
-          hint="Optional: an https link to a .vtt file."
-          error={errors[captions]?.message}
+          hint="Optional: an https link to a .vtt file, for a direct video file only (YouTube and Vimeo carry their own). The file must be on Candor’s site or served with CORS."
+          error={captionsError}
         >
           {({ id, describedBy, invalid }) => (
             <input
@@ -186,7 +209,12 @@ export function QuestionForm({
               placeholder="https://…/captions.vtt"
               aria-describedby={describedBy}
               aria-invalid={invalid || undefined}
-              {...form.register(captions, { validate: optionalLink(shape[captions]) })}
+              {...form.register(captions, {
+                validate: (value) =>
+                  value.trim() !== '' && isHostedVideo(form.getValues(link))
+                    ? EMBED_CAPTIONS
+                    : optionalLink(shape[captions])(value),
+              })}
             />
           )}
         </Field>
@@ -267,7 +295,7 @@ export function QuestionForm({
       ) : (
         <Field
           label="Longest answer (characters)"
-          hint={`Leave blank for ${OPEN_ANSWER_MAX_LENGTH.toLocaleString('en-US')}, the most allowed.`}
+          hint={`Leave blank for ${DEFAULT_OPEN_MAX_LENGTH.toLocaleString('en-US')}. At most ${OPEN_ANSWER_MAX_LENGTH.toLocaleString('en-US')}.`}
           error={errors.max_length?.message}
         >
           {({ id, describedBy, invalid }) => (

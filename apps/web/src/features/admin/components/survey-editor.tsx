@@ -81,7 +81,7 @@ function Editor({ survey }: { survey: AdminSurvey }) {
           <div className="editor__card" id="survey-details">
             <h2 className="editor__section-title">Survey details</h2>
             <SurveyForm
-              // A saved survey from elsewhere (another tab) starts the form afresh only on reload.
+              // A newer copy restarts the form when it holds no unsaved changes.
               key={survey.gid}
               survey={survey}
               saveLabel="Save changes"
@@ -116,7 +116,9 @@ function Editor({ survey }: { survey: AdminSurvey }) {
 
 /** `/admin/surveys/:gid`: the survey's fields, its status and its questions. */
 export function SurveyEditor({ gid }: { gid: string }) {
-  const survey = useQuery(authoringQueries.survey(gid));
+  // Fresh each time the editor opens: the Surveys tab may have reordered the bricks (slots) or a
+  // genre may have gone since the copy in the cache; the form restarts from the fresh one.
+  const survey = useQuery({ ...authoringQueries.survey(gid), refetchOnMount: 'always' });
   if (survey.isError) {
     if (survey.error instanceof ApiError && survey.error.code === 'NOT_FOUND') {
       return (

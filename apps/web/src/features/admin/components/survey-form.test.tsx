@@ -29,17 +29,62 @@ beforeEach(() => {
 });
 afterEach(() => vi.unstubAllGlobals());
 
-function show(onSave: (input: SurveyInput) => Promise<AdminSurvey>) {
+const MONEY = '00000000-0000-4000-8000-0000000000a1';
+const GONE = '00000000-0000-4000-8000-0000000000c3';
+
+/** A saved survey in slot 3, with a genre that is still listed and one deleted meanwhile. */
+const saved: AdminSurvey = {
+  gid: '00000000-0000-4000-8000-000000000001',
+  name: 'Night Owls',
+  state: 'open',
+  cover_image: null,
+  variant: 'v1_medium',
+  slot: 3,
+  release_date: '2026-03-01T09:30:00.000Z',
+  date_published: '2026-02-01T09:30:00.000Z',
+  closed_at: null,
+  questions_count: 0,
+  answers_count: 0,
+  author: '',
+  cover_headline: '',
+  intro_screen_image: null,
+  intro_screen_text: '',
+  outro_screen_text: '',
+  genres: [
+    { unique_GID: MONEY, genre_name: 'Money' },
+    { unique_GID: GONE, genre_name: 'Gone' },
+  ],
+  questions: [],
+  shareable_link: 'https://candor.example/Night_Owls/x',
+};
+
+function show(
+  onSave: (input: SurveyInput) => Promise<AdminSurvey>,
+  survey: AdminSurvey | null = null,
+) {
   const onError = vi.fn();
-  render(
-    <QueryClientProvider client={new QueryClient()}>
+  const client = new QueryClient();
+  const form = (s: AdminSurvey | null) => (
+    <QueryClientProvider client={client}>
       <MemoryRouter>
-        <SurveyForm survey={null} saveLabel="Create draft" onSave={onSave} onError={onError} />
+        <SurveyForm
+          survey={s}
+          saveLabel={s ? 'Save changes' : 'Create draft'}
+          onSave={onSave}
+          onError={onError}
+        />
       </MemoryRouter>
-    </QueryClientProvider>,
+    </QueryClientProvider>
   );
-  return { onError };
+  const { rerender } = render(form(survey));
+  return { onError, rerender: (s: AdminSurvey | null) => rerender(form(s)) };
 }
+
+const echo = () =>
+  vi.fn((input: SurveyInput) =>
+    Promise.resolve({ ...saved, ...input, genres: [] } as unknown as AdminSurvey),
+  );
+const slotInput = () => screen.getByRole<HTMLInputElement>('spinbutton', { name: 'Slot' });
 
 describe('SurveyForm', () => {
   it('sends the release date with its offset, the variant, the genres and no slot', async () => {
@@ -96,5 +141,49 @@ describe('SurveyForm', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Create draft' }));
     expect(await screen.findByText('Pick a release date and time.')).toBeTruthy();
     expect(onSave).not.toHaveBeenCalled();
+  });
+
+  it('leaves the slot out of an edit unless the admin changed it', async () => {
+    const onSave = echo();
+    show(onSave, saved);
+    await screen.findByRole('checkbox', { name: 'Money' });
+    fireEvent.change(screen.getByLabelText('Author'), { target: { value: 'Ana' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save changes' }));
+    await waitFor(() => expect(onSave).toHaveBeenCalledTimes(1));
+    expect(onSave.mock.calls[0]![0]).toMatchObject({ author: 'Ana' });
+    expect('slot' in onSave.mock.calls[0]![0]).toBe(false);
+
+    fireEvent.change(slotInput(), { target: { value: '5' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save changes' }));
+    await waitFor(() => expect(onSave).toHaveBeenCalledTimes(2));
+    expect(onSave.mock.calls[1]![0]).toMatchObject({ slot: 5 });
+  });
+
+  it('starts afresh from a newer copy of the survey while it holds no changes', async () => {
+    const onSave = echo();
+    const { rerender } = show(onSave, saved);
+    expect(slotInput().value).toBe('3');
+    // The Surveys tab moved the brick to the top; the refetched survey arrives.
+    rerender({ ...saved, slot: 1 });
+    await waitFor(() => expect(slotInput().value).toBe('1'));
+    fireEvent.change(screen.getByLabelText('Author'), { target: { value: 'Ana' } });
+    // A copy arriving while there are changes does not undo them.
+    rerender({ ...saved, slot: 2, author: 'Someone else' });
+    expect(screen.getByLabelText<HTMLInputElement>('Author').value).toBe('Ana');
+    fireEvent.click(screen.getByRole('button', { name: 'Save changes' }));
+    await waitFor(() => expect(onSave).toHaveBeenCalled());
+    expect('slot' in onSave.mock.calls[0]![0]).toBe(false);
+  });
+
+  it('drops genres that are no longer in the list (deleted meanwhile)', async () => {
+    const onSave = echo();
+    show(onSave, saved);
+    expect((await screen.findByRole<HTMLInputElement>('checkbox', { name: 'Money' })).checked).toBe(
+      true,
+    );
+    expect(screen.queryByRole('checkbox', { name: 'Gone' })).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Save changes' }));
+    await waitFor(() => expect(onSave).toHaveBeenCalled());
+    expect(onSave.mock.calls[0]![0].genres).toEqual([MONEY]);
   });
 });

@@ -6,7 +6,7 @@ import {
   type SurveyVariant,
 } from '@candor/contracts';
 import { useQuery } from '@tanstack/react-query';
-import { useEffect } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { Link } from 'react-router';
 import { Field } from '../../../components/form';
@@ -77,12 +77,22 @@ export function surveyValues(survey: AdminSurvey | null): SurveyFormValues {
 }
 
 /**
- * The form's values as the API's SurveyInput; a date that is not one is sent as ''. An untouched
- * release date is sent as saved (the input shows minutes; the saved date may have seconds).
+ * The form's values as the API's SurveyInput; a date that is not one is sent as ''. `base` is the
+ * survey the form started from (null for a new one). An untouched release date is sent as saved
+ * (the input shows minutes; the saved date may have seconds). The slot is sent only when the
+ * admin changed it: the form may have started from an older copy, and the Surveys tab may have
+ * reordered the bricks since (the API keeps the slot it has when none is sent). Genres that are
+ * no longer in `known` (deleted meanwhile) are left out, as the API would refuse them.
  */
-function surveyInput(values: SurveyFormValues, saved: AdminSurvey | null): SurveyInput {
-  const keepDate = saved && values.release_date === toLocalInput(saved.release_date);
+function surveyInput(
+  values: SurveyFormValues,
+  base: AdminSurvey | null,
+  known: readonly AdminGenre[] | undefined,
+): SurveyInput {
+  const keepDate = base && values.release_date === toLocalInput(base.release_date);
   const slot = values.slot.trim();
+  const slotChanged = slot !== '' && slot !== (base ? String(base.slot) : '');
+  const genreIds = known ? new Set(known.map((g) => g.unique_GID)) : null;
   return {
     name: values.name,
     author: values.author,
@@ -92,16 +102,17 @@ function surveyInput(values: SurveyFormValues, saved: AdminSurvey | null): Surve
     cover_image: values.cover_image,
     intro_screen_image: values.intro_screen_image,
     variant: values.variant,
-    ...(slot === '' ? {} : { slot: Number(slot) }),
-    release_date: keepDate ? saved.release_date : (fromLocalInput(values.release_date) ?? ''),
-    genres: values.genres,
+    ...(slotChanged ? { slot: Number(slot) } : {}),
+    release_date: keepDate ? base.release_date : (fromLocalInput(values.release_date) ?? ''),
+    genres: genreIds ? values.genres.filter((g) => genreIds.has(g)) : values.genres,
   };
 }
 
 /**
  * A survey's own fields: texts, images, genres, the variant, the slot and the release date.
  * `onSave` sends the input and resolves with the saved survey (the form then starts from it), or
- * rejects with the API's error, which is shown under the fields it names.
+ * rejects with the API's error, which is shown under the fields it names. A newer copy of
+ * `survey` (refetched, or saved elsewhere) restarts the form unless it holds unsaved changes.
  */
 export function SurveyForm({
   survey,
@@ -118,12 +129,24 @@ export function SurveyForm({
   /** Told whether the form holds changes that are not saved (the editor guards leaving). */
   onDirtyChange?: (dirty: boolean) => void;
 }) {
-  const genres = useQuery(authoringQueries.genres());
+  // Fresh each time the form opens: a genre may have been deleted on the Genres tab.
+  const genres = useQuery({ ...authoringQueries.genres(), refetchOnMount: 'always' });
   const form = useForm<SurveyFormValues>({ defaultValues: surveyValues(survey) });
+  // The survey the form's values started from.
+  const [base, setBase] = useState(survey);
   const { errors, isSubmitting, isDirty } = form.formState;
   const zone = localZoneName();
   const unsaved = isDirty && !isSubmitting;
   useEffect(() => onDirtyChange?.(unsaved), [unsaved, onDirtyChange]);
+  // A newer copy of the survey (say, its slot after a reorder) restarts an untouched form; one
+  // with changes keeps them, and takes the newer copy once it is saved or back as it was.
+  if (survey && survey !== base && !isDirty && !isSubmitting) setBase(survey);
+  const resetTo = useRef(base);
+  useEffect(() => {
+    if (resetTo.current === base) return;
+    resetTo.current = base;
+    form.reset(surveyValues(base));
+  }, [base, form]);
   // A field's error (the server's too) goes as soon as the field changes.
   const registerText = (name: TextField) =>
     form.register(name, { onChange: () => form.clearErrors(name) });
@@ -135,7 +158,7 @@ export function SurveyForm({
     };
 
   const onSubmit = form.handleSubmit(async (values) => {
-    const input = surveyInput(values, survey);
+    const input = surveyInput(values, base, genres.data?.results);
     const parsed = SurveyInputSchema.safeParse(input);
     if (!parsed.success) {
       const dateMissing = input.release_date === '';
@@ -155,6 +178,7 @@ export function SurveyForm({
     }
     try {
       const saved = await onSave(input);
+      setBase(saved);
       form.reset(surveyValues(saved));
     } catch (err) {
       const rest = applyServerErrors(

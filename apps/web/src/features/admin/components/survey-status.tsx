@@ -8,25 +8,38 @@ import { actionErrorText } from '../lib/wording';
 import { ConfirmDialog } from './confirm-dialog';
 import { DateTime, StateBadge } from './survey-bits';
 
+/** What the dialog asks before a transition; `unreleased`: its release date has not come yet. */
 const ASK: Record<
   SurveyTransition,
-  { title: (name: string) => string; note: string; confirm: string; danger: boolean }
+  {
+    title: (name: string) => string;
+    note: (unreleased: boolean) => string;
+    confirm: string;
+    danger: boolean;
+  }
 > = {
   publish: {
     title: (name) => `Publish “${name}”?`,
-    note: 'It goes on the home page at its release date, and people can answer it. A published survey can be closed, not turned back into a draft.',
+    note: () =>
+      'It goes on the home page at its release date, and people can answer it. A published survey can be closed, not turned back into a draft.',
     confirm: 'Publish survey',
     danger: false,
   },
   close: {
     title: (name) => `Close “${name}”?`,
-    note: 'People can no longer answer it. Its brick stays on the home page, marked closed, with the results. You can reopen it later.',
+    note: (unreleased) =>
+      unreleased
+        ? 'It will not open for answers. It is not on the home page yet; from its release date its brick appears there, marked closed. You can reopen it later.'
+        : 'People can no longer answer it. Its brick stays on the home page, marked closed, with the results. You can reopen it later.',
     confirm: 'Close survey',
     danger: true,
   },
   reopen: {
     title: (name) => `Reopen “${name}”?`,
-    note: 'People can answer it again.',
+    note: (unreleased) =>
+      unreleased
+        ? 'It is scheduled again: people can answer it from its release date.'
+        : 'People can answer it again.',
     confirm: 'Reopen survey',
     danger: false,
   },
@@ -45,18 +58,26 @@ const DONE: Record<SurveyTransition, (survey: AdminSurvey) => string> = {
   reopen: (s) => `“${s.name}” is open again`,
 };
 
-function ShareLink({ link }: { link: string }) {
+/** The survey's public link; before its release date the link does not work yet (404). */
+function ShareLink({ link, from }: { link: string; from: string | null }) {
   return (
     <div className="survey-status__share">
       <label className="field__label" htmlFor="survey-share-link">
         Shareable link
       </label>
+      {from ? (
+        <p id="survey-share-note" className="field__hint">
+          Works from the release date (<DateTime at={from} />
+          ): until then it leads to “not found”.
+        </p>
+      ) : null}
       <div className="share__row">
         <input
           id="survey-share-link"
           className="input"
           readOnly
           value={link}
+          aria-describedby={from ? 'survey-share-note' : undefined}
           onFocus={(e) => e.target.select()}
         />
         <button
@@ -72,9 +93,11 @@ function ShareLink({ link }: { link: string }) {
           Copy link
         </button>
       </div>
-      <a href={link} target="_blank" rel="noreferrer" className="survey-status__open">
-        Open it on the site<span className="visually-hidden"> (in a new tab)</span>
-      </a>
+      {from ? null : (
+        <a href={link} target="_blank" rel="noreferrer" className="survey-status__open">
+          Open it on the site<span className="visually-hidden"> (in a new tab)</span>
+        </a>
+      )}
     </div>
   );
 }
@@ -84,6 +107,11 @@ export function SurveyStatus({ survey }: { survey: AdminSurvey }) {
   const transition = useSurveyTransition(survey.gid);
   const [asking, setAsking] = useState<SurveyTransition | null>(null);
   const noQuestions = survey.questions.length === 0;
+  // Published but not on the site yet: scheduled, or closed before its release date.
+  const [openedAt] = useState(() => Date.now());
+  const unreleased =
+    survey.state === 'scheduled' ||
+    (survey.state === 'closed' && Date.parse(survey.release_date) > openedAt);
 
   const run = (t: SurveyTransition) =>
     transition.mutate(t, {
@@ -156,7 +184,9 @@ export function SurveyStatus({ survey }: { survey: AdminSurvey }) {
           Add at least one question to publish.
         </p>
       ) : null}
-      {survey.state !== 'draft' ? <ShareLink link={survey.shareable_link} /> : null}
+      {survey.state !== 'draft' ? (
+        <ShareLink link={survey.shareable_link} from={unreleased ? survey.release_date : null} />
+      ) : null}
       <nav className="survey-status__jump" aria-label="On this page">
         <a href="#survey-details">Survey details</a>
         <a href="#survey-questions">Questions ({survey.questions.length})</a>
@@ -172,7 +202,7 @@ export function SurveyStatus({ survey }: { survey: AdminSurvey }) {
           setAsking(null);
         }}
       >
-        <p>{asking ? ASK[asking].note : ''}</p>
+        <p>{asking ? ASK[asking].note(unreleased) : ''}</p>
       </ConfirmDialog>
     </section>
   );
