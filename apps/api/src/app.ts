@@ -53,6 +53,7 @@ import { createUsersService } from './modules/users/users.service.js';
 import auth from './plugins/auth.js';
 import errorHandler, { jsonNotFound, routerError } from './plugins/error-handler.js';
 import rateLimit from './plugins/rate-limit.js';
+import securityHeaders from './plugins/security-headers.js';
 import sms, { type SmsSender } from './plugins/sms.js';
 import web from './plugins/web.js';
 
@@ -133,6 +134,7 @@ export async function buildApp({
   app.decorate('config', config);
   app.decorate('db', database.db);
   await app.register(errorHandler);
+  await app.register(securityHeaders);
 
   const keys = deriveKeys(secrets);
   await app.register(auth, {
@@ -226,7 +228,7 @@ export async function buildApp({
         // API answers are personal or change in steps: never stored by a shared cache.
         if (!reply.hasHeader('cache-control')) reply.header('Cache-Control', 'no-store');
       });
-      await api.register(swaggerUi, { routePrefix: '/docs' });
+      await api.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
       await api.register(healthRoutes);
       await api.register(surveysRoutes, { service: surveys });
       await api.register(accountsRoutes, { service: accounts });

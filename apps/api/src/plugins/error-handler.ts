@@ -3,6 +3,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { AppError, RateLimitedError, statusOfCode } from '../lib/app-error.js';
+import { withSecurityHeaders } from './security-headers.js';
 
 const NON_FIELD = 'non_field_errors';
 
@@ -95,7 +96,8 @@ export function jsonNotFound(_request: FastifyRequest, reply: FastifyReply) {
  * path instead of Fastify's own 400/414 body (which also echoed the path back).
  */
 export function routerError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
-  reply.header('Cache-Control', 'no-store');
+  // The router answers before any hook runs: these headers are set here.
+  withSecurityHeaders(reply).header('Cache-Control', 'no-store');
   if (error.code === 'FST_ERR_BAD_URL' || error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
     return jsonNotFound(request, reply);
   }
