@@ -228,7 +228,7 @@ export async function buildApp({
         // API answers are personal or change in steps: never stored by a shared cache.
         if (!reply.hasHeader('cache-control')) reply.header('Cache-Control', 'no-store');
       });
-      await api.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
+      await api.register(swaggerUi, { routePrefix: '/docs' });
       await api.register(healthRoutes);
       await api.register(surveysRoutes, { service: surveys });
       await api.register(accountsRoutes, { service: accounts });
