@@ -37,6 +37,7 @@ import type {
   OtpPurpose,
   UserRow,
 } from './accounts.repository.js';
+import { isUuid } from '../../lib/uuid.js';
 
 export const OTP_TTL_MS = 10 * 60_000;
 export const OTP_MAX_WRONG_TRIES = 5;
@@ -98,7 +99,6 @@ export function riskReasons(input: {
 
 /** Only these may hold a session. */
 const CAN_LOG_IN = new Set<UserRow['status']>(['active', 'under_review']);
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function fieldError(field: string, message: string): AppError {
   return new AppError('VALIDATION_FAILED', undefined, { [field]: [message] });
@@ -561,7 +561,7 @@ export function createAccountsService(repo: AccountsRepository, deps: AccountsSe
       decision: 'approve' | 'reject',
       actor: Actor,
     ): Promise<ReviewAccount> {
-      if (!UUID.test(uuid)) throw new AppError('NOT_FOUND');
+      if (!isUuid(uuid)) throw new AppError('NOT_FOUND');
       const user = await repo.findUserByUuid(uuid.toLowerCase());
       if (!user || user.status !== 'under_review') throw new AppError('NOT_FOUND');
       const updated = await repo.updateUser(

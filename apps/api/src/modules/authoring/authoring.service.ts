@@ -19,12 +19,12 @@ import { FOREIGN_KEY_VIOLATION, UNIQUE_VIOLATION, sqlState } from '../../lib/sql
 import type { Actor, AuditService } from '../audit/audit.service.js';
 import { shareableLink } from '../surveys/surveys.service.js';
 import type { AuthoringRepository, QuestionValues, SurveyValues } from './authoring.repository.js';
+import { isUuid } from '../../lib/uuid.js';
 
 type SurveyInput = z.output<typeof SurveyInputSchema>;
 type QuestionInput = z.output<typeof QuestionInputSchema>;
 type SurveyRow = NonNullable<Awaited<ReturnType<AuthoringRepository['findSurvey']>>>['survey'];
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Open answers' limit when the admin sets none (the sample surveys' too). */
 const DEFAULT_OPEN_MAX_LENGTH = 280;
 
@@ -108,7 +108,7 @@ export function createAuthoringService(
   }
 
   async function load(gid: string, origin: string): Promise<AdminSurvey> {
-    const found = UUID.test(gid) ? await repo.findSurvey(gid.toLowerCase()) : undefined;
+    const found = isUuid(gid) ? await repo.findSurvey(gid.toLowerCase()) : undefined;
     if (!found) throw new AppError('NOT_FOUND');
     const { survey: s } = found;
     const answeredOf = new Map<number, { total: number; choiceIds: Set<number> }>();
@@ -195,7 +195,7 @@ export function createAuthoringService(
       answered: { count: number; labels: string[] },
     ) => Promise<void>,
   ): Promise<string> {
-    if (!UUID.test(qid)) throw new AppError('NOT_FOUND');
+    if (!isUuid(qid)) throw new AppError('NOT_FOUND');
     try {
       return await repo.transaction(async (tx) => {
         const found = await repo.lockQuestion(tx, qid.toLowerCase());
@@ -230,7 +230,7 @@ export function createAuthoringService(
     },
 
     async update(gid: string, input: SurveyInput, actor: Actor, origin: string) {
-      if (!UUID.test(gid)) throw new AppError('NOT_FOUND');
+      if (!isUuid(gid)) throw new AppError('NOT_FOUND');
       const genreGids = await checkGenres(input.genres);
       if (!(await repo.updateSurvey(gid.toLowerCase(), surveyValues(input), genreGids))) {
         throw new AppError('NOT_FOUND');
@@ -295,7 +295,7 @@ export function createAuthoringService(
     },
 
     async addQuestion(gid: string, input: QuestionInput, actor: Actor, origin: string) {
-      if (!UUID.test(gid)) throw new AppError('NOT_FOUND');
+      if (!isUuid(gid)) throw new AppError('NOT_FOUND');
       const { values, labels, blank } = questionParts(input);
       const qid = await repo.addQuestion(gid.toLowerCase(), values, labels, blank);
       if (!qid) throw new AppError('NOT_FOUND');
@@ -371,7 +371,7 @@ export function createAuthoringService(
     },
 
     async orderQuestions(gid: string, qids: string[], actor: Actor, origin: string) {
-      if (!UUID.test(gid)) throw new AppError('NOT_FOUND');
+      if (!isUuid(gid)) throw new AppError('NOT_FOUND');
       const done = await repo.orderQuestions(
         gid.toLowerCase(),
         qids.map((q) => q.toLowerCase()),
@@ -399,7 +399,7 @@ export function createAuthoringService(
     },
 
     async renameGenre(gid: string, input: GenreInput, actor: Actor): Promise<AdminGenre> {
-      const before = UUID.test(gid) ? await repo.findGenre(gid.toLowerCase()) : undefined;
+      const before = isUuid(gid) ? await repo.findGenre(gid.toLowerCase()) : undefined;
       if (!before) throw new AppError('NOT_FOUND');
       // Checked first for the message; the unique index settles a race between two renames.
       const renamed = await repo.renameGenre(before.genre.gid, input.genre_name).catch((err) => {
@@ -416,7 +416,7 @@ export function createAuthoringService(
 
     /** Deletes a genre; surveys that had it simply lose it. */
     async deleteGenre(gid: string, actor: Actor): Promise<void> {
-      const before = UUID.test(gid) ? await repo.findGenre(gid.toLowerCase()) : undefined;
+      const before = isUuid(gid) ? await repo.findGenre(gid.toLowerCase()) : undefined;
       if (!before || !(await repo.deleteGenre(before.genre.gid))) throw new AppError('NOT_FOUND');
       await changed(actor, 'genre.delete', `genre:${before.genre.gid}`, {
         name: before.genre.name,

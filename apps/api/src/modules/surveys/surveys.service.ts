@@ -10,9 +10,9 @@ import {
 import { AppError } from '../../lib/app-error.js';
 import { pageLinks } from '../../lib/paging.js';
 import type { SurveysRepository, SurveyWithContent } from './surveys.repository.js';
+import { isUuid } from '../../lib/uuid.js';
 
 const DAY_MS = 86_400_000;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Seconds as the spec's `H:MM:SS` duration text. */
 export function formatDuration(totalSeconds: number): string {
@@ -232,7 +232,7 @@ export function createSurveysService(
     },
 
     async getByGid(gid: string, origin: string): Promise<SurveyDetail> {
-      if (!UUID.test(gid)) throw new AppError('NOT_FOUND');
+      if (!isUuid(gid)) throw new AppError('NOT_FOUND');
       const snap = await listed(clock());
       const s = snap.byGid.get(gid.toLowerCase());
       if (!s) throw new AppError('NOT_FOUND');
@@ -242,7 +242,7 @@ export function createSurveysService(
 
     /** Any survey (draft, scheduled, closed) exactly as respondents will get it: for staff. */
     async preview(gid: string, origin: string): Promise<SurveyDetail> {
-      const s = UUID.test(gid) ? await repo.findAnyByGid(gid.toLowerCase()) : undefined;
+      const s = isUuid(gid) ? await repo.findAnyByGid(gid.toLowerCase()) : undefined;
       if (!s) throw new AppError('NOT_FOUND');
       return toDetail(s, clock(), origin);
     },
@@ -252,7 +252,7 @@ export function createSurveysService(
      * survey reads; undefined for anything else (unknown, malformed, draft, scheduled).
      */
     async findQuestion(qid: string): Promise<CatalogQuestion | undefined> {
-      if (!UUID.test(qid)) return undefined;
+      if (!isUuid(qid)) return undefined;
       const snap = await listed(clock());
       snap.questions ??= new Map(snap.surveys.flatMap(toCatalog).map((q) => [q.qid, q]));
       return snap.questions.get(qid.toLowerCase());
@@ -263,7 +263,7 @@ export function createSurveysService(
      * question in order: for staff. Undefined for an unknown or malformed gid.
      */
     async findAnySurvey(gid: string): Promise<StaffSurvey | undefined> {
-      if (!UUID.test(gid)) return undefined;
+      if (!isUuid(gid)) return undefined;
       const s = await repo.findAnyByGid(gid.toLowerCase());
       if (!s) return undefined;
       const catalog = toCatalog(s);

@@ -4,8 +4,7 @@ import { pageLinks } from '../../lib/paging.js';
 import type { AccountsRepository, UserRow } from '../accounts/accounts.repository.js';
 import type { Actor, AuditService } from '../audit/audit.service.js';
 import type { RespondentsService } from '../respondents/respondents.service.js';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { isUuid } from '../../lib/uuid.js';
 
 function toAdminUser(u: UserRow): AdminUser {
   return {
@@ -29,7 +28,7 @@ export function createUsersService(repo: AccountsRepository, deps: UsersServiceD
   const clock = deps.clock ?? (() => new Date());
 
   async function userOf(uuid: string): Promise<UserRow> {
-    const user = UUID.test(uuid) ? await repo.findUserByUuid(uuid.toLowerCase()) : undefined;
+    const user = isUuid(uuid) ? await repo.findUserByUuid(uuid.toLowerCase()) : undefined;
     if (!user) throw new AppError('NOT_FOUND');
     return user;
   }
