@@ -1,0 +1,108 @@
+import { Writable } from 'node:stream';
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type App, logOptions } from '../app.js';
+import type { Database } from '../db/client.js';
+import { seedSampleContent } from '../db/seed/seed.js';
+import { get, json, post, signUp, signupBody } from '../test/accounts.js';
+import { createTestApp } from '../test/app.js';
+import { createTestDatabase } from '../test/database.js';
+import { lastCodeFor } from '../test/outbox.js';
+
+// Canaries: a phone number, a password, a texted code, an answer and the tokens of one person,
+// used through signup, login (right and wrong), refresh, answers, errors and erasure. The server's
+// log, at its most talkative, must hold none of them.
+const PHONE = '+12025550147';
+const PASSWORD = 'canary zebra lantern 4417';
+const ANSWER = 'CANARY-ANSWER my secret is umbrella';
+
+describe('what the log never holds', () => {
+  let database: Database;
+  let app: App;
+  const lines: string[] = [];
+
+  beforeAll(async () => {
+    database = await createTestDatabase('pglite');
+    await seedSampleContent(database.db);
+    const sink = new Writable({
+      write(chunk, _enc, done) {
+        lines.push(String(chunk));
+        done();
+      },
+    });
+    app = await createTestApp(
+      database,
+      { resultsRefreshSeconds: 0, contentCacheSeconds: 0 },
+      { logger: pino({ ...logOptions, level: 'trace' }, sink) },
+    );
+  });
+
+  afterAll(async () => {
+    await app?.close();
+    await database?.close();
+  });
+
+  it('holds no phone number, password, code, token or answer of a whole session', async () => {
+    const ip = '10.9.8.7';
+    const tokens = await signUp(app, PHONE, { password: PASSWORD, ip });
+    const code = lastCodeFor(app.config.dataDir, PHONE)!;
+    expect(code).toMatch(/^\d{6}$/);
+
+    // A wrong and a right login, a refresh, a refresh replayed, a bad signup naming the number.
+    await post(app, '/api/token/', { phone_number: PHONE, password: `${PASSWORD}x` }, { ip });
+    const login = await post(
+      app,
+      '/api/token/',
+      { phone_number: PHONE, password: PASSWORD },
+      { ip },
+    );
+    const pair = json<{ access: string; refresh: string }>(login);
+    const refreshed = await post(app, '/api/token/refresh/', { refresh: pair.refresh }, { ip });
+    await post(app, '/api/token/refresh/', { refresh: `${pair.refresh}x` }, { ip });
+    await post(app, '/api/v1/user/create/', signupBody(PHONE, { year_of_birth: 'x' }), { ip });
+    await post(app, '/api/v1/user/verify/', { phone_number: PHONE, otp: code }, { ip });
+
+    // Answers: a written one, a closed one, a malformed one, and the member's own data.
+    const access = json<{ access: string }>(refreshed).access;
+    const surveys = json<{
+      results: Array<{
+        status: string;
+        questions: Array<{ qid: string; type: string; choices: string[] }>;
+      }>;
+    }>(await get(app, '/api/v1/surveys/open-closed-random-video-surveys?page_size=100'));
+    const all = surveys.results.filter((s) => s.status === 'Open').flatMap((s) => s.questions);
+    const open = all.find((q) => q.type === 'Open')!;
+    const closed = all.find((q) => q.type === 'Closed')!;
+    const call = { token: access, ip };
+    expect(
+      (await post(app, `/api/v1/questions/${open.qid}/answer/`, { text: ANSWER }, call)).statusCode,
+    ).toBe(201);
+    await post(app, `/api/v1/questions/${closed.qid}/answer/`, { choice: closed.choices[0] }, call);
+    await post(app, `/api/v1/questions/${closed.qid}/answer/`, { choice: ANSWER }, call);
+    await post(app, `/api/v1/questions/${open.qid}/answer/`, { text: ANSWER, extra: 1 }, call);
+    await get(app, '/api/v1/user/export/', call);
+    await get(app, '/api/v1/user/detail/', { token: tokens.access, ip });
+    await post(app, '/api/v1/user/delete/', { password: `${PASSWORD}x` }, call);
+    expect((await post(app, '/api/v1/user/delete/', { password: PASSWORD }, call)).statusCode).toBe(
+      204,
+    );
+
+    const log = lines.join('');
+    // The log was written (at trace level every request is): an empty log would prove nothing.
+    expect(lines.length).toBeGreaterThan(20);
+    expect(log).toContain('incoming request');
+    const national = PHONE.slice(2);
+    for (const [what, secret] of [
+      ['phone number', PHONE],
+      ['national number', national],
+      ['password', PASSWORD],
+      ['answer', 'CANARY-ANSWER'],
+      ['access token', pair.access],
+      ['refresh token', pair.refresh],
+      ['first access token', tokens.access],
+    ] as const) {
+      expect(log.includes(secret), `the log holds the ${what}`).toBe(false);
+    }
+    expect(new RegExp(`(?<!\\d)${code}(?!\\d)`).test(log), 'the log holds the code').toBe(false);
+  });
+});
