@@ -1,0 +1,245 @@
+// Durability: writers submit unique answers while the API process is killed with SIGKILL every
+// few seconds and started again; afterwards every answer that got a 2xx must be stored, once.
+// On PGlite (the embedded default, a data folder) and on PostgreSQL. `npm run test:soak`.
+import { type ChildProcess, spawn } from 'node:child_process';
+import crypto from 'node:crypto';
+import { once } from 'node:events';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { and, eq, isNotNull, isNull, lte, sql } from 'drizzle-orm';
+import pg from 'pg';
+import { describe, expect, it } from 'vitest';
+import { openDatabase } from '../db/client.js';
+import { choices, questions, surveys, users } from '../db/schema.js';
+import { seedSampleContent } from '../db/seed/seed.js';
+import { deriveKeys } from '../lib/keys.js';
+import { createTokenService } from '../lib/tokens.js';
+
+const serverEntry = fileURLToPath(new URL('../server.ts', import.meta.url));
+const repoRoot = fileURLToPath(new URL('../../../../', import.meta.url));
+const SECONDS = Number(process.env.SOAK_DURABILITY_SECONDS ?? 40);
+const WRITERS = 8;
+const MEMBERS = 400;
+const adminUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+interface Target {
+  qid: string;
+  choice: string;
+}
+
+async function freePort(): Promise<number> {
+  const probe = net.createServer().listen(0, '127.0.0.1');
+  await once(probe, 'listening');
+  const { port } = probe.address() as net.AddressInfo;
+  probe.close();
+  await once(probe, 'close');
+  return port;
+}
+
+/** Migrates, seeds, adds members straight in SQL; returns their tokens and the open questions. */
+async function prepare(where: { dataDir?: string; databaseUrl?: string }, jwtSecret: string) {
+  const database = await openDatabase({
+    dataDir: where.dataDir ?? null,
+    databaseUrl: where.databaseUrl,
+  });
+  try {
+    await database.migrate();
+    await seedSampleContent(database.db);
+    const open = await database.db
+      .select({ id: questions.id, qid: questions.qid })
+      .from(questions)
+      .innerJoin(surveys, eq(surveys.id, questions.surveyId))
+      .where(
+        and(
+          eq(questions.type, 'Closed'),
+          isNotNull(surveys.publishedAt),
+          lte(surveys.releaseDate, new Date()),
+          isNull(surveys.closedAt),
+        ),
+      );
+    const labels = await database.db.select().from(choices);
+    const targets: Target[] = open.map((q) => ({
+      qid: q.qid,
+      choice: labels.find((c) => c.questionId === q.id && !c.isBlank)!.label,
+    }));
+    await database.db.execute(sql`
+      insert into users (phone_e164, year_of_birth, gender, country, status, phone_verified_at)
+      select '+1555' || lpad(g::text, 7, '0'), 1980, 'female', 'US', 'active', now()
+      from generate_series(1, ${MEMBERS}) g`);
+    const uuids = (await database.db.select({ uuid: users.uuid }).from(users)).map((u) => u.uuid);
+    const signer = createTokenService(deriveKeys({ jwtSecret }), { accessTtlSeconds: 3600 });
+    const tokens = await Promise.all(
+      uuids.map((sub) => signer.signAccess({ sub, role: 'member' })),
+    );
+    return { tokens, targets };
+  } finally {
+    await database.close();
+  }
+}
+
+function start(env: Record<string, string>, port: number): ChildProcess {
+  return spawn(process.execPath, ['--import', 'tsx', serverEntry], {
+    cwd: repoRoot,
+    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'error' },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+}
+
+async function healthy(port: number, child: ChildProcess, ms = 60_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline && child.exitCode === null) {
+    try {
+      if ((await fetch(`http://127.0.0.1:${port}/api/health`)).ok) return;
+    } catch {
+      // not yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`server not healthy (exit ${child.exitCode})`);
+}
+
+async function run(env: Record<string, string>, where: { dataDir?: string; databaseUrl?: string }) {
+  const jwtSecret = crypto.randomBytes(48).toString('base64url');
+  const secrets = {
+    JWT_SECRET: jwtSecret,
+    PSEUDONYM_SECRET: crypto.randomBytes(48).toString('base64url'),
+  };
+  const { tokens, targets } = await prepare(where, jwtSecret);
+  const port = await freePort();
+  const fullEnv = { ...env, ...secrets, SEED_SAMPLE_CONTENT: 'false', ANALYTICS: 'off' };
+
+  const acked: Array<{ member: number; target: number }> = [];
+  let next = 0;
+  let refused = 0;
+  let failed = 0;
+  let kills = 0;
+  const stopAt = Date.now() + SECONDS * 1000;
+  let child = start(fullEnv, port);
+  await healthy(port, child);
+
+  const writer = async () => {
+    while (Date.now() < stopAt) {
+      const n = next++;
+      const member = n % tokens.length;
+      const target = Math.floor(n / tokens.length) % targets.length;
+      if (n >= tokens.length * targets.length) return;
+      const t = targets[target]!;
+      try {
+        const res = await fetch(`http://127.0.0.1:${port}/api/v1/questions/${t.qid}/answer/`, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            authorization: `Bearer ${tokens[member]}`,
+          },
+          body: JSON.stringify({ choice: t.choice }),
+          signal: AbortSignal.timeout(5000),
+        });
+        if (res.status === 201 || res.status === 200) acked.push({ member, target });
+        else refused++;
+        await res.arrayBuffer();
+      } catch {
+        failed++; // the server was killed under this request: neither acknowledged nor refused
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    }
+  };
+  const killer = async () => {
+    while (Date.now() < stopAt - 3000) {
+      await new Promise((r) => setTimeout(r, 2000 + Math.random() * 2000));
+      child.kill('SIGKILL');
+      await once(child, 'exit');
+      kills++;
+      child = start(fullEnv, port);
+      await healthy(port, child);
+    }
+  };
+  await Promise.all([killer(), ...Array.from({ length: WRITERS }, writer)]);
+
+  // Every acknowledged answer, read back through the API after one more kill and restart.
+  child.kill('SIGKILL');
+  await once(child, 'exit');
+  child = start(fullEnv, port);
+  await healthy(port, child);
+  const byMember = new Map<number, number[]>();
+  for (const a of acked) byMember.set(a.member, [...(byMember.get(a.member) ?? []), a.target]);
+  let lost = 0;
+  let duplicated = 0;
+  for (const [member, own] of byMember) {
+    const res = await fetch(
+      `http://127.0.0.1:${port}/api/v1/questions/my-attempted-questions/?page_size=100`,
+      { headers: { authorization: `Bearer ${tokens[member]}` } },
+    );
+    const stored = ((await res.json()) as { results: Array<{ qid: string }> }).results.map(
+      (r) => r.qid,
+    );
+    for (const target of own) {
+      const times = stored.filter((q) => q === targets[target]!.qid).length;
+      if (times === 0) lost++;
+      if (times > 1) duplicated++;
+    }
+  }
+  child.kill('SIGTERM');
+  await once(child, 'exit');
+  return { acked: acked.length, refused, failed, kills, lost, duplicated };
+}
+
+/** Prints the figures and keeps them in test-results/durability-<engine>.json for the docs. */
+function report(engine: string, result: Awaited<ReturnType<typeof run>>) {
+  const line = `durability ${engine}: ${JSON.stringify({ seconds: SECONDS, writers: WRITERS, ...result })}\n`;
+  process.stdout.write(line);
+  const dir = path.join(repoRoot, 'test-results');
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(path.join(dir, `durability-${engine.toLowerCase()}.json`), line);
+}
+
+describe('durability under SIGKILL', () => {
+  it('PGlite: every acknowledged answer is stored exactly once', { timeout: 600_000 }, async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'candor-durability-'));
+    try {
+      const result = await run({ DATA_DIR: dataDir, DATABASE_URL: '' }, { dataDir });
+      report('PGlite', result);
+      expect(result.kills).toBeGreaterThan(3);
+      expect(result.acked).toBeGreaterThan(100);
+      expect({ lost: result.lost, duplicated: result.duplicated }).toEqual({
+        lost: 0,
+        duplicated: 0,
+      });
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it(
+    'PostgreSQL: every acknowledged answer is stored exactly once',
+    { timeout: 600_000 },
+    async () => {
+      const name = `candor_durability_${crypto.randomBytes(4).toString('hex')}`;
+      const admin = new pg.Client({ connectionString: adminUrl });
+      await admin.connect();
+      await admin.query(`create database ${name}`);
+      const url = new URL(adminUrl);
+      url.pathname = `/${name}`;
+      const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'candor-durability-pg-'));
+      try {
+        const result = await run(
+          { DATABASE_URL: url.toString(), DATA_DIR: dataDir },
+          { databaseUrl: url.toString() },
+        );
+        report('PostgreSQL', result);
+        expect(result.kills).toBeGreaterThan(3);
+        expect(result.acked).toBeGreaterThan(100);
+        expect({ lost: result.lost, duplicated: result.duplicated }).toEqual({
+          lost: 0,
+          duplicated: 0,
+        });
+      } finally {
+        await admin.query(`drop database if exists ${name} with (force)`);
+        await admin.end();
+        fs.rmSync(dataDir, { recursive: true, force: true });
+      }
+    },
+  );
+});
