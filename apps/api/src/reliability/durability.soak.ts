@@ -1,7 +1,7 @@
 // Durability: writers submit unique answers while the API process is killed with SIGKILL every
 // few seconds and started again; afterwards every answer that got a 2xx must be stored, once.
 // On PGlite (the embedded default, a data folder) and on PostgreSQL. `npm run test:soak`.
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import { once } from 'node:events';
 import fs from 'node:fs';
@@ -101,6 +101,34 @@ async function healthy(port: number, child: ChildProcess, ms = 60_000): Promise<
   throw new Error(`server not healthy (exit ${child.exitCode})`);
 }
 
+/** Reads every acknowledged answer back through the API: how many are missing or doubled. */
+async function readBack(
+  port: number,
+  tokens: string[],
+  targets: Target[],
+  acked: Array<{ member: number; target: number }>,
+) {
+  const byMember = new Map<number, number[]>();
+  for (const a of acked) byMember.set(a.member, [...(byMember.get(a.member) ?? []), a.target]);
+  let lost = 0;
+  let duplicated = 0;
+  for (const [member, own] of byMember) {
+    const res = await fetch(
+      `http://127.0.0.1:${port}/api/v1/questions/my-attempted-questions/?page_size=100`,
+      { headers: { authorization: `Bearer ${tokens[member]}` } },
+    );
+    const stored = ((await res.json()) as { results: Array<{ qid: string }> }).results.map(
+      (r) => r.qid,
+    );
+    for (const target of own) {
+      const times = stored.filter((q) => q === targets[target]!.qid).length;
+      if (times === 0) lost++;
+      if (times > 1) duplicated++;
+    }
+  }
+  return { lost, duplicated };
+}
+
 async function run(env: Record<string, string>, where: { dataDir?: string; databaseUrl?: string }) {
   const jwtSecret = crypto.randomBytes(48).toString('base64url');
   const secrets = {
@@ -163,32 +191,15 @@ async function run(env: Record<string, string>, where: { dataDir?: string; datab
   await once(child, 'exit');
   child = start(fullEnv, port);
   await healthy(port, child);
-  const byMember = new Map<number, number[]>();
-  for (const a of acked) byMember.set(a.member, [...(byMember.get(a.member) ?? []), a.target]);
-  let lost = 0;
-  let duplicated = 0;
-  for (const [member, own] of byMember) {
-    const res = await fetch(
-      `http://127.0.0.1:${port}/api/v1/questions/my-attempted-questions/?page_size=100`,
-      { headers: { authorization: `Bearer ${tokens[member]}` } },
-    );
-    const stored = ((await res.json()) as { results: Array<{ qid: string }> }).results.map(
-      (r) => r.qid,
-    );
-    for (const target of own) {
-      const times = stored.filter((q) => q === targets[target]!.qid).length;
-      if (times === 0) lost++;
-      if (times > 1) duplicated++;
-    }
-  }
+  const { lost, duplicated } = await readBack(port, tokens, targets, acked);
   child.kill('SIGTERM');
   await once(child, 'exit');
-  return { acked: acked.length, refused, failed, kills, lost, duplicated };
+  return { seconds: SECONDS, acked: acked.length, refused, failed, kills, lost, duplicated };
 }
 
 /** Prints the figures and keeps them in test-results/durability-<engine>.json for the docs. */
-function report(engine: string, result: Awaited<ReturnType<typeof run>>) {
-  const line = `durability ${engine}: ${JSON.stringify({ seconds: SECONDS, writers: WRITERS, ...result })}\n`;
+function report(engine: string, result: object) {
+  const line = `durability ${engine}: ${JSON.stringify({ writers: WRITERS, ...result })}\n`;
   process.stdout.write(line);
   const dir = path.join(repoRoot, 'test-results');
   fs.mkdirSync(dir, { recursive: true });
@@ -238,6 +249,152 @@ describe('durability under SIGKILL', () => {
       } finally {
         await admin.query(`drop database if exists ${name} with (force)`);
         await admin.end();
+        fs.rmSync(dataDir, { recursive: true, force: true });
+      }
+    },
+  );
+});
+
+/** The local cluster can be stopped and started (this machine's PostgreSQL, run as root). */
+function localCluster(): string | undefined {
+  if (process.env.SOAK_RESTART_POSTGRES === '0' || process.getuid?.() !== 0) return undefined;
+  try {
+    return fs.readdirSync('/etc/postgresql').find((v) => /^\d+$/.test(v));
+  } catch {
+    return undefined;
+  }
+}
+
+function cluster(version: string, action: 'stop' | 'start') {
+  execFileSync(
+    'pg_ctlcluster',
+    [
+      '--skip-systemctl-redirect',
+      version,
+      'main',
+      action,
+      ...(action === 'stop' ? ['-m', 'fast'] : []),
+    ],
+    {
+      stdio: 'ignore',
+    },
+  );
+}
+
+describe('PostgreSQL restarted under load', () => {
+  const version = localCluster();
+  it.skipIf(!version)(
+    'answers 503 quickly while it is down, recovers by itself, loses nothing acknowledged',
+    { timeout: 600_000 },
+    async () => {
+      const name = `candor_restart_${crypto.randomBytes(4).toString('hex')}`;
+      const admin = new pg.Client({ connectionString: adminUrl });
+      await admin.connect();
+      await admin.query(`create database ${name}`);
+      await admin.end();
+      const url = new URL(adminUrl);
+      url.pathname = `/${name}`;
+      const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'candor-restart-'));
+      const jwtSecret = crypto.randomBytes(48).toString('base64url');
+      const env = {
+        DATABASE_URL: url.toString(),
+        DATA_DIR: dataDir,
+        JWT_SECRET: jwtSecret,
+        PSEUDONYM_SECRET: crypto.randomBytes(48).toString('base64url'),
+        SEED_SAMPLE_CONTENT: 'false',
+        ANALYTICS: 'off',
+      };
+      const port = await freePort();
+      const child = start(env, port);
+      try {
+        const { tokens, targets } = await prepare({ databaseUrl: url.toString() }, jwtSecret);
+        await healthy(port, child);
+        const seen: Array<{ at: number; status: number; ms: number }> = [];
+        const acked: Array<{ member: number; target: number }> = [];
+        let next = 0;
+        const began = Date.now();
+        const stopAt = began + 24_000;
+        const writer = async () => {
+          while (Date.now() < stopAt) {
+            const n = next++;
+            const member = n % tokens.length;
+            const target = Math.floor(n / tokens.length) % targets.length;
+            const t = targets[target]!;
+            const sent = Date.now();
+            let status = 0;
+            try {
+              const res = await fetch(
+                `http://127.0.0.1:${port}/api/v1/questions/${t.qid}/answer/`,
+                {
+                  method: 'POST',
+                  headers: {
+                    'content-type': 'application/json',
+                    authorization: `Bearer ${tokens[member]}`,
+                  },
+                  body: JSON.stringify({ choice: t.choice }),
+                  signal: AbortSignal.timeout(10_000),
+                },
+              );
+              status = res.status;
+              await res.arrayBuffer();
+            } catch {
+              status = -1;
+            }
+            seen.push({ at: sent, status, ms: Date.now() - sent });
+            if (status === 200 || status === 201) acked.push({ member, target });
+            if (status !== 201 && status !== 200) await new Promise((r) => setTimeout(r, 20));
+          }
+        };
+        let downAt = 0;
+        let upAt = 0;
+        const operator = async () => {
+          await new Promise((r) => setTimeout(r, 6000));
+          downAt = Date.now();
+          cluster(version!, 'stop');
+          await new Promise((r) => setTimeout(r, 6000));
+          cluster(version!, 'start');
+          upAt = Date.now();
+        };
+        await Promise.all([operator(), ...Array.from({ length: WRITERS }, writer)]);
+
+        // While it was down (from a second after the stop to the start): 503s, and quick ones.
+        const down = seen.filter((s) => s.at > downAt + 1000 && s.at < upAt);
+        const statuses = [...new Set(down.map((s) => s.status))];
+        const slowest = Math.max(...down.map((s) => s.ms));
+        const recovered = seen.find((s) => s.at >= upAt && (s.status === 201 || s.status === 200));
+        const recoverySeconds = recovered ? (recovered.at - upAt) / 1000 : Infinity;
+        const { lost, duplicated } = await readBack(port, tokens, targets, acked);
+        const result = {
+          seconds: 24,
+          downSeconds: 6,
+          acked: acked.length,
+          whileDown: down.length,
+          statusesWhileDown: statuses,
+          slowestWhileDownMs: slowest,
+          recoverySeconds,
+          lost,
+          duplicated,
+        };
+        report('postgres-restart', result);
+        expect(down.length).toBeGreaterThan(10);
+        expect(statuses).toEqual([503]);
+        expect(slowest).toBeLessThan(1000);
+        expect(recoverySeconds).toBeLessThan(10);
+        expect({ lost, duplicated }).toEqual({ lost: 0, duplicated: 0 });
+      } finally {
+        if (version) {
+          try {
+            cluster(version, 'start');
+          } catch {
+            // already running
+          }
+        }
+        child.kill('SIGTERM');
+        await once(child, 'exit');
+        const cleanup = new pg.Client({ connectionString: adminUrl });
+        await cleanup.connect();
+        await cleanup.query(`drop database if exists ${name} with (force)`);
+        await cleanup.end();
         fs.rmSync(dataDir, { recursive: true, force: true });
       }
     },
