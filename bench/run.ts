@@ -1,10 +1,11 @@
 // `npm run bench`: every scenario, each several times, medians and ratios to a baseline measured
 // in the same run. Paste the printed tables into docs/performance.md.
-// Scenarios: read-api, answer-ingest, results-read, page-weight, startup (default: all). Needs `npm run build`
+// Scenarios: read-api, answer-ingest, results-read, page-weight, startup, memory (default: all). Needs `npm run build`
 // first.
 import { answerIngestBench } from './answer-ingest';
 import { resultsReadBench } from './results-read';
 import { machineInfo } from './lib';
+import { memoryBench } from './memory';
 import { pageWeightBench } from './page-weight';
 import { readApiBench } from './read-api';
 import { startupBench } from './startup';
@@ -15,6 +16,7 @@ const scenarios: Record<string, () => Promise<string>> = {
   'results-read': resultsReadBench,
   'page-weight': pageWeightBench,
   startup: () => startupBench(),
+  memory: memoryBench,
 };
 
 const chosen = process.argv.slice(2).length ? process.argv.slice(2) : Object.keys(scenarios);

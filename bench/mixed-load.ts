@@ -1,0 +1,125 @@
+// Mixed traffic like a day of real use, for the memory benchmark and the soak: for every 10
+// requests, 4 survey list reads, 2 survey detail reads, 2 fresh answers (a new member and question
+// each time), 1 results read of a closed survey and 1 member's own answered questions.
+import fs from 'node:fs';
+import autocannon from 'autocannon';
+import { sql } from 'drizzle-orm';
+import pg from 'pg';
+import { openDatabase } from '../apps/api/src/db/client';
+import { prepare } from './answer-ingest';
+
+export interface MixedTargets {
+  tokens: string[];
+  answers: Array<{ qid: string; body: string }>;
+  gids: string[];
+  closedQid: string;
+}
+
+/** A fresh PostgreSQL database beside `adminUrl`, prepared with members, and a way to drop it. */
+export async function mixedDatabase(adminUrl: string, jwtSecret: string) {
+  const name = `candor_mixed_${Date.now().toString(36)}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const databaseUrl = url.toString();
+  const prepared = await prepare({ databaseUrl }, jwtSecret);
+  const database = await openDatabase({ databaseUrl, dataDir: null });
+  const result = await database.db.execute(sql`
+    select s.gid::text as gid, s.closed_at is not null as closed,
+           (select q.qid::text from questions q where q.survey_id = s.id and q.type = 'Closed'
+            order by q.position limit 1) as qid
+    from surveys s where s.published_at is not null and s.release_date <= now()`);
+  await database.close();
+  const rows = (result as unknown as { rows: Array<{ gid: string; closed: boolean; qid: string }> })
+    .rows;
+  const targets: MixedTargets = {
+    tokens: prepared.tokens,
+    answers: prepared.targets,
+    gids: rows.map((r) => r.gid),
+    closedQid: rows.find((r) => r.closed)!.qid,
+  };
+  return {
+    databaseUrl,
+    targets,
+    drop: async () => {
+      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await admin.end();
+    },
+  };
+}
+
+export interface MixedResult {
+  requests: number;
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  /** Share of requests that failed (non-2xx, errors, timeouts). */
+  errorRate: number;
+}
+
+/** Runs the mix for `seconds` with `connections`; `rate` caps the total requests per second. */
+export async function mixedLoad(
+  url: string,
+  t: MixedTargets,
+  { seconds, connections, rate }: { seconds: number; connections: number; rate?: number },
+): Promise<MixedResult> {
+  let pair = 0;
+  const json = { 'content-type': 'application/json' };
+  const auth = (i: number) => ({ authorization: `Bearer ${t.tokens[i % t.tokens.length]}` });
+  const list = { method: 'GET' as const, path: '/api/v1/surveys/open-closed-random-video-surveys' };
+  const detail = (i: number) => ({
+    method: 'GET' as const,
+    path: `/api/v1/surveys/${t.gids[i % t.gids.length]}/video-survey`,
+  });
+  const answer = {
+    method: 'POST' as const,
+    setupRequest: (req: autocannon.Request) => {
+      // Pair n: member n mod M, question (n div M) mod Q: none repeats for M x Q requests.
+      const n = pair++;
+      const member = n % t.tokens.length;
+      const target = t.answers[Math.floor(n / t.tokens.length) % t.answers.length]!;
+      return {
+        ...req,
+        path: `/api/v1/questions/${target.qid}/answer/`,
+        headers: { ...json, ...auth(member) },
+        body: target.body,
+      };
+    },
+  };
+  const results = { method: 'GET' as const, path: `/api/v1/questions/${t.closedQid}/results/` };
+  const mine = {
+    method: 'GET' as const,
+    setupRequest: (req: autocannon.Request) => ({
+      ...req,
+      path: '/api/v1/questions/my-attempted-questions/',
+      headers: auth(pair),
+    }),
+  };
+  const r = await autocannon({
+    url,
+    connections,
+    duration: seconds,
+    ...(rate ? { overallRate: rate } : {}),
+    requests: [list, detail(0), answer, list, results, detail(1), list, answer, mine, list],
+  });
+  const errors = r.errors + r.non2xx + r.timeouts;
+  const requests = r.requests.total + r.errors + r.timeouts;
+  return {
+    requests,
+    rps: Math.round(r.requests.average),
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    errors,
+    errorRate: requests ? errors / requests : 0,
+  };
+}
+
+/** Resident memory of a process, in MiB (from /proc). */
+export function rssMiB(pid: number): number {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? NaN);
+  return Math.round((kb / 1024) * 10) / 10;
+}

@@ -1,0 +1,80 @@
+// The soak (`npm run test:soak`, after the durability tests): mixed traffic on PostgreSQL at half
+// the rate the API managed unthrottled in the same run, for SOAK_MINUTES (default 30). Passes
+// when under 0.1% of requests fail, p99 stays under 500 ms and memory stops growing after the
+// first 5 minutes (the last minute's RSS within 10% of the 5th minute's). Figures are printed and
+// kept in test-results/soak.json for docs/reliability.md.
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { machineInfo, root, startCandor } from './lib';
+import { mixedDatabase, mixedLoad, rssMiB } from './mixed-load';
+
+const adminUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const MINUTES = Number(process.env.SOAK_MINUTES ?? 30);
+
+console.log(machineInfo());
+const secret = crypto.randomBytes(48).toString('base64url');
+const db = await mixedDatabase(adminUrl, secret);
+const server = await startCandor({
+  DATABASE_URL: db.databaseUrl,
+  JWT_SECRET: secret,
+  PSEUDONYM_SECRET: crypto.randomBytes(48).toString('base64url'),
+  SEED_SAMPLE_CONTENT: 'false',
+});
+const pid = server.child.pid!;
+let failed = true;
+try {
+  const max = await mixedLoad(server.url, db.targets, { seconds: 20, connections: 50 });
+  const rate = Math.round(max.rps / 2);
+  console.log(
+    `unthrottled: ${max.rps} req/s (p99 ${max.p99} ms); soaking at ${rate} req/s for ${MINUTES} min`,
+  );
+  const rss: Array<{ minute: number; mib: number }> = [];
+  const started = Date.now();
+  const sampler = setInterval(
+    () => rss.push({ minute: (Date.now() - started) / 60_000, mib: rssMiB(pid) }),
+    15_000,
+  );
+  const soak = await mixedLoad(server.url, db.targets, {
+    seconds: MINUTES * 60,
+    connections: 50,
+    rate,
+  });
+  clearInterval(sampler);
+  const around = (from: number, to: number) => {
+    const xs = rss.filter((s) => s.minute >= from && s.minute < to).map((s) => s.mib);
+    return xs.length ? Math.max(...xs) : NaN;
+  };
+  // The 5th minute (or, in a short trial run, the middle of it) is the reference.
+  const reference = Math.min(5, MINUTES / 2);
+  const fifth = around(Math.max(0, reference - 1), reference + 1);
+  const lastMinute = around(MINUTES - 1, MINUTES + 1);
+  const growth = (lastMinute - fifth) / fifth;
+  const figures = {
+    minutes: MINUTES,
+    unthrottledRps: max.rps,
+    rate,
+    achievedRps: soak.rps,
+    requests: soak.requests,
+    errors: soak.errors,
+    errorRate: soak.errorRate,
+    p50: soak.p50,
+    p99: soak.p99,
+    rssMiB: { fifthMinute: fifth, lastMinute, peak: Math.max(...rss.map((s) => s.mib)) },
+    growthAfterFiveMinutes: Math.round(growth * 1000) / 10,
+  };
+  console.log(JSON.stringify(figures, null, 2));
+  fs.mkdirSync(path.join(root, 'test-results'), { recursive: true });
+  fs.writeFileSync(path.join(root, 'test-results/soak.json'), JSON.stringify(figures, null, 2));
+  const problems = [
+    soak.errorRate >= 0.001 && `error rate ${(soak.errorRate * 100).toFixed(3)}% (limit 0.1%)`,
+    soak.p99 >= 500 && `p99 ${soak.p99} ms (limit 500 ms)`,
+    !(growth < 0.1) && `memory grew ${(growth * 100).toFixed(1)}% after the 5th minute (limit 10%)`,
+  ].filter(Boolean);
+  if (problems.length) console.error(`soak failed: ${problems.join('; ')}`);
+  failed = problems.length > 0;
+} finally {
+  await server.stop();
+  await db.drop();
+}
+process.exit(failed ? 1 : 0);
