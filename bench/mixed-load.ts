@@ -64,9 +64,19 @@ export interface MixedResult {
 export async function mixedLoad(
   url: string,
   t: MixedTargets,
-  { seconds, connections, rate }: { seconds: number; connections: number; rate?: number },
+  {
+    seconds,
+    connections,
+    rate,
+    cursor = { pair: 0 },
+  }: {
+    seconds: number;
+    connections: number;
+    rate?: number;
+    /** Where the fresh answer pairs go on from: pass the same object to consecutive runs. */
+    cursor?: { pair: number };
+  },
 ): Promise<MixedResult> {
-  let pair = 0;
   const json = { 'content-type': 'application/json' };
   const auth = (i: number) => ({ authorization: `Bearer ${t.tokens[i % t.tokens.length]}` });
   const list = { method: 'GET' as const, path: '/api/v1/surveys/open-closed-random-video-surveys' };
@@ -78,7 +88,7 @@ export async function mixedLoad(
     method: 'POST' as const,
     setupRequest: (req: autocannon.Request) => {
       // Pair n: member n mod M, question (n div M) mod Q: none repeats for M x Q requests.
-      const n = pair++;
+      const n = cursor.pair++;
       const member = n % t.tokens.length;
       const target = t.answers[Math.floor(n / t.tokens.length) % t.answers.length]!;
       return {
@@ -95,7 +105,7 @@ export async function mixedLoad(
     setupRequest: (req: autocannon.Request) => ({
       ...req,
       path: '/api/v1/questions/my-attempted-questions/',
-      headers: auth(pair),
+      headers: auth(cursor.pair),
     }),
   };
   const r = await autocannon({
