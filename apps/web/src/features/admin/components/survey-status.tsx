@@ -1,3 +1,4 @@
+import { copyLink } from '../../../lib/copy-link';
 import type { AdminSurvey } from '@candor/contracts';
 import { useState } from 'react';
 import { Link } from 'react-router';
@@ -80,16 +81,7 @@ function ShareLink({ link, from }: { link: string; from: string | null }) {
           aria-describedby={from ? 'survey-share-note' : undefined}
           onFocus={(e) => e.target.select()}
         />
-        <button
-          type="button"
-          className="button"
-          onClick={() => {
-            void navigator.clipboard
-              ?.writeText(link)
-              .then(() => toast.success('Link copied'))
-              .catch(() => toast.error('Copy the link by hand: your browser did not allow it.'));
-          }}
-        >
+        <button type="button" className="button" onClick={() => copyLink(link)}>
           Copy link
         </button>
       </div>

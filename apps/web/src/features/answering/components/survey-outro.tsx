@@ -1,7 +1,7 @@
+import { copyLink } from '../../../lib/copy-link';
 import type { Question, SurveyDetail } from '@candor/contracts';
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
-import { toast } from 'sonner';
 import type { Mine } from './survey-flow';
 
 /** A respondent sent by a research panel (`?panel=...&pid=...&return=https://...`). */
@@ -47,16 +47,7 @@ function ShareLink({ link }: { link: string }) {
           value={link}
           onFocus={(e) => e.target.select()}
         />
-        <button
-          type="button"
-          className="button"
-          onClick={() => {
-            void navigator.clipboard
-              ?.writeText(link)
-              .then(() => toast.success('Link copied'))
-              .catch(() => toast.error('Copy the link by hand: your browser did not allow it.'));
-          }}
-        >
+        <button type="button" className="button" onClick={() => copyLink(link)}>
           Copy link
         </button>
       </div>
