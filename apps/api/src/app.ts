@@ -12,6 +12,7 @@ import {
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config.js';
 import type { Database, Db } from './db/client.js';
+import { createMaintenance } from './db/maintenance.js';
 import { deriveKeys, derivePseudonymKey } from './lib/keys.js';
 import { loggableError } from './lib/loggable-error.js';
 import type { RateLimitStore } from './lib/rate-limit.js';
@@ -264,6 +265,14 @@ export async function buildApp({
   // Answers are folded and snapshots published in the background while the app serves.
   app.addHook('onReady', async () => results.start());
   app.addHook('onClose', async () => results.stop());
+  // Vacuum and analyze where the database does not (PGlite; a server with autovacuum off).
+  const maintenance = createMaintenance(database.db, {
+    intervalSeconds: config.dbMaintenanceSeconds,
+    onWork: (work, ms) => app.log.info({ ...work, ms }, 'database maintenance'),
+    onError: (err) => app.log.warn({ err }, 'database maintenance failed; will retry'),
+  });
+  app.addHook('onReady', async () => maintenance.start());
+  app.addHook('onClose', async () => maintenance.stop());
   return app;
 }
 

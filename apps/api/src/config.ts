@@ -25,6 +25,7 @@ const EnvSchema = z
     CONTENT_CACHE_SECONDS: z.coerce.number().min(0).max(3600).default(5),
     VISITOR_FREE_QUESTIONS: z.coerce.number().int().min(0).max(1000).default(3),
     RESULTS_REFRESH_SECONDS: z.coerce.number().min(0).max(3600).default(2),
+    DB_MAINTENANCE_SECONDS: z.coerce.number().min(0).max(86_400).default(60),
     ANALYTICS: z.enum(['on', 'off']).default('on'),
     SMS_PROVIDER: z.enum(['file', 'twilio']).default('file'),
     TWILIO_ACCOUNT_SID: z.string().min(1).optional(),
@@ -138,6 +139,8 @@ export interface Config {
   visitorFreeQuestions: number;
   /** How often answers are folded and snapshots published; how long a snapshot is kept in memory. 0: never in the background (tests). */
   resultsRefreshSeconds: number;
+  /** How often to vacuum and analyze when the database does not (PGlite; autovacuum off). 0: never. */
+  dbMaintenanceSeconds: number;
   /** First-party page views are stored; false answers 204 and stores nothing. */
   analytics: boolean;
   sms: SmsConfig;
@@ -184,6 +187,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     contentCacheSeconds: e.CONTENT_CACHE_SECONDS,
     visitorFreeQuestions: e.VISITOR_FREE_QUESTIONS,
     resultsRefreshSeconds: e.RESULTS_REFRESH_SECONDS,
+    dbMaintenanceSeconds: e.DB_MAINTENANCE_SECONDS,
     analytics: e.ANALYTICS === 'on',
     sms: {
       provider: e.SMS_PROVIDER,

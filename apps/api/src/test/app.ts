@@ -9,7 +9,14 @@ import type { Secrets } from '../lib/secrets.js';
 
 /** Config for tests: defaults, no web app, overridable per test. */
 export function testConfig(overrides: Partial<Config> = {}): Config {
-  return { ...loadConfig({}), webDistDir: null, logLevel: 'silent', ...overrides };
+  return {
+    ...loadConfig({}),
+    webDistDir: null,
+    logLevel: 'silent',
+    // Tests that want it call runOnce(); a background VACUUM would only slow the others.
+    dbMaintenanceSeconds: 0,
+    ...overrides,
+  };
 }
 
 /** Fresh random secrets, as resolveSecrets would generate them. */
