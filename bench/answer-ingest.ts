@@ -1,6 +1,7 @@
 // Answer ingest through the full HTTP API (auth, validation, idempotency key, insert), on
-// PostgreSQL and on PGlite, beside pgbench inserting the same row shape into a scratch table of
-// the same database in the same run. Every request is a fresh answer: a distinct member token
+// PostgreSQL and on PGlite, beside two baselines in the same run: pgbench inserting the same row
+// shape into a scratch table of the same database, and a bare Fastify route taking the same
+// requests without a database. Every request is a fresh answer: a distinct member token
 // and question for each. wrk (bench/wrk/answers.lua), 50 connections, 3 runs of 10 s, medians.
 import { execFileSync } from 'node:child_process';
 import crypto from 'node:crypto';
@@ -15,7 +16,7 @@ import { choices, questions, surveys, users } from '../apps/api/src/db/schema';
 import { seedSampleContent } from '../apps/api/src/db/seed/seed';
 import { deriveKeys } from '../apps/api/src/lib/keys';
 import { createTokenService } from '../apps/api/src/lib/tokens';
-import { type LoadResult, median, startCandor } from './lib';
+import { type LoadResult, median, startBare, startCandor } from './lib';
 
 const adminUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const RUNS = 3;
@@ -290,6 +291,15 @@ export async function answerIngestBench(): Promise<string> {
         runs: bench.map(Math.round),
       });
       rows.push(summarise('Candor API on PostgreSQL (50 connections)', api));
+      // The HTTP ceiling: the same wrk requests to a route that parses them and stores nothing.
+      const bare = await startBare(`${server.url}/api/health`);
+      try {
+        const bareRuns = [];
+        for (let i = 0; i < RUNS; i++) bareRuns.push(await ingest(bare.url, files, i * 1000));
+        rows.push(summarise('bare Fastify route, same requests, no database', bareRuns));
+      } finally {
+        await bare.stop();
+      }
     } finally {
       await server.stop();
       await scratch.end();
@@ -322,13 +332,14 @@ export async function answerIngestBench(): Promise<string> {
   }
 
   const base = rows[0]!.rps;
+  const bareRps = rows.find((r) => r.label.startsWith('bare'))!.rps;
   const fmt = (n: number) => (Number.isNaN(n) ? '-' : String(n));
   return [
-    '| target | inserts/s | p50 ms | p99 ms | ratio to pgbench | errors | runs |',
-    '|---|---|---|---|---|---|---|',
+    '| target | requests/s | p50 ms | p99 ms | ratio to pgbench | ratio to bare Fastify | errors | runs |',
+    '|---|---|---|---|---|---|---|---|',
     ...rows.map(
       (r) =>
-        `| ${r.label} | ${Math.round(r.rps)} | ${fmt(r.p50)} | ${fmt(r.p99)} | ${(r.rps / base).toFixed(2)} | ${r.errors} | ${r.runs.join(', ')} |`,
+        `| ${r.label} | ${Math.round(r.rps)} | ${fmt(r.p50)} | ${fmt(r.p99)} | ${(r.rps / base).toFixed(2)} | ${(r.rps / bareRps).toFixed(2)} | ${r.errors} | ${r.runs.join(', ')} |`,
     ),
     '',
     ...notes,

@@ -99,6 +99,42 @@ export async function startCandor(env: Record<string, string>): Promise<Server> 
   };
 }
 
+/**
+ * The baseline server (bench/bare-server.ts): bare Fastify sending the bytes `sourceUrl` sent,
+ * on GET /bare, and taking answers on Candor's answer path without a database.
+ */
+export async function startBare(sourceUrl: string): Promise<Server> {
+  const port = await freePort();
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', path.join(root, 'bench/bare-server.ts'), String(port), sourceUrl],
+    { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] },
+  );
+  const url = `http://127.0.0.1:${port}`;
+  await waitFor(`${url}/bare`, child);
+  return {
+    url,
+    child,
+    stop: async () => {
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
+    },
+  };
+}
+
+/** Path of a survey page (the first question of the first listed survey) on a running server. */
+export async function surveyPath(baseUrl: string): Promise<string> {
+  const list = (await (
+    await fetch(`${baseUrl}/api/v1/surveys/open-closed-random-video-surveys`)
+  ).json()) as { results: { gid: string }[] };
+  const gid = list.results[0]?.gid;
+  if (!gid) throw new Error('No survey listed: is the sample content seeded?');
+  return `/surveys/${gid}`;
+}
+
+/** A page path for a table, with the survey id hidden so runs compare. */
+export const pathLabel = (pathname: string) => pathname.replace(/[0-9a-f-]{36}/, '{gid}');
+
 export interface LoadResult {
   rps: number;
   p50: number;

@@ -1,9 +1,7 @@
 // API memory: resident set size (RSS) of the API process at rest, during and after 5 minutes of
 // mixed traffic on PostgreSQL; baseline: a bare Fastify process at rest, measured in the same run.
-import { spawn } from 'node:child_process';
 import crypto from 'node:crypto';
-import path from 'node:path';
-import { freePort, root, startCandor, waitFor } from './lib';
+import { startBare, startCandor } from './lib';
 import { mixedDatabase, mixedLoad, rssMiB } from './mixed-load';
 
 const adminUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -35,22 +33,10 @@ export async function memoryBench(): Promise<string> {
     const settled = rssMiB(pid);
 
     // Baseline: a bare Fastify process serving one fixed body, at rest.
-    const port = await freePort();
-    const bare = spawn(
-      process.execPath,
-      [
-        '--import',
-        'tsx',
-        path.join(root, 'bench/bare-server.ts'),
-        String(port),
-        `${server.url}/api/health`,
-      ],
-      { cwd: root, stdio: 'ignore' },
-    );
-    await waitFor(`http://127.0.0.1:${port}/bare`, bare);
+    const bare = await startBare(`${server.url}/api/health`);
     await sleep(3000);
-    const bareRest = rssMiB(bare.pid!);
-    bare.kill('SIGTERM');
+    const bareRest = rssMiB(bare.child.pid!);
+    await bare.stop();
 
     const first = samples.slice(0, 3);
     const last = samples.slice(-3);

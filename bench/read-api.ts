@@ -1,10 +1,8 @@
 // Throughput of the two survey read endpoints on PGlite and on PostgreSQL, beside a bare Fastify
 // route sending the same bytes. autocannon, 50 connections, median of 3 runs of 8 s.
-import { spawn } from 'node:child_process';
 import crypto from 'node:crypto';
-import path from 'node:path';
 import pg from 'pg';
-import { freePort, loadMedian, root, startCandor, waitFor } from './lib';
+import { loadMedian, startBare, startCandor } from './lib';
 
 const adminUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const LIST = '/api/v1/surveys/open-closed-random-video-surveys';
@@ -54,21 +52,9 @@ export async function readApiBench() {
         ['list', LIST],
         ['detail', `/api/v1/surveys/${rows[1]!.listId}/video-survey`],
       ] as const) {
-        const port = await freePort();
-        const bare = spawn(
-          process.execPath,
-          [
-            '--import',
-            'tsx',
-            path.join(root, 'bench/bare-server.ts'),
-            String(port),
-            `${server.url}${pathname}`,
-          ],
-          { stdio: 'inherit', cwd: root },
-        );
+        const bare = await startBare(`${server.url}${pathname}`);
         try {
-          await waitFor(`http://127.0.0.1:${port}/bare`, bare);
-          const r = await loadMedian(`http://127.0.0.1:${port}/bare`);
+          const r = await loadMedian(`${bare.url}/bare`);
           const row = rows.find((x) => x.label === 'bare Fastify, same bytes') ?? {
             label: 'bare Fastify, same bytes',
             list: r,
@@ -79,7 +65,7 @@ export async function readApiBench() {
           row[name] = r;
           if (!rows.includes(row)) rows.push(row);
         } finally {
-          bare.kill('SIGTERM');
+          await bare.stop();
         }
       }
     } finally {
