@@ -7,6 +7,7 @@ import { seedSampleContent } from '../db/seed/seed.js';
 import { createMember } from '../test/accounts.js';
 import { createTestApp } from '../test/app.js';
 import { createTestDatabase } from '../test/database.js';
+import { type ApiRoute, apiRoutes } from '../test/openapi.js';
 
 // Every route of the API, fed what an attacker or a broken client sends: malformed JSON, wrong
 // types, huge strings and numbers, odd unicode, injection strings, prototype keys, oversized
@@ -103,15 +104,10 @@ const segment = fc.oneof(
   fc.constantFrom('1', '-1', '999999999999', '0x10', '1.5'),
 );
 
-interface Route {
-  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
-  pattern: string;
-}
-
 describe('bad input to every route', () => {
   let database: Database;
   let app: App;
-  let routes: Route[];
+  let routes: ApiRoute[];
   const tokens: Record<string, string> = {};
 
   beforeAll(async () => {
@@ -120,13 +116,7 @@ describe('bad input to every route', () => {
     app = await createTestApp(database, { resultsRefreshSeconds: 0, analytics: false });
     tokens.member = (await createMember(app)).token;
     tokens.admin = (await createMember(app, { role: 'admin' })).token;
-    const doc = app.swagger() as { paths: Record<string, Record<string, unknown>> };
-    routes = Object.entries(doc.paths).flatMap(([pattern, methods]) =>
-      Object.keys(methods)
-        .map((m) => m.toUpperCase())
-        .filter((m): m is Route['method'] => ['GET', 'POST', 'PUT', 'DELETE'].includes(m))
-        .map((method) => ({ method, pattern })),
-    );
+    routes = apiRoutes(app);
   });
 
   afterAll(async () => {

@@ -159,15 +159,22 @@ export function createAccountsService(repo: AccountsRepository, deps: AccountsSe
 
   async function sendCode(phone: string, purpose: OtpPurpose): Promise<void> {
     const code = crypto.randomInt(0, 1_000_000).toString().padStart(6, '0');
-    const now = clock();
-    await repo.issueCode(
-      phone,
-      purpose,
-      otpHash(phone, purpose, code),
-      now,
-      new Date(now.getTime() + OTP_TTL_MS),
-    );
+    await issueChallenge(phone, purpose, otpHash(phone, purpose, code));
     await sms.send(phone, smsText[purpose](code));
+  }
+
+  /**
+   * Where no code is sent (no account, or not one that may use this code), a challenge that no
+   * code matches, so wrong codes are counted, refused and expire exactly as for a real one:
+   * the replies to guesses never tell whether the number has an account.
+   */
+  async function sendNoCode(phone: string, purpose: OtpPurpose): Promise<void> {
+    await issueChallenge(phone, purpose, otpHash(phone, purpose, crypto.randomUUID()));
+  }
+
+  async function issueChallenge(phone: string, purpose: OtpPurpose, codeHash: string) {
+    const now = clock();
+    await repo.issueCode(phone, purpose, codeHash, now, new Date(now.getTime() + OTP_TTL_MS));
   }
 
   /** Checks and spends a code; OTP_INVALID for anything wrong, counting wrong codes. */
@@ -265,7 +272,7 @@ export function createAccountsService(repo: AccountsRepository, deps: AccountsSe
       body.purpose === 'signup'
         ? user?.status === 'pending'
         : user !== undefined && CAN_LOG_IN.has(user.status);
-    if (wanted) await sendCode(phone.e164, body.purpose);
+    await (wanted ? sendCode : sendNoCode)(phone.e164, body.purpose);
     return CODE_SENT;
   }
 
@@ -290,6 +297,7 @@ export function createAccountsService(repo: AccountsRepository, deps: AccountsSe
       };
       let user = await repo.findUserByPhone(phone.e164);
       if (user && user.status !== 'pending') {
+        await sendNoCode(phone.e164, 'signup');
         await sms.send(phone.e164, smsText.alreadyRegistered);
         return CODE_SENT;
       }
