@@ -2,7 +2,7 @@
 // (Chromium accepts brotli) and as gzip (each JS file fetched again with Accept-Encoding: gzip).
 import { chromium } from 'playwright-core';
 import { findChromium } from '../e2e/chromium';
-import { startCandor } from './lib';
+import { pathLabel, startCandor, surveyPath } from './lib';
 
 async function visit(baseUrl: string, pathname: string) {
   const browser = await chromium.launch({
@@ -53,12 +53,9 @@ async function visit(baseUrl: string, pathname: string) {
 export async function pageWeightBench() {
   const server = await startCandor({});
   try {
-    const list = (await (
-      await fetch(`${server.url}/api/v1/surveys/open-closed-random-video-surveys`)
-    ).json()) as { results: { gid: string }[] };
     const rows = [
       await visit(server.url, '/'),
-      await visit(server.url, `/surveys/${list.results[0]!.gid}`),
+      await visit(server.url, await surveyPath(server.url)),
     ];
     const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
     return [
@@ -66,7 +63,7 @@ export async function pageWeightBench() {
       '|---|---|---|---|---|---|',
       ...rows.map(
         (r) =>
-          `| \`${r.pathname.replace(/[0-9a-f-]{36}/, '{gid}')}\` | ${r.requests} | ${r.jsFiles} | ${kb(r.js)} | ${kb(r.jsGzip)} | ${kb(r.total)} |`,
+          `| \`${pathLabel(r.pathname)}\` | ${r.requests} | ${r.jsFiles} | ${kb(r.js)} | ${kb(r.jsGzip)} | ${kb(r.total)} |`,
       ),
     ].join('\n');
   } finally {

@@ -1,9 +1,10 @@
 // `npm run bench`: every scenario, each several times, medians and ratios to a baseline measured
 // in the same run. Paste the printed tables into docs/performance.md.
-// Scenarios: read-api, answer-ingest, results-read, page-weight, startup, memory (default: all). Needs `npm run build`
-// first.
+// Scenarios: read-api, answer-ingest, results-read, page-weight, lighthouse, startup, memory
+// (default: all). Needs `npm run build` first.
 import { answerIngestBench } from './answer-ingest';
 import { resultsReadBench } from './results-read';
+import { lighthouseBench } from './lighthouse';
 import { machineInfo } from './lib';
 import { memoryBench } from './memory';
 import { pageWeightBench } from './page-weight';
@@ -15,6 +16,7 @@ const scenarios: Record<string, () => Promise<string>> = {
   'answer-ingest': answerIngestBench,
   'results-read': resultsReadBench,
   'page-weight': pageWeightBench,
+  lighthouse: lighthouseBench,
   startup: () => startupBench(),
   memory: memoryBench,
 };
