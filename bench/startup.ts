@@ -38,6 +38,20 @@ async function timeStart(dir: string, port: number): Promise<number> {
   } finally {
     if (child.exitCode === null) process.kill(-child.pid!, 'SIGTERM');
     await exited;
+    // npm exits at once; the server under it finishes its shutdown (and frees the data folder)
+    // a moment later. The next start must not find it still there.
+    await groupGone(child.pid!);
+  }
+}
+
+async function groupGone(pgid: number): Promise<void> {
+  for (;;) {
+    try {
+      process.kill(-pgid, 0);
+    } catch {
+      return;
+    }
+    await new Promise((r) => setTimeout(r, 50));
   }
 }
 
