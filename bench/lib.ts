@@ -74,9 +74,10 @@ export async function startCandor(env: Record<string, string>): Promise<Server> 
   const profile = process.env.BENCH_CPU_PROF
     ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`]
     : [];
-  const child = spawn(process.execPath, [...profile, path.join(root, 'apps/api/dist/server.js')], {
-    cwd: root,
-    env: {
+  const server = await serve(
+    [...profile, path.join(root, 'apps/api/dist/server.js')],
+    '/api/health',
+    {
       ...process.env,
       PORT: String(port),
       HOST: '127.0.0.1',
@@ -84,16 +85,12 @@ export async function startCandor(env: Record<string, string>): Promise<Server> 
       LOG_LEVEL: 'warn',
       ...env,
     },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const url = `http://127.0.0.1:${port}`;
-  await waitFor(`${url}/api/health`, child);
+    port,
+  );
   return {
-    url,
-    child,
+    ...server,
     stop: async () => {
-      child.kill('SIGTERM');
-      await new Promise((r) => child.once('exit', r));
+      await server.stop();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
@@ -105,13 +102,24 @@ export async function startCandor(env: Record<string, string>): Promise<Server> 
  */
 export async function startBare(sourceUrl: string): Promise<Server> {
   const port = await freePort();
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', path.join(root, 'bench/bare-server.ts'), String(port), sourceUrl],
-    { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] },
-  );
+  const script = path.join(root, 'bench/bare-server.ts');
+  return serve(['--import', 'tsx', script, String(port), sourceUrl], '/bare', process.env, port);
+}
+
+/** A Node process serving on `port`, up once `readyPath` answers; stop() ends it. */
+async function serve(
+  args: string[],
+  readyPath: string,
+  env: NodeJS.ProcessEnv,
+  port: number,
+): Promise<Server> {
+  const child = spawn(process.execPath, args, {
+    cwd: root,
+    env,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   const url = `http://127.0.0.1:${port}`;
-  await waitFor(`${url}/bare`, child);
+  await waitFor(`${url}${readyPath}`, child);
   return {
     url,
     child,

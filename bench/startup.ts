@@ -44,10 +44,11 @@ async function timeStart(dir: string, port: number): Promise<number> {
   }
 }
 
-async function groupGone(pgid: number): Promise<void> {
+async function groupGone(pgid: number, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
   for (;;) {
     try {
-      process.kill(-pgid, 0);
+      process.kill(-pgid, Date.now() > deadline ? 'SIGKILL' : 0);
     } catch {
       return;
     }

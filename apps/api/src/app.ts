@@ -266,7 +266,7 @@ export async function buildApp({
   app.addHook('onReady', async () => results.start());
   app.addHook('onClose', async () => results.stop());
   // Vacuum and analyze where the database does not (PGlite; a server with autovacuum off).
-  const maintenance = createMaintenance(database.db, {
+  const maintenance = createMaintenance(database, {
     intervalSeconds: config.dbMaintenanceSeconds,
     onWork: (work, ms) => app.log.info({ ...work, ms }, 'database maintenance'),
     onError: (err) => app.log.warn({ err }, 'database maintenance failed; will retry'),

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import type { Db } from './client.js';
+import type { Database, Db } from './client.js';
 
 /**
  * Vacuum and analyze where the database does not do it itself. PostgreSQL's autovacuum keeps
@@ -7,9 +7,10 @@ import type { Db } from './client.js';
  * PGlite has no background workers, and a server may run with autovacuum off. Without it the
  * planner never learns how big `answers` is, and once it holds tens of thousands of rows a
  * member's own answers are read by scanning the whole table backwards (see
- * docs/reliability.md, the soak). So each pass asks whether an autovacuum launcher runs and,
- * if none does, vacuums or analyzes the tables that autovacuum itself would pick, by its own
- * formula and with the server's own settings.
+ * docs/reliability.md, the soak). So each pass asks whether autovacuum runs and, if not,
+ * vacuums or analyzes the tables PostgreSQL 15's autovacuum would pick by its thresholds and
+ * scale factors, with the server's own settings. A simplification of it: no per-table
+ * settings, no cap on the threshold (PostgreSQL 18), no anti-wraparound freezing.
  */
 
 export interface TableWork {
@@ -18,15 +19,20 @@ export interface TableWork {
   analyze: boolean;
 }
 
-/** Whether this database runs autovacuum (PostgreSQL with its launcher; never PGlite). */
-export async function autovacuumRuns(db: Db): Promise<boolean> {
+/**
+ * Whether this database runs autovacuum: never PGlite (no background workers, though its
+ * setting says `on`); PostgreSQL when its settings say so. Settings, not the launcher's row in
+ * `pg_stat_activity`, which an ordinary role cannot see.
+ */
+export async function autovacuumRuns(db: Db, engine: Database['engine']): Promise<boolean> {
+  if (engine === 'pglite') return false;
   const rows = await db.execute(sql`
-    select exists (select 1 from pg_stat_activity where backend_type = 'autovacuum launcher')
+    select current_setting('autovacuum') = 'on' and current_setting('track_counts') = 'on'
       as runs`);
   return Boolean(rowsOf<{ runs: boolean }>(rows)[0]?.runs);
 }
 
-/** The tables autovacuum would vacuum or analyze now (its thresholds and scale factors). */
+/** The tables autovacuum would vacuum or analyze now (an insert threshold of -1 is off). */
 export async function dueTables(db: Db): Promise<TableWork[]> {
   const rows = await db.execute(sql`
     with s as (
@@ -39,7 +45,8 @@ export async function dueTables(db: Db): Promise<TableWork[]> {
     )
     select t.relname as "table",
            t.n_dead_tup > s.vt + s.vf * greatest(c.reltuples, 0)
-             or t.n_ins_since_vacuum > s.it + s.iff * greatest(c.reltuples, 0) as vacuum,
+             or (s.it >= 0 and t.n_ins_since_vacuum > s.it + s.iff * greatest(c.reltuples, 0))
+             as vacuum,
            t.n_mod_since_analyze > s.at + s.af * greatest(c.reltuples, 0) as analyze
     from pg_stat_user_tables t
     join pg_class c on c.oid = t.relid
@@ -57,26 +64,35 @@ export interface MaintenanceOptions {
 }
 
 /** The background maintenance of one process; a pass runs at start, then every interval. */
-export function createMaintenance(db: Db, opts: MaintenanceOptions) {
+export function createMaintenance(
+  { db, engine }: Pick<Database, 'db' | 'engine'>,
+  opts: MaintenanceOptions,
+) {
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<TableWork[]> | undefined;
 
   /** One pass: nothing when autovacuum runs; else the due tables, one statement each. */
   async function runOnce(): Promise<TableWork[]> {
-    if (await autovacuumRuns(db)) return [];
-    const due = await dueTables(db);
-    for (const work of due) {
+    if (await autovacuumRuns(db, engine)) return [];
+    const done: TableWork[] = [];
+    for (const work of await dueTables(db)) {
       const started = performance.now();
       const table = sql.identifier(work.table);
-      // SKIP_LOCKED: a table another process is vacuuming (or migrating) is left to it.
-      await db.execute(
-        work.vacuum
-          ? sql`vacuum (analyze, skip_locked) ${table}`
-          : sql`analyze (skip_locked) ${table}`,
-      );
+      try {
+        // SKIP_LOCKED: a table another process is vacuuming (or migrating) is left to it.
+        await db.execute(
+          work.vacuum
+            ? sql`vacuum (analyze, skip_locked) ${table}`
+            : sql`analyze (skip_locked) ${table}`,
+        );
+      } catch (err) {
+        opts.onError?.(err); // one table failing does not keep the others from their turn
+        continue;
+      }
+      done.push(work);
       opts.onWork?.(work, Math.round(performance.now() - started));
     }
-    return due;
+    return done;
   }
 
   function pass() {

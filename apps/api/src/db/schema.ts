@@ -211,6 +211,11 @@ export const otpChallenges = pgTable(
     usedAt: timestamp('used_at', { withTimezone: true }),
     /** The password token issued at verification was spent on set-password. */
     tokenUsedAt: timestamp('token_used_at', { withTimezone: true }),
+    /**
+     * No code was sent and none matches (the number has no account that may use one): kept so
+     * wrong codes get the same replies for every number (decision 005).
+     */
+    decoy: boolean('decoy').notNull().default(false),
     ...timestamps,
   },
   (t) => [uniqueIndex('otp_challenges_phone_purpose_uq').on(t.phoneE164, t.purpose)],

@@ -1,5 +1,6 @@
 import { and, asc, count, desc, eq, gt, isNull, like, lt, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
+import { PASSWORD_TOKEN_TTL_SECONDS } from '../../lib/tokens.js';
 import {
   answers,
   otpChallenges,
@@ -98,29 +99,51 @@ export function createAccountsRepository(db: Db) {
      * expired) keeps its wrong-try count, so a resend cannot reset it; a spent or expired one
      * starts again at zero.
      */
+    /**
+     * Stores the number's challenge for `purpose`, replacing the last one. A live, unused
+     * challenge passes on its wrong-try count, except a decoy replaced by a real code (guesses
+     * at a number before its owner signs up must not lock the owner's code). A decoy never
+     * replaces a spent code whose password step may still be pending, and clears expired
+     * decoys (numbers nobody owns are not kept).
+     */
     async issueCode(
       phoneE164: string,
       purpose: OtpPurpose,
       codeHash: string,
       now: Date,
       expiresAt: Date,
-    ): Promise<ChallengeRow> {
-      const [row] = await db
+      decoy = false,
+    ): Promise<void> {
+      const live = sql`${otpChallenges.usedAt} is null and ${otpChallenges.expiresAt} > ${now}`;
+      const carried = decoy ? live : sql`${live} and not ${otpChallenges.decoy}`;
+      const passwordStepSince = new Date(now.getTime() - PASSWORD_TOKEN_TTL_SECONDS * 1000);
+      if (decoy) {
+        await db
+          .delete(otpChallenges)
+          .where(and(eq(otpChallenges.decoy, true), lt(otpChallenges.expiresAt, now)));
+      }
+      await db
         .insert(otpChallenges)
-        .values({ phoneE164, purpose, codeHash, expiresAt, createdAt: now, updatedAt: now })
+        .values({ phoneE164, purpose, codeHash, expiresAt, decoy, createdAt: now, updatedAt: now })
         .onConflictDoUpdate({
           target: [otpChallenges.phoneE164, otpChallenges.purpose],
           set: {
             codeHash,
             expiresAt,
-            wrongTries: sql`case when ${otpChallenges.usedAt} is null and ${otpChallenges.expiresAt} > ${now} then ${otpChallenges.wrongTries} else 0 end`,
+            decoy,
+            wrongTries: sql`case when ${carried} then ${otpChallenges.wrongTries} else 0 end`,
             usedAt: null,
             tokenUsedAt: null,
             updatedAt: now,
           },
-        })
-        .returning();
-      return row!;
+          ...(decoy
+            ? {
+                setWhere: sql`not (${otpChallenges.usedAt} is not null
+                  and ${otpChallenges.tokenUsedAt} is null
+                  and ${otpChallenges.usedAt} > ${passwordStepSince})`,
+              }
+            : {}),
+        });
     },
 
     async recordWrongTry(id: number): Promise<void> {

@@ -169,12 +169,12 @@ export function createAccountsService(repo: AccountsRepository, deps: AccountsSe
    * the replies to guesses never tell whether the number has an account.
    */
   async function sendNoCode(phone: string, purpose: OtpPurpose): Promise<void> {
-    await issueChallenge(phone, purpose, otpHash(phone, purpose, crypto.randomUUID()));
+    await issueChallenge(phone, purpose, otpHash(phone, purpose, crypto.randomUUID()), true);
   }
 
-  async function issueChallenge(phone: string, purpose: OtpPurpose, codeHash: string) {
+  async function issueChallenge(phone: string, purpose: OtpPurpose, hash: string, decoy = false) {
     const now = clock();
-    await repo.issueCode(phone, purpose, codeHash, now, new Date(now.getTime() + OTP_TTL_MS));
+    await repo.issueCode(phone, purpose, hash, now, new Date(now.getTime() + OTP_TTL_MS), decoy);
   }
 
   /** Checks and spends a code; OTP_INVALID for anything wrong, counting wrong codes. */

@@ -424,6 +424,50 @@ describe.each(engines)('accounts API on %s', (engine) => {
     });
   });
 
+  describe('codes never sent (decoys)', () => {
+    const challengesOf = (phone: string) =>
+      database.db.select().from(otpChallenges).where(eq(otpChallenges.phoneE164, phone));
+
+    it('do not end the password step of a number verified a moment ago', async () => {
+      const phone = freshPhone();
+      await post(app, CREATE, signupBody(phone), { ip: freshIp() });
+      const verified = await post(app, VERIFY, {
+        phone_number: phone,
+        otp: lastCodeFor(outbox(), phone),
+      });
+      const { password_token } = json<{ password_token: string }>(verified);
+      // Someone (or a double-submitted form) asks again for the now verified number.
+      expect((await post(app, CREATE, signupBody(phone), { ip: freshIp() })).statusCode).toBe(202);
+      await post(app, RESEND, { phone_number: phone }, { ip: freshIp() });
+      const set = await post(app, SET_PASSWORD, { password_token, password: PASSWORD });
+      expect(set.statusCode).toBe(200);
+    });
+
+    it('do not let guesses made before the owner signs up lock the owner’s code', async () => {
+      const phone = freshPhone();
+      await post(app, RESEND, { phone_number: phone }, { ip: freshIp() });
+      for (let i = 0; i < 5; i++) {
+        await post(app, VERIFY, { phone_number: phone, otp: '000000' });
+      }
+      expect((await challengesOf(phone))[0]).toMatchObject({ decoy: true, wrongTries: 5 });
+      await post(app, CREATE, signupBody(phone), { ip: freshIp() });
+      const res = await post(app, VERIFY, {
+        phone_number: phone,
+        otp: lastCodeFor(outbox(), phone),
+      });
+      expect(res.statusCode).toBe(200);
+    });
+
+    it('are not kept after they expire', async () => {
+      const first = freshPhone();
+      await post(app, FORGOT, { phone_number: first }, { ip: freshIp() });
+      expect(await challengesOf(first)).toHaveLength(1);
+      time.now += 10 * MINUTE + 1000;
+      await post(app, FORGOT, { phone_number: freshPhone() }, { ip: freshIp() });
+      expect(await challengesOf(first)).toHaveLength(0);
+    });
+  });
+
   describe('passwords', () => {
     it('accepts a 200-character passphrase whole: a change in its last character fails', async () => {
       const phone = freshPhone();
