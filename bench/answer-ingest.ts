@@ -16,9 +16,8 @@ import { choices, questions, surveys, users } from '../apps/api/src/db/schema';
 import { seedSampleContent } from '../apps/api/src/db/seed/seed';
 import { deriveKeys } from '../apps/api/src/lib/keys';
 import { createTokenService } from '../apps/api/src/lib/tokens';
-import { type LoadResult, median, startBare, startCandor } from './lib';
+import { type LoadResult, createPostgresDatabase, median, startBare, startCandor } from './lib';
 
-const adminUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const RUNS = 3;
 const SECONDS = 10;
 const CONNECTIONS = 50;
@@ -245,13 +244,8 @@ export async function answerIngestBench(): Promise<string> {
   const notes: string[] = [];
 
   // PostgreSQL: a fresh database, dropped at the end.
-  const name = `candor_bench_${crypto.randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  const databaseUrl = url.toString();
+  const scratchDb = await createPostgresDatabase();
+  const databaseUrl = scratchDb.url;
   try {
     const prepared = await prepare({ databaseUrl }, secret);
     const scratch = new pg.Client({ connectionString: databaseUrl });
@@ -305,8 +299,7 @@ export async function answerIngestBench(): Promise<string> {
       await scratch.end();
     }
   } finally {
-    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await admin.end();
+    await scratchDb.drop();
   }
 
   // PGlite: the same, in a temporary DATA_DIR prepared before the server takes it.

@@ -1,9 +1,11 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import pg from 'pg';
 import autocannon from 'autocannon';
 
 export const root = fileURLToPath(new URL('..', import.meta.url));
@@ -57,6 +59,39 @@ export async function waitFor(
     }
     if (Date.now() > deadline) throw new Error(`${url}: not up after ${timeoutMs} ms`);
     await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** The PostgreSQL server the benchmarks use (a database on it they may create and drop). */
+export const adminUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+/** A fresh, empty PostgreSQL database beside `adminUrl`, and a way to drop it. */
+export async function createPostgresDatabase(): Promise<{
+  url: string;
+  drop: () => Promise<void>;
+}> {
+  const name = `candor_bench_${crypto.randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await admin.end();
+    },
+  };
+}
+
+/** Runs `fn` with a fresh PostgreSQL database, dropped afterwards. */
+export async function withPostgresDatabase<T>(fn: (url: string) => Promise<T>): Promise<T> {
+  const database = await createPostgresDatabase();
+  try {
+    return await fn(database.url);
+  } finally {
+    await database.drop();
   }
 }
 

@@ -4,13 +4,12 @@ import crypto from 'node:crypto';
 import { startBare, startCandor } from './lib';
 import { mixedDatabase, mixedLoad, rssMiB } from './mixed-load';
 
-const adminUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const LOAD_SECONDS = Number(process.env.BENCH_MEMORY_SECONDS ?? 300);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export async function memoryBench(): Promise<string> {
   const secret = crypto.randomBytes(48).toString('base64url');
-  const db = await mixedDatabase(adminUrl, secret);
+  const db = await mixedDatabase(secret);
   const server = await startCandor({
     DATABASE_URL: db.databaseUrl,
     JWT_SECRET: secret,

@@ -4,9 +4,9 @@
 import fs from 'node:fs';
 import autocannon from 'autocannon';
 import { sql } from 'drizzle-orm';
-import pg from 'pg';
 import { openDatabase } from '../apps/api/src/db/client';
 import { prepare } from './answer-ingest';
+import { createPostgresDatabase } from './lib';
 
 export interface MixedTargets {
   tokens: string[];
@@ -15,15 +15,10 @@ export interface MixedTargets {
   closedQid: string;
 }
 
-/** A fresh PostgreSQL database beside `adminUrl`, prepared with members, and a way to drop it. */
-export async function mixedDatabase(adminUrl: string, jwtSecret: string) {
-  const name = `candor_mixed_${Date.now().toString(36)}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  const databaseUrl = url.toString();
+/** A fresh PostgreSQL database, prepared with members, and a way to drop it. */
+export async function mixedDatabase(jwtSecret: string) {
+  const scratch = await createPostgresDatabase();
+  const databaseUrl = scratch.url;
   const prepared = await prepare({ databaseUrl }, jwtSecret);
   const database = await openDatabase({ databaseUrl, dataDir: null });
   const result = await database.db.execute(sql`
@@ -43,10 +38,7 @@ export async function mixedDatabase(adminUrl: string, jwtSecret: string) {
   return {
     databaseUrl,
     targets,
-    drop: async () => {
-      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await admin.end();
-    },
+    drop: scratch.drop,
   };
 }
 

@@ -1,26 +1,9 @@
 // Throughput of the two survey read endpoints on PGlite and on PostgreSQL, beside a bare Fastify
 // route sending the same bytes. autocannon, 50 connections, median of 3 runs of 8 s.
 import crypto from 'node:crypto';
-import pg from 'pg';
-import { loadMedian, startBare, startCandor } from './lib';
+import { loadMedian, startBare, startCandor, withPostgresDatabase } from './lib';
 
-const adminUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const LIST = '/api/v1/surveys/open-closed-random-video-surveys';
-
-async function withPostgresDatabase<T>(fn: (url: string) => Promise<T>): Promise<T> {
-  const name = `candor_bench_${crypto.randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  try {
-    const url = new URL(adminUrl);
-    url.pathname = `/${name}`;
-    return await fn(url.toString());
-  } finally {
-    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await admin.end();
-  }
-}
 
 async function measure(label: string, url: string) {
   const listId = ((await (await fetch(`${url}${LIST}`)).json()) as { results: { gid: string }[] })

@@ -8,16 +8,14 @@ import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { and, eq, sql } from 'drizzle-orm';
-import pg from 'pg';
 import { type Database, openDatabase } from '../apps/api/src/db/client';
 import { choices, questions, surveys, users } from '../apps/api/src/db/schema';
 import { seedSampleContent } from '../apps/api/src/db/seed/seed';
 import { deriveKeys, derivePseudonymKey, hmacHex } from '../apps/api/src/lib/keys';
 import { createTokenService } from '../apps/api/src/lib/tokens';
 import { createResultsRepository } from '../apps/api/src/modules/results/results.repository';
-import { median, startCandor } from './lib';
+import { createPostgresDatabase, median, startCandor } from './lib';
 
-const adminUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const SIZES = [10_000, 1_000_000];
 const RUNS = 3;
 const SECONDS = 6;
@@ -155,16 +153,11 @@ export async function resultsReadBench(): Promise<string> {
     '|---|---|---|---|---|---|---|---|---|---|',
   ];
   for (const n of SIZES) {
-    const name = `candor_bench_${crypto.randomBytes(4).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: adminUrl });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${name}`);
-    const url = new URL(adminUrl);
-    url.pathname = `/${name}`;
-    const database = await openDatabase({ databaseUrl: url.toString(), dataDir: null });
+    const scratch = await createPostgresDatabase();
+    const database = await openDatabase({ databaseUrl: scratch.url, dataDir: null });
     try {
       const p = await prepare(database, n, secret);
-      const server = await startCandor({ DATABASE_URL: url.toString(), ...env });
+      const server = await startCandor({ DATABASE_URL: scratch.url, ...env });
       try {
         const single = await singleTimes(server.url, p);
         const api = await loadResults(server.url, p);
@@ -174,8 +167,7 @@ export async function resultsReadBench(): Promise<string> {
       }
     } finally {
       await database.close();
-      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await admin.end();
+      await scratch.drop();
     }
   }
   for (const n of SIZES) {

@@ -9,12 +9,11 @@ import path from 'node:path';
 import { machineInfo, root, startCandor } from './lib';
 import { type MixedResult, mixedDatabase, mixedLoad, rssMiB } from './mixed-load';
 
-const adminUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const MINUTES = Number(process.env.SOAK_MINUTES ?? 30);
 
 console.log(machineInfo());
 const secret = crypto.randomBytes(48).toString('base64url');
-const db = await mixedDatabase(adminUrl, secret);
+const db = await mixedDatabase(secret);
 const server = await startCandor({
   DATABASE_URL: db.databaseUrl,
   JWT_SECRET: secret,
