@@ -73,8 +73,8 @@ describe.each(engines)('database maintenance on %s', (engine) => {
       await vi.waitFor(async () => expect(await probe()).toEqual(expected), { timeout: 5000 });
     };
     await after(140, null); // 140 changed, 140 dead: neither threshold (150, 250)
-    await after(20, { table: 'maint_probe', vacuum: false, analyze: true }); // 160 changed
-    await after(100, { table: 'maint_probe', vacuum: true, analyze: true }); // 260 dead
+    await after(20, { table: 'maint_probe', vacuum: false, analyze: true, freeze: false }); // 160 changed
+    await after(100, { table: 'maint_probe', vacuum: true, analyze: true, freeze: false }); // 260 dead
     await database.db.execute(sql`drop table maint_probe`);
   });
 
@@ -84,8 +84,13 @@ describe.each(engines)('database maintenance on %s', (engine) => {
     expect(await ownAnswersPlan()).toMatch(/Backward using answers_pkey/);
     const due = await dueTables(database.db);
     // Every answer was inserted, then updated by the fold: as many dead row versions as live.
-    expect(due).toContainEqual({ table: 'answers', vacuum: true, analyze: true });
-    expect(due).toContainEqual({ table: 'respondents', vacuum: true, analyze: true });
+    expect(due).toContainEqual({ table: 'answers', vacuum: true, analyze: true, freeze: false });
+    expect(due).toContainEqual({
+      table: 'respondents',
+      vacuum: true,
+      analyze: true,
+      freeze: false,
+    });
 
     if (await autovacuumRuns(database.db, engine)) return; // the server's own autovacuum does it
     const done: string[] = [];
@@ -109,5 +114,44 @@ describe.each(engines)('database maintenance on %s', (engine) => {
     const plan = await ownAnswersPlan();
     expect(plan).toMatch(/Index Cond: \(respondent_id = 17\)/);
     expect(plan).not.toMatch(/Backward using answers_pkey/);
+  });
+
+  it('freezes a table whose oldest transaction id is past the freeze age', async () => {
+    await database.db.execute(sql`create table maint_old (id int primary key)`);
+    await database.db.execute(sql`insert into maint_old select g from generate_series(1, 100) g`);
+    // Later transactions age it (each statement outside a transaction takes an id of its own).
+    for (let i = 0; i < 50; i++)
+      await database.db.execute(sql`insert into maint_old values (${1000 + i})`);
+    await database.db.execute(sql`create table maint_young (id int primary key)`);
+    const ageOf = async (table: string) =>
+      (
+        await rows<{ age: number }>(
+          sql`select age(relfrozenxid)::int as age from pg_class where relname = ${table}`,
+        )
+      )[0]!.age;
+    const old = await ageOf('maint_old');
+    const young = await ageOf('maint_young');
+    expect(old).toBeGreaterThan(young);
+    // A freeze age between the two: the old table is due for a freezing vacuum, the young is not.
+    const freezeMaxAge = young + 1;
+    expect(await dueTables(database.db, { freezeMaxAge })).toContainEqual({
+      table: 'maint_old',
+      vacuum: true,
+      analyze: expect.any(Boolean),
+      freeze: true,
+    });
+    expect((await dueTables(database.db, { freezeMaxAge })).map((t) => t.table)).not.toContain(
+      'maint_young',
+    );
+    if (await autovacuumRuns(database.db, engine)) return;
+    const maintenance = createMaintenance(database, { intervalSeconds: 0, freezeMaxAge });
+    expect((await maintenance.runOnce()).map((w) => w.table)).toContain('maint_old');
+    // Frozen: the table's oldest unfrozen id is now newer than its newest row (a vacuum that
+    // froze nothing could move it up to the oldest row's at most).
+    const [frozen] = await rows<{ table: number; newestRow: number }>(sql`
+      select age(c.relfrozenxid)::int as table, min(age(t.xmin))::int as "newestRow"
+      from maint_old t, pg_class c where c.relname = 'maint_old' group by c.relfrozenxid`);
+    expect(frozen!.table).toBeLessThan(frozen!.newestRow);
+    await database.db.execute(sql`drop table maint_old, maint_young`);
   });
 });

@@ -9,14 +9,20 @@ import type { Database, Db } from './client.js';
  * member's own answers are read by scanning the whole table backwards (see
  * docs/reliability.md, the soak). So each pass asks whether autovacuum runs and, if not,
  * vacuums or analyzes the tables PostgreSQL 15's autovacuum would pick by its thresholds and
- * scale factors, with the server's own settings. A simplification of it: no per-table
- * settings, no cap on the threshold (PostgreSQL 18), no anti-wraparound freezing.
+ * scale factors, with the server's own settings. Like autovacuum, it also freezes a table whose
+ * oldest unfrozen transaction id is older than `autovacuum_freeze_max_age`, so a long-lived
+ * embedded database never nears transaction id wraparound (at which PostgreSQL stops taking
+ * writes), and likewise by `autovacuum_multixact_freeze_max_age` for the multixact ids that
+ * shared row locks (foreign key checks, `for share`) take. A simplification of it: no per-table
+ * settings, no cap on the threshold (PostgreSQL 18).
  */
 
 export interface TableWork {
   table: string;
   vacuum: boolean;
   analyze: boolean;
+  /** Its oldest unfrozen transaction id is past the freeze age: vacuum with FREEZE. */
+  freeze: boolean;
 }
 
 /**
@@ -32,8 +38,19 @@ export async function autovacuumRuns(db: Db, engine: Database['engine']): Promis
   return Boolean(rowsOf<{ runs: boolean }>(rows)[0]?.runs);
 }
 
-/** The tables autovacuum would vacuum or analyze now (an insert threshold of -1 is off). */
-export async function dueTables(db: Db): Promise<TableWork[]> {
+/**
+ * The tables autovacuum would vacuum, analyze or freeze now (an insert threshold of -1 is off).
+ * `freezeMaxAge` replaces the server's `autovacuum_freeze_max_age` (a test cannot age a table by
+ * 200 million transactions).
+ */
+export async function dueTables(
+  db: Db,
+  { freezeMaxAge }: { freezeMaxAge?: number } = {},
+): Promise<TableWork[]> {
+  const maxAge =
+    freezeMaxAge === undefined
+      ? sql`current_setting('autovacuum_freeze_max_age')::float8`
+      : sql`${freezeMaxAge}::float8`;
   const rows = await db.execute(sql`
     with s as (
       select current_setting('autovacuum_vacuum_threshold')::float8 as vt,
@@ -41,24 +58,32 @@ export async function dueTables(db: Db): Promise<TableWork[]> {
              current_setting('autovacuum_vacuum_insert_threshold')::float8 as it,
              current_setting('autovacuum_vacuum_insert_scale_factor')::float8 as iff,
              current_setting('autovacuum_analyze_threshold')::float8 as at,
-             current_setting('autovacuum_analyze_scale_factor')::float8 as af
+             current_setting('autovacuum_analyze_scale_factor')::float8 as af,
+             ${maxAge} as fa,
+             current_setting('autovacuum_multixact_freeze_max_age')::float8 as ma
+    ), due as (
+      select t.relname as "table",
+             t.n_dead_tup > s.vt + s.vf * greatest(c.reltuples, 0)
+               or (s.it >= 0 and t.n_ins_since_vacuum > s.it + s.iff * greatest(c.reltuples, 0))
+               as vacuum,
+             t.n_mod_since_analyze > s.at + s.af * greatest(c.reltuples, 0) as "analyze",
+             age(c.relfrozenxid) > s.fa or mxid_age(c.relminmxid) > s.ma as "freeze"
+      from pg_stat_user_tables t
+      join pg_class c on c.oid = t.relid
+      cross join s
+      where t.schemaname = current_schema()
     )
-    select t.relname as "table",
-           t.n_dead_tup > s.vt + s.vf * greatest(c.reltuples, 0)
-             or (s.it >= 0 and t.n_ins_since_vacuum > s.it + s.iff * greatest(c.reltuples, 0))
-             as vacuum,
-           t.n_mod_since_analyze > s.at + s.af * greatest(c.reltuples, 0) as analyze
-    from pg_stat_user_tables t
-    join pg_class c on c.oid = t.relid
-    cross join s
-    where t.schemaname = current_schema()
-    order by t.relname`);
-  return rowsOf<TableWork>(rows).filter((t) => t.vacuum || t.analyze);
+    select "table", vacuum or "freeze" as vacuum, "analyze", "freeze" from due
+    where vacuum or "analyze" or "freeze"
+    order by "table"`);
+  return rowsOf<TableWork>(rows);
 }
 
 export interface MaintenanceOptions {
   /** Seconds between passes; 0 runs none in the background (tests call runOnce()). */
   intervalSeconds: number;
+  /** Passed on to dueTables (tests). */
+  freezeMaxAge?: number;
   onWork?: (work: TableWork, ms: number) => void;
   onError?: (err: unknown) => void;
 }
@@ -75,15 +100,17 @@ export function createMaintenance(
   async function runOnce(): Promise<TableWork[]> {
     if (await autovacuumRuns(db, engine)) return [];
     const done: TableWork[] = [];
-    for (const work of await dueTables(db)) {
+    for (const work of await dueTables(db, { freezeMaxAge: opts.freezeMaxAge })) {
       const started = performance.now();
       const table = sql.identifier(work.table);
       try {
         // SKIP_LOCKED: a table another process is vacuuming (or migrating) is left to it.
         await db.execute(
-          work.vacuum
-            ? sql`vacuum (analyze, skip_locked) ${table}`
-            : sql`analyze (skip_locked) ${table}`,
+          work.freeze
+            ? sql`vacuum (freeze, analyze, skip_locked) ${table}`
+            : work.vacuum
+              ? sql`vacuum (analyze, skip_locked) ${table}`
+              : sql`analyze (skip_locked) ${table}`,
         );
       } catch (err) {
         opts.onError?.(err); // one table failing does not keep the others from their turn
