@@ -40,8 +40,9 @@ import { lastCodeFor } from '../test/outbox.js';
 // The staff routes (/api/v1/admin/...) take other people's ids by design; who may call them is
 // the role matrix in modules/users/admin.test.ts.
 
-type Who = 'visitor' | 'member' | 'under_review' | 'moderator' | 'admin';
-const CALLERS: Who[] = ['visitor', 'member', 'under_review', 'moderator', 'admin'];
+/** `answered`: a member who answered and rated B's questions too (differently from B). */
+type Who = 'visitor' | 'member' | 'answered' | 'under_review' | 'moderator' | 'admin';
+const CALLERS: Who[] = ['visitor', 'member', 'answered', 'under_review', 'moderator', 'admin'];
 
 interface Answered {
   qid: string;
@@ -170,6 +171,12 @@ interface Policy {
   signedIn: number[];
   visitor: number[];
   /**
+   * For the member who answered B's questions too, where it differs from `signedIn`: A's own
+   * answer, rating and results, never B's. A query that forgot its member filter would find
+   * B's rows here as readily as A's, and the leak and state checks would flag it.
+   */
+  answered?: number[];
+  /**
    * The designed reset flow may text B a code, or count a wrong one against B's code, for
    * anyone who types B's number (only B's phone receives codes): B's code challenges may change,
    * nothing else of B's may.
@@ -201,19 +208,22 @@ const POLICY: Record<string, Policy> = {
   'GET /api/v1/user/export/': members(200),
   // A's own account, with a password that is not A's: refused, nothing erased.
   'POST /api/v1/user/delete/': members(400),
-  // B's question is public: A answers it for A (201), B's key replays nothing of B's.
-  'POST /api/v1/questions/{qid}/answer/': members(201),
+  // B's question is public: A answers it for A (201), B's key replays nothing of B's; A who
+  // answered it too gets A's own answer back (200), with B's key as without.
+  'POST /api/v1/questions/{qid}/answer/': { ...members(201), answered: [200] },
   'GET /api/v1/questions/my-attempted-questions/': members(200),
   'GET /api/v1/user/mirror/': members(200),
-  // A never answered B's question: NOT_ANSWERED; B's answer does not make it A's.
-  'POST /api/v1/questions/{qid}/rating/': members(409),
+  // A never answered B's question: NOT_ANSWERED; B's answer does not make it A's. A who
+  // answered it rates A's own answer.
+  'POST /api/v1/questions/{qid}/rating/': { ...members(409), answered: [200] },
   'POST /api/v1/questions/answer-time-start/': members(201),
   'POST /api/v1/questions/graph-time-start/': members(201),
   // B's timing ids, running or ended, name nothing for A.
   'PUT /api/v1/questions/answer-time-end/{id}': members(404),
   'PUT /api/v1/questions/graph-time-end/{id}': members(404),
-  // Results open after one's own answer: ANSWER_FIRST for A, whatever B answered.
-  'GET /api/v1/questions/{qid}/results/': members(403),
+  // Results open after one's own answer: ANSWER_FIRST for A, whatever B answered; open for A
+  // who answered too.
+  'GET /api/v1/questions/{qid}/results/': { ...members(403), answered: [200] },
   // Anonymous: no user, IP or cookie is stored, so there is nothing of B's to touch.
   'POST /api/v1/page-views/': anyone(204),
 };
@@ -579,6 +589,25 @@ describe.each(engines)('every member route with another member’s ids, on %s', 
     };
   }
 
+  /** A answers each of B's questions with what the cases send (never B's answer) and rates it. */
+  async function answerAndRate(token: string, owner: Owner) {
+    for (const q of owner.answered) {
+      const choice = NOT_IDS['body choice']!(q);
+      const text = NOT_IDS['body text']!(q);
+      const body = choice !== undefined ? { choice } : { text };
+      expectStatus(
+        await post(app, `/api/v1/questions/${q.qid}/answer/`, body, { token }),
+        201,
+        'A answers',
+      );
+      expectStatus(
+        await post(app, `/api/v1/questions/${q.qid}/rating/`, { score: 5 }, { token }),
+        200,
+        'A rates',
+      );
+    }
+  }
+
   /**
    * Sends one case as `who` (a fresh account of that kind, or B itself for the control) and
    * returns what is wrong: 5xx, a status off the policy, a leak, or B's state changed.
@@ -596,6 +625,7 @@ describe.each(engines)('every member route with another member’s ids, on %s', 
                 status: who === 'under_review' ? 'under_review' : 'active',
               })
             ).token;
+    if (who === 'answered') await answerAndRate(token!, owner);
     const before = latest.get(owner) ?? (await snapshot(owner));
     const req = requestOf(c, owner);
     const res = await send(app, req.method, req.url, req.body, {
@@ -611,7 +641,12 @@ describe.each(engines)('every member route with another member’s ids, on %s', 
     } as ${who}: ${res.statusCode} ${res.body.slice(0, 160)}`;
     const wrong: string[] = [];
     if (res.statusCode >= 500) wrong.push(`5xx: ${what}`);
-    const expected = who === 'visitor' ? policy.visitor : policy.signedIn;
+    const expected =
+      who === 'visitor'
+        ? policy.visitor
+        : who === 'answered'
+          ? (policy.answered ?? policy.signedIn)
+          : policy.signedIn;
     if (!expected.includes(res.statusCode)) wrong.push(`not ${expected.join('/')}: ${what}`);
     const leaks = leaksOf(res, JSON.stringify(req), owner);
     if (leaks.length) wrong.push(`shows B's ${[...new Set(leaks)].join(', ')}: ${what}`);
