@@ -13,6 +13,7 @@ import {
 import { AppError } from '../../lib/app-error.js';
 import { FOREIGN_KEY_VIOLATION, sqlConstraint, sqlState } from '../../lib/sql-state.js';
 import { pageLinks } from '../../lib/paging.js';
+import { createPairCache } from '../../lib/pair-cache.js';
 import type { Actor, AuditService } from '../audit/audit.service.js';
 import type { RespondentsService } from '../respondents/respondents.service.js';
 import type { ResultsService } from '../results/results.service.js';
@@ -27,8 +28,8 @@ import {
   verifyTimingId,
 } from './timing-id.js';
 
-/** Answers remembered as existing, per process. */
-const ANSWERED_CACHE_SIZE = 200_000;
+/** Answers remembered as existing, per process: 2^18 slots, 2 MiB allocated at start. */
+const ANSWERED_CACHE_BITS = 18;
 
 /** Timings longer than this (or negative: a clock moved) are dropped as not meaningful. */
 export const MAX_TIMING_MS = 3_600_000;
@@ -115,13 +116,12 @@ export function createAnswersService(repo: AnswersRepository, deps: AnswersServi
     };
   }
 
-  // Answers known to exist (`respondentId:questionId`): an answer is never taken back while its
-  // member exists, so results can check "answered first?" without a query. Bounded, oldest out.
-  const answered = new Set<string>();
-  const remember = (respondentId: number, questionId: number) => {
-    if (answered.size >= ANSWERED_CACHE_SIZE) answered.delete(answered.values().next().value!);
-    answered.add(`${respondentId}:${questionId}`);
-  };
+  // Answers known to exist (respondent id, question id): an answer is never taken back while its
+  // member exists, so results can check "answered first?" without a query. Fixed size: a newer
+  // pair may take an older one's place (then the query answers), never claim it.
+  const answered = createPairCache(ANSWERED_CACHE_BITS);
+  const remember = (respondentId: number, questionId: number) =>
+    answered.add(respondentId, questionId);
 
   /**
    * A write that fails on a foreign key refers to something gone since this process read it:
@@ -221,7 +221,7 @@ export function createAnswersService(repo: AnswersRepository, deps: AnswersServi
     async hasAnswered(uuid: string, questionId: number): Promise<boolean> {
       const respondentId = await respondents.find(uuid);
       if (respondentId === undefined) return false;
-      if (answered.has(`${respondentId}:${questionId}`)) return true;
+      if (answered.has(respondentId, questionId)) return true;
       const found = (await repo.findAnswer(respondentId, questionId)) !== undefined;
       if (found) remember(respondentId, questionId);
       return found;
