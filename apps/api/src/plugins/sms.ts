@@ -1,6 +1,6 @@
-import fs from 'node:fs/promises';
+import fs from 'node:fs';
 import path from 'node:path';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { TwilioConfig } from '../config.js';
 
@@ -9,24 +9,31 @@ export interface SmsSender {
   send(to: string, body: string): Promise<void>;
 }
 
+/** `app.sms`: sends in the background; `settled()` waits for the texts still going out. */
+export interface SmsQueue extends SmsSender {
+  settled(): Promise<void>;
+}
+
 declare module 'fastify' {
   interface FastifyInstance {
-    sms: SmsSender;
+    sms: SmsQueue;
   }
 }
 
 export const OUTBOX_FILE = 'sms-outbox.jsonl';
 
-/** Development and tests: one JSON line `{to, body, sent_at}` per message in DATA_DIR. */
+/**
+ * Development and tests: one JSON line `{to, body, sent_at}` per message in DATA_DIR. Written at
+ * once (a line of a hundred bytes), so a text is in the file when `send` returns, even from the
+ * background queue: a test reads it right after its request.
+ */
 export function fileSmsSender(dataDir: string, clock: () => Date = () => new Date()): SmsSender {
   const file = path.join(dataDir, OUTBOX_FILE);
-  let ready: Promise<unknown> | undefined;
   return {
     async send(to, body) {
-      ready ??= fs.mkdir(dataDir, { recursive: true });
-      await ready;
+      fs.mkdirSync(dataDir, { recursive: true });
       const line = JSON.stringify({ to, body, sent_at: clock().toISOString() });
-      await fs.appendFile(file, `${line}\n`, { mode: 0o600 });
+      fs.appendFileSync(file, `${line}\n`, { mode: 0o600 });
     },
   };
 }
@@ -62,7 +69,31 @@ export function twilioSmsSender(twilio: TwilioConfig): SmsSender {
   };
 }
 
-/** The configured sender as `app.sms`; a test may pass its own. */
+/**
+ * Texts go out after the reply, not within it: a request that texts a code then takes as long as
+ * one for a number that gets none (no account enumeration by timing, decision 005), and a slow
+ * provider never holds a request. A text that fails is logged as an error (the app's serializer
+ * keeps its type, message and stack; no sender puts the number or the body in its errors, and
+ * SmsDeliveryError keeps only Twilio's status and code), and the member asks for another code.
+ */
+export function backgroundSms(sender: SmsSender, log: FastifyBaseLogger): SmsQueue {
+  const pending = new Set<Promise<void>>();
+  return {
+    send(to, body) {
+      const sending: Promise<void> = sender
+        .send(to, body)
+        .catch((err: unknown) => log.error({ err }, 'a text message was not sent'))
+        .finally(() => pending.delete(sending));
+      pending.add(sending);
+      return Promise.resolve();
+    },
+    async settled() {
+      while (pending.size) await Promise.all(pending);
+    },
+  };
+}
+
+/** The configured sender, in the background, as `app.sms`; a test may pass its own sender. */
 async function sms(app: FastifyInstance, opts: { sender?: SmsSender; clock?: () => Date }) {
   const { config } = app;
   const sender =
@@ -70,7 +101,9 @@ async function sms(app: FastifyInstance, opts: { sender?: SmsSender; clock?: () 
     (config.sms.provider === 'twilio' && config.sms.twilio
       ? twilioSmsSender(config.sms.twilio)
       : fileSmsSender(config.dataDir, opts.clock));
-  app.decorate('sms', sender);
+  app.decorate('sms', backgroundSms(sender, app.log));
+  // Texts still going out are sent before the process ends (Twilio's calls time out at 10 s).
+  app.addHook('onClose', () => app.sms.settled());
 }
 
 export default fp(sms, { name: 'sms' });

@@ -107,11 +107,12 @@ export interface MemberOptions {
 export async function createMember(
   app: App,
   opts: MemberOptions = {},
-): Promise<{ uuid: string; token: string }> {
+): Promise<{ uuid: string; token: string; phone: string }> {
+  const phone = freshPhone();
   const [row] = await app.db
     .insert(users)
     .values({
-      phoneE164: freshPhone(),
+      phoneE164: phone,
       yearOfBirth: opts.yearOfBirth ?? 1990,
       gender: opts.gender ?? 'female',
       country: opts.country ?? 'US',
@@ -121,5 +122,6 @@ export async function createMember(
     })
     .returning({ uuid: users.uuid });
   const uuid = row!.uuid;
-  return { uuid, token: await app.tokens.signAccess({ sub: uuid, role: opts.role ?? 'member' }) };
+  const token = await app.tokens.signAccess({ sub: uuid, role: opts.role ?? 'member' });
+  return { uuid, token, phone };
 }
