@@ -269,6 +269,13 @@ export async function buildApp({
   const maintenance = createMaintenance(database, {
     intervalSeconds: config.dbMaintenanceSeconds,
     onWork: (work, ms) => app.log.info({ ...work, ms }, 'database maintenance'),
+    onFreeze: (ms) => app.log.info({ ms }, 'database frozen (transaction id wraparound)'),
+    onAging: (databases) =>
+      app.log.warn(
+        { databases },
+        'databases past the freeze age that this server cannot vacuum: vacuum them, or move ' +
+          'to PostgreSQL with autovacuum, before about 2 billion transactions stop writes',
+      ),
     onError: (err) => app.log.warn({ err }, 'database maintenance failed; will retry'),
   });
   app.addHook('onReady', async () => maintenance.start());

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createResultsRepository } from '../modules/results/results.repository.js';
 import { createTestDatabase, engines } from '../test/database.js';
 import type { Database } from './client.js';
-import { autovacuumRuns, createMaintenance, dueTables } from './maintenance.js';
+import { autovacuumRuns, createMaintenance, dueTables, freezeDue } from './maintenance.js';
 import { seedSampleContent } from './seed/seed.js';
 
 const MEMBERS = 5_000;
@@ -73,8 +73,8 @@ describe.each(engines)('database maintenance on %s', (engine) => {
       await vi.waitFor(async () => expect(await probe()).toEqual(expected), { timeout: 5000 });
     };
     await after(140, null); // 140 changed, 140 dead: neither threshold (150, 250)
-    await after(20, { table: 'maint_probe', vacuum: false, analyze: true, freeze: false }); // 160 changed
-    await after(100, { table: 'maint_probe', vacuum: true, analyze: true, freeze: false }); // 260 dead
+    await after(20, { table: 'maint_probe', vacuum: false, analyze: true }); // 160 changed
+    await after(100, { table: 'maint_probe', vacuum: true, analyze: true }); // 260 dead
     await database.db.execute(sql`drop table maint_probe`);
   });
 
@@ -84,13 +84,8 @@ describe.each(engines)('database maintenance on %s', (engine) => {
     expect(await ownAnswersPlan()).toMatch(/Backward using answers_pkey/);
     const due = await dueTables(database.db);
     // Every answer was inserted, then updated by the fold: as many dead row versions as live.
-    expect(due).toContainEqual({ table: 'answers', vacuum: true, analyze: true, freeze: false });
-    expect(due).toContainEqual({
-      table: 'respondents',
-      vacuum: true,
-      analyze: true,
-      freeze: false,
-    });
+    expect(due).toContainEqual({ table: 'answers', vacuum: true, analyze: true });
+    expect(due).toContainEqual({ table: 'respondents', vacuum: true, analyze: true });
 
     if (await autovacuumRuns(database.db, engine)) return; // the server's own autovacuum does it
     const done: string[] = [];
@@ -98,7 +93,7 @@ describe.each(engines)('database maintenance on %s', (engine) => {
       intervalSeconds: 0,
       onWork: (work) => done.push(work.table),
     });
-    expect((await maintenance.runOnce()).map((w) => w.table)).toEqual(done);
+    expect((await maintenance.runOnce()).tables.map((w) => w.table)).toEqual(done);
     expect(done).toContain('answers');
 
     const [answers] = await rows<{ dead: number; analyzed: boolean; tuples: number }>(sql`
@@ -108,7 +103,7 @@ describe.each(engines)('database maintenance on %s', (engine) => {
       where t.relname = 'answers'`);
     expect(answers).toEqual({ dead: 0, analyzed: true, tuples: MEMBERS * QUESTIONS });
     expect(await dueTables(database.db)).toEqual([]);
-    expect(await maintenance.runOnce()).toEqual([]);
+    expect(await maintenance.runOnce()).toEqual({ tables: [], froze: false });
 
     // With statistics the planner finds one member's few rows through an index on them.
     const plan = await ownAnswersPlan();
@@ -116,42 +111,66 @@ describe.each(engines)('database maintenance on %s', (engine) => {
     expect(plan).not.toMatch(/Backward using answers_pkey/);
   });
 
-  it('freezes a table whose oldest transaction id is past the freeze age', async () => {
-    await database.db.execute(sql`create table maint_old (id int primary key)`);
-    await database.db.execute(sql`insert into maint_old select g from generate_series(1, 100) g`);
-    // Later transactions age it (each statement outside a transaction takes an id of its own).
-    for (let i = 0; i < 50; i++)
-      await database.db.execute(sql`insert into maint_old values (${1000 + i})`);
-    await database.db.execute(sql`create table maint_young (id int primary key)`);
-    const ageOf = async (table: string) =>
-      (
-        await rows<{ age: number }>(
-          sql`select age(relfrozenxid)::int as age from pg_class where relname = ${table}`,
-        )
-      )[0]!.age;
-    const old = await ageOf('maint_old');
-    const young = await ageOf('maint_young');
-    expect(old).toBeGreaterThan(young);
-    // A freeze age between the two: the old table is due for a freezing vacuum, the young is not.
-    const freezeMaxAge = young + 1;
-    expect(await dueTables(database.db, { freezeMaxAge })).toContainEqual({
-      table: 'maint_old',
-      vacuum: true,
-      analyze: expect.any(Boolean),
-      freeze: true,
+  // Ages are counted across the whole cluster, which other test files share on PostgreSQL: each
+  // check compares two ages read in one statement, or an age before and after, never a guess.
+  const ages = async () =>
+    (
+      await rows<{ database: number; table: number; newestRow: number; multixact: number }>(sql`
+        select age(d.datfrozenxid)::int as database, mxid_age(d.datminmxid)::int as multixact,
+               age(c.relfrozenxid)::int as table, min(age(t.xmin))::int as "newestRow"
+        from maint_old t, pg_class c, pg_database d
+        where c.relname = 'maint_old' and d.datname = current_database()
+        group by d.datfrozenxid, d.datminmxid, c.relfrozenxid`)
+    )[0]!;
+
+  it('freezes the whole database once it is past the freeze age', async () => {
+    await database.db.execute(sql`create table maint_old (id int primary key, v int)`);
+    // Rows written by many transactions (each statement outside a transaction is one).
+    for (let i = 0; i < 20; i++) {
+      await database.db.execute(sql`insert into maint_old values (${i}, 0)`);
+    }
+    if (await autovacuumRuns(database.db, engine)) return; // the server's own autovacuum does it
+    const run = (limits: object) =>
+      createMaintenance(database, { intervalSeconds: 0, ...limits }).runOnce();
+    // Not yet: the server's freeze ages are in the hundreds of millions.
+    expect((await run({})).froze).toBe(false);
+    expect(await freezeDue(database.db)).toEqual({ here: false, elsewhere: [] });
+
+    const before = await ages();
+    // A plain vacuum leaves the table's oldest unfrozen id at its oldest row's at best.
+    expect(before.table).toBeGreaterThanOrEqual(before.newestRow);
+    const aging: string[][] = [];
+    const pass = await createMaintenance(database, {
+      intervalSeconds: 0,
+      freezeMaxAge: 0,
+      onAging: (names) => aging.push(names),
+    }).runOnce();
+    expect(pass.froze).toBe(true);
+    const after = await ages();
+    // Frozen: the table's oldest unfrozen id is now newer than its newest row, and the database's
+    // (the oldest over its tables and catalogs, what the wraparound guard reads) moved on.
+    expect(after.table).toBeLessThan(after.newestRow);
+    expect(after.database).toBeLessThan(before.database);
+    // The other databases (PGlite: template0 and template1) are out of reach: reported instead.
+    const [current] = await rows<{ name: string }>(sql`select current_database() as name`);
+    expect(aging).toHaveLength(1);
+    expect(aging[0]).not.toContain(current!.name);
+    if (engine === 'pglite') expect(aging[0]).toEqual(['template0', 'template1']);
+  });
+
+  it('freezes it past the multixact freeze age too', async () => {
+    // A multixact from one session: a row share-locked, then updated under a savepoint.
+    await database.db.transaction(async (tx) => {
+      await tx.execute(sql`select * from maint_old where id = 1 for share`);
+      await tx.execute(sql`savepoint s`);
+      await tx.execute(sql`update maint_old set v = v + 1 where id = 1`);
     });
-    expect((await dueTables(database.db, { freezeMaxAge })).map((t) => t.table)).not.toContain(
-      'maint_young',
-    );
+    expect((await ages()).multixact).toBeGreaterThan(0);
+    const limits = { freezeMaxAge: 2 ** 31 - 1, multixactFreezeMaxAge: 0 };
+    expect((await freezeDue(database.db, limits)).here).toBe(true);
     if (await autovacuumRuns(database.db, engine)) return;
-    const maintenance = createMaintenance(database, { intervalSeconds: 0, freezeMaxAge });
-    expect((await maintenance.runOnce()).map((w) => w.table)).toContain('maint_old');
-    // Frozen: the table's oldest unfrozen id is now newer than its newest row (a vacuum that
-    // froze nothing could move it up to the oldest row's at most).
-    const [frozen] = await rows<{ table: number; newestRow: number }>(sql`
-      select age(c.relfrozenxid)::int as table, min(age(t.xmin))::int as "newestRow"
-      from maint_old t, pg_class c where c.relname = 'maint_old' group by c.relfrozenxid`);
-    expect(frozen!.table).toBeLessThan(frozen!.newestRow);
-    await database.db.execute(sql`drop table maint_old, maint_young`);
+    expect(
+      (await createMaintenance(database, { intervalSeconds: 0, ...limits }).runOnce()).froze,
+    ).toBe(true);
   });
 });

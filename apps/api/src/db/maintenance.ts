@@ -9,20 +9,23 @@ import type { Database, Db } from './client.js';
  * member's own answers are read by scanning the whole table backwards (see
  * docs/reliability.md, the soak). So each pass asks whether autovacuum runs and, if not,
  * vacuums or analyzes the tables PostgreSQL 15's autovacuum would pick by its thresholds and
- * scale factors, with the server's own settings. Like autovacuum, it also freezes a table whose
- * oldest unfrozen transaction id is older than `autovacuum_freeze_max_age`, so a long-lived
- * embedded database never nears transaction id wraparound (at which PostgreSQL stops taking
- * writes), and likewise by `autovacuum_multixact_freeze_max_age` for the multixact ids that
- * shared row locks (foreign key checks, `for share`) take. A simplification of it: no per-table
+ * scale factors, with the server's own settings. A simplification of it: no per-table
  * settings, no cap on the threshold (PostgreSQL 18).
+ *
+ * Like autovacuum, it also keeps transaction ids from wrapping around (past which PostgreSQL
+ * stops taking writes): once the database's oldest unfrozen transaction id is older than
+ * `autovacuum_freeze_max_age`, or its oldest multixact id (shared row locks: foreign key checks,
+ * `for share`) older than `autovacuum_multixact_freeze_max_age`, it freezes the whole database,
+ * system catalogs included. It cannot reach the other databases of the cluster (PGlite's
+ * `template0` and `template1` age with every transaction and are vacuumed by nobody): it warns
+ * once one of them is past the freeze age, about 1.9 billion transactions before the guard
+ * would stop writes.
  */
 
 export interface TableWork {
   table: string;
   vacuum: boolean;
   analyze: boolean;
-  /** Its oldest unfrozen transaction id is past the freeze age: vacuum with FREEZE. */
-  freeze: boolean;
 }
 
 /**
@@ -38,19 +41,41 @@ export async function autovacuumRuns(db: Db, engine: Database['engine']): Promis
   return Boolean(rowsOf<{ runs: boolean }>(rows)[0]?.runs);
 }
 
+/** Freeze ages; a test lowers them (it cannot age a database by 200 million transactions). */
+export interface FreezeLimits {
+  freezeMaxAge?: number;
+  multixactFreezeMaxAge?: number;
+}
+
 /**
- * The tables autovacuum would vacuum, analyze or freeze now (an insert threshold of -1 is off).
- * `freezeMaxAge` replaces the server's `autovacuum_freeze_max_age` (a test cannot age a table by
- * 200 million transactions).
+ * The databases past a freeze age: whether this one is (`here`), and which others are. The
+ * server's `autovacuum_freeze_max_age` and `autovacuum_multixact_freeze_max_age` unless given.
  */
-export async function dueTables(
+export async function freezeDue(
   db: Db,
-  { freezeMaxAge }: { freezeMaxAge?: number } = {},
-): Promise<TableWork[]> {
-  const maxAge =
-    freezeMaxAge === undefined
-      ? sql`current_setting('autovacuum_freeze_max_age')::float8`
-      : sql`${freezeMaxAge}::float8`;
+  limits: FreezeLimits = {},
+): Promise<{ here: boolean; elsewhere: string[] }> {
+  const limit = (given: number | undefined, setting: string) =>
+    given === undefined ? sql`current_setting(${setting})::float8` : sql`${given}::float8`;
+  const rows = rowsOf<{ name: string; here: boolean }>(
+    await db.execute(sql`
+      select datname as name, datname = current_database() as here
+      from pg_database
+      where age(datfrozenxid) > ${limit(limits.freezeMaxAge, 'autovacuum_freeze_max_age')}
+         or mxid_age(datminmxid) > ${limit(
+           limits.multixactFreezeMaxAge,
+           'autovacuum_multixact_freeze_max_age',
+         )}
+      order by datname`),
+  );
+  return {
+    here: rows.some((r) => r.here),
+    elsewhere: rows.filter((r) => !r.here).map((r) => r.name),
+  };
+}
+
+/** The tables autovacuum would vacuum or analyze now (an insert threshold of -1 is off). */
+export async function dueTables(db: Db): Promise<TableWork[]> {
   const rows = await db.execute(sql`
     with s as (
       select current_setting('autovacuum_vacuum_threshold')::float8 as vt,
@@ -58,34 +83,36 @@ export async function dueTables(
              current_setting('autovacuum_vacuum_insert_threshold')::float8 as it,
              current_setting('autovacuum_vacuum_insert_scale_factor')::float8 as iff,
              current_setting('autovacuum_analyze_threshold')::float8 as at,
-             current_setting('autovacuum_analyze_scale_factor')::float8 as af,
-             ${maxAge} as fa,
-             current_setting('autovacuum_multixact_freeze_max_age')::float8 as ma
-    ), due as (
-      select t.relname as "table",
-             t.n_dead_tup > s.vt + s.vf * greatest(c.reltuples, 0)
-               or (s.it >= 0 and t.n_ins_since_vacuum > s.it + s.iff * greatest(c.reltuples, 0))
-               as vacuum,
-             t.n_mod_since_analyze > s.at + s.af * greatest(c.reltuples, 0) as "analyze",
-             age(c.relfrozenxid) > s.fa or mxid_age(c.relminmxid) > s.ma as "freeze"
-      from pg_stat_user_tables t
-      join pg_class c on c.oid = t.relid
-      cross join s
-      where t.schemaname = current_schema()
+             current_setting('autovacuum_analyze_scale_factor')::float8 as af
     )
-    select "table", vacuum or "freeze" as vacuum, "analyze", "freeze" from due
-    where vacuum or "analyze" or "freeze"
-    order by "table"`);
-  return rowsOf<TableWork>(rows);
+    select t.relname as "table",
+           t.n_dead_tup > s.vt + s.vf * greatest(c.reltuples, 0)
+             or (s.it >= 0 and t.n_ins_since_vacuum > s.it + s.iff * greatest(c.reltuples, 0))
+             as vacuum,
+           t.n_mod_since_analyze > s.at + s.af * greatest(c.reltuples, 0) as analyze
+    from pg_stat_user_tables t
+    join pg_class c on c.oid = t.relid
+    cross join s
+    where t.schemaname = current_schema()
+    order by t.relname`);
+  return rowsOf<TableWork>(rows).filter((t) => t.vacuum || t.analyze);
 }
 
-export interface MaintenanceOptions {
+export interface MaintenanceOptions extends FreezeLimits {
   /** Seconds between passes; 0 runs none in the background (tests call runOnce()). */
   intervalSeconds: number;
-  /** Passed on to dueTables (tests). */
-  freezeMaxAge?: number;
   onWork?: (work: TableWork, ms: number) => void;
+  /** The whole database was frozen, in `ms`. */
+  onFreeze?: (ms: number) => void;
+  /** Other databases past a freeze age, which this process cannot vacuum (once per change). */
+  onAging?: (databases: string[]) => void;
   onError?: (err: unknown) => void;
+}
+
+/** What one pass did: the tables it vacuumed or analyzed, and whether it froze the database. */
+export interface Pass {
+  tables: TableWork[];
+  froze: boolean;
 }
 
 /** The background maintenance of one process; a pass runs at start, then every interval. */
@@ -94,23 +121,25 @@ export function createMaintenance(
   opts: MaintenanceOptions,
 ) {
   let timer: NodeJS.Timeout | undefined;
-  let running: Promise<TableWork[]> | undefined;
+  let running: Promise<Pass> | undefined;
+  let reportedAging = '';
 
-  /** One pass: nothing when autovacuum runs; else the due tables, one statement each. */
-  async function runOnce(): Promise<TableWork[]> {
-    if (await autovacuumRuns(db, engine)) return [];
+  /**
+   * One pass: nothing when autovacuum runs; else the due tables, one statement each, then the
+   * whole database frozen if it is past a freeze age.
+   */
+  async function runOnce(): Promise<Pass> {
+    if (await autovacuumRuns(db, engine)) return { tables: [], froze: false };
     const done: TableWork[] = [];
-    for (const work of await dueTables(db, { freezeMaxAge: opts.freezeMaxAge })) {
+    for (const work of await dueTables(db)) {
       const started = performance.now();
       const table = sql.identifier(work.table);
       try {
         // SKIP_LOCKED: a table another process is vacuuming (or migrating) is left to it.
         await db.execute(
-          work.freeze
-            ? sql`vacuum (freeze, analyze, skip_locked) ${table}`
-            : work.vacuum
-              ? sql`vacuum (analyze, skip_locked) ${table}`
-              : sql`analyze (skip_locked) ${table}`,
+          work.vacuum
+            ? sql`vacuum (analyze, skip_locked) ${table}`
+            : sql`analyze (skip_locked) ${table}`,
         );
       } catch (err) {
         opts.onError?.(err); // one table failing does not keep the others from their turn
@@ -119,15 +148,24 @@ export function createMaintenance(
       done.push(work);
       opts.onWork?.(work, Math.round(performance.now() - started));
     }
-    return done;
+    const due = await freezeDue(db, opts);
+    const aging = due.elsewhere.join(', ');
+    if (aging && aging !== reportedAging) opts.onAging?.(due.elsewhere);
+    reportedAging = aging;
+    if (!due.here) return { tables: done, froze: false };
+    const started = performance.now();
+    // Database-wide, so the catalogs are frozen too and `datfrozenxid` moves on.
+    await db.execute(sql`vacuum (freeze, skip_locked)`);
+    opts.onFreeze?.(Math.round(performance.now() - started));
+    return { tables: done, froze: true };
   }
 
   function pass() {
     if (running) return;
     running = runOnce()
-      .catch((err) => {
+      .catch((err): Pass => {
         opts.onError?.(err);
-        return [];
+        return { tables: [], froze: false };
       })
       .finally(() => (running = undefined));
   }
