@@ -80,9 +80,17 @@ export function backgroundSms(sender: SmsSender, log: FastifyBaseLogger): SmsQue
   const pending = new Set<Promise<void>>();
   return {
     send(to, body) {
-      const sending: Promise<void> = sender
-        .send(to, body)
-        .catch((err: unknown) => log.error({ err }, 'a text message was not sent'))
+      // Started in a microtask: a sender that throws at once fails here, not in the request.
+      // (It still runs before the caller's `await` resumes: the file sender's line is written.)
+      const sending: Promise<void> = Promise.resolve()
+        .then(() => sender.send(to, body))
+        .catch((err: unknown) => {
+          try {
+            log.error({ err }, 'a text message was not sent');
+          } catch {
+            // Nothing else to do: a failing logger must not become an unhandled rejection.
+          }
+        })
         .finally(() => pending.delete(sending));
       pending.add(sending);
       return Promise.resolve();
