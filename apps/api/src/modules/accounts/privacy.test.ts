@@ -1,11 +1,10 @@
-import { Writable } from 'node:stream';
-import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type App, logOptions } from '../../app.js';
+import type { App } from '../../app.js';
 import type { Database } from '../../db/client.js';
 import { get, json, post, signupBody } from '../../test/accounts.js';
 import { createTestApp } from '../../test/app.js';
 import { createTestDatabase, engines } from '../../test/database.js';
+import { memoryLog } from '../../test/log.js';
 import { lastCodeFor } from '../../test/outbox.js';
 
 const PHONE = '+14155550147';
@@ -15,18 +14,11 @@ const PASSWORD = 'canary passphrase 7f3a';
 describe.each(engines)('personal data stays out of the logs on %s', (engine) => {
   let database: Database;
   let app: App;
-  let logText = '';
+  const log = memoryLog('trace');
 
   beforeAll(async () => {
     database = await createTestDatabase(engine);
-    const sink = new Writable({
-      write(chunk, _encoding, done) {
-        logText += chunk.toString();
-        done();
-      },
-    });
-    const logger = pino({ level: 'trace', ...logOptions }, sink);
-    app = await createTestApp(database, { logLevel: 'trace' }, { logger });
+    app = await createTestApp(database, { logLevel: 'trace' }, { logger: log.logger });
   });
 
   afterAll(async () => {
@@ -80,22 +72,15 @@ describe.each(engines)('personal data stays out of the logs on %s', (engine) => 
     canaries.push(rotated.access, rotated.refresh);
 
     // The log did record the requests (so the assertion below is about content, not silence).
-    expect(logText).toContain('/api/v1/user/create/');
-    expect(logText).toContain('/api/token/refresh/');
-    expect(logText.match(/incoming request/g)).toHaveLength(9);
-    for (const canary of canaries) expect(logText).not.toContain(canary);
+    expect(log.text).toContain('/api/v1/user/create/');
+    expect(log.text).toContain('/api/token/refresh/');
+    expect(log.text.match(/incoming request/g)).toHaveLength(9);
+    for (const canary of canaries) expect(log.text).not.toContain(canary);
   });
 
   it('redacts the secrets even when a body or a header is logged on purpose', () => {
-    let out = '';
-    const sink = new Writable({
-      write(chunk, _e, done) {
-        out += chunk.toString();
-        done();
-      },
-    });
-    const log = pino({ ...logOptions }, sink);
-    log.info(
+    const out = memoryLog();
+    out.logger.info(
       {
         req: {
           headers: { authorization: 'Bearer secret-token' },
@@ -104,7 +89,10 @@ describe.each(engines)('personal data stays out of the logs on %s', (engine) => 
       },
       'request',
     );
-    log.info({ body: { phone_number: PHONE, password_token: 'p-token', access: 'a-token' } }, 'x');
+    out.logger.info(
+      { body: { phone_number: PHONE, password_token: 'p-token', access: 'a-token' } },
+      'x',
+    );
     for (const secret of [
       PHONE,
       PASSWORD,
@@ -114,8 +102,8 @@ describe.each(engines)('personal data stays out of the logs on %s', (engine) => 
       'p-token',
       'a-token',
     ]) {
-      expect(out).not.toContain(secret);
+      expect(out.text).not.toContain(secret);
     }
-    expect(out).toContain('[Redacted]');
+    expect(out.text).toContain('[Redacted]');
   });
 });

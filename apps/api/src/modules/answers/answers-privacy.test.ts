@@ -1,36 +1,25 @@
-import { Writable } from 'node:stream';
 import { eq, sql } from 'drizzle-orm';
-import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type App, logOptions } from '../../app.js';
+import type { App } from '../../app.js';
 import type { Database } from '../../db/client.js';
 import { questions, surveys } from '../../db/schema.js';
 import { seedSampleContent } from '../../db/seed/seed.js';
 import { createMember, json, post } from '../../test/accounts.js';
 import { createTestApp } from '../../test/app.js';
 import { createTestDatabase, engines } from '../../test/database.js';
+import { memoryLog } from '../../test/log.js';
 
 const CANARY = 'canary confession 9c41';
-
-function sinkInto(out: { text: string }) {
-  return new Writable({
-    write(chunk, _encoding, done) {
-      out.text += chunk.toString();
-      done();
-    },
-  });
-}
 
 describe.each(engines)('answers stay out of the logs on %s', (engine) => {
   let database: Database;
   let app: App;
-  const log = { text: '' };
+  const log = memoryLog('trace');
 
   beforeAll(async () => {
     database = await createTestDatabase(engine);
     await seedSampleContent(database.db);
-    const logger = pino({ level: 'trace', ...logOptions }, sinkInto(log));
-    app = await createTestApp(database, { logLevel: 'trace' }, { logger });
+    app = await createTestApp(database, { logLevel: 'trace' }, { logger: log.logger });
   });
 
   afterAll(async () => {
@@ -80,10 +69,9 @@ describe.each(engines)('answers stay out of the logs on %s', (engine) => {
   });
 
   it('redacts answers even when a body is logged on purpose', () => {
-    const out = { text: '' };
-    const logger = pino({ ...logOptions }, sinkInto(out));
-    logger.info({ req: { body: { choice: 'Yes, once', text: CANARY } } }, 'request');
-    logger.info({ answer: { choice: 'Yes, once', text: CANARY, answer: CANARY } }, 'x');
+    const out = memoryLog();
+    out.logger.info({ req: { body: { choice: 'Yes, once', text: CANARY } } }, 'request');
+    out.logger.info({ answer: { choice: 'Yes, once', text: CANARY, answer: CANARY } }, 'x');
     expect(out.text).not.toContain(CANARY);
     expect(out.text).not.toContain('Yes, once');
     expect(out.text).toContain('[Redacted]');
@@ -97,8 +85,8 @@ describe.each(engines)('answers stay out of the logs on %s', (engine) => {
     expect(failure).toBeInstanceOf(Error);
     // Drizzle's own message carries the parameters: that is what must not be logged.
     expect(String((failure as Error).message)).toContain(CANARY);
-    const out = { text: '' };
-    pino({ ...logOptions }, sinkInto(out)).error({ err: failure }, 'unhandled error');
+    const out = memoryLog();
+    out.logger.error({ err: failure }, 'unhandled error');
     expect(out.text).not.toContain(CANARY);
     expect(out.text).toContain('22P02'); // invalid_text_representation: enough to debug
   });
