@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import pg from 'pg';
 import autocannon from 'autocannon';
 
@@ -101,16 +101,28 @@ export interface Server {
   stop: () => Promise<void>;
 }
 
-/** Starts the built Candor server (npm run build first) with extra environment. */
-export async function startCandor(env: Record<string, string>): Promise<Server> {
+/**
+ * Starts the built Candor server (npm run build first) with extra environment. `heapLog`: a file
+ * the server appends its heap to after every full garbage collection (bench/memory-probe.mjs).
+ */
+export async function startCandor(
+  env: Record<string, string>,
+  { heapLog }: { heapLog?: string } = {},
+): Promise<Server> {
   const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'candor-bench-'));
   // BENCH_CPU_PROF=<folder> writes a V8 CPU profile of each server (open it in Chrome DevTools).
   const profile = process.env.BENCH_CPU_PROF
     ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`]
     : [];
+  const probe = heapLog
+    ? ['--import', pathToFileURL(path.join(root, 'bench/memory-probe.mjs')).href]
+    : [];
+  // BENCH_SERVER_NODE_ARGS: more Node options for the server only (`--heapsnapshot-signal=SIGUSR2`
+  // with `--diagnostic-dir=<folder>` lets `kill -USR2` write heap snapshots to compare).
+  const extra = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
   const server = await serve(
-    [...profile, path.join(root, 'apps/api/dist/server.js')],
+    [...profile, ...probe, ...extra, path.join(root, 'apps/api/dist/server.js')],
     '/api/health',
     {
       ...process.env,
@@ -118,6 +130,7 @@ export async function startCandor(env: Record<string, string>): Promise<Server> 
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,
       LOG_LEVEL: 'warn',
+      ...(heapLog ? { BENCH_MEMORY_PROBE: heapLog } : {}),
       ...env,
     },
     port,

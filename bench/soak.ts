@@ -1,10 +1,13 @@
 // The soak (`npm run test:soak`, after the durability tests): mixed traffic on PostgreSQL at half
 // the rate the API managed unthrottled in the same run, for SOAK_MINUTES (default 30). Passes
 // when under 0.1% of requests fail, p99 stays under 500 ms and memory stops growing after the
-// first 5 minutes (the last minute's RSS within 10% of the 5th minute's). Figures are printed and
-// kept in test-results/soak.json for docs/reliability.md.
+// first 5 minutes (the last minute's RSS within 10% of the 5th minute's). Beside RSS it records
+// the server's live heap after each full garbage collection (bench/memory-probe.mjs), which tells
+// retained objects from memory the process merely holds. Figures are printed and kept in
+// test-results/soak.json for docs/reliability.md.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { machineInfo, root, startCandor } from './lib';
 import { type MixedResult, mixedDatabase, mixedLoad, rssMiB } from './mixed-load';
@@ -14,13 +17,36 @@ const MINUTES = Number(process.env.SOAK_MINUTES ?? 30);
 console.log(machineInfo());
 const secret = crypto.randomBytes(48).toString('base64url');
 const db = await mixedDatabase(secret);
-const server = await startCandor({
-  DATABASE_URL: db.databaseUrl,
-  JWT_SECRET: secret,
-  PSEUDONYM_SECRET: crypto.randomBytes(48).toString('base64url'),
-  SEED_SAMPLE_CONTENT: 'false',
-});
+const heapLog = path.join(
+  os.tmpdir(),
+  `candor-soak-heap-${crypto.randomBytes(4).toString('hex')}.jsonl`,
+);
+const server = await startCandor(
+  {
+    DATABASE_URL: db.databaseUrl,
+    JWT_SECRET: secret,
+    PSEUDONYM_SECRET: crypto.randomBytes(48).toString('base64url'),
+    SEED_SAMPLE_CONTENT: 'false',
+  },
+  { heapLog },
+);
 const pid = server.child.pid!;
+/**
+ * The heap that survived the server's latest full garbage collection (old generation, code and
+ * large objects), in MiB; NaN before the first one.
+ */
+const liveHeapMiB = (): number => {
+  const lines = fs.existsSync(heapLog) ? fs.readFileSync(heapLog, 'utf8').trim().split('\n') : [];
+  // The last complete line (the server may be writing one right now).
+  for (const line of lines.reverse()) {
+    try {
+      return (JSON.parse(line) as { retained: number }).retained;
+    } catch {
+      continue;
+    }
+  }
+  return NaN;
+};
 let failed = true;
 try {
   const max = await mixedLoad(server.url, db.targets, { seconds: 20, connections: 50 });
@@ -29,12 +55,13 @@ try {
     `unthrottled: ${max.rps} req/s (p99 ${max.p99} ms); soaking at ${rate} req/s for ${MINUTES} min`,
   );
   // One-minute windows, answers going on from pair to pair: a slowdown shows when it starts.
-  const rss: Array<{ minute: number; mib: number }> = [];
+  const rss: Array<{ minute: number; mib: number; heap: number }> = [];
   const windows: MixedResult[] = [];
   const cursor = { pair: 0 };
   const started = Date.now();
   const sampler = setInterval(
-    () => rss.push({ minute: (Date.now() - started) / 60_000, mib: rssMiB(pid) }),
+    () =>
+      rss.push({ minute: (Date.now() - started) / 60_000, mib: rssMiB(pid), heap: liveHeapMiB() }),
     15_000,
   );
   for (let minute = 0; minute < MINUTES; minute++) {
@@ -46,7 +73,7 @@ try {
     });
     windows.push(w);
     console.log(
-      `minute ${minute + 1}: ${w.rps} req/s, p50 ${w.p50} ms, p99 ${w.p99} ms, errors ${w.errors}, RSS ${rssMiB(pid)} MiB`,
+      `minute ${minute + 1}: ${w.rps} req/s, p50 ${w.p50} ms, p99 ${w.p99} ms, errors ${w.errors}, RSS ${rssMiB(pid)} MiB, live heap ${liveHeapMiB()} MiB`,
     );
   }
   clearInterval(sampler);
@@ -61,14 +88,16 @@ try {
     p99: Math.max(...windows.map((w) => w.p99)),
     p50: windows.map((w) => w.p50).sort((a, b) => a - b)[Math.floor(windows.length / 2)]!,
   };
-  const around = (from: number, to: number) => {
-    const xs = rss.filter((s) => s.minute >= from && s.minute < to).map((s) => s.mib);
+  const around = (from: number, to: number, of: 'mib' | 'heap' = 'mib') => {
+    const xs = rss.filter((s) => s.minute >= from && s.minute < to).map((s) => s[of]);
     return xs.length ? Math.max(...xs) : NaN;
   };
   // The 5th minute (or, in a short trial run, the middle of it) is the reference.
   const reference = Math.min(5, MINUTES / 2);
-  const fifth = around(Math.max(0, reference - 1), reference + 1);
-  const lastMinute = around(MINUTES - 1, MINUTES + 1);
+  const fifthWindow = [Math.max(0, reference - 1), reference + 1] as const;
+  const lastWindow = [MINUTES - 1, MINUTES + 1] as const;
+  const fifth = around(...fifthWindow);
+  const lastMinute = around(...lastWindow);
   const growth = (lastMinute - fifth) / fifth;
   const figures = {
     minutes: MINUTES,
@@ -82,6 +111,16 @@ try {
     p99: soak.p99,
     perMinute: windows.map((w) => ({ rps: w.rps, p99: w.p99, errors: w.errors })),
     rssMiB: { fifthMinute: fifth, lastMinute, peak: Math.max(...rss.map((s) => s.mib)) },
+    liveHeapMiB: {
+      fifthMinute: around(...fifthWindow, 'heap'),
+      lastMinute: around(...lastWindow, 'heap'),
+      peak: Math.max(...rss.map((s) => s.heap).filter((h) => !Number.isNaN(h))),
+    },
+    samplesMiB: rss.map((s) => ({
+      minute: Math.round(s.minute * 100) / 100,
+      rss: s.mib,
+      heap: s.heap,
+    })),
     growthAfterFiveMinutes: Math.round(growth * 1000) / 10,
   };
   console.log(JSON.stringify(figures, null, 2));
@@ -97,5 +136,6 @@ try {
 } finally {
   await server.stop();
   await db.drop();
+  fs.rmSync(heapLog, { force: true });
 }
 process.exit(failed ? 1 : 0);
