@@ -9,6 +9,8 @@ export interface JsonSchema {
   properties?: Record<string, JsonSchema>;
   required?: string[];
   anyOf?: JsonSchema[];
+  oneOf?: JsonSchema[];
+  allOf?: JsonSchema[];
 }
 
 /** One input of a route: a path, query or header parameter, or a property of the JSON body. */
@@ -42,9 +44,34 @@ interface Operation {
 
 const METHODS: readonly string[] = ['GET', 'POST', 'PUT', 'DELETE'];
 
-function bodyShapes(schema: JsonSchema | undefined): ApiField[][] {
+/**
+ * The object shapes a body schema allows: one per branch of a union (`anyOf`, `oneOf`, nested
+ * too), an intersection (`allOf`) merged. Anything else fails loudly, so that a route whose body
+ * these tests cannot read is never tested as if it took no fields.
+ */
+function objectBranches(schema: JsonSchema): JsonSchema[] {
+  const union = schema.anyOf ?? schema.oneOf;
+  if (union) return union.flatMap(objectBranches);
+  if (schema.allOf) {
+    return schema.allOf.map(objectBranches).reduce((acc, parts) =>
+      acc.flatMap((a) =>
+        parts.map((b) => ({
+          type: 'object',
+          properties: { ...a.properties, ...b.properties },
+          required: [...(a.required ?? []), ...(b.required ?? [])],
+        })),
+      ),
+    );
+  }
+  if (schema.type !== 'object') {
+    throw new Error(`A JSON body these tests cannot read: ${JSON.stringify(schema).slice(0, 200)}`);
+  }
+  return [schema];
+}
+
+export function bodyShapes(schema: JsonSchema | undefined): ApiField[][] {
   if (!schema) return [];
-  return (schema.anyOf ?? [schema]).map((branch) =>
+  return objectBranches(schema).map((branch) =>
     Object.entries(branch.properties ?? {}).map(([name, s]) => ({
       in: 'body' as const,
       name,
