@@ -172,8 +172,10 @@ async function serve(
     url,
     child,
     stop: async () => {
+      if (child.exitCode !== null || child.signalCode !== null) return; // stopped already
+      const exited = new Promise((r) => child.once('exit', r));
       child.kill('SIGTERM');
-      await new Promise((r) => child.once('exit', r));
+      await exited;
     },
   };
 }
