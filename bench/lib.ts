@@ -1,12 +1,11 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import pg from 'pg';
 import autocannon from 'autocannon';
+import { createScratchPostgres } from '../apps/api/src/test/database';
 
 export const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -66,24 +65,7 @@ export async function waitFor(
 export const adminUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
 /** A fresh, empty PostgreSQL database beside `adminUrl`, and a way to drop it. */
-export async function createPostgresDatabase(): Promise<{
-  url: string;
-  drop: () => Promise<void>;
-}> {
-  const name = `candor_bench_${crypto.randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await admin.end();
-    },
-  };
-}
+export const createPostgresDatabase = () => createScratchPostgres(adminUrl, 'candor_bench');
 
 /** Runs `fn` with a fresh PostgreSQL database, dropped afterwards. */
 export async function withPostgresDatabase<T>(fn: (url: string) => Promise<T>): Promise<T> {

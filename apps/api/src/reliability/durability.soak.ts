@@ -10,13 +10,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { and, eq, isNotNull, isNull, lte, sql } from 'drizzle-orm';
-import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../db/client.js';
 import { choices, questions, surveys, users } from '../db/schema.js';
 import { seedSampleContent } from '../db/seed/seed.js';
 import { deriveKeys } from '../lib/keys.js';
 import { createTokenService } from '../lib/tokens.js';
+import { createScratchPostgres } from '../test/database.js';
 
 const serverEntry = fileURLToPath(new URL('../server.ts', import.meta.url));
 const repoRoot = fileURLToPath(new URL('../../../../', import.meta.url));
@@ -227,17 +227,12 @@ describe('durability under SIGKILL', () => {
     'PostgreSQL: every acknowledged answer is stored exactly once',
     { timeout: 600_000 },
     async () => {
-      const name = `candor_durability_${crypto.randomBytes(4).toString('hex')}`;
-      const admin = new pg.Client({ connectionString: adminUrl });
-      await admin.connect();
-      await admin.query(`create database ${name}`);
-      const url = new URL(adminUrl);
-      url.pathname = `/${name}`;
+      const scratch = await createScratchPostgres(adminUrl, 'candor_durability');
       const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'candor-durability-pg-'));
       try {
         const result = await run(
-          { DATABASE_URL: url.toString(), DATA_DIR: dataDir },
-          { databaseUrl: url.toString() },
+          { DATABASE_URL: scratch.url, DATA_DIR: dataDir },
+          { databaseUrl: scratch.url },
         );
         report('PostgreSQL', result);
         expect(result.kills).toBeGreaterThan(3);
@@ -247,8 +242,7 @@ describe('durability under SIGKILL', () => {
           duplicated: 0,
         });
       } finally {
-        await admin.query(`drop database if exists ${name} with (force)`);
-        await admin.end();
+        await scratch.drop();
         fs.rmSync(dataDir, { recursive: true, force: true });
       }
     },
@@ -287,17 +281,11 @@ describe('PostgreSQL restarted under load', () => {
     'answers 503 quickly while it is down, recovers by itself, loses nothing acknowledged',
     { timeout: 600_000 },
     async () => {
-      const name = `candor_restart_${crypto.randomBytes(4).toString('hex')}`;
-      const admin = new pg.Client({ connectionString: adminUrl });
-      await admin.connect();
-      await admin.query(`create database ${name}`);
-      await admin.end();
-      const url = new URL(adminUrl);
-      url.pathname = `/${name}`;
+      const scratch = await createScratchPostgres(adminUrl, 'candor_restart');
       const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'candor-restart-'));
       const jwtSecret = crypto.randomBytes(48).toString('base64url');
       const env = {
-        DATABASE_URL: url.toString(),
+        DATABASE_URL: scratch.url,
         DATA_DIR: dataDir,
         JWT_SECRET: jwtSecret,
         PSEUDONYM_SECRET: crypto.randomBytes(48).toString('base64url'),
@@ -307,7 +295,7 @@ describe('PostgreSQL restarted under load', () => {
       const port = await freePort();
       const child = start(env, port);
       try {
-        const { tokens, targets } = await prepare({ databaseUrl: url.toString() }, jwtSecret);
+        const { tokens, targets } = await prepare({ databaseUrl: scratch.url }, jwtSecret);
         await healthy(port, child);
         const seen: Array<{ at: number; status: number; ms: number }> = [];
         const acked: Array<{ member: number; target: number }> = [];
@@ -391,10 +379,7 @@ describe('PostgreSQL restarted under load', () => {
         }
         child.kill('SIGTERM');
         await once(child, 'exit');
-        const cleanup = new pg.Client({ connectionString: adminUrl });
-        await cleanup.connect();
-        await cleanup.query(`drop database if exists ${name} with (force)`);
-        await cleanup.end();
+        await scratch.drop();
         fs.rmSync(dataDir, { recursive: true, force: true });
       }
     },

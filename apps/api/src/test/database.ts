@@ -10,6 +10,31 @@ const adminUrl = process.env.TEST_DATABASE_URL;
 export const engines: Engine[] = adminUrl ? ['pglite', 'postgres'] : ['pglite'];
 
 /**
+ * An empty PostgreSQL database created beside `admin` (a server URL the role may create
+ * databases on), and `drop()` to remove it, even with sessions still open. The API suite, the
+ * durability soak and the benchmarks each make theirs with it.
+ */
+export async function createScratchPostgres(
+  admin: string,
+  prefix = 'candor_test',
+): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `${prefix}_${crypto.randomBytes(4).toString('hex')}`;
+  const query = async (statement: string) => {
+    const client = new pg.Client({ connectionString: admin });
+    await client.connect();
+    try {
+      await client.query(statement);
+    } finally {
+      await client.end();
+    }
+  };
+  await query(`CREATE DATABASE ${name}`);
+  const url = new URL(admin);
+  url.pathname = `/${name}`;
+  return { url: url.toString(), drop: () => query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
+}
+
+/**
  * A fresh, migrated, empty database: in-memory PGlite, or a throwaway PostgreSQL database
  * created beside TEST_DATABASE_URL and dropped by `close()`.
  */
@@ -20,23 +45,14 @@ export async function createTestDatabase(engine: Engine): Promise<Database> {
     return database;
   }
   if (!adminUrl) throw new Error('TEST_DATABASE_URL is not set');
-  const name = `candor_test_${crypto.randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  const database = await openDatabase({ databaseUrl: url.toString(), dataDir: null, poolSize: 4 });
+  const scratch = await createScratchPostgres(adminUrl);
+  const database = await openDatabase({ databaseUrl: scratch.url, dataDir: null, poolSize: 4 });
   await database.migrate();
   return {
     ...database,
     async close() {
       await database.close();
-      const cleanup = new pg.Client({ connectionString: adminUrl });
-      await cleanup.connect();
-      await cleanup.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await cleanup.end();
+      await scratch.drop();
     },
   };
 }

@@ -49,6 +49,15 @@ describe.each(engines)('accounts API on %s', (engine) => {
     return other;
   }
   const outbox = () => app.config.dataDir;
+  /** Signs `phone` up without a password and verifies its code: the set-password token. */
+  const passwordTokenFor = async (phone: string) => {
+    await post(app, CREATE, signupBody(phone), { ip: freshIp() });
+    const verified = await post(app, VERIFY, {
+      phone_number: phone,
+      otp: lastCodeFor(outbox(), phone),
+    });
+    return json<{ password_token: string }>(verified).password_token;
+  };
   const userRow = async (phone: string) =>
     (await database.db.select().from(users).where(eq(users.phoneE164, phone)))[0];
 
@@ -430,12 +439,7 @@ describe.each(engines)('accounts API on %s', (engine) => {
 
     it('do not end the password step of a number verified a moment ago', async () => {
       const phone = freshPhone();
-      await post(app, CREATE, signupBody(phone), { ip: freshIp() });
-      const verified = await post(app, VERIFY, {
-        phone_number: phone,
-        otp: lastCodeFor(outbox(), phone),
-      });
-      const { password_token } = json<{ password_token: string }>(verified);
+      const password_token = await passwordTokenFor(phone);
       // Someone (or a double-submitted form) asks again for the now verified number.
       expect((await post(app, CREATE, signupBody(phone), { ip: freshIp() })).statusCode).toBe(202);
       await post(app, RESEND, { phone_number: phone }, { ip: freshIp() });
@@ -486,12 +490,7 @@ describe.each(engines)('accounts API on %s', (engine) => {
 
     it('spends a set-password token once, and not after 15 minutes', async () => {
       const phone = freshPhone();
-      await post(app, CREATE, signupBody(phone), { ip: freshIp() });
-      const verified = await post(app, VERIFY, {
-        phone_number: phone,
-        otp: lastCodeFor(outbox(), phone),
-      });
-      const { password_token } = json<{ password_token: string }>(verified);
+      const password_token = await passwordTokenFor(phone);
       const common = await post(app, SET_PASSWORD, { password_token, password: 'qwertyuiop' });
       expect(common.statusCode).toBe(400);
       expect(json<{ password: string[] }>(common).password[0]).toMatch(/too common/);
