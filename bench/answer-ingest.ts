@@ -41,9 +41,7 @@ interface Prepared {
 async function foldedAll(client: pg.Client): Promise<void> {
   const deadline = Date.now() + 60_000;
   for (;;) {
-    const { rows } = await client.query<{ n: string }>(
-      'select count(*) as n from answers where not folded',
-    );
+    const { rows } = await client.query<{ n: string }>('select count(*) as n from results_queue');
     if (rows[0]!.n === '0') return;
     if (Date.now() > deadline) throw new Error(`${rows[0]!.n} answers still not folded after 60 s`);
     await new Promise((r) => setTimeout(r, 250));

@@ -1,7 +1,8 @@
 // Results of one question with 10,000 and 1,000,000 answers, on PostgreSQL and on PGlite: the
 // results endpoint under load (autocannon, 50 connections, a member who answered, 3 runs of 6 s,
 // medians) beside the naive live GROUP BY over the answers (the same breakdown, 7 runs, median
-// and slowest). The answers are written straight in SQL, already counted as a fold counts them.
+// and slowest). The answers are written straight in SQL, counted as a fold counts them, and
+// released through the differentially private mechanism.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -11,9 +12,15 @@ import { and, eq, sql } from 'drizzle-orm';
 import { type Database, openDatabase } from '../apps/api/src/db/client';
 import { choices, questions, surveys, users } from '../apps/api/src/db/schema';
 import { seedSampleContent } from '../apps/api/src/db/seed/seed';
-import { deriveKeys, derivePseudonymKey, hmacHex } from '../apps/api/src/lib/keys';
+import {
+  deriveKeys,
+  deriveProfileKey,
+  derivePseudonymKey,
+  hmacHex,
+} from '../apps/api/src/lib/keys';
 import { createTokenService } from '../apps/api/src/lib/tokens';
 import { createResultsRepository } from '../apps/api/src/modules/results/results.repository';
+import { createResultsService } from '../apps/api/src/modules/results/results.service';
 import { createPostgresDatabase, median, startCandor } from './lib';
 
 const SIZES = [10_000, 1_000_000];
@@ -55,38 +62,55 @@ async function prepare(database: Database, n: number, jwtSecret: string): Promis
     })
     .returning({ uuid: users.uuid });
   const pseudonym = hmacHex(derivePseudonymKey({ pseudonymSecret: jwtSecret }), member!.uuid);
+  // Profiles in the 0007 migration's plain form, which the server opens like sealed ones.
   await db.execute(sql`
-    insert into respondents (pseudonym, gender, age_band, country, counts)
+    insert into respondents (pseudonym, profile, standing)
     select case when g = 0 then ${pseudonym} else 'bench-' || g end,
-           (array['female','male','non_binary','undisclosed'])[1 + g % 4]::gender,
-           (array['18-24','25-34','35-44','45-54','55-64','65+'])[1 + g % 6],
-           (array['US','GB','IN','NG','CA','AU','DE'])[1 + g % 7], true
+           'plain:' || (array['female','male','non_binary','undisclosed'])[1 + g % 4] || '|' ||
+           (array['18-24','25-34','35-44','45-54','55-64','65+'])[1 + g % 6] || '|' ||
+           (array['US','GB','IN','NG','CA','AU','DE'])[1 + g % 7], 'counting'
     from generate_series(0, ${n - 1}) g`);
   await db.execute(sql`
-    insert into answers (respondent_id, question_id, choice_id, is_blank, answered_on, folded)
-    select r.id, ${q!.id}, (${sql.raw(`array[${ids.join(',')}]`)})[1 + (r.id::bigint * 7919) % ${ids.length}],
-           false, current_date, true
+    insert into answers (respondent_id, question_id, choice_id, is_blank, answered_on)
+    select r.id, ${q!.id}, (${sql.raw(`array[${ids.join(',')}]`)})[1 + abs(r.id::bigint * 7919) % ${ids.length}],
+           false, current_date
     from respondents r`);
-  // Counted as the fold counts them (the fold itself is measured by answer ingest).
+  // Counted as the fold counts them, into one open period (the fold itself is measured by
+  // answer ingest), then released through the real mechanism.
+  await db.execute(sql`delete from results_queue`);
   await db.execute(sql`
-    insert into answer_counts (question_id, dimension, bucket, choice_id, is_blank, n)
-    select ${q!.id}, d.dimension, d.bucket, a.choice_id, a.is_blank, count(*)::int
-    from answers a join respondents r on r.id = a.respondent_id
-    cross join lateral (values ('all', ''), ('gender', r.gender::text), ('age', r.age_band),
-                                ('country', r.country)) as d(dimension, bucket)
-    where a.question_id = ${q!.id}
-    group by 2, 3, 4, 5`);
+    insert into question_tallies (question_id, threshold_noise, pending)
+    select ${q!.id}, 0, jsonb_build_object(
+      'cells', (select jsonb_object_agg(k, n) from (
+                  select d.dimension || '|' || d.bucket || '|c' || a.choice_id as k, count(*) as n
+                  from answers a join respondents r on r.id = a.respondent_id
+                  cross join lateral (values
+                    ('all', ''),
+                    ('gender', split_part(substr(r.profile, 7), '|', 1)),
+                    ('age', split_part(substr(r.profile, 7), '|', 2)),
+                    ('country', split_part(substr(r.profile, 7), '|', 3))) as d(dimension, bucket)
+                  where a.question_id = ${q!.id}
+                  group by 1) x),
+      'words', '{}'::jsonb, 'ratings', to_jsonb(array_fill(0, array[11])),
+      'timings', to_jsonb(array_fill(0, array[10])), 'events', ${n})
+    on conflict (question_id) do update set pending = excluded.pending`);
   await db.execute(sql`analyze`);
-  await createResultsRepository(db).publish(new Date(), { questionId: q!.id, force: true });
+  const results = createResultsService(createResultsRepository(db), {
+    surveys: { findQuestion: async () => undefined },
+    hasAnswered: async () => true,
+    profileKey: deriveProfileKey({ pseudonymSecret: jwtSecret }),
+    refreshSeconds: 0,
+  });
+  await results.releaseNow(q!.id);
   const tokens = createTokenService(deriveKeys({ jwtSecret }), { accessTtlSeconds: 3600 });
   const token = await tokens.signAccess({ sub: member!.uuid, role: 'member' });
   const naive = async () => {
     const t = performance.now();
     await db.execute(sql`
-      select coalesce(a.choice_id, 0), a.is_blank, r.gender, count(*)
+      select coalesce(a.choice_id, 0), a.is_blank, count(*)
       from answers a join respondents r on r.id = a.respondent_id
-      where a.question_id = ${q!.id} and r.counts
-      group by 1, 2, 3`);
+      where a.question_id = ${q!.id} and r.standing = 'counting'
+      group by 1, 2, r.profile`);
     return performance.now() - t;
   };
   return { qid: q!.qid, token, naive };

@@ -154,7 +154,9 @@ describe('results, mirror and my data in Chromium', () => {
         ? /Not enough answers yet/
         : stored.same_percent === null
           ? /Share hidden to protect privacy/
-          : new RegExp(`^${Math.round(stored.same_percent)}% answered the same`);
+          : new RegExp(
+              `^About ${Math.round(stored.same_percent)}%( \\(±\\d+\\))? answered the same`,
+            );
     await expect(item.locator('.mirror-item__same p').textContent()).resolves.toMatch(expected);
     await screenshot(page, 'mirror-phone');
     await fitsWidth(page, 320, 'mirror-320');

@@ -13,7 +13,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config.js';
 import type { Database, Db } from './db/client.js';
 import { createMaintenance } from './db/maintenance.js';
-import { deriveKeys, derivePseudonymKey } from './lib/keys.js';
+import { deriveKeys, deriveProfileKey, derivePseudonymKey } from './lib/keys.js';
 import { loggableError } from './lib/loggable-error.js';
 import type { RateLimitStore } from './lib/rate-limit.js';
 import type { Secrets } from './lib/secrets.js';
@@ -35,7 +35,6 @@ import { createAuditService } from './modules/audit/audit.service.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { imageFiles, imageUploadRoutes } from './modules/images/images.routes.js';
 import { createImagesService } from './modules/images/images.service.js';
-import { createOperatorResultsRepository } from './modules/operator-results/operator-results.repository.js';
 import { operatorResultsRoutes } from './modules/operator-results/operator-results.routes.js';
 import { createOperatorResultsService } from './modules/operator-results/operator-results.service.js';
 import { createPageViewsRepository } from './modules/page-views/page-views.repository.js';
@@ -45,7 +44,8 @@ import { createRespondentsRepository } from './modules/respondents/respondents.r
 import { createRespondentsService } from './modules/respondents/respondents.service.js';
 import { createResultsRepository } from './modules/results/results.repository.js';
 import { resultsRoutes } from './modules/results/results.routes.js';
-import { createResultsService } from './modules/results/results.service.js';
+import type { Noise } from './modules/results/privacy.js';
+import { type ResultsService, createResultsService } from './modules/results/results.service.js';
 import { createSurveysRepository } from './modules/surveys/surveys.repository.js';
 import { surveysRoutes } from './modules/surveys/surveys.routes.js';
 import { createSurveysService } from './modules/surveys/surveys.service.js';
@@ -62,6 +62,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     config: Config;
     db: Db;
+    /** Published results: tests and the CLI fold and release with `results.tick()`. */
+    results: ResultsService;
   }
 }
 
@@ -77,6 +79,8 @@ export interface AppDeps {
   /** Tests may capture texts or rate-limit state themselves. */
   smsSender?: SmsSender;
   rateLimitStore?: RateLimitStore;
+  /** Tests may draw the results' noise from a seeded source; production never sets it. */
+  noise?: Noise;
 }
 
 /** Secrets and personal data that must never reach a log line. */
@@ -121,6 +125,7 @@ export async function buildApp({
   clock = () => new Date(),
   smsSender,
   rateLimitStore,
+  noise,
 }: AppDeps) {
   const app = Fastify({
     ...(logger ? { loggerInstance: logger } : { logger: false }),
@@ -151,21 +156,24 @@ export async function buildApp({
     cacheSeconds: config.contentCacheSeconds,
     visitorQuestions: config.visitorFreeQuestions,
   });
-  const resultsRepository = createResultsRepository(database.db);
-  const respondents = createRespondentsService(createRespondentsRepository(database.db), {
-    pseudonymKey: derivePseudonymKey(secrets),
-    counting: resultsRepository,
-    clock,
-  });
-  const answersRepository = createAnswersRepository(database.db);
-  const results = createResultsService(resultsRepository, {
+  const results = createResultsService(createResultsRepository(database.db), {
     surveys,
     // Bound late: the answers service needs the results service first.
     hasAnswered: (uuid, questionId) => answers.hasAnswered(uuid, questionId),
+    profileKey: deriveProfileKey(secrets),
     refreshSeconds: config.resultsRefreshSeconds,
+    ...(noise ? { noise } : {}),
     clock,
     onError: (err) => app.log.warn({ err }, 'results: folding or publishing failed; will retry'),
   });
+  app.decorate('results', results);
+  const respondents = createRespondentsService(createRespondentsRepository(database.db), {
+    pseudonymKey: derivePseudonymKey(secrets),
+    profileKey: deriveProfileKey(secrets),
+    counting: results,
+    clock,
+  });
+  const answersRepository = createAnswersRepository(database.db);
   const audit = createAuditService(createAuditRepository(database.db));
   const answers = createAnswersService(answersRepository, {
     surveys,
@@ -181,10 +189,7 @@ export async function buildApp({
     enabled: config.analytics,
     clock,
   });
-  const operatorResults = createOperatorResultsService(
-    createOperatorResultsRepository(database.db),
-    { results, surveys, audit, clock },
-  );
+  const operatorResults = createOperatorResultsService({ results, surveys, audit, clock });
   const authoring = createAuthoringService(createAuthoringRepository(database.db), {
     audit,
     onChange: () => surveys.invalidate(),
@@ -263,7 +268,10 @@ export async function buildApp({
   await app.register(imageFiles, { dir: uploadsDir });
   await app.register(web, { root: config.webDistDir });
   // Answers are folded and snapshots published in the background while the app serves.
-  app.addHook('onReady', async () => results.start());
+  app.addHook('onReady', async () => {
+    await respondents.sealLegacyProfiles();
+    results.start();
+  });
   app.addHook('onClose', async () => results.stop());
   // Vacuum and analyze where the database does not (PGlite; a server with autovacuum off).
   const maintenance = createMaintenance(database, {

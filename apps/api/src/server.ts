@@ -8,6 +8,7 @@ import { DataDirLockedError } from './db/lock.js';
 import { seedSampleAnswers } from './db/seed/sample-answers.js';
 import { isDatabaseEmpty, seedSampleContent } from './db/seed/seed.js';
 import { resolveSecrets } from './lib/secrets.js';
+import { deriveProfileKey } from './lib/keys.js';
 import { ensureDemoAdmin } from './modules/accounts/admin-account.js';
 
 function fail(message: string): never {
@@ -65,12 +66,14 @@ if (config.seedSampleContent && (await isDatabaseEmpty(database.db))) {
   const { surveysAdded } = await seedSampleContent(database.db);
   log.info({ surveysAdded }, 'new database: sample content loaded');
 }
+const secrets = resolveSecrets(config.secrets, config.dataDir);
 if (config.seedSampleAnswers) {
-  const { respondentsAdded } = await seedSampleAnswers(database.db);
+  const { respondentsAdded } = await seedSampleAnswers(database.db, {
+    profileKey: deriveProfileKey(secrets),
+  });
   if (respondentsAdded)
     log.warn({ respondentsAdded }, 'made-up sample answers loaded (SEED_SAMPLE_ANSWERS)');
 }
-const secrets = resolveSecrets(config.secrets, config.dataDir);
 if (config.demoAdmin) {
   const demo = await ensureDemoAdmin(database.db);
   console.log(

@@ -2,21 +2,25 @@ import { z } from 'zod';
 import { BreakdownSchema, QuestionResultsSchema } from './results.js';
 import { QuestionTypeSchema } from './surveys.js';
 
-/** How answers to a question were given: timed answers and how many were suspiciously fast. */
+/**
+ * How answers to a question were given, from the published (noisy) histogram of answer times:
+ * about how many were timed, and how many were suspiciously fast.
+ */
 export const AnswerQualitySchema = z.object({
-  /** Answers of counted members with an answer timing. */
+  /** About how many counted members' answers were timed. */
   timed_answers: z.number().int().min(0),
-  /** Median answer time (ms); null while fewer than 10 answers were timed. */
+  /** Median answer time (ms, interpolated in its bucket); null while too few. */
   answer_time_median_ms: z.number().min(0).nullable(),
   /** Share (0..100, one decimal) of timed answers faster than a third of the median; null likewise. */
   fast_share: z.number().min(0).max(100).nullable(),
 });
 export type AnswerQuality = z.infer<typeof AnswerQualitySchema>;
 
-/** Interest ratings (0..10) of a question by counted members. */
+/** Interest ratings (0..10) of a question by counted members, from the published histogram. */
 export const RatingsSummarySchema = z.object({
+  /** About how many ratings. */
   count: z.number().int().min(0),
-  /** Mean score, one decimal; null while fewer than 10 ratings. */
+  /** Mean score, one decimal; null while too few ratings. */
   mean: z.number().min(0).max(10).nullable(),
 });
 export type RatingsSummary = z.infer<typeof RatingsSummarySchema>;

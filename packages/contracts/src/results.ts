@@ -1,13 +1,19 @@
 import { z } from 'zod';
 import { QuestionTypeSchema } from './surveys.js';
 
-/** One bar: a choice and how many counted people gave it; null where the cell is suppressed. */
+/**
+ * One bar: a choice and about how many counted people gave it. Every number is published with
+ * calibrated noise (differential privacy): approximate, with its 95% margin; null where the row
+ * is not shown (too few people, or one answer given by nearly everyone).
+ */
 export const ChoiceResultSchema = z.object({
   choice: z.string(),
-  /** People who gave this answer; null: suppressed (fewer than 10, or it would reveal one). */
+  /** About how many people gave this answer (never exact); null when the row is not shown. */
   count: z.number().int().min(0).nullable(),
-  /** Share of everyone counted (left blank included), 0..100, one decimal; null when suppressed. */
+  /** Share of everyone counted (left blank included), 0..100, one decimal; null likewise. */
   percent: z.number().min(0).max(100).nullable(),
+  /** Half-width of the share's 95% interval under the noise, in percentage points. */
+  margin: z.number().min(0).nullable(),
   is_blank: z.boolean(),
 });
 export type ChoiceResult = z.infer<typeof ChoiceResultSchema>;
@@ -21,7 +27,7 @@ export type BreakdownDimension = z.infer<typeof BreakdownDimensionSchema>;
 export const ResultGroupSchema = z.object({
   /** `female`, `18-24`, `GB`... or `other` for countries with fewer than 10 people together. */
   key: z.string(),
-  /** True when nothing of the group can be shown (too few people, or too uniform answers). */
+  /** True when the group is not shown split (too few people for a useful number, or too uniform). */
   suppressed: z.boolean(),
   respondents: z.number().int().min(0).nullable(),
   blank: z.number().int().min(0).nullable(),
@@ -40,25 +46,30 @@ export const WordCountSchema = z.object({ word: z.string(), count: z.number().in
 export type WordCount = z.infer<typeof WordCountSchema>;
 
 /**
- * The published results of one question: a snapshot of verified members' answers, taken after
- * 10 new answers or 5 minutes, with every number of fewer than 10 people (or that would reveal
- * one) suppressed as null.
+ * The published results of one question: a snapshot of verified members' answers under
+ * differential privacy (docs/privacy.md). Snapshots come in updates, each time about twice as
+ * many answers have arrived; every number is approximate, and rows too small to be useful are
+ * null.
  */
 export const QuestionResultsSchema = z.object({
   qid: z.uuid(),
   type: QuestionTypeSchema,
-  /** People counted, left-blank included; null while fewer than 10. */
+  /** About how many people are counted, left-blank included; null while too few. */
   respondents: z.number().int().min(0).nullable(),
-  /** Of them, those who left it blank; null when suppressed. */
+  /** Of them, about how many left it blank; null when not shown. */
   blank: z.number().int().min(0).nullable(),
   /** Closed: every choice in the question's order (leave-blank last). Open: empty. */
   choices: z.array(ChoiceResultSchema),
+  /** Nearly everyone (95% or more) gave one answer: the split is not shown, only the count. */
+  dominated: z.boolean(),
   /** The requested breakdown (`?breakdown=`), else null. */
   breakdown: BreakdownSchema.nullable(),
-  /** Open questions: the most common words, each used in 10 answers or more. */
+  /** Open questions: the most common words (about how many answers used each). */
   words: z.array(WordCountSchema),
   /** Open questions: newest moderated (approved) answers. */
   samples: z.array(z.string()),
+  /** How many updates the results have had (each adds its own noise). */
+  updates: z.number().int().min(0),
   /** When the snapshot was taken; null before the first one. */
   snapshot_at: z.iso.datetime({ offset: true }).nullable(),
 });
@@ -80,9 +91,11 @@ export const MirrorItemSchema = z.object({
   date: z.iso.date(),
   /** The member's interest rating, 0..10, if they gave one. */
   rating: z.number().int().min(0).max(10).nullable(),
-  /** Share of everyone counted who gave the same answer (closed questions); null if unknown. */
+  /** About what share of everyone counted gave the same answer (closed); null if unknown. */
   same_percent: z.number().min(0).max(100).nullable(),
-  /** People counted in the question's published results; null while fewer than 10. */
+  /** Half-width of same_percent's 95% interval, in points; null likewise. */
+  same_margin: z.number().min(0).nullable(),
+  /** About how many people the question's published results count; null while too few. */
   respondents: z.number().int().min(0).nullable(),
   /** True when the answer is not the most common and under half gave it; null if unknown. */
   minority: z.boolean().nullable(),

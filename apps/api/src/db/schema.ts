@@ -272,26 +272,41 @@ export const timingKind = pgEnum('timing_kind', ['answer', 'graph']);
 /** An open answer's standing: only approved texts are shown as sample answers. */
 export const moderationStatus = pgEnum('moderation_status', ['pending', 'approved', 'hidden']);
 
+/**
+ * Whether a respondent's answers count in published results (docs/decisions/011). `waiting`:
+ * not yet (unverified, under review); `counting`: verified, approved, not suspended; `left`:
+ * stopped counting (suspended, rejected, erasing) and never counts again, so one person's
+ * answers enter and leave the results at most once.
+ */
+export const respondentStanding = pgEnum('respondent_standing', ['waiting', 'counting', 'left']);
+
+// Random keys where order would tell: a serial id lists respondents in signup order and answers
+// in time order, which a copy of the database could join to accounts' timestamps.
+const randomInt32 = sql`(floor(random() * 2147483646) + 1)::int`;
+const randomInt52 = sql`(floor(random() * 4503599627370496) + 1)::bigint`;
+
 /** One per member who answered, rated or was timed; created on the first of these. */
 export const respondents = pgTable('respondents', {
-  id: serial('id').primaryKey(),
+  /** Random (not serial); a rare collision is retried by the creator. */
+  id: integer('id').primaryKey().default(randomInt32),
   /** HMAC-SHA256 of the user's uuid (hex): no user id column, no way back without the key. */
   pseudonym: text('pseudonym').notNull().unique(),
-  gender: gender('gender').notNull(),
-  /** '18-24' ... '65+', from the year of birth when the respondent was created. */
-  ageBand: text('age_band').notNull(),
-  country: text('country').notNull(),
-  /** Verified, approved and not suspended: only then do the answers count in results. */
-  counts: boolean('counts').notNull().default(false),
+  /**
+   * Gender, age band and country, sealed with AES-256-GCM under a key derived from
+   * PSEUDONYM_SECRET (lib/profile-seal.ts): no plaintext quasi-identifier beside a respondent.
+   */
+  profile: text('profile').notNull(),
+  standing: respondentStanding('standing').notNull().default('waiting'),
 });
 
 export const answers = pgTable(
   'answers',
   {
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    /** Random: answer ids in insertion order would date answers against other tables. */
+    id: bigint('id', { mode: 'number' }).primaryKey().default(randomInt52),
     respondentId: integer('respondent_id')
       .notNull()
-      .references(() => respondents.id, { onDelete: 'cascade' }),
+      .references(() => respondents.id, { onDelete: 'cascade', onUpdate: 'cascade' }),
     questionId: integer('question_id')
       .notNull()
       .references(() => questions.id, { onDelete: 'cascade' }),
@@ -304,73 +319,58 @@ export const answers = pgTable(
     answeredOn: date('answered_on', { mode: 'string' }).notNull(),
     /** The client's key of the answering attempt: a retry with it replays the first reply. */
     idempotencyKey: text('idempotency_key'),
-    /** Already added into answer_counts by a fold. */
-    folded: boolean('folded').notNull().default(false),
     /** Open answers with text: their moderation; null for closed and blank answers. */
     moderation: moderationStatus('moderation'),
   },
   (t) => [
     uniqueIndex('answers_respondent_question_uq').on(t.respondentId, t.questionId),
-    // What the next fold of a question reads: only the rows not yet counted.
-    index('answers_unfolded_idx')
-      .on(t.questionId)
-      .where(sql`not ${t.folded}`),
-    // A member's own answers, newest first.
-    index('answers_respondent_id_idx').on(t.respondentId, t.id.desc()),
+    // A member's own answers (the unique index above serves them).
     // Which choices of a question have answers: authoring refuses to remove or rename those.
     index('answers_question_choice_idx').on(t.questionId, t.choiceId),
     // Sample answers of a question (approved texts, newest first) and the moderation queue.
     index('answers_moderation_idx')
-      .on(t.questionId, t.moderation, t.id.desc())
+      .on(t.questionId, t.moderation, t.answeredOn.desc())
       .where(sql`${t.moderation} is not null`),
   ],
 );
 
+/** What a queued row is: an answer, a rating or an answer timing waiting to be counted. */
+export const resultKind = pgEnum('result_kind', ['answer', 'rating', 'timing']);
+
 /**
- * Folded counts per question, outcome and breakdown: results read these few rows, never the
- * answers. Outcome: `choice_id` (0 for open questions) and `is_blank`. Dimension `all` has
- * bucket ''; `gender`, `age` and `country` have the respondent's value.
+ * Answers, ratings and answer timings not counted yet: a trigger adds one row per insert, the
+ * background fold deletes the rows it counts (so an answer row is never written after its
+ * insert). Approval queues a respondent's rows again.
  */
-export const answerCounts = pgTable(
-  'answer_counts',
+export const resultsQueue = pgTable(
+  'results_queue',
   {
+    respondentId: integer('respondent_id')
+      .notNull()
+      .references(() => respondents.id, { onDelete: 'cascade', onUpdate: 'cascade' }),
     questionId: integer('question_id')
       .notNull()
       .references(() => questions.id, { onDelete: 'cascade' }),
-    dimension: text('dimension').notNull(),
-    bucket: text('bucket').notNull(),
-    choiceId: integer('choice_id').notNull(),
-    isBlank: boolean('is_blank').notNull(),
-    n: integer('n').notNull(),
+    kind: resultKind('kind').notNull(),
   },
-  (t) => [primaryKey({ columns: [t.questionId, t.dimension, t.bucket, t.choiceId, t.isBlank] })],
-);
-
-/** Words of counted open answers (each word once per answer): the most common are published. */
-export const answerWords = pgTable(
-  'answer_words',
-  {
-    questionId: integer('question_id')
-      .notNull()
-      .references(() => questions.id, { onDelete: 'cascade' }),
-    word: text('word').notNull(),
-    n: integer('n').notNull(),
-  },
-  (t) => [primaryKey({ columns: [t.questionId, t.word] })],
+  (t) => [primaryKey({ columns: [t.respondentId, t.questionId, t.kind] })],
 );
 
 /**
- * Per question: how many counted answers arrived or left (`changes`), and the published
- * snapshot of its counts, taken when 10 changes accumulated or 5 minutes passed.
+ * Per question: the true change of the open period (`pending`, never published, see
+ * results/privacy.ts), the noise of its trigger's threshold, and the published snapshot of
+ * noisy cumulative counts.
  */
 export const questionTallies = pgTable('question_tallies', {
   questionId: integer('question_id')
     .primaryKey()
     .references(() => questions.id, { onDelete: 'cascade' }),
-  changes: bigint('changes', { mode: 'number' }).notNull().default(0),
-  publishedChanges: bigint('published_changes', { mode: 'number' }).notNull().default(0),
+  /** privacy.ts `Pending`; null when nothing changed since the last release. */
+  pending: jsonb('pending'),
+  /** Laplace noise of the open period's threshold, drawn when the period opens. */
+  thresholdNoise: integer('threshold_noise'),
   publishedAt: timestamp('published_at', { withTimezone: true }),
-  /** `{counts: [dimension, bucket, choiceId, isBlank, n][], words: [word, n][], samples: string[]}` */
+  /** privacy.ts `Snapshot`: what every reader is shown, as stored. */
   snapshot: jsonb('snapshot'),
 });
 
@@ -379,11 +379,13 @@ export const ratings = pgTable(
   {
     respondentId: integer('respondent_id')
       .notNull()
-      .references(() => respondents.id, { onDelete: 'cascade' }),
+      .references(() => respondents.id, { onDelete: 'cascade', onUpdate: 'cascade' }),
     questionId: integer('question_id')
       .notNull()
       .references(() => questions.id, { onDelete: 'cascade' }),
     score: smallint('score').notNull(),
+    /** The score counted in published results (the first one folded); null until then. */
+    countedScore: smallint('counted_score'),
   },
   (t) => [
     primaryKey({ columns: [t.respondentId, t.questionId] }),
@@ -395,15 +397,17 @@ export const ratings = pgTable(
 export const timings = pgTable(
   'timings',
   {
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    id: bigint('id', { mode: 'number' }).primaryKey().default(randomInt52),
     respondentId: integer('respondent_id')
       .notNull()
-      .references(() => respondents.id, { onDelete: 'cascade' }),
+      .references(() => respondents.id, { onDelete: 'cascade', onUpdate: 'cascade' }),
     questionId: integer('question_id')
       .notNull()
       .references(() => questions.id, { onDelete: 'cascade' }),
     kind: timingKind('kind').notNull(),
     durationMs: integer('duration_ms').notNull(),
+    /** The one answer timing per respondent and question counted in published results. */
+    counted: boolean('counted').notNull().default(false),
     /** SHA-256 of the timing id, so an end sent twice stores one row (it is not a time). */
     tokenHash: text('token_hash').notNull().unique(),
   },

@@ -41,6 +41,11 @@ export function derivePseudonymKey(secrets: Pick<Secrets, 'pseudonymSecret'>): B
   return derive(secrets.pseudonymSecret, 'respondent-pseudonym');
 }
 
+/** The key that seals respondents' breakdown fields, also from PSEUDONYM_SECRET. */
+export function deriveProfileKey(secrets: Pick<Secrets, 'pseudonymSecret'>): Buffer {
+  return derive(secrets.pseudonymSecret, 'respondent-profile');
+}
+
 /** Hex HMAC-SHA256 of `value` with `key`. */
 export function hmacHex(key: Buffer, value: string): string {
   return crypto.createHmac('sha256', key).update(value).digest('hex');

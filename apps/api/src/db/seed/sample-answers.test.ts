@@ -1,13 +1,18 @@
-import { count, eq, isNull } from 'drizzle-orm';
+import crypto from 'node:crypto';
+import { count, isNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openProfile } from '../../lib/profile-seal.js';
+import { createResultsRepository } from '../../modules/results/results.repository.js';
+import { createResultsService } from '../../modules/results/results.service.js';
 import { createTestDatabase, engines } from '../../test/database.js';
 import type { Database } from '../client.js';
-import { answerCounts, answers, questionTallies, questions, respondents } from '../schema.js';
-import { seedSampleAnswers } from './sample-answers.js';
+import { answers, questionTallies, questions, respondents } from '../schema.js';
+import { SAMPLE_PEOPLE, seedSampleAnswers } from './sample-answers.js';
 import { seedSampleContent } from './seed.js';
 
 describe.each(engines)('sample answers on %s', (engine) => {
   let database: Database;
+  const profileKey = crypto.randomBytes(32);
 
   beforeAll(async () => {
     database = await createTestDatabase(engine);
@@ -18,31 +23,36 @@ describe.each(engines)('sample answers on %s', (engine) => {
     await database?.close();
   });
 
-  it('answers every question with 60 made-up people, counted and published once', async () => {
-    expect(await seedSampleAnswers(database.db)).toEqual({ respondentsAdded: 60 });
+  it('answers every question with made-up people, published at the next tick', async () => {
+    expect(await seedSampleAnswers(database.db, { profileKey })).toEqual({
+      respondentsAdded: SAMPLE_PEOPLE,
+    });
     const [{ n: questionCount }] = (await database.db.select({ n: count() }).from(questions)) as [
       { n: number },
     ];
     const [{ n: answerCount }] = (await database.db.select({ n: count() }).from(answers)) as [
       { n: number },
     ];
-    expect(answerCount).toBe(questionCount * 60);
-    // Counted: every question has 60 in its `all` counters and a published snapshot.
-    const all = await database.db
-      .select({ questionId: answerCounts.questionId, n: answerCounts.n })
-      .from(answerCounts)
-      .where(eq(answerCounts.dimension, 'all'));
-    const perQuestion = new Map<number, number>();
-    for (const r of all) perQuestion.set(r.questionId, (perQuestion.get(r.questionId) ?? 0) + r.n);
-    expect(perQuestion.size).toBe(questionCount);
-    expect([...perQuestion.values()].every((n) => n === 60)).toBe(true);
+    expect(answerCount).toBe(questionCount * SAMPLE_PEOPLE);
+    // One tick folds them all and ends every question's first period (far past its threshold).
+    const results = createResultsService(createResultsRepository(database.db), {
+      surveys: { findQuestion: async () => undefined },
+      hasAnswered: async () => false,
+      profileKey,
+      refreshSeconds: 0,
+    });
+    const released = await results.tick();
+    expect(released).toHaveLength(questionCount);
     expect(
       await database.db.select().from(questionTallies).where(isNull(questionTallies.snapshot)),
     ).toEqual([]);
-    // No respondent of an account is made up: every pseudonym says it is a sample.
-    const made = await database.db.select({ p: respondents.pseudonym }).from(respondents);
-    expect(made.every((r) => r.p.startsWith('sample-'))).toBe(true);
+    // Made up, counting, and sealed: no plaintext profile beside a respondent.
+    const made = await database.db.select().from(respondents);
+    expect(made.every((r) => r.pseudonym.startsWith('sample-'))).toBe(true);
+    expect(made.every((r) => r.standing === 'counting')).toBe(true);
+    expect(made.some((r) => /female|male|\bGB\b|\bUS\b/.test(r.profile))).toBe(false);
+    expect(openProfile(profileKey, made[0]!.profile).ageBand).toMatch(/^\d\d-\d\d|65\+$/);
     // A second start adds nothing.
-    expect(await seedSampleAnswers(database.db)).toEqual({ respondentsAdded: 0 });
+    expect(await seedSampleAnswers(database.db, { profileKey })).toEqual({ respondentsAdded: 0 });
   });
 });

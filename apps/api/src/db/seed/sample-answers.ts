@@ -1,11 +1,16 @@
 import { asc, like } from 'drizzle-orm';
 import type { Db } from '../client.js';
+import { sealProfile } from '../../lib/profile-seal.js';
 import { answers, choices, questions, respondents } from '../schema.js';
-import { foldAndPublish } from '../../modules/results/results.service.js';
-import { createResultsRepository } from '../../modules/results/results.repository.js';
 
 /** Pseudonyms of sample respondents start with this: no HMAC has it, so they never match a member. */
 export const SAMPLE_PSEUDONYM_PREFIX = 'sample-';
+
+/**
+ * Made-up people of a demo: enough that breakdowns by gender and age show approximate numbers
+ * under the privacy noise (groups of about 60 to 130), as a real survey of a few hundred would.
+ */
+export const SAMPLE_PEOPLE = 400;
 
 const GENDERS = ['female', 'male', 'female', 'male', 'non_binary', 'undisclosed'] as const;
 const AGES = ['18-24', '25-34', '25-34', '35-44', '45-54', '55-64', '65+'] as const;
@@ -23,12 +28,17 @@ function generator(seed: number) {
 
 /**
  * Sample answers for a demo or a test deployment: `people` made-up respondents (pseudonyms
- * `sample-N`, never an account) answer every question of the sample surveys with skewed
- * choices, then the results are folded and published. Off by default (SEED_SAMPLE_ANSWERS):
- * made-up answers must never mix with real ones. Does nothing if sample respondents exist.
+ * `sample-N`, never an account; profiles sealed with `profileKey`) answer every question of the
+ * sample surveys with skewed choices. They are queued like real answers: the results loop
+ * publishes them at its next tick (the trigger's first threshold is far below their number).
+ * Off by default (SEED_SAMPLE_ANSWERS): made-up answers must never mix with real ones. Does
+ * nothing if sample respondents exist.
  */
-export async function seedSampleAnswers(db: Db, opts: { people?: number; now?: Date } = {}) {
-  const people = opts.people ?? 60;
+export async function seedSampleAnswers(
+  db: Db,
+  opts: { profileKey: Buffer; people?: number; now?: Date },
+) {
+  const people = opts.people ?? SAMPLE_PEOPLE;
   const [existing] = await db
     .select({ id: respondents.id })
     .from(respondents)
@@ -41,10 +51,12 @@ export async function seedSampleAnswers(db: Db, opts: { people?: number; now?: D
     .values(
       Array.from({ length: people }, (_, i) => ({
         pseudonym: `${SAMPLE_PSEUDONYM_PREFIX}${i}`,
-        gender: GENDERS[Math.floor(random() * GENDERS.length)]!,
-        ageBand: AGES[Math.floor(random() * AGES.length)]!,
-        country: COUNTRIES[Math.floor(random() * COUNTRIES.length)]!,
-        counts: true,
+        profile: sealProfile(opts.profileKey, {
+          gender: GENDERS[Math.floor(random() * GENDERS.length)]!,
+          ageBand: AGES[Math.floor(random() * AGES.length)]!,
+          country: COUNTRIES[Math.floor(random() * COUNTRIES.length)]!,
+        }),
+        standing: 'counting' as const,
       })),
     )
     .returning({ id: respondents.id });
@@ -83,8 +95,5 @@ export async function seedSampleAnswers(db: Db, opts: { people?: number; now?: D
     });
     await db.insert(answers).values(rows.map((r) => ({ ...r, answeredOn: day })));
   }
-  // Publish at once: a fresh demo shows graphs without waiting for the background loop.
-  const repo = createResultsRepository(db);
-  await foldAndPublish(repo, opts.now ?? new Date());
   return { respondentsAdded: ids.length };
 }

@@ -2,7 +2,7 @@ import { and, asc, count, desc, eq, isNotNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { answers, choices, questions, ratings, surveys, timings } from '../../db/schema.js';
 
-export type NewAnswer = Omit<typeof answers.$inferInsert, 'id' | 'folded'>;
+export type NewAnswer = Omit<typeof answers.$inferInsert, 'id'>;
 export type StoredAnswer = Pick<
   typeof answers.$inferSelect,
   'choiceId' | 'text' | 'isBlank' | 'answeredOn' | 'idempotencyKey'
@@ -82,7 +82,7 @@ export function createAnswersRepository(db: Db) {
           .innerJoin(surveys, eq(surveys.id, questions.surveyId))
           .leftJoin(choices, eq(choices.id, answers.choiceId))
           .where(eq(answers.respondentId, respondentId))
-          .orderBy(desc(answers.id))
+          .orderBy(desc(answers.answeredOn), desc(questions.surveyId), desc(questions.position))
           .offset(offset)
           .limit(limit),
         db.select({ n: count() }).from(answers).where(eq(answers.respondentId, respondentId)),
@@ -118,7 +118,7 @@ export function createAnswersRepository(db: Db) {
           ),
         )
         .where(eq(answers.respondentId, respondentId))
-        .orderBy(desc(answers.id));
+        .orderBy(desc(answers.answeredOn), desc(questions.surveyId), desc(questions.position));
     },
 
     /** Written answers with the given moderation, oldest first: the moderators' queue. */
@@ -143,7 +143,7 @@ export function createAnswersRepository(db: Db) {
           .innerJoin(questions, eq(questions.id, answers.questionId))
           .innerJoin(surveys, eq(surveys.id, questions.surveyId))
           .where(where)
-          .orderBy(asc(answers.id))
+          .orderBy(asc(answers.answeredOn), asc(answers.id))
           .offset(offset)
           .limit(limit),
         db.select({ n: count() }).from(answers).where(where),
@@ -175,6 +175,7 @@ export function createAnswersRepository(db: Db) {
               respondentId: answers.respondentId,
               questionId: answers.questionId,
               score: sql<number>`${score}::smallint`.as('score'),
+              countedScore: sql<number | null>`null::smallint`.as('counted_score'),
             })
             .from(answers)
             .where(and(eq(answers.respondentId, respondentId), eq(answers.questionId, questionId))),

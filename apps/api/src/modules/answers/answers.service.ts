@@ -266,6 +266,7 @@ export function createAnswersService(repo: AnswersRepository, deps: AnswersServi
           const own = published?.choices.find((c) => c.choice === r.label);
           const others = published?.choices.filter((c) => !c.is_blank && c !== own) ?? [];
           const same = !r.isBlank && own ? own.percent : null;
+          const sameMargin = same !== null ? (own?.margin ?? null) : null;
           const minority =
             same === null || others.some((c) => c.count === null)
               ? null
@@ -281,6 +282,7 @@ export function createAnswersService(repo: AnswersRepository, deps: AnswersServi
             date: r.answeredOn,
             rating: r.score,
             same_percent: same,
+            same_margin: sameMargin,
             respondents: published?.respondents ?? null,
             minority,
           };

@@ -151,7 +151,7 @@ describe.each(engines)('answers API on %s', (engine) => {
         answer: q.labels[1],
         is_blank: false,
         date: today(),
-        // Fewer than 10 people have answered: nothing is published yet (results.test.ts).
+        // No update has been published yet (results.test.ts).
         results: {
           qid: q.qid,
           type: 'Closed',
@@ -161,11 +161,14 @@ describe.each(engines)('answers API on %s', (engine) => {
             choice: label,
             count: null,
             percent: null,
+            margin: null,
             is_blank: label === LEAVE_BLANK_CHOICE,
           })),
+          dominated: false,
           breakdown: null,
           words: [],
           samples: [],
+          updates: 0,
           snapshot_at: null,
         },
       });
@@ -531,22 +534,32 @@ describe.each(engines)('answers API on %s', (engine) => {
       const page = AttemptedQuestionListSchema.parse(json(res));
       expect(page.count).toBe(3);
       expect(page.next).toBe(`http://candor.test${ATTEMPTED}?page=2&page_size=2`);
-      expect(page.results).toEqual([
-        { qid: open.qid, gid: open.gid, answer: 'Mine.', is_blank: false, date: today() },
-        { qid: q2.qid, gid: q2.gid, answer: LEAVE_BLANK_CHOICE, is_blank: true, date: today() },
-      ]);
+      // Newest day first; within a day by the survey's order, last question first (answer ids
+      // are random, so they cannot order a day).
       const second = json<{ results: Array<{ qid: string; answer: string }> }>(
         await get(app, `${ATTEMPTED}?page=2&page_size=2`, { token: me.token }),
       );
-      expect(second.results).toEqual([
-        expect.objectContaining({ qid: q1.qid, answer: q1.labels[0] }),
-      ]);
+      expect(page.results).toHaveLength(2);
+      expect(second.results).toHaveLength(1);
+      const all = [...page.results, ...second.results];
+      expect(all.map((r) => r.qid).sort()).toEqual([q1.qid, q2.qid, open.qid].sort());
+      expect(all).toContainEqual({
+        qid: open.qid,
+        gid: open.gid,
+        answer: 'Mine.',
+        is_blank: false,
+        date: today(),
+      });
+      expect(all).toContainEqual(
+        expect.objectContaining({ qid: q2.qid, answer: LEAVE_BLANK_CHOICE, is_blank: true }),
+      );
+      expect(all).toContainEqual(expect.objectContaining({ qid: q1.qid, answer: q1.labels[0] }));
 
       const theirs = json<{ count: number; results: Array<{ qid: string }> }>(
         await get(app, ATTEMPTED, { token: other.token }),
       );
       expect(theirs.count).toBe(2);
-      expect(theirs.results.map((r) => r.qid)).toEqual([q1.qid, q3.qid]);
+      expect(theirs.results.map((r) => r.qid).sort()).toEqual([q1.qid, q3.qid].sort());
       // Their answer to q1 is theirs: mine stays as it was.
       expect(json(await answer(me.token, q1.qid, { choice: q1.labels[1] }))).toEqual(
         ALREADY_ANSWERED,

@@ -2,7 +2,6 @@ import {
   type Breakdown,
   type BreakdownDimension,
   LEAVE_BLANK_CHOICE,
-  MIN_PUBLISHED_COUNT,
   type OperatorQuestionResults,
   type QuestionResults,
   type SurveyExport,
@@ -11,7 +10,6 @@ import { AppError } from '../../lib/app-error.js';
 import type { Actor, AuditService } from '../audit/audit.service.js';
 import type { ResultsService } from '../results/results.service.js';
 import type { StaffSurvey, SurveysService } from '../surveys/surveys.service.js';
-import type { OperatorResultsRepository } from './operator-results.repository.js';
 
 const DIMENSIONS = ['gender', 'age', 'country'] as const satisfies BreakdownDimension[];
 const CSV_COLUMNS = [
@@ -23,6 +21,7 @@ const CSV_COLUMNS = [
   'choice',
   'count',
   'percent',
+  'margin',
   'respondents',
 ];
 /** The row of an open question's written (not blank) answers in the CSV. */
@@ -42,39 +41,35 @@ export function csvCell(value: string | number | null): string {
 
 type Cell = string | number | null;
 
-/** The published numbers of one row (overall or a group) as (choice, count, percent) lines. */
+/** The published numbers of one row (overall or a group) as (choice, count, percent, margin). */
 function outcomeLines(
   type: QuestionResults['type'],
   row: Pick<QuestionResults, 'respondents' | 'blank' | 'choices'>,
-): Array<[choice: string, count: number | null, percent: number | null]> {
-  if (type === 'Closed') return row.choices.map((c) => [c.choice, c.count, c.percent]);
-  // Open questions publish respondents and blank; written = respondents - blank only when both
-  // are published (otherwise it would give a hidden one away).
+): Array<[choice: string, count: number | null, percent: number | null, margin: number | null]> {
+  if (type === 'Closed') return row.choices.map((c) => [c.choice, c.count, c.percent, c.margin]);
+  // Open questions publish respondents and blank (both noisy); written = respondents - blank.
   const { respondents: total, blank } = row;
-  const written = total !== null && blank !== null ? total - blank : null;
+  const written = total !== null && blank !== null ? Math.max(0, total - blank) : null;
   const percent = (n: number | null) =>
     n === null || total === null ? null : total > 0 ? oneDecimal((n / total) * 100) : 0;
   return [
-    [WRITTEN_ANSWER, written, percent(written)],
-    [LEAVE_BLANK_CHOICE, blank, percent(blank)],
+    [WRITTEN_ANSWER, written, percent(written), null],
+    [LEAVE_BLANK_CHOICE, blank, percent(blank), null],
   ];
 }
 
 export interface OperatorResultsServiceDeps {
-  results: Pick<ResultsService, 'forQuestion'>;
+  results: Pick<ResultsService, 'forQuestion' | 'figuresOf'>;
   surveys: Pick<SurveysService, 'findQuestion' | 'findAnySurvey'>;
   audit: Pick<AuditService, 'record'>;
   clock?: () => Date;
 }
 
 /**
- * Operators' view of results: the published (suppressed) numbers members see, never the live
- * counters, plus answer quality and ratings; survey exports are audited.
+ * Operators' view of results: the published (noisy) numbers members see, never true counts,
+ * plus answer times and ratings from the same snapshot; survey exports are audited.
  */
-export function createOperatorResultsService(
-  repo: OperatorResultsRepository,
-  deps: OperatorResultsServiceDeps,
-) {
+export function createOperatorResultsService(deps: OperatorResultsServiceDeps) {
   const clock = deps.clock ?? (() => new Date());
 
   async function surveyOf(gid: string): Promise<StaffSurvey> {
@@ -126,25 +121,16 @@ export function createOperatorResultsService(
       if (!q) throw new AppError('NOT_FOUND');
       const [results, f] = await Promise.all([
         deps.results.forQuestion(q, dimension),
-        repo.quality(q.id),
+        deps.results.figuresOf(q),
       ]);
-      // The 10-person floor holds for these figures too: a median of three answer times
-      // describes three people.
-      const timedEnough = f.timed >= MIN_PUBLISHED_COUNT && f.medianMs !== null;
       return {
         ...results,
         quality: {
-          timed_answers: f.timed,
-          answer_time_median_ms: timedEnough ? f.medianMs : null,
-          fast_share: timedEnough ? oneDecimal((f.fast / f.timed) * 100) : null,
+          timed_answers: f.timings.timed,
+          answer_time_median_ms: f.timings.medianMs,
+          fast_share: f.timings.fastShare,
         },
-        ratings: {
-          count: f.ratings,
-          mean:
-            f.ratings >= MIN_PUBLISHED_COUNT && f.meanRating !== null
-              ? oneDecimal(f.meanRating)
-              : null,
-        },
+        ratings: { count: f.ratings.count, mean: f.ratings.mean },
       };
     },
 
@@ -163,12 +149,12 @@ export function createOperatorResultsService(
       const lines: Cell[][] = [CSV_COLUMNS];
       for (const q of data.questions) {
         const head = [q.position, q.qid, q.question];
-        for (const [choice, count, percent] of outcomeLines(q.type, q.results)) {
-          lines.push([...head, 'all', '', choice, count, percent, q.results.respondents]);
+        for (const [choice, count, percent, margin] of outcomeLines(q.type, q.results)) {
+          lines.push([...head, 'all', '', choice, count, percent, margin, q.results.respondents]);
         }
         for (const dimension of DIMENSIONS) {
           for (const group of q.breakdowns[dimension].groups) {
-            for (const [choice, count, percent] of outcomeLines(q.type, group)) {
+            for (const [choice, count, percent, margin] of outcomeLines(q.type, group)) {
               lines.push([
                 ...head,
                 dimension,
@@ -176,6 +162,7 @@ export function createOperatorResultsService(
                 choice,
                 count,
                 percent,
+                margin,
                 group.respondents,
               ]);
             }

@@ -2,7 +2,6 @@ import {
   AuditEntryListSchema,
   OperatorQuestionResultsSchema,
   QuestionResultsSchema,
-  type QuestionResults,
   SurveyExportSchema,
 } from '@candor/contracts';
 import { and, asc, eq } from 'drizzle-orm';
@@ -14,8 +13,7 @@ import { seedSampleContent } from '../../db/seed/seed.js';
 import { type MemberOptions, createMember, get, json, post } from '../../test/accounts.js';
 import { createTestApp } from '../../test/app.js';
 import { createTestDatabase, engines } from '../../test/database.js';
-import { createResultsRepository } from '../results/results.repository.js';
-import { foldAndPublish } from '../results/results.service.js';
+import { zeroNoise } from '../../test/noise.js';
 
 type Who = 'visitor' | 'member' | 'under_review' | 'moderator' | 'admin';
 
@@ -38,13 +36,6 @@ function cellsOf(line: string): string[] {
   }
   if (at !== line.length) throw new Error(`not a fully quoted CSV line: ${line}`);
   return cells;
-}
-
-/** Every published number of a result: none may be 1..9. */
-function publishedNumbers(r: QuestionResults): number[] {
-  return [r.respondents, r.blank, ...r.choices.map((c) => c.count)].filter(
-    (n): n is number => n !== null,
-  );
 }
 
 describe.each(engines)('operators’ results and exports on %s', (engine) => {
@@ -88,10 +79,9 @@ describe.each(engines)('operators’ results and exports on %s', (engine) => {
       .insert(respondents)
       .values({
         pseudonym: `p-${seq++}`,
-        gender: 'female',
-        ageBand: '25-34',
-        country: 'US',
-        counts,
+        // Ratings and times are not broken down: their profile is never opened.
+        profile: 'not-opened',
+        standing: counts ? 'counting' : 'waiting',
       })
       .returning({ id: respondents.id });
     return row!.id;
@@ -123,7 +113,12 @@ describe.each(engines)('operators’ results and exports on %s', (engine) => {
   beforeAll(async () => {
     database = await createTestDatabase(engine);
     await seedSampleContent(database.db);
-    app = await createTestApp(database, { resultsRefreshSeconds: 0, contentCacheSeconds: 0 });
+    // Without noise: these tests check what is counted and shown; privacy.test.ts the noise.
+    app = await createTestApp(
+      database,
+      { resultsRefreshSeconds: 0, contentCacheSeconds: 0 },
+      { noise: zeroNoise },
+    );
     admin = await createMember(app, { role: 'admin' });
     tokens.visitor = undefined;
     tokens.member = (await createMember(app)).token;
@@ -166,10 +161,13 @@ describe.each(engines)('operators’ results and exports on %s', (engine) => {
     expect(json(bad)).toEqual({ breakdown: ['Break down by gender, age or country.'] });
   });
 
-  it('shows answer timings and ratings, each hidden under 10 people; counted members only', async () => {
+  it('shows answer timings and ratings from the published snapshot, under 10 without a median or mean; counted members only', async () => {
     const [q] = await questionsOf('time-travel');
     const url = `/api/v1/admin/questions/${q!.qid}/results/`;
     const read = async () => {
+      // Folded, then a release forced (ratings and times do not move the trigger).
+      await app.results.tick();
+      await app.results.releaseNow(q!.id);
       const res = await get(app, url, { token: admin.token });
       expect(res.statusCode, res.body).toBe(200);
       return OperatorQuestionResultsSchema.parse(json(res));
@@ -179,7 +177,6 @@ describe.each(engines)('operators’ results and exports on %s', (engine) => {
     expect(empty).toMatchObject({
       qid: q!.qid,
       respondents: null,
-      snapshot_at: null,
       quality: { timed_answers: 0, answer_time_median_ms: null, fast_share: null },
       ratings: { count: 0, mean: null },
     });
@@ -198,13 +195,14 @@ describe.each(engines)('operators’ results and exports on %s', (engine) => {
     });
     expect((await read()).ratings).toEqual({ count: 9, mean: null });
 
-    // The tenth: median 3000 ms (between 2000 and 4000); 100, 200 and 300 are under 1000 ms.
+    // The tenth. From the histogram of doubling buckets: half the weight is reached at the top
+    // of the 2-4 s bucket (median 4000 ms); 100, 200 and 300 lie under a third of it.
     await timing(q!.id, 4000);
     await rating(q!.id, 8);
     const figures = await read();
     expect(figures.quality).toEqual({
       timed_answers: 10,
-      answer_time_median_ms: 3000,
+      answer_time_median_ms: 4000,
       fast_share: 30,
     });
     expect(figures.ratings).toEqual({ count: 10, mean: 7.1 });
@@ -230,10 +228,11 @@ describe.each(engines)('operators’ results and exports on %s', (engine) => {
       for (let i = 0; i < 12; i++) memberToken = await answer(q, a!);
       for (let i = 0; i < 11; i++) await answer(q, b!, { gender: 'male', country: 'GB' });
       for (let i = 0; i < 3; i++) await answer(q, c!, { gender: 'male', yearOfBirth: 1960 });
-      await foldAndPublish(createResultsRepository(database.db), new Date());
+      // 26 entering answers pass the first threshold (20): one tick publishes them.
+      expect(await app.results.tick()).toContain(q.id);
     });
 
-    it('exports JSON: the published numbers members see, suppressed cells null; audited', async () => {
+    it('exports JSON: the published numbers members see, with margins, groups not shown null; audited', async () => {
       const res = await get(app, `/api/v1/admin/surveys/${consentGid}/export.json`, {
         token: admin.token,
       });
@@ -250,11 +249,12 @@ describe.each(engines)('operators’ results and exports on %s', (engine) => {
       expect(first.results.respondents).toBe(26);
       const [a, b, c] = consent[0]!.labels;
       const byLabel = new Map(first.results.choices.map((x) => [x.choice, x]));
-      expect(byLabel.get(a!)).toMatchObject({ count: 12 });
-      // Three people: suppressed, not shown as 3; and 11 with it, or 26 - 12 - 11 would tell.
-      expect(byLabel.get(c!)).toMatchObject({ count: null, percent: null });
-      expect(byLabel.get(b!)).toMatchObject({ count: null, percent: null });
-      expect(publishedNumbers(first.results).some((n) => n > 0 && n < 10)).toBe(false);
+      // Without noise the published numbers are the true ones; each comes with its margin
+      // (what the noise of one update may move it by, 95 times in 100).
+      expect(byLabel.get(a!)).toMatchObject({ count: 12, percent: 46.2 });
+      expect(byLabel.get(b!)).toMatchObject({ count: 11 });
+      expect(byLabel.get(c!)).toMatchObject({ count: 3, percent: 11.5 });
+      expect(byLabel.get(c!)!.margin).toBeGreaterThan(10);
       // A question nobody answered publishes nothing.
       expect(exported.questions[1]!.results.respondents).toBeNull();
 
@@ -273,9 +273,10 @@ describe.each(engines)('operators’ results and exports on %s', (engine) => {
       for (const d of ['gender', 'age', 'country'] as const) {
         expect(first.breakdowns[d]).toEqual((await mine(d)).breakdown);
       }
-      // Every woman gave the same answer: the group is hidden, and the men's with it.
+      // 12 women and 14 men are too few to stand out of a group's noise: neither is shown.
       const group = (key: string) => first.breakdowns.gender.groups.find((g) => g.key === key)!;
       expect(group('female')).toMatchObject({ suppressed: true, respondents: null });
+      expect(group('female').choices.every((x) => x.count === null)).toBe(true);
       expect(group('male')).toMatchObject({ suppressed: true, respondents: null });
       expect(group('male').choices.every((x) => x.count === null)).toBe(true);
 
@@ -346,7 +347,7 @@ describe.each(engines)('operators’ results and exports on %s', (engine) => {
       expect(/[^\r]\n/.test(body)).toBe(false);
       const lines = body.slice(0, -2).split('\r\n');
       expect(lines[0]).toBe(
-        '"question_position","qid","question","breakdown","group","choice","count","percent","respondents"',
+        '"question_position","qid","question","breakdown","group","choice","count","percent","margin","respondents"',
       );
       // One row per choice, for the overall result and every group of each breakdown.
       const expectedRows = exported.questions.reduce(
@@ -362,7 +363,7 @@ describe.each(engines)('operators’ results and exports on %s', (engine) => {
       expect(lines).toHaveLength(1 + expectedRows);
 
       const rows = lines.slice(1).map(cellsOf);
-      expect(rows.every((r) => r.length === 9)).toBe(true);
+      expect(rows.every((r) => r.length === 10)).toBe(true);
       const overall = rows.filter((r) => r[1] === q.qid && r[3] === 'all');
       expect(overall.map((r) => r[5])).toEqual([
         `'${formula}`,
@@ -379,21 +380,18 @@ describe.each(engines)('operators’ results and exports on %s', (engine) => {
         `'${formula}`,
         '12',
         String(exported.questions[0]!.results.choices[0]!.percent),
+        String(exported.questions[0]!.results.choices[0]!.margin),
         '26',
       ]);
-      // Suppressed: empty count and percent, never a small number.
-      expect(overall[1]!.slice(6)).toEqual(['', '', '26']);
-      expect(overall[2]!.slice(6)).toEqual(['', '', '26']);
       // Written out: quotes doubled inside a quoted cell.
       expect(body).toContain(`"'=HYPERLINK(""http://evil.example"",""click"")"`);
       expect(body).toContain(`"'+1 ""quoted"" question"`);
       const minus = rows.find((r) => r[1] === second.qid && r[3] === 'all')!;
       expect(minus[5]).toBe("'-2");
-      // Breakdown rows name their group; suppressed groups have empty cells.
+      // Breakdown rows name their group; groups not shown have empty cells.
       const maleRows = rows.filter((r) => r[1] === q.qid && r[3] === 'gender' && r[4] === 'male');
       expect(maleRows).toHaveLength(q.labels.length);
-      expect(maleRows.every((r) => r[6] === '' && r[7] === '' && r[8] === '')).toBe(true);
-      expect(rows.some((r) => r[6] !== '' && Number(r[6]) > 0 && Number(r[6]) < 10)).toBe(false);
+      expect(maleRows.every((r) => r.slice(6).every((cell) => cell === ''))).toBe(true);
 
       expect(await latestAudit()).toMatchObject({
         actor: admin.uuid,
@@ -409,7 +407,7 @@ describe.each(engines)('operators’ results and exports on %s', (engine) => {
       expect((await latestAudit())!.id).toBe(before!.id);
     });
 
-    it('shows operators the same suppressed numbers as members, without answering', async () => {
+    it('shows operators the same published numbers as members, without answering', async () => {
       const q = consent[0]!;
       const res = await get(app, `/api/v1/admin/questions/${q.qid}/results/?breakdown=gender`, {
         token: admin.token,
@@ -427,7 +425,7 @@ describe.each(engines)('operators’ results and exports on %s', (engine) => {
       expect(published).toEqual(member);
       expect(quality.timed_answers).toBe(0);
       expect(rated.count).toBe(0);
-      expect(staff.choices.some((x) => x.count === null)).toBe(true);
+      expect(staff.breakdown!.groups.some((g) => g.suppressed)).toBe(true);
     });
   });
 });

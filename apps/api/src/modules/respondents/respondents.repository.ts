@@ -1,4 +1,5 @@
-import { type SQL, desc, eq, sql } from 'drizzle-orm';
+import { desc, eq, like, sql } from 'drizzle-orm';
+import { sqlConstraint } from '../../lib/sql-state.js';
 import type { Db } from '../../db/client.js';
 import {
   answers,
@@ -8,6 +9,7 @@ import {
   respondents,
   surveys,
   timings,
+  users,
 } from '../../db/schema.js';
 
 /** Age bands: the oldest age of each band, then the name of the band above the last. */
@@ -20,19 +22,6 @@ export const AGE_BANDS: ReadonlyArray<readonly [oldest: number, band: string]> =
   [64, '55-64'],
 ];
 export const OLDEST_BAND = '65+';
-
-// The same bands in SQL, for the one-statement creation (the bands are constants).
-const ageBandSql = (age: SQL) =>
-  sql.join(
-    [
-      sql`case`,
-      ...AGE_BANDS.map(
-        ([oldest, band]) => sql`when ${age} <= ${sql.raw(String(oldest))} then ${band}`,
-      ),
-      sql`else ${OLDEST_BAND} end`,
-    ],
-    sql` `,
-  );
 
 /** Respondents (pseudonymous answerers) and the account facts they are made from: Drizzle only. */
 export function createRespondentsRepository(db: Db) {
@@ -49,40 +38,70 @@ export function createRespondentsRepository(db: Db) {
     },
 
     /**
-     * The respondent of the account `uuid` (filed under `pseudonym`), created on first use in one
-     * statement that copies the account's breakdown fields and standing; undefined when the
-     * account does not exist. Race-safe: a concurrent creation wins and its id is returned; the
-     * account row is share-locked, so an erasure or a review decision in progress is waited for
-     * (and then no account, or the new standing, is found).
+     * The respondent of the account `uuid` (filed under `pseudonym`), created on first use with
+     * the sealed profile `seal` makes of the account's breakdown fields, and its standing;
+     * undefined when the account does not exist. Race-safe: a concurrent creation wins and its
+     * id is returned; the account row is share-locked, so an erasure or a review decision in
+     * progress is waited for (and then no account, or the new standing, is found). Ids are
+     * random: a rare collision is tried again with another.
      */
-    async getOrCreate(uuid: string, pseudonym: string, year: number): Promise<number | undefined> {
-      // Counts in results: active and verified, as countsInResults() says.
-      const result = await db.execute(sql`
-        insert into respondents (pseudonym, gender, age_band, country, counts)
-        select ${pseudonym}, u.gender, ${ageBandSql(sql`(${year}::int - u.year_of_birth)`)},
-               u.country, (u.status = 'active' and u.phone_verified_at is not null)
-        from users u where u.uuid = ${uuid}
-        for share of u
-        on conflict (pseudonym) do nothing
-        returning id`);
-      // Both drivers answer `{rows}` (node-postgres and PGlite).
-      const [inserted] = (result as unknown as { rows: Array<{ id: number }> }).rows;
-      if (inserted) return inserted.id;
+    async getOrCreate(
+      uuid: string,
+      pseudonym: string,
+      seal: (
+        account: Pick<typeof users.$inferSelect, 'gender' | 'yearOfBirth' | 'country'>,
+      ) => string,
+    ): Promise<number | undefined> {
+      const [known] = await byPseudonym.execute({ pseudonym });
+      if (known) return known.id;
+      const [account] = await db
+        .select({ gender: users.gender, yearOfBirth: users.yearOfBirth, country: users.country })
+        .from(users)
+        .where(eq(users.uuid, uuid));
+      if (!account) return undefined;
+      const profile = seal(account);
+      for (let attempt = 0; ; attempt++) {
+        try {
+          // Counts in results: active and verified, as countsInResults() says.
+          const result = await db.execute(sql`
+            insert into respondents (pseudonym, profile, standing)
+            select ${pseudonym}, ${profile},
+                   (case when u.status = 'active' and u.phone_verified_at is not null
+                         then 'counting' else 'waiting' end)::respondent_standing
+            from users u where u.uuid = ${uuid}
+            for share of u
+            on conflict (pseudonym) do nothing
+            returning id`);
+          const [inserted] = (result as unknown as { rows: Array<{ id: number }> }).rows;
+          if (inserted) return inserted.id;
+          break;
+        } catch (err) {
+          if (attempt >= 3 || sqlConstraint(err) !== 'respondents_pkey') throw err;
+        }
+      }
       // Created meanwhile by another request or process (a new statement sees its commit), or
       // no such account.
       const [existing] = await byPseudonym.execute({ pseudonym });
       return existing?.id;
     },
 
+    /** Profiles the 0007 migration left unsealed (`plain:...`), a batch at a time. */
+    async unsealedProfiles(limit: number) {
+      return db
+        .select({ id: respondents.id, profile: respondents.profile })
+        .from(respondents)
+        .where(like(respondents.profile, 'plain:%'))
+        .limit(limit);
+    },
+
+    async setProfile(id: number, profile: string): Promise<void> {
+      await db.update(respondents).set({ profile }).where(eq(respondents.id, id));
+    },
+
     /** Everything stored under a respondent, with public ids and labels, for the member's export. */
     async exportOf(id: number) {
       const [profile] = await db
-        .select({
-          gender: respondents.gender,
-          ageBand: respondents.ageBand,
-          country: respondents.country,
-          counts: respondents.counts,
-        })
+        .select({ profile: respondents.profile, standing: respondents.standing })
         .from(respondents)
         .where(eq(respondents.id, id));
       const [answered, rated, timed] = await Promise.all([
@@ -104,7 +123,7 @@ export function createRespondentsRepository(db: Db) {
           .innerJoin(surveys, eq(surveys.id, questions.surveyId))
           .leftJoin(choices, eq(choices.id, answers.choiceId))
           .where(eq(answers.respondentId, id))
-          .orderBy(desc(answers.id)),
+          .orderBy(desc(answers.answeredOn), answers.id),
         db
           .select({ qid: questions.qid, score: ratings.score })
           .from(ratings)

@@ -1,6 +1,7 @@
 import { AppError } from '../../lib/app-error.js';
 import { hmacHex } from '../../lib/keys.js';
-import type { ResultsRepository } from '../results/results.repository.js';
+import { legacyProfile, openProfile, sealProfile } from '../../lib/profile-seal.js';
+import type { ResultsService } from '../results/results.service.js';
 import { AGE_BANDS, OLDEST_BAND, type RespondentsRepository } from './respondents.repository.js';
 
 type AccountStatus = 'pending' | 'under_review' | 'active' | 'rejected' | 'suspended';
@@ -19,8 +20,10 @@ export function countsInResults(status: AccountStatus, phoneVerifiedAt: Date | n
 export interface RespondentsServiceDeps {
   /** derivePseudonymKey(secrets): the only way from a user uuid to a respondent. */
   pseudonymKey: Buffer;
+  /** deriveProfileKey(secrets): seals respondents' breakdown fields. */
+  profileKey: Buffer;
   /** Moves a respondent's answers into or out of the results when their standing changes. */
-  counting: Pick<ResultsRepository, 'startCounting' | 'stopCounting' | 'publish'>;
+  counting: Pick<ResultsService, 'startCounting' | 'stopCounting' | 'releaseNow'>;
   clock?: () => Date;
   /** Respondent ids kept in memory; the oldest entry leaves when full. */
   cacheSize?: number;
@@ -48,7 +51,14 @@ export function createRespondentsService(
   }
 
   async function create(uuid: string, pseudonym: string): Promise<number> {
-    const id = await repo.getOrCreate(uuid, pseudonym, clock().getUTCFullYear());
+    const now = clock();
+    const id = await repo.getOrCreate(uuid, pseudonym, (account) =>
+      sealProfile(deps.profileKey, {
+        gender: account.gender,
+        ageBand: ageBand(account.yearOfBirth, now),
+        country: account.country,
+      }),
+    );
     // A valid token for an account that no longer exists.
     if (id === undefined) throw new AppError('UNAUTHENTICATED');
     remember(pseudonym, id);
@@ -85,7 +95,8 @@ export function createRespondentsService(
 
     /**
      * An account's standing changed (approved, rejected, suspended): its respondent, if any,
-     * starts counting (all its answers join the results) or stops (they all leave).
+     * starts counting (all its answers join the results) or stops (they all leave, for good:
+     * a lifted suspension does not bring them back, docs/decisions/011).
      */
     async accountStatusChanged(
       uuid: string,
@@ -101,7 +112,28 @@ export function createRespondentsService(
     /** Everything stored under the member's pseudonym (null when they never answered). */
     async exportOf(uuid: string) {
       const id = await find(uuid);
-      return id === undefined ? null : repo.exportOf(id);
+      if (id === undefined) return null;
+      const { profile: stored, ...rest } = await repo.exportOf(id);
+      const profile = stored
+        ? {
+            ...(legacyProfile(stored.profile) ?? openProfile(deps.profileKey, stored.profile)),
+            counts: stored.standing === 'counting',
+          }
+        : undefined;
+      return { profile, ...rest };
+    },
+
+    /** Seals the profiles the 0007 migration left in plain text (at start, before folding). */
+    async sealLegacyProfiles(): Promise<number> {
+      let sealed = 0;
+      for (;;) {
+        const batch = await repo.unsealedProfiles(500);
+        for (const row of batch) {
+          await repo.setProfile(row.id, sealProfile(deps.profileKey, legacyProfile(row.profile)!));
+        }
+        sealed += batch.length;
+        if (batch.length < 500) return sealed;
+      }
     },
 
     /**
@@ -121,9 +153,7 @@ export function createRespondentsService(
      */
     async erased(uuid: string, sampleQuestions: number[]): Promise<void> {
       ids.delete(pseudonymOf(uuid));
-      for (const questionId of sampleQuestions) {
-        await deps.counting.publish(clock(), { questionId, force: true });
-      }
+      for (const questionId of sampleQuestions) await deps.counting.releaseNow(questionId);
     },
 
     /** A respondent id turned out to be gone (erased by another process): forget it. */

@@ -1,81 +1,111 @@
-import { eq, inArray, sql } from 'drizzle-orm';
+import { type SQL, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { answerCounts, questionTallies, respondents } from '../../db/schema.js';
+import { questionTallies } from '../../db/schema.js';
+import type { Pending, Snapshot } from './privacy.js';
 
-/** Changes (answers counted or withdrawn) that make a new snapshot due. */
-export const SNAPSHOT_MIN_CHANGES = 10;
-/** Age after which any change makes a new snapshot due. */
-export const SNAPSHOT_MAX_AGE_SECONDS = 300;
-/** Most common words published per open question, and sample answers shown. */
-const TOP_WORDS = 12;
+/** Most rows one fold takes from the queue (the next tick takes the rest). */
+const FOLD_BATCH = 5000;
+/** Sample answers shown per open question. */
 const SAMPLES = 5;
-
-/**
- * Words too common to say anything about an answer. Constants only: they are inlined into SQL.
- * Words are split on anything that is not a letter or digit, so "don't" gives "don".
- */
-const STOPWORDS = (
-  'the and for are but not you your yours all any can had her was one our out has him his how ' +
-  'its who did get may way use she they them their there then than that this these those what ' +
-  'when where which while with would could should will just about into over from have been ' +
-  'being were does doing don isn aren wasn didn doesn won very too also some such only own same ' +
-  'more most other much many each few both here why because until again further once off nor ' +
-  'after before above below between through during under itself myself yourself ourselves ' +
-  'themselves himself herself what whom really think know like thing things'
-)
-  .split(' ')
-  .filter((w) => /^[a-z]+$/.test(w));
-const stopwordsSql = sql.raw(`array[${STOPWORDS.map((w) => `'${w}'`).join(',')}]::text[]`);
-
-// The breakdowns every answer is counted in: `all` (bucket ''), gender, age band and country.
-const dimensionsOf = (r: string) =>
-  sql.raw(`(values ('all', ''), ('gender', ${r}.gender::text), ('age', ${r}.age_band),
-    ('country', ${r}.country)) as d(dimension, bucket)`);
-
-// Each word of a counted written answer once per answer (`id, question_id, word` rows), without
-// stopwords and odd lengths: the same in the fold and in a withdrawal, so counts stay exact.
-const wordsOf = (r: string) =>
-  sql`(
-    select distinct ${sql.raw(r)}.id, ${sql.raw(r)}.question_id, word
-    from ${sql.raw(r)}, regexp_split_to_table(lower(${sql.raw(r)}.text), '[^[:alnum:]]+') as word
-    where ${sql.raw(r)}.text is not null
-  ) words
-  where length(word) between 3 and 30 and not (word = any(${stopwordsSql}))`;
 
 // Folds take this advisory lock shared; a respondent starting or stopping to count takes it
 // exclusively, so its answers are never counted twice or half-withdrawn by a fold in between.
 const RESULTS_LOCK = 727_001;
 
-/** A snapshot is due: none yet, 10 changes since the last, or any change after 5 minutes. */
-const isDue = (now: Date) => sql`(
-  ${questionTallies.snapshot} is null
-  or ${questionTallies.changes} - ${questionTallies.publishedChanges} >= ${SNAPSHOT_MIN_CHANGES}
-  or (${questionTallies.changes} <> ${questionTallies.publishedChanges}
-      and ${questionTallies.publishedAt} <= ${now.toISOString()}::timestamptz
-                                          - make_interval(secs => ${SNAPSHOT_MAX_AGE_SECONDS})))`;
+/** Both drivers answer `{rows}` (node-postgres and PGlite). */
+const rowsOf = <T>(result: unknown) => (result as { rows: T[] }).rows;
 
 /**
- * Inside a transaction: takes the results lock exclusively (no fold runs meanwhile) and locks
- * the respondent's row; whether it counts now, or undefined when it is gone.
+ * One thing to count (or to take out): an answer (`choiceId` or `isBlank`, `text`), a rating
+ * (`score`) or an answer time (`durationMs`) of a counting respondent, with its sealed profile.
  */
-async function lockRespondent(tx: Db, respondentId: number): Promise<boolean | undefined> {
-  await tx.execute(sql`select pg_advisory_xact_lock(${RESULTS_LOCK})`);
-  const [r] = await tx
-    .select({ counts: respondents.counts })
-    .from(respondents)
-    .where(eq(respondents.id, respondentId))
-    .for('update');
-  return r?.counts;
+export interface CountedRow {
+  respondentId: number;
+  questionId: number;
+  kind: 'answer' | 'rating' | 'timing';
+  profile: string;
+  choiceId: number | null;
+  isBlank: boolean | null;
+  text: string | null;
+  score: number | null;
+  durationMs: number | null;
 }
 
-/** A published snapshot as stored in question_tallies.snapshot. */
-export interface StoredSnapshot {
-  counts: Array<[dimension: string, bucket: string, choiceId: number, isBlank: boolean, n: number]>;
-  words: Array<[word: string, n: number]>;
+/** The privacy rules the repository applies inside its transactions (results.service.ts). */
+export interface Counting {
+  /** Each question's pending change from counted rows (+1 entering, -1 leaving). */
+  toPending(rows: CountedRow[], sign: 1 | -1): Map<number, Pending>;
+  /** A stored pending increment (null: nothing pending) plus a change. */
+  merge(stored: Pending | null, change: Pending): Pending;
+  /** The threshold noise of a new period. */
+  thresholdNoise(): number;
+}
+
+/** What the trigger tests of a question: its open period's entering answers and threshold. */
+export interface TriggerState {
+  questionId: number;
+  events: number;
+  thresholdNoise: number;
+  periods: number;
+}
+
+/** What a release reads, locked: the open period, the last snapshot, outcomes and samples. */
+export interface ReleaseInput {
+  questionId: number;
+  pending: Pending | null;
+  snapshot: Snapshot | null;
+  type: 'Closed' | 'Open';
+  choiceIds: number[];
   samples: string[];
 }
 
-/** answer_counts, answer_words and question_tallies: the fold, publication and withdrawal. */
+interface RawCounted {
+  respondent_id: number;
+  question_id: number;
+  kind: CountedRow['kind'];
+  profile: string;
+  choice_id: number | null;
+  is_blank: boolean | null;
+  text: string | null;
+  score: number | null;
+  duration_ms: number | null;
+}
+
+const toCounted = (r: RawCounted): CountedRow => ({
+  respondentId: Number(r.respondent_id),
+  questionId: Number(r.question_id),
+  kind: r.kind,
+  profile: r.profile,
+  choiceId: r.choice_id === null ? null : Number(r.choice_id),
+  isBlank: r.is_blank,
+  text: r.text,
+  score: r.score === null ? null : Number(r.score),
+  durationMs: r.duration_ms === null ? null : Number(r.duration_ms),
+});
+
+/**
+ * What of `which` (queue-shaped rows `t(r, q, k)`) counts: the answer, the rating not counted
+ * yet, or one answer time when none of the respondent's is counted for the question; only for
+ * counting respondents.
+ */
+const countable = (which: SQL) => sql`
+  with t as (${which})
+  select t.r as respondent_id, t.q as question_id, t.k as kind, p.profile,
+         a.choice_id, a.is_blank, a.text, rt.score, tm.duration_ms
+  from t
+  join respondents p on p.id = t.r and p.standing = 'counting'
+  left join answers a on t.k = 'answer' and a.respondent_id = t.r and a.question_id = t.q
+  left join ratings rt on t.k = 'rating' and rt.respondent_id = t.r and rt.question_id = t.q
+                       and rt.counted_score is null
+  left join lateral (
+    select x.duration_ms from timings x
+    where t.k = 'timing' and x.respondent_id = t.r and x.question_id = t.q and x.kind = 'answer'
+      and not exists (select 1 from timings c where c.respondent_id = t.r
+                      and c.question_id = t.q and c.counted)
+    order by x.id limit 1) tm on true
+  where a.respondent_id is not null or rt.score is not null or tm.duration_ms is not null`;
+
+/** The results tables: the queue, the pending periods, the published snapshots. */
 export function createResultsRepository(db: Db) {
   const readSnapshot = db
     .select({ snapshot: questionTallies.snapshot, publishedAt: questionTallies.publishedAt })
@@ -83,182 +113,258 @@ export function createResultsRepository(db: Db) {
     .where(eq(questionTallies.questionId, sql.placeholder('questionId')))
     .prepare('read_snapshot');
 
+  /** Adds each question's change into its pending increment (rows locked in key order). */
+  async function addPending(tx: Db, rows: CountedRow[], sign: 1 | -1, counting: Counting) {
+    const changes = counting.toPending(rows, sign);
+    const ids = [...changes.keys()].sort((a, b) => a - b);
+    if (ids.length === 0) return;
+    const lock = () =>
+      tx.execute(sql`
+        select question_id, pending from question_tallies
+        where question_id in (${sql.join(
+          ids.map((id) => sql`${id}`),
+          sql`, `,
+        )})
+        order by question_id for update`);
+    let locked = rowsOf<{ question_id: number; pending: Pending | null }>(await lock());
+    if (locked.length < ids.length) {
+      // A question counted for the first time: its tally opens with its threshold noise.
+      const have = new Set(locked.map((r) => Number(r.question_id)));
+      for (const id of ids.filter((i) => !have.has(i))) {
+        await tx.execute(sql`
+          insert into question_tallies (question_id, threshold_noise)
+          values (${id}, ${counting.thresholdNoise()}) on conflict (question_id) do nothing`);
+      }
+      locked = rowsOf<{ question_id: number; pending: Pending | null }>(await lock());
+    }
+    const current = new Map(locked.map((r) => [Number(r.question_id), r.pending]));
+    for (const id of ids) {
+      const pending = counting.merge(current.get(id) ?? null, changes.get(id)!);
+      await tx.execute(sql`
+        update question_tallies set pending = ${JSON.stringify(pending)}::jsonb
+        where question_id = ${id}`);
+    }
+  }
+
   return {
     /**
-     * Adds the answers not folded yet (of one question, or of all) to answer_counts and
-     * answer_words, and their number to their questions' changes, in one statement. The UPDATE
-     * locks the rows it marks, so concurrent folds (other processes) each count a row exactly
-     * once; answers of respondents who do not count are marked and left out (they are unmarked
-     * again if the respondent starts to count). Upserts go in key order: no deadlocks.
+     * Creates the tally of every question that has none, each with its first period's
+     * threshold noise (drawn by `thresholdNoise`). Returns how many were created.
      */
-    async fold(questionId?: number): Promise<void> {
-      const which = questionId === undefined ? sql`true` : sql`question_id = ${questionId}`;
-      await db.transaction(async (tx) => {
+    async ensureTallies(thresholdNoise: () => number): Promise<number> {
+      const missing = rowsOf<{ id: number }>(
+        await db.execute(sql`
+          select q.id from questions q
+          where not exists (select 1 from question_tallies t where t.question_id = q.id)`),
+      );
+      for (const { id } of missing) {
+        await db.execute(sql`
+          insert into question_tallies (question_id, threshold_noise)
+          values (${Number(id)}, ${thresholdNoise()}) on conflict (question_id) do nothing`);
+      }
+      return missing.length;
+    },
+
+    /**
+     * Takes up to FOLD_BATCH rows off the queue and adds what counts of them to their
+     * questions' pending increments, in one transaction: a row is counted exactly once even
+     * with several processes folding (SKIP LOCKED), and rows of respondents who do not count
+     * are dropped (approval queues them again). Returns the rows taken.
+     */
+    async fold(counting: Counting): Promise<number> {
+      return db.transaction(async (tx) => {
         await tx.execute(sql`select pg_advisory_xact_lock_shared(${RESULTS_LOCK})`);
-        await tx.execute(sql`
-          with f as (
-            update answers set folded = true
-            where not folded and ${which}
-            returning id, question_id, respondent_id, choice_id, is_blank, text
-          ), counted as (
-            select f.*, r.gender, r.age_band, r.country
-            from f join respondents r on r.id = f.respondent_id
-            where r.counts
-          ), c as (
-            insert into answer_counts (question_id, dimension, bucket, choice_id, is_blank, n)
-            select counted.question_id, d.dimension, d.bucket, coalesce(counted.choice_id, 0),
-                   counted.is_blank, count(*)::int
-            from counted cross join lateral ${dimensionsOf('counted')}
-            group by 1, 2, 3, 4, 5
-            order by 1, 2, 3, 4, 5
-            on conflict (question_id, dimension, bucket, choice_id, is_blank)
-            do update set n = answer_counts.n + excluded.n
-          ), w as (
-            insert into answer_words (question_id, word, n)
-            select question_id, word, count(*)::int
-            from ${wordsOf('counted')}
-            group by 1, 2
-            order by 1, 2
-            on conflict (question_id, word) do update set n = answer_words.n + excluded.n
-          )
-          insert into question_tallies (question_id, changes)
-          select question_id, count(*) from counted
-          group by 1
-          order by 1
-          on conflict (question_id)
-          do update set changes = question_tallies.changes + excluded.changes`);
+        const taken = rowsOf<{ respondent_id: number; question_id: number; kind: string }>(
+          await tx.execute(sql`
+            delete from results_queue where (respondent_id, question_id, kind) in (
+              select respondent_id, question_id, kind from results_queue
+              order by question_id limit ${FOLD_BATCH} for update skip locked)
+            returning respondent_id, question_id, kind`),
+        );
+        if (taken.length === 0) return 0;
+        const list = JSON.stringify(
+          taken.map((t) => [Number(t.respondent_id), Number(t.question_id), t.kind]),
+        );
+        const counted = rowsOf<RawCounted>(
+          await tx.execute(
+            countable(sql`select (e->>0)::int as r, (e->>1)::int as q, (e->>2) as k
+                          from jsonb_array_elements(${list}::jsonb) e`),
+          ),
+        ).map(toCounted);
+        // What entered is marked, so leaving later takes out exactly it.
+        const rated = counted.filter((r) => r.kind === 'rating');
+        if (rated.length > 0) {
+          const pairs = JSON.stringify(rated.map((r) => [r.respondentId, r.questionId]));
+          await tx.execute(sql`
+            update ratings set counted_score = score
+            from jsonb_array_elements(${pairs}::jsonb) e
+            where respondent_id = (e->>0)::int and question_id = (e->>1)::int`);
+        }
+        const timed = counted.filter((r) => r.kind === 'timing');
+        if (timed.length > 0) {
+          const pairs = JSON.stringify(timed.map((r) => [r.respondentId, r.questionId]));
+          await tx.execute(sql`
+            update timings set counted = true
+            where id in (
+              select (select x.id from timings x
+                      where x.respondent_id = (e->>0)::int and x.question_id = (e->>1)::int
+                        and x.kind = 'answer' order by x.id limit 1)
+              from jsonb_array_elements(${pairs}::jsonb) e)`);
+        }
+        await addPending(tx, counted, 1, counting);
+        return taken.length;
       });
     },
 
     /**
-     * Takes a new snapshot of every question whose snapshot is due (or of `questionId`, due or
-     * not, with `force`): its counts, the words used in 10 answers or more and the newest
-     * approved sample answers, in one statement. The condition is in the UPDATE, so two
-     * processes publish a step once. Returns the questions published.
+     * A counting respondent leaves for good (suspended, rejected, or erased next): what of
+     * theirs was counted is taken out of their questions' pending increments, what was still
+     * queued is dropped, and their standing becomes `left`. Returns whether they were counting.
      */
-    async publish(now: Date, only?: { questionId: number; force?: boolean }): Promise<number[]> {
-      if (only) {
-        await db.execute(sql`
-          insert into question_tallies (question_id) values (${only.questionId})
-          on conflict (question_id) do nothing`);
-      }
-      const which = only
-        ? sql`${questionTallies.questionId} = ${only.questionId} and (${only.force ?? false} or ${isDue(now)})`
-        : isDue(now);
+    async stopCounting(respondentId: number, counting: Counting): Promise<boolean> {
       return db.transaction(async (tx) => {
-        // Lock the due rows first; the snapshot is then taken by a second statement, which
-        // sees every change committed up to the lock, so published_changes never claims a
-        // change the snapshot does not hold.
-        const due = await tx
-          .select({ questionId: questionTallies.questionId })
-          .from(questionTallies)
-          .where(which)
-          .orderBy(questionTallies.questionId)
-          .for('update');
-        if (due.length === 0) return [];
-        const ids = due.map((r) => r.questionId);
-        await tx
-          .update(questionTallies)
-          .set({
-            snapshot: sql`jsonb_build_object(
-              'counts', (select coalesce(jsonb_agg(jsonb_build_array(
-                            c.dimension, c.bucket, c.choice_id, c.is_blank, c.n)
-                          order by c.dimension, c.bucket, c.choice_id, c.is_blank), '[]'::jsonb)
-                         from answer_counts c
-                         where c.question_id = ${questionTallies.questionId} and c.n > 0),
-              'words', (select coalesce(jsonb_agg(jsonb_build_array(w.word, w.n)
-                          order by w.n desc, w.word), '[]'::jsonb)
-                        from (select word, n from answer_words
-                              where question_id = ${questionTallies.questionId} and n >= 10
-                              order by n desc, word limit ${TOP_WORDS}) w),
-              'samples', (select coalesce(jsonb_agg(s.text order by s.id desc), '[]'::jsonb)
-                          from (select a.id, a.text from answers a
-                                join respondents r on r.id = a.respondent_id
-                                where a.question_id = ${questionTallies.questionId}
-                                  and a.moderation = 'approved' and r.counts
-                                order by a.id desc limit ${SAMPLES}) s))`,
-            publishedChanges: sql`${questionTallies.changes}`,
-            publishedAt: now,
-          })
-          .where(inArray(questionTallies.questionId, ids));
-        return ids;
+        await tx.execute(sql`select pg_advisory_xact_lock(${RESULTS_LOCK})`);
+        const [me] = rowsOf<{ standing: string }>(
+          await tx.execute(
+            sql`select standing from respondents where id = ${respondentId} for update`,
+          ),
+        );
+        if (me?.standing !== 'counting') return false;
+        await tx.execute(sql`delete from results_queue where respondent_id = ${respondentId}`);
+        const counted = rowsOf<RawCounted>(
+          await tx.execute(sql`
+            select a.respondent_id, a.question_id, 'answer' as kind, p.profile, a.choice_id,
+                   a.is_blank, a.text, null::smallint as score, null::int as duration_ms
+            from answers a join respondents p on p.id = a.respondent_id
+            where a.respondent_id = ${respondentId}
+            union all
+            select r.respondent_id, r.question_id, 'rating', p.profile, null, null, null,
+                   r.counted_score, null
+            from ratings r join respondents p on p.id = r.respondent_id
+            where r.respondent_id = ${respondentId} and r.counted_score is not null
+            union all
+            select t.respondent_id, t.question_id, 'timing', p.profile, null, null, null, null,
+                   t.duration_ms
+            from timings t join respondents p on p.id = t.respondent_id
+            where t.respondent_id = ${respondentId} and t.counted`),
+        ).map(toCounted);
+        await addPending(tx, counted, -1, counting);
+        await tx.execute(sql`update respondents set standing = 'left' where id = ${respondentId}`);
+        return true;
+      });
+    },
+
+    /**
+     * A waiting respondent starts counting: their answers, ratings and answer times are queued
+     * for the next fold. One who left never counts again (their answers entered and left once).
+     */
+    async startCounting(respondentId: number): Promise<boolean> {
+      return db.transaction(async (tx) => {
+        await tx.execute(sql`select pg_advisory_xact_lock(${RESULTS_LOCK})`);
+        const [me] = rowsOf<{ standing: string }>(
+          await tx.execute(
+            sql`select standing from respondents where id = ${respondentId} for update`,
+          ),
+        );
+        if (me?.standing !== 'waiting') return false;
+        await tx.execute(
+          sql`update respondents set standing = 'counting' where id = ${respondentId}`,
+        );
+        await tx.execute(sql`
+          insert into results_queue (respondent_id, question_id, kind)
+          select respondent_id, question_id, 'answer'::result_kind from answers
+          where respondent_id = ${respondentId}
+          union select respondent_id, question_id, 'rating' from ratings
+          where respondent_id = ${respondentId}
+          union select respondent_id, question_id, 'timing' from timings
+          where respondent_id = ${respondentId} and kind = 'answer'
+          on conflict do nothing`);
+        return true;
+      });
+    },
+
+    /** Every question's trigger state (not locked): what the trigger tests each tick. */
+    async triggers(): Promise<TriggerState[]> {
+      const rows = rowsOf<{
+        question_id: number;
+        events: number | null;
+        threshold_noise: number | null;
+        periods: number | null;
+      }>(
+        await db.execute(sql`
+          select question_id, (pending->>'events')::int as events, threshold_noise,
+                 (snapshot->>'periods')::int as periods
+          from question_tallies order by question_id`),
+      );
+      return rows.map((r) => ({
+        questionId: Number(r.question_id),
+        events: Number(r.events ?? 0),
+        thresholdNoise: Number(r.threshold_noise ?? 0),
+        periods: Number(r.periods ?? 0),
+      }));
+    },
+
+    /**
+     * Ends the open period of a question: locks its tally, gives `make` the locked state (with
+     * the question's outcomes and newest approved sample answers of counting respondents) and
+     * stores the snapshot and next threshold noise it returns. `make` may decline (undefined).
+     */
+    async release(
+      questionId: number,
+      now: Date,
+      make: (input: ReleaseInput) => { snapshot: Snapshot; thresholdNoise: number } | undefined,
+    ): Promise<boolean> {
+      return db.transaction(async (tx) => {
+        const [row] = rowsOf<{
+          pending: Pending | null;
+          snapshot: Snapshot | null;
+          type: 'Closed' | 'Open';
+          choice_ids: number[] | null;
+        }>(
+          await tx.execute(sql`
+            select t.pending, t.snapshot, q.type,
+                   (select coalesce(json_agg(c.id order by c.position), '[]'::json)
+                    from choices c where c.question_id = q.id) as choice_ids
+            from question_tallies t join questions q on q.id = t.question_id
+            where t.question_id = ${questionId}
+            for update of t`),
+        );
+        if (!row) return false;
+        const samples =
+          row.type === 'Open'
+            ? rowsOf<{ text: string }>(
+                await tx.execute(sql`
+                  select a.text from answers a join respondents p on p.id = a.respondent_id
+                  where a.question_id = ${questionId} and a.moderation = 'approved'
+                    and p.standing = 'counting'
+                  order by a.answered_on desc, a.id limit ${SAMPLES}`),
+              ).map((r) => r.text)
+            : [];
+        const made = make({
+          questionId,
+          pending: row.pending,
+          snapshot: row.snapshot,
+          type: row.type,
+          choiceIds: (row.choice_ids ?? []).map(Number),
+          samples,
+        });
+        if (!made) return false;
+        await tx.execute(sql`
+          update question_tallies
+          set snapshot = ${JSON.stringify(made.snapshot)}::jsonb, pending = null,
+              threshold_noise = ${made.thresholdNoise}, published_at = ${now.toISOString()}::timestamptz
+          where question_id = ${questionId}`);
+        return true;
       });
     },
 
     /** The question's published snapshot, if any: one row by primary key. */
     async readSnapshot(
       questionId: number,
-    ): Promise<{ snapshot: StoredSnapshot; publishedAt: Date } | undefined> {
+    ): Promise<{ snapshot: Snapshot; publishedAt: Date } | undefined> {
       const [row] = await readSnapshot.execute({ questionId });
       if (!row?.snapshot || !row.publishedAt) return undefined;
-      return { snapshot: row.snapshot as StoredSnapshot, publishedAt: row.publishedAt };
-    },
-
-    /** The live (unpublished) counts of everyone: for tests and operators, never for members. */
-    async liveCounts(questionId: number) {
-      return db
-        .select({
-          dimension: answerCounts.dimension,
-          bucket: answerCounts.bucket,
-          choiceId: answerCounts.choiceId,
-          isBlank: answerCounts.isBlank,
-          n: answerCounts.n,
-        })
-        .from(answerCounts)
-        .where(eq(answerCounts.questionId, questionId));
-    },
-
-    /**
-     * A respondent stops counting (suspended, rejected, or erased next): their folded answers
-     * leave answer_counts and answer_words, and count as changes of their questions.
-     */
-    async stopCounting(respondentId: number): Promise<void> {
-      await db.transaction(async (tx) => {
-        if ((await lockRespondent(tx, respondentId)) !== true) return;
-        await tx.execute(sql`
-          with mine as (
-            select a.id, a.question_id, a.choice_id, a.is_blank, a.text,
-                   r.gender, r.age_band, r.country
-            from answers a join respondents r on r.id = a.respondent_id
-            where a.respondent_id = ${respondentId} and a.folded
-          ), c as (
-            update answer_counts ac set n = ac.n - x.n
-            from (
-              select mine.question_id, d.dimension, d.bucket,
-                     coalesce(mine.choice_id, 0) as choice_id, mine.is_blank, count(*)::int as n
-              from mine cross join lateral ${dimensionsOf('mine')}
-              group by 1, 2, 3, 4, 5
-            ) x
-            where ac.question_id = x.question_id and ac.dimension = x.dimension
-              and ac.bucket = x.bucket and ac.choice_id = x.choice_id
-              and ac.is_blank = x.is_blank
-          ), w as (
-            update answer_words aw set n = aw.n - x.n
-            from (
-              select question_id, word, count(*)::int as n
-                from ${wordsOf('mine')}
-              group by 1, 2
-            ) x
-            where aw.question_id = x.question_id and aw.word = x.word
-          ), s as (
-            update respondents set counts = false where id = ${respondentId}
-          )
-          insert into question_tallies (question_id, changes)
-          select question_id, count(*) from mine group by question_id
-          on conflict (question_id)
-          do update set changes = question_tallies.changes + excluded.changes`);
-      });
-    },
-
-    /** A respondent starts counting: their answers are unmarked so the next fold counts them. */
-    async startCounting(respondentId: number): Promise<void> {
-      await db.transaction(async (tx) => {
-        if ((await lockRespondent(tx, respondentId)) !== false) return;
-        await tx.execute(sql`update respondents set counts = true where id = ${respondentId}`);
-        await tx.execute(
-          sql`update answers set folded = false where respondent_id = ${respondentId} and folded`,
-        );
-      });
+      return { snapshot: row.snapshot as Snapshot, publishedAt: row.publishedAt };
     },
   };
 }

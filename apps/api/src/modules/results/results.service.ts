@@ -4,58 +4,82 @@ import type {
   QuestionResults,
   ResultGroup,
 } from '@candor/contracts';
-import { MIN_PUBLISHED_COUNT } from '@candor/contracts';
 import { AppError } from '../../lib/app-error.js';
+import { type Profile, legacyProfile, openProfile } from '../../lib/profile-seal.js';
 import type { CatalogQuestion, SurveysService } from '../surveys/surveys.service.js';
-import type { ResultsRepository, StoredSnapshot } from './results.repository.js';
-import { type PublishedRow, publishOverall, publishResults } from './suppression.js';
+import { discreteGaussianOf, discreteLaplaceOf } from './noise.js';
+import {
+  BUCKETS,
+  DIMENSIONS,
+  type NoisyRow,
+  type Noise,
+  type OutcomeKey,
+  PARAMETERS,
+  type Pending,
+  type PublishedRow,
+  type Snapshot,
+  bucketsOf,
+  cellKey,
+  emptyPending,
+  mergePending,
+  newThresholdNoise,
+  periodIsOver,
+  publishRow,
+  release,
+  ratingsOf,
+  rowOf,
+  timingCell,
+  timingsOf,
+} from './privacy.js';
+import type { CountedRow, Counting, ResultsRepository } from './results.repository.js';
 
-const percentOf = (part: number | null, whole: number | null) =>
-  part === null || whole === null ? null : whole > 0 ? Math.round((part / whole) * 1000) / 10 : 0;
+/**
+ * Words too common to say anything about an answer. Words are split on anything that is not a
+ * letter or digit, so "don't" gives "don".
+ */
+const STOPWORDS = new Set(
+  (
+    'the and for are but not you your yours all any can had her was one our out has him his how ' +
+    'its who did get may way use she they them their there then than that this these those what ' +
+    'when where which while with would could should will just about into over from have been ' +
+    'being were does doing don isn aren wasn didn doesn won very too also some such only own same ' +
+    'more most other much many each few both here why because until again further once off nor ' +
+    'after before above below between through during under itself myself yourself ourselves ' +
+    'themselves himself herself what whom really think know like thing things'
+  ).split(' '),
+);
 
-// Groups of a breakdown listed even when empty, in this order: the categories are public.
-const FIXED_GROUPS: Record<Exclude<BreakdownDimension, 'country'>, string[]> = {
-  gender: ['female', 'male', 'non_binary', 'other', 'undisclosed'],
-  age: ['under-18', '18-24', '25-34', '35-44', '45-54', '55-64', '65+'],
-};
+/** The words of an answer that count: its first distinct ones, at most wordsPerAnswer. */
+export function wordsOf(text: string): string[] {
+  const out: string[] = [];
+  for (const word of text.toLowerCase().split(/[^\p{L}\p{N}]+/u)) {
+    if (word.length < 3 || word.length > 30 || STOPWORDS.has(word) || out.includes(word)) continue;
+    out.push(word);
+    if (out.length === PARAMETERS.wordsPerAnswer) break;
+  }
+  return out;
+}
 
 /** What a question's answers are counted as: its choices (closed), or written / blank (open). */
-function outcomesOf(q: CatalogQuestion): Array<{ choiceId: number; isBlank: boolean }> {
-  return q.type === 'Closed'
-    ? q.choices.map((c) => ({ choiceId: c.id, isBlank: c.isBlank }))
-    : [
-        { choiceId: 0, isBlank: false },
-        { choiceId: 0, isBlank: true },
-      ];
+function outcomesOf(q: Pick<CatalogQuestion, 'type' | 'choices'>): OutcomeKey[] {
+  return q.type === 'Closed' ? q.choices.map((c) => `c${c.id}`) : ['w', 'b'];
 }
 
-/** The counts of one dimension, per bucket, as rows of the question's outcomes. */
-function tableOf(q: CatalogQuestion, snapshot: StoredSnapshot, dimension: string) {
-  const outcomes = outcomesOf(q);
-  const index = new Map(outcomes.map((o, i) => [`${o.choiceId}:${o.isBlank}`, i]));
-  const rows = new Map<string, number[]>();
-  for (const [dim, bucket, choiceId, isBlank, n] of snapshot.counts) {
-    if (dim !== dimension) continue;
-    const i = index.get(`${choiceId}:${isBlank}`);
-    // A choice removed since the snapshot: its answers are not shown.
-    if (i === undefined) continue;
-    const row = rows.get(bucket) ?? outcomes.map(() => 0);
-    row[i]! += n;
-    rows.set(bucket, row);
-  }
-  return rows;
-}
+const outcomeOfAnswer = (r: Pick<CountedRow, 'choiceId' | 'isBlank'>): OutcomeKey =>
+  r.choiceId !== null ? `c${r.choiceId}` : r.isBlank ? 'b' : 'w';
 
 /** Choice rows, respondents and blank of one published row of the question's outcomes. */
 function describe(q: CatalogQuestion, row: PublishedRow) {
   const outcomes = outcomesOf(q);
-  const blankAt = outcomes.findIndex((o) => o.isBlank);
+  const blankAt =
+    q.type === 'Closed' ? q.choices.findIndex((c) => c.isBlank) : outcomes.indexOf('b');
   const choices: ChoiceResult[] =
     q.type === 'Closed'
       ? q.choices.map((c, i) => ({
           choice: c.label,
           count: row.counts[i] ?? null,
-          percent: percentOf(row.counts[i] ?? null, row.total),
+          percent: row.percents[i] ?? null,
+          margin: row.margins[i] ?? null,
           is_blank: c.isBlank,
         }))
       : [];
@@ -66,79 +90,93 @@ function describe(q: CatalogQuestion, row: PublishedRow) {
   };
 }
 
-/**
- * The groups of a breakdown and the overall row published with them. Countries with fewer than
- * MIN_PUBLISHED_COUNT people are merged into `other` first (a country with one person is not
- * named); genders and age bands are listed in a fixed order, empty ones too (as zeros: they
- * describe nobody, and hiding them would only force a real group to be hidden). The
- * suppression rules then run over the groups and the overall row together, so nothing hidden in
- * one can be worked out from the other.
- */
-function breakdownOf(q: CatalogQuestion, snapshot: StoredSnapshot, dimension: BreakdownDimension) {
-  const table = tableOf(q, snapshot, dimension);
-  const zeros = () => new Array<number>(outcomesOf(q).length).fill(0);
-  let groups: Array<{ key: string; counts: number[] }>;
-  if (dimension === 'country') {
-    const other = zeros();
-    groups = [];
-    for (const [key, counts] of [...table].sort(([a], [b]) => a.localeCompare(b))) {
-      const total = counts.reduce((a, b) => a + b, 0);
-      if (total >= MIN_PUBLISHED_COUNT) groups.push({ key, counts });
-      else counts.forEach((n, i) => (other[i]! += n));
-    }
-    if (other.some((n) => n > 0)) groups.push({ key: 'other', counts: other });
-  } else {
-    const fixed = FIXED_GROUPS[dimension];
-    // A value outside the fixed list (an older age band, say) is still a group of its own:
-    // leaving it out would let it be worked out as the total minus the others.
-    const keys = [...fixed, ...[...table.keys()].filter((k) => !fixed.includes(k)).sort()];
-    groups = keys.map((key) => ({ key, counts: table.get(key) ?? zeros() }));
-  }
-  const filled = groups.filter((g) => g.counts.some((n) => n > 0));
-  const published = publishResults(filled);
-  const byKey = new Map(published.groups.map((g) => [g.key, g]));
-  return {
-    overall: published.overall,
-    groups: groups.map((g): ResultGroup => {
-      const row = byKey.get(g.key) ?? { total: 0, counts: g.counts, suppressed: false };
-      return { key: g.key, suppressed: row.suppressed, ...describe(q, row) };
-    }),
-  };
+/** How many standard deviations of its noise a group's total must reach to be shown. */
+const GROUP_SDS = 2;
+/** Countries are many: one shown by chance among ~250 empty ones must be unlikely. */
+const COUNTRY_SDS = 4;
+
+const sdOfTotal = (row: NoisyRow) => Math.sqrt(row.variances.reduce((a, b) => a + b, 0));
+
+/** A group's row as shown: nothing unless its noisy total clearly exceeds its noise. */
+function publishGroup(row: NoisyRow | undefined, sds: number): PublishedRow {
+  const total = row ? row.counts.reduce((a, b) => a + b, 0) : 0;
+  if (!row || total < sds * sdOfTotal(row)) return publishRow(undefined);
+  return publishRow(row);
 }
 
-/** The published results of `q` from its stored snapshot (suppression applied here). */
+/**
+ * A breakdown: genders and age bands always listed in their fixed order; countries listed when
+ * their noisy total is clearly above noise, the rest together as `other` (the overall row minus
+ * the listed countries: post-processing of published counts).
+ */
+function breakdownOf(
+  q: CatalogQuestion,
+  snapshot: Snapshot | undefined,
+  dimension: BreakdownDimension,
+) {
+  const outcomes = outcomesOf(q);
+  const group = (key: string, row: NoisyRow | undefined, sds: number): ResultGroup => {
+    const published = publishGroup(row, sds);
+    return {
+      key,
+      suppressed: published.total === null || published.dominated,
+      ...describe(q, published),
+    };
+  };
+  if (dimension !== 'country') {
+    return BUCKETS[dimension].map((key) =>
+      group(key, rowOf(snapshot, dimension, key, outcomes), GROUP_SDS),
+    );
+  }
+  const overall = rowOf(snapshot, 'all', '', outcomes);
+  const shown: Array<{ key: string; row: NoisyRow }> = [];
+  for (const key of BUCKETS.country) {
+    const row = rowOf(snapshot, 'country', key, outcomes);
+    if (key === 'other' || !row) continue;
+    const total = row.counts.reduce((a, b) => a + b, 0);
+    if (total >= COUNTRY_SDS * sdOfTotal(row)) shown.push({ key, row });
+  }
+  const groups = shown.map(({ key, row }) => group(key, row, 0));
+  if (overall) {
+    const rest: NoisyRow = {
+      counts: overall.counts.map((n, i) => shown.reduce((m, s) => m - s.row.counts[i]!, n)),
+      variances: overall.variances.map((v, i) =>
+        shown.reduce((m, s) => m + s.row.variances[i]!, v),
+      ),
+    };
+    groups.push(group('other', rest, GROUP_SDS));
+  }
+  return groups;
+}
+
+/** The published results of `q` from its stored snapshot (all of it post-processing). */
 export function toResults(
   q: CatalogQuestion,
-  stored: { snapshot: StoredSnapshot; publishedAt: Date } | undefined,
+  stored: { snapshot: Snapshot; publishedAt: Date } | undefined,
   dimension: BreakdownDimension | undefined,
 ): QuestionResults {
-  const snapshot = stored?.snapshot ?? { counts: [], words: [], samples: [] };
-  const breakdown = dimension ? breakdownOf(q, snapshot, dimension) : null;
-  const overall =
-    breakdown?.overall ??
-    publishOverall(tableOf(q, snapshot, 'all').get('') ?? outcomesOf(q).map(() => 0));
-  // Words and sample answers only once 10 or more people count: before, they would describe
-  // the few who wrote.
+  const snapshot = stored?.snapshot;
+  const overall = publishRow(rowOf(snapshot, 'all', '', outcomesOf(q)));
+  // Words and sample answers only once the row is shown: before, they would describe the few.
   const enough = overall.total !== null;
+  const words = Object.entries(snapshot?.words ?? {})
+    .sort(([a, x], [b, y]) => y - x || a.localeCompare(b))
+    .slice(0, 12);
   return {
     qid: q.qid,
     type: q.type,
     ...describe(q, overall),
-    breakdown: breakdown && dimension ? { dimension, groups: breakdown.groups } : null,
-    words: enough ? snapshot.words.map(([word, count]) => ({ word, count })) : [],
-    samples: enough ? snapshot.samples : [],
+    dominated: overall.dominated,
+    breakdown: dimension ? { dimension, groups: breakdownOf(q, snapshot, dimension) } : null,
+    words: enough ? words.map(([word, count]) => ({ word, count: Math.round(count) })) : [],
+    samples: enough ? (snapshot?.samples ?? []) : [],
+    updates: snapshot?.periods ?? 0,
     snapshot_at: stored ? stored.publishedAt.toISOString() : null,
   };
 }
 
-/** Folds every pending answer and publishes the snapshots that are due; returns those. */
-export async function foldAndPublish(repo: ResultsRepository, now: Date): Promise<number[]> {
-  await repo.fold();
-  return repo.publish(now);
-}
-
 interface Cached {
-  stored: { snapshot: StoredSnapshot; publishedAt: Date } | undefined;
+  stored: { snapshot: Snapshot; publishedAt: Date } | undefined;
   readAt: number;
   /** The published results of this snapshot per breakdown ('' for none), computed once. */
   shaped: Map<string, QuestionResults>;
@@ -148,27 +186,81 @@ export interface ResultsServiceDeps {
   surveys: Pick<SurveysService, 'findQuestion'>;
   /** Whether the member answered the question: results come only after answering. */
   hasAnswered: (uuid: string, questionId: number) => Promise<boolean>;
+  /** deriveProfileKey(secrets): opens respondents' sealed breakdown fields. */
+  profileKey: Buffer;
   /**
-   * How often (seconds) answers are folded and snapshots published, and how long a process
-   * serves a snapshot from memory. 0: no background work and no memory (tests call tick()).
+   * How often (seconds) answers are folded and periods tested, and how long a process serves
+   * a snapshot from memory. 0: no background work and no memory (tests call tick()).
    */
   refreshSeconds: number;
+  /** The mechanism's noise: the exact samplers over crypto randomness unless a test says so. */
+  noise?: Noise;
   clock?: () => Date;
   onError?: (err: unknown) => void;
 }
 
+/** The production noise: exact samplers over node:crypto's randomness. */
+export const cryptoNoise: Noise = {
+  gaussian: (sigma2) => discreteGaussianOf(sigma2),
+  laplace: (scale) => discreteLaplaceOf(scale),
+};
+
+/** Profiles opened, per process (respondent id -> profile); the oldest leaves when full. */
+const PROFILE_CACHE = 100_000;
+
 /**
- * Published results. Answers are folded into per-question counters in the background (reading
- * results never touches the answers), a snapshot of the counters is published when 10 changes
- * accumulated or 5 minutes passed, and each process keeps the snapshots in memory for
- * `refreshSeconds`. Suppression is applied to the snapshot on the way out.
+ * Published results under differential privacy (privacy.ts). In the background, queued
+ * answers are folded into their question's open period and each period is tested by the
+ * sparse vector trigger; a period that ends publishes a noisy snapshot, which every reader is
+ * then served as stored (each process keeps it in memory for `refreshSeconds`).
  */
 export function createResultsService(repo: ResultsRepository, deps: ResultsServiceDeps) {
   const clock = deps.clock ?? (() => new Date());
+  const noise = deps.noise ?? cryptoNoise;
   const cache = new Map<number, Cached>();
   const reading = new Map<number, Promise<Cached>>();
+  const profiles = new Map<number, Profile>();
   let timer: NodeJS.Timeout | undefined;
   let ticking: Promise<void> | undefined;
+
+  function profileOf(row: CountedRow): Profile {
+    let profile = profiles.get(row.respondentId);
+    if (!profile) {
+      profile = legacyProfile(row.profile) ?? openProfile(deps.profileKey, row.profile);
+      if (profiles.size >= PROFILE_CACHE) profiles.delete(profiles.keys().next().value!);
+      profiles.set(row.respondentId, profile);
+    }
+    return profile;
+  }
+
+  const counting: Counting = {
+    toPending(rows, sign) {
+      const out = new Map<number, Pending>();
+      for (const row of rows) {
+        let p = out.get(row.questionId);
+        if (!p) out.set(row.questionId, (p = emptyPending()));
+        const bump = (cells: Record<string, number>, key: string) => {
+          cells[key] = (cells[key] ?? 0) + sign;
+        };
+        if (row.kind === 'answer') {
+          const outcome = outcomeOfAnswer(row);
+          const buckets = bucketsOf(profileOf(row));
+          for (const d of DIMENSIONS) bump(p.cells, cellKey(d, buckets[d], outcome));
+          for (const word of row.text ? wordsOf(row.text) : []) bump(p.words, word);
+          // The trigger counts entering answers only (monotone, one per person).
+          if (sign === 1) p.events += 1;
+        } else if (row.kind === 'rating' && row.score !== null) {
+          p.ratings[row.score] = (p.ratings[row.score] ?? 0) + sign;
+        } else if (row.kind === 'timing' && row.durationMs !== null) {
+          const cell = timingCell(row.durationMs);
+          p.timings[cell] = (p.timings[cell] ?? 0) + sign;
+        }
+      }
+      return out;
+    },
+    merge: (stored, change) => mergePending(stored ?? emptyPending(), change),
+    thresholdNoise: () => newThresholdNoise(noise),
+  };
 
   function read(questionId: number): Promise<Cached> {
     let pending = reading.get(questionId);
@@ -196,7 +288,7 @@ export function createResultsService(repo: ResultsRepository, deps: ResultsServi
     return cached;
   }
 
-  /** The published results of `q` from its snapshot, shaped (and suppressed) once per snapshot. */
+  /** The published results of `q` from its snapshot, shaped once per snapshot. */
   async function published(q: CatalogQuestion, dimension?: BreakdownDimension) {
     const entry = await entryOf(q.id);
     const key = dimension ?? '';
@@ -208,13 +300,53 @@ export function createResultsService(repo: ResultsRepository, deps: ResultsServi
     return shaped;
   }
 
-  async function tick(): Promise<void> {
-    for (const questionId of await foldAndPublish(repo, clock())) cache.delete(questionId);
+  /** Ends the open period of a question now: its snapshot is published. */
+  async function releaseNow(questionId: number): Promise<boolean> {
+    const done = await repo.release(questionId, clock(), (input) => ({
+      snapshot: release(
+        input.snapshot ?? undefined,
+        input.pending ?? emptyPending(),
+        outcomesOf({
+          type: input.type,
+          choices: input.choiceIds.map((id) => ({ id })) as CatalogQuestion['choices'],
+        }),
+        input.samples,
+        noise,
+      ),
+      thresholdNoise: newThresholdNoise(noise),
+    }));
+    cache.delete(questionId);
+    return done;
+  }
+
+  /**
+   * Folds the queue, then tests every question's open period (each test draws fresh noise,
+   * whether or not anything is pending: skipping quiet questions would itself depend on the
+   * data) and releases those that ended. Returns the questions released.
+   */
+  async function tick(): Promise<number[]> {
+    while ((await repo.fold(counting)) > 0) {
+      // A full batch may leave more behind; a short one emptied the queue.
+    }
+    await repo.ensureTallies(counting.thresholdNoise);
+    const released: number[] = [];
+    for (const t of await repo.triggers()) {
+      if (periodIsOver(t.events, t.periods, t.thresholdNoise, noise)) {
+        if (await releaseNow(t.questionId)) released.push(t.questionId);
+      }
+    }
+    return released;
   }
 
   return {
     /** The question's published results (optionally with one breakdown). */
     forQuestion: published,
+
+    /** Answer times and interest ratings of a question, from its published snapshot. */
+    async figuresOf(q: CatalogQuestion) {
+      const { stored } = await entryOf(q.id);
+      return { ratings: ratingsOf(stored?.snapshot), timings: timingsOf(stored?.snapshot) };
+    },
 
     /**
      * The results of a question of a listed survey, for a member who answered it, or for
@@ -229,8 +361,24 @@ export function createResultsService(repo: ResultsRepository, deps: ResultsServi
       return published(q, dimension);
     },
 
-    /** Folds and publishes now (the background loop does this every refreshSeconds). */
+    /** A respondent's answers start counting (approval): queued for the next fold. */
+    startCounting: (respondentId: number) => repo.startCounting(respondentId),
+
+    /** A respondent leaves the results for good: their counted answers come out. */
+    stopCounting: (respondentId: number) => repo.stopCounting(respondentId, counting),
+
+    /**
+     * Ends a question's period now (sample data loaded, or an erased member's sample answer
+     * must go): its snapshot is published at once. Costs accuracy (one more period's noise),
+     * not privacy: each person still enters and leaves once.
+     */
+    releaseNow,
+
+    /** Folds and tests the periods now (the background loop does this every refreshSeconds). */
     tick,
+
+    /** Folds one batch of the queue now (tests race several). */
+    fold: () => repo.fold(counting),
 
     /** Runs tick() every refreshSeconds until stop(); errors are reported, never thrown. */
     start() {
@@ -238,6 +386,7 @@ export function createResultsService(repo: ResultsRepository, deps: ResultsServi
       timer = setInterval(() => {
         if (ticking) return;
         ticking = tick()
+          .then(() => undefined)
           .catch((err) => deps.onError?.(err))
           .finally(() => (ticking = undefined));
       }, deps.refreshSeconds * 1000);

@@ -17,7 +17,15 @@ const people = (n: number) => `${count(n)} ${n === 1 ? 'person' : 'people'}`;
 const share = (percent: number | null) => (percent === null ? 'hidden' : `${Math.round(percent)}%`);
 
 export const FEWER_THAN_TEN =
-  "Fewer than 10 verified people have answered yet; results appear at 10 to protect everyone's privacy.";
+  "Not enough verified people have answered yet. Results appear at about 20, and every number is blurred a little so nobody's answer can be worked out.";
+export const NEARLY_EVERYONE =
+  'Nearly everyone (95% or more) gave the same answer. The split is not shown, to protect the few who did not.';
+
+/** The widest 95% margin of the shown shares, in whole points (at least 1). */
+function widestMargin(choices: ChoiceResult[]): number | null {
+  const margins = choices.flatMap((c) => (c.margin === null ? [] : [c.margin]));
+  return margins.length ? Math.max(1, Math.round(Math.max(...margins))) : null;
+}
 export const HIDDEN_GROUP = 'Hidden to protect privacy';
 
 type View = BreakdownDimension | 'all';
@@ -259,12 +267,14 @@ export function QuestionGraph({
   const rows = answered(results.choices).map((c) => ({
     label: c.choice,
     percent: c.percent,
+    margin: c.margin,
     count: c.count,
     mine: c.choice === mine,
   }));
   const Heading = variant === 'full' ? 'h2' : 'h3';
   const Sub = variant === 'full' ? 'h3' : 'h4';
-  const published = results.respondents !== null && results.respondents >= 10;
+  const published = results.respondents !== null;
+  const margin = widestMargin(results.choices);
   const closed = question.type === 'Closed';
   const counted =
     results.respondents !== null && results.blank !== null
@@ -277,6 +287,8 @@ export function QuestionGraph({
       </Heading>
       {!published ? (
         <p className="graph__empty graph__empty--privacy">{FEWER_THAN_TEN}</p>
+      ) : closed && results.dominated ? (
+        <p className="graph__empty graph__empty--privacy">{NEARLY_EVERYONE}</p>
       ) : closed ? (
         <>
           <BreakdownSwitch value={view} onChange={setView} />
@@ -313,8 +325,14 @@ export function QuestionGraph({
                           {r.label}
                           {r.mine ? ' (your answer)' : ''}
                         </th>
-                        <td>{r.percent === null ? 'hidden' : `${r.percent}%`}</td>
-                        <td>{r.count === null ? 'fewer than 10 / hidden' : count(r.count)}</td>
+                        <td>
+                          {r.percent === null
+                            ? 'hidden'
+                            : `${r.percent}%${r.margin !== null ? ` ±${r.margin}` : ''}`}
+                        </td>
+                        <td>
+                          {r.count === null ? 'fewer than 10 / hidden' : `about ${count(r.count)}`}
+                        </td>
                       </tr>
                     ))}
                   </tbody>
@@ -330,6 +348,13 @@ export function QuestionGraph({
         {published ? (
           <>
             n = {people(results.respondents!)}, verified
+            {margin !== null ? (
+              <span className="graph__approx">
+                {' '}
+                · Approximate: blurred for privacy, each share within ±{margin} points 95 times in
+                100
+              </span>
+            ) : null}
             {results.blank === null
               ? ' · left blank: hidden'
               : results.blank > 0

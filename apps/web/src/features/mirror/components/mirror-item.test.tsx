@@ -15,6 +15,7 @@ const item: Item = {
   date: '2026-03-12',
   rating: 7,
   same_percent: 23.4,
+  same_margin: 3.1,
   respondents: 1240,
   minority: true,
 };
@@ -36,7 +37,9 @@ describe('MirrorItem', () => {
       `/surveys/${item.gid}`,
     );
     expect(screen.getByText('Yes')).toBeTruthy();
-    expect(screen.getByText('23% answered the same (of 1,240 verified people)')).toBeTruthy();
+    expect(
+      screen.getByText('About 23% (±3) answered the same (of 1,240 verified people)'),
+    ).toBeTruthy();
     expect(screen.getByText("You're in the minority")).toBeTruthy();
     expect(screen.getByText('Your interest: 7/10')).toBeTruthy();
     expect(screen.getByText('12 Mar 2026')).toBeTruthy();

@@ -16,14 +16,16 @@ export function formatDay(date: string): string {
 
 /** What the mirror says about how many answered the same, in words a person reads. */
 export function sameText(item: Item): string | null {
-  if (item.respondents === null) return 'Not enough answers yet: results appear at 10 people';
+  if (item.respondents === null) return 'Not enough answers yet: results appear at about 20 people';
   if (item.is_blank) return null;
   // Written answers are not compared one by one: they are yours alone.
   if (item.type === 'Open')
     return `One of ${item.respondents.toLocaleString('en')} written answers`;
   if (item.same_percent === null) return 'Share hidden to protect privacy';
   const pct = Math.round(item.same_percent);
-  return `${pct}% answered the same`;
+  const margin =
+    item.same_margin !== null ? ` (±${Math.max(1, Math.round(item.same_margin))})` : '';
+  return `About ${pct}%${margin} answered the same`;
 }
 
 /** One answered question: the member's answer, the share who said the same, their rating. */

@@ -1,0 +1,28 @@
+import { discreteGaussianOf, discreteLaplaceOf } from '../modules/results/noise.js';
+import type { Noise } from '../modules/results/privacy.js';
+
+/** No noise at all: for tests of the plumbing (what is counted, when a period ends). */
+export const zeroNoise: Noise = { gaussian: () => 0, laplace: () => 0 };
+
+/**
+ * The production samplers over a seeded source (xorshift128+): the real distributions, the
+ * same draws on every run. Tests of privacy use the crypto default instead.
+ */
+export function seededNoise(seed: number): Noise {
+  let s0 = BigInt(seed) | 1n;
+  let s1 = 0x9e3779b97f4a7c15n ^ BigInt(seed);
+  const mask = (1n << 64n) - 1n;
+  const next = () => {
+    let x = s0;
+    const y = s1;
+    s0 = y;
+    x = (x ^ (x << 23n)) & mask;
+    s1 = x ^ y ^ (x >> 17n) ^ (y >> 26n);
+    return (s1 + y) & mask;
+  };
+  const rng = (maxExclusive: number) => Number(next() % BigInt(maxExclusive));
+  return {
+    gaussian: (sigma2) => discreteGaussianOf(sigma2, rng),
+    laplace: (scale) => discreteLaplaceOf(scale, rng),
+  };
+}

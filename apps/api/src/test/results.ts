@@ -1,0 +1,29 @@
+import { eq } from 'drizzle-orm';
+import type { Db } from '../db/client.js';
+import { questionTallies } from '../db/schema.js';
+import type { Pending, Snapshot } from '../modules/results/privacy.js';
+
+/** The open period's true change of a question (never published): what tests check counts by. */
+export async function pendingOf(db: Db, questionId: number): Promise<Pending | null> {
+  const [row] = await db
+    .select({ pending: questionTallies.pending })
+    .from(questionTallies)
+    .where(eq(questionTallies.questionId, questionId));
+  return (row?.pending as Pending | null | undefined) ?? null;
+}
+
+/** The stored snapshot of a question (noisy, as published). */
+export async function snapshotOf(db: Db, questionId: number): Promise<Snapshot | null> {
+  const [row] = await db
+    .select({ snapshot: questionTallies.snapshot })
+    .from(questionTallies)
+    .where(eq(questionTallies.questionId, questionId));
+  return (row?.snapshot as Snapshot | null | undefined) ?? null;
+}
+
+/** Sum of a pending increment's cells of one dimension and outcome prefix. */
+export function pendingTotal(pending: Pending | null, dimension = 'all'): number {
+  return Object.entries(pending?.cells ?? {})
+    .filter(([key]) => key.startsWith(`${dimension}|`))
+    .reduce((n, [, v]) => n + v, 0);
+}
