@@ -22,6 +22,10 @@ const shared: Fact[] = [
     q: 'Do you record my session or use heatmaps?',
     a: 'No. We do not record sessions and we do not use heatmaps.',
   },
+  {
+    q: 'Can anyone work out my answer from the results?',
+    a: 'No one can be sure of it, not even our staff. Every number in the results is blurred with a little random noise, released in a few updates as more people answer, and each answer counts in at most two of them. That is differential privacy, and we state the bound: epsilon 4.1 per person and question over its whole life (4.7 for written answers, delta one in a billion). Small groups are not shown, and nobody can replay your answer by suspending or re-adding accounts.',
+  },
   { q: 'Do you sell my data?', a: 'No. Never.' },
   {
     q: 'Is there third-party tracking?',
@@ -52,7 +56,7 @@ const loggedIn: Fact[] = [
   },
   {
     q: 'Do you store my year of birth, phone number, country and gender?',
-    a: 'Yes. Your phone number proves you are one real person; year of birth, gender and country let results be broken down by group. Your answers are stored under a pseudonym that cannot be linked to your phone number from the database alone, with the day only, never the time.',
+    a: 'Yes. Your phone number proves you are one real person; year of birth, gender and country let results be broken down by group. Your answers are stored under a pseudonym that cannot be linked to your phone number from the database alone, next to your age band, gender and country only in encrypted form, with the day only, never the time.',
   },
   ...shared,
 ];
