@@ -5,7 +5,7 @@ import {
   MyDataSchema,
   QuestionResultsSchema,
 } from '@candor/contracts';
-import { asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../../app.js';
 import type { Database } from '../../db/client.js';
@@ -27,7 +27,7 @@ import {
   post,
   signUp,
 } from '../../test/accounts.js';
-import { createTestApp } from '../../test/app.js';
+import { createTestApp, testSecrets } from '../../test/app.js';
 import { createTestDatabase, engines } from '../../test/database.js';
 import { zeroNoise } from '../../test/noise.js';
 import { pendingOf, pendingTotal, snapshotOf } from '../../test/results.js';
@@ -435,5 +435,58 @@ describe.each(engines)('results on %s', (engine) => {
     expect(inOrder).toHaveLength(12);
     expect(increasing(inOrder), inOrder.join(',')).toBe(false);
     expect(await snapshotOf(database.db, q.id)).toBeNull();
+  });
+});
+
+// With the real noise: an update reads the same every time and in every process, so averaging
+// many reads learns nothing; and it is not the truth.
+describe.each(engines)('noisy results on %s', (engine) => {
+  let database: Database;
+  let apps: App[];
+
+  beforeAll(async () => {
+    database = await createTestDatabase(engine);
+    await seedSampleContent(database.db);
+    // Two processes on one database, each with its own memory, sharing the secrets.
+    const secrets = testSecrets();
+    apps = [
+      await createTestApp(database, { resultsRefreshSeconds: 0 }, { secrets }),
+      await createTestApp(database, { resultsRefreshSeconds: 0 }, { secrets }),
+    ];
+  });
+
+  afterAll(async () => {
+    for (const app of apps ?? []) await app.close();
+    await database?.close();
+  });
+
+  it('serves one stored update to every read and every process, noisy', async () => {
+    const [a, b] = apps as [App, App];
+    const [q] = await database.db
+      .select({ id: questions.id, qid: questions.qid })
+      .from(questions)
+      .innerJoin(surveys, eq(surveys.id, questions.surveyId))
+      .where(and(eq(surveys.slug, 'taboos'), eq(questions.position, 1)));
+    const [choice] = await database.db
+      .select({ label: choices.label })
+      .from(choices)
+      .where(and(eq(choices.questionId, q!.id), eq(choices.isBlank, false)));
+    let token = '';
+    for (let i = 0; i < 60; i++) {
+      const m = await createMember(a, { gender: i % 2 ? 'female' : 'male' });
+      await post(a, `/api/v1/questions/${q!.qid}/answer/`, { choice: choice!.label }, m);
+      token = m.token;
+    }
+    await a.results.tick();
+    const read = async (app: App) =>
+      json(await get(app, `/api/v1/questions/${q!.qid}/results/?breakdown=country`, { token }));
+    const first = await read(a);
+    expect(first.updates).toBe(1);
+    for (let i = 0; i < 5; i++) expect(await read(a)).toEqual(first);
+    expect(await read(b)).toEqual(first);
+    // Every country carries noise in the stored update, people or not.
+    const snapshot = (await snapshotOf(database.db, q!.id))!;
+    const cells = Object.values(snapshot.cells.country).flat();
+    expect(cells.filter((n) => n !== 0).length).toBeGreaterThan(cells.length / 2);
   });
 });
