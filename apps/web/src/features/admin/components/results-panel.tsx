@@ -139,8 +139,9 @@ export function ResultsPanel() {
         they found it.
       </p>
       <p className="notice results-admin__privacy">
-        Staff see the same privacy-protected numbers as members: nothing under 10 people is shown,
-        here or in the exports.
+        Staff see the same privacy-protected numbers as members, here and in the exports: every
+        number is blurred a little (differential privacy, docs/privacy.md) and no exact count is
+        ever shown; answer times and ratings appear with the next update of the results.
       </p>
       {surveys.isError ? (
         <ListError what="The surveys" onRetry={() => void surveys.refetch()} />
