@@ -92,13 +92,7 @@ function padding(noise: Noise, trials: number): number {
     ]);
     const everyone = [...people, ...background(30, t)];
     const truth = everyone.filter(([o, g]) => o === 0 && g === 'non_binary').length;
-    const first = release(
-      undefined,
-      pendingOf(everyone),
-      OUTCOMES,
-      [],
-      noise,
-    );
+    const first = release(undefined, pendingOf(everyone), OUTCOMES, [], noise);
     const mine = Array.from(
       { length: 9 },
       () => [0, 'non_binary', '65+', 'NZ'] as [number, string, string, string],
