@@ -189,9 +189,15 @@ describe('survey authoring in the staff area', () => {
     person.watch.assertNoErrors();
     await person.context.close();
 
-    // The admin sees the answers, and the answered choice is locked.
+    // The admin sees published counts only (two answers are in none yet), and every choice of
+    // the published survey is locked, answered or not.
     await page.reload();
-    await expect.poll(() => page.locator('.survey-status').textContent()).toMatch(/Answers\s*2/);
+    await expect
+      .poll(() => page.locator('.survey-status').textContent())
+      .toMatch(/Answers\s*None published yet/);
+    await expect
+      .poll(() => page.locator('.question-card__choice--locked').count())
+      .toBeGreaterThan(0);
     await page.getByRole('button', { name: 'Close survey' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Close survey' }).click();
     await page.locator('.survey-status').getByText('Closed', { exact: true }).first().waitFor();

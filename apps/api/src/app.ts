@@ -192,6 +192,7 @@ export async function buildApp({
   const operatorResults = createOperatorResultsService({ results, surveys, audit, clock });
   const authoring = createAuthoringService(createAuthoringRepository(database.db), {
     audit,
+    results,
     onChange: () => surveys.invalidate(),
     clock,
   });

@@ -13,13 +13,15 @@ export const UPLOAD_IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/webp', 'ima
 export const MAX_CHOICES = 12;
 export const MAX_TIMER_SECONDS = 3600;
 
-const VIDEO_FILE = /\.(mp4|webm|ogv|ogg|m3u8)$/i;
-/** Files served by Candor itself (the sample videos): a path on this site. */
+// Files elsewhere play in the browser's <video> (the CSP's media-src). Not HLS (.m3u8): its
+// player fetches the stream by script, and the CSP lets scripts connect to this site only.
+const VIDEO_FILE = /\.(mp4|webm|ogv|ogg)$/i;
+/** Files served by Candor itself (the sample videos, HLS streams too): a path on this site. */
 const OWN_VIDEO = /^\/sample\/[\w/-]+\.(mp4|webm|ogv|ogg|m3u8)$/i;
 
 /**
  * Why a video link cannot be played, or null when it can: an https YouTube or Vimeo video page,
- * a direct https link to an .mp4, .webm, .ogv/.ogg or .m3u8 file, or one of Candor's own sample
+ * a direct https link to an .mp4, .webm or .ogv/.ogg file, or one of Candor's own sample
  * videos (`/sample/...`).
  */
 export function videoLinkProblem(link: string): string | null {
@@ -48,7 +50,7 @@ export function videoLinkProblem(link: string): string | null {
       : 'That Vimeo link does not name a video.';
   }
   if (VIDEO_FILE.test(path)) return null;
-  return 'Use a YouTube or Vimeo link, or a direct link to an .mp4, .webm, .ogv or .m3u8 file.';
+  return 'Use a YouTube or Vimeo link, or a direct link to an .mp4, .webm or .ogv file.';
 }
 
 const HOSTED = ['youtube.com', 'youtube-nocookie.com', 'youtu.be', 'vimeo.com', 'player.vimeo.com'];
@@ -184,9 +186,12 @@ export const AdminQuestionSchema = z.object({
   video_captions_1: z.string().nullable(),
   video_captions_2: z.string().nullable(),
   max_length: z.number().int().nullable(),
+  /** About how many answered, as published (blurred for privacy): 0 until the first update. */
   answers_count: z.number().int().min(0),
-  /** Choices that have answers: they can be reordered, never removed or renamed. */
-  answered_choices: z.array(z.string()),
+  /** Published: the type stays, the question cannot be deleted, its choices stay (answered or not). */
+  locked: z.boolean(),
+  /** Choices that can be moved but never removed or renamed: all of them once published. */
+  locked_choices: z.array(z.string()),
 });
 export type AdminQuestion = z.infer<typeof AdminQuestionSchema>;
 
@@ -201,6 +206,7 @@ const adminSurveyBase = {
   date_published: when.nullable(),
   closed_at: when.nullable(),
   questions_count: z.number().int().min(0),
+  /** About how many answers, as published (blurred for privacy): the questions' sum. */
   answers_count: z.number().int().min(0),
 };
 

@@ -1,6 +1,6 @@
 import { and, asc, count, eq, inArray, max, notInArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { answers, choices, genres, questions, surveyGenres, surveys } from '../../db/schema.js';
+import { choices, genres, questions, surveyGenres, surveys } from '../../db/schema.js';
 
 export type SurveyValues = Omit<
   typeof surveys.$inferInsert,
@@ -57,14 +57,15 @@ export function createAuthoringRepository(db: Db) {
   return {
     genreIds: (gids: string[]) => genreIds(db, gids),
 
-    /** Every survey, in home-page order, with its questions and answers counted. */
+    /** Every survey, in home-page order, with its questions' ids. */
     async listSurveys() {
       return db
         .select({
           survey: surveys,
           // Spelled out: Drizzle leaves a single table's columns unqualified.
-          questionsCount: sql<number>`(select count(*)::int from questions q where q.survey_id = surveys.id)`,
-          answersCount: sql<number>`(select count(*)::int from answers a join questions q on q.id = a.question_id where q.survey_id = surveys.id)`,
+          questionIds: sql<
+            number[]
+          >`array(select q.id from questions q where q.survey_id = surveys.id)`,
         })
         .from(surveys)
         .orderBy(asc(surveys.slot), asc(surveys.id));
@@ -73,7 +74,7 @@ export function createAuthoringRepository(db: Db) {
     async findSurvey(gid: string) {
       const [survey] = await db.select().from(surveys).where(eq(surveys.gid, gid));
       if (!survey) return undefined;
-      const [genreRows, questionRows, choiceRows, answered] = await Promise.all([
+      const [genreRows, questionRows, choiceRows] = await Promise.all([
         db
           .select({ genre: genres })
           .from(surveyGenres)
@@ -91,19 +92,12 @@ export function createAuthoringRepository(db: Db) {
           .innerJoin(questions, eq(questions.id, choices.questionId))
           .where(eq(questions.surveyId, survey.id))
           .orderBy(asc(choices.questionId), asc(choices.position)),
-        db
-          .select({ questionId: answers.questionId, choiceId: answers.choiceId, n: count() })
-          .from(answers)
-          .innerJoin(questions, eq(questions.id, answers.questionId))
-          .where(eq(questions.surveyId, survey.id))
-          .groupBy(answers.questionId, answers.choiceId),
       ]);
       return {
         survey,
         genres: genreRows.map((r) => r.genre),
         questions: questionRows,
         choices: choiceRows.map((r) => r.choice),
-        answered,
       };
     },
 
@@ -130,21 +124,6 @@ export function createAuthoringRepository(db: Db) {
         .for('update');
       if (!survey || !question) return undefined;
       return { question, surveyGid: survey.gid, published: survey.publishedAt !== null };
-    },
-
-    /** How many answers a question has, and the labels of its choices that have any. */
-    async answeredOf(tx: Tx, questionId: number) {
-      const [total] = await tx
-        .select({ n: count() })
-        .from(answers)
-        .where(eq(answers.questionId, questionId));
-      const rows = await tx
-        .selectDistinct({ label: choices.label, position: choices.position })
-        .from(answers)
-        .innerJoin(choices, eq(choices.id, answers.choiceId))
-        .where(eq(answers.questionId, questionId))
-        .orderBy(asc(choices.position));
-      return { count: total?.n ?? 0, labels: rows.map((r) => r.label) };
     },
 
     async choiceLabels(tx: Tx, questionId: number) {

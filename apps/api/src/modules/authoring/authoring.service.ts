@@ -8,14 +8,14 @@ import {
   type AdminSurveySummary,
   type GenreInput,
   LEAVE_BLANK_CHOICE,
-  MIN_PUBLISHED_COUNT,
   type QuestionInputSchema,
   type SurveyInputSchema,
   type SurveyState,
 } from '@candor/contracts';
 import type { z } from 'zod';
 import { AppError } from '../../lib/app-error.js';
-import { FOREIGN_KEY_VIOLATION, UNIQUE_VIOLATION, sqlState } from '../../lib/sql-state.js';
+import { UNIQUE_VIOLATION, sqlState } from '../../lib/sql-state.js';
+import type { ResultsService } from '../results/results.service.js';
 import type { Actor, AuditService } from '../audit/audit.service.js';
 import { shareableLink } from '../surveys/surveys.service.js';
 import type { AuthoringRepository, QuestionValues, SurveyValues } from './authoring.repository.js';
@@ -85,17 +85,22 @@ const quoted = (labels: string[]) => labels.map((l) => `“${l}”`).join(', ');
 
 /**
  * Survey authoring for admins: every change audited. Edits never change what collected answers
- * mean: a choice with answers cannot be removed or renamed, an answered question cannot change
- * type or be deleted (ANSWERS_EXIST, with the reason).
+ * mean, and what may be edited never depends on the answers (that would tell staff which
+ * questions and choices someone picked, docs/decisions/011): once a survey is published, its
+ * questions keep their type and their choices (which can be moved, and added to) and cannot be
+ * deleted (ANSWERS_EXIST, with the reason). A draft takes no answers, so it may change freely.
  */
 export function createAuthoringService(
   repo: AuthoringRepository,
   {
     audit,
+    results,
     onChange = () => {},
     clock = () => new Date(),
   }: {
     audit: AuditService;
+    /** About how many answered each question, as published: staff never see true counts. */
+    results: Pick<ResultsService, 'approximateTotals'>;
     /** Content changed: public reads in this process should see it now (the survey cache). */
     onChange?: () => void;
     clock?: () => Date;
@@ -111,20 +116,10 @@ export function createAuthoringService(
     const found = isUuid(gid) ? await repo.findSurvey(gid.toLowerCase()) : undefined;
     if (!found) throw new AppError('NOT_FOUND');
     const { survey: s } = found;
-    const answeredOf = new Map<number, { total: number; choiceIds: Set<number> }>();
-    for (const a of found.answered) {
-      const entry = answeredOf.get(a.questionId) ?? { total: 0, choiceIds: new Set() };
-      entry.total += a.n;
-      if (a.choiceId !== null) entry.choiceIds.add(a.choiceId);
-      answeredOf.set(a.questionId, entry);
-    }
+    const locked = s.publishedAt !== null;
+    const totals = await results.approximateTotals(found.questions.map((q) => q.id));
     const questions: AdminQuestion[] = found.questions.map((q) => {
       const own = found.choices.filter((c) => c.questionId === q.id && !c.isBlank);
-      const answered = answeredOf.get(q.id);
-      const total = answered?.total ?? 0;
-      // Under 10 answers, which choices were picked is not shown, even to staff: all are locked.
-      const locked = (c: { id: number }) =>
-        total >= MIN_PUBLISHED_COUNT ? answered!.choiceIds.has(c.id) : total > 0;
       return {
         qid: q.qid,
         position: q.position,
@@ -138,8 +133,9 @@ export function createAuthoringService(
         video_captions_1: q.videoCaptions1,
         video_captions_2: q.videoCaptions2,
         max_length: q.maxLength,
-        answers_count: answered?.total ?? 0,
-        answered_choices: own.filter(locked).map((c) => c.label),
+        answers_count: totals.get(q.id) ?? 0,
+        locked,
+        locked_choices: locked ? own.map((c) => c.label) : [],
       };
     });
     return {
@@ -186,33 +182,35 @@ export function createAuthoringService(
     return unique;
   }
 
-  /** Locks the question, checks the change against its answers, then applies it. */
+  /** Locks the question and its survey (publication waits), checks the change, applies it. */
   async function changeQuestion(
     qid: string,
     change: (
       tx: Parameters<Parameters<AuthoringRepository['transaction']>[0]>[0],
       q: NonNullable<Awaited<ReturnType<AuthoringRepository['lockQuestion']>>>,
-      answered: { count: number; labels: string[] },
     ) => Promise<void>,
   ): Promise<string> {
     if (!isUuid(qid)) throw new AppError('NOT_FOUND');
-    try {
-      return await repo.transaction(async (tx) => {
-        const found = await repo.lockQuestion(tx, qid.toLowerCase());
-        if (!found) throw new AppError('NOT_FOUND');
-        await change(tx, found, await repo.answeredOf(tx, found.question.id));
-        return found.surveyGid;
-      });
-    } catch (err) {
-      // An answer that arrived between the check and the change: the foreign key refuses.
-      if (sqlState(err) === FOREIGN_KEY_VIOLATION) throw new AppError('ANSWERS_EXIST');
-      throw err;
-    }
+    return repo.transaction(async (tx) => {
+      const found = await repo.lockQuestion(tx, qid.toLowerCase());
+      if (!found) throw new AppError('NOT_FOUND');
+      await change(tx, found);
+      return found.surveyGid;
+    });
   }
 
   async function list(): Promise<AdminSurveyList> {
     const rows = await repo.listSurveys();
-    return { results: rows.map((r) => summary(r.survey, r.questionsCount, r.answersCount)) };
+    const totals = await results.approximateTotals(rows.flatMap((r) => r.questionIds));
+    return {
+      results: rows.map((r) =>
+        summary(
+          r.survey,
+          r.questionIds.length,
+          r.questionIds.reduce((n, id) => n + (totals.get(id) ?? 0), 0),
+        ),
+      ),
+    };
   }
 
   return {
@@ -309,31 +307,23 @@ export function createAuthoringService(
     async updateQuestion(qid: string, input: QuestionInput, actor: Actor, origin: string) {
       const { values, labels, blank } = questionParts(input);
       let before: { text: string; video1: string | null; video2: string | null } | undefined;
-      const gid = await changeQuestion(qid, async (tx, found, answered) => {
+      const gid = await changeQuestion(qid, async (tx, found) => {
         const q = found.question;
         if (found.published && q.type !== input.type) {
-          // Refused even without answers: a process may still be taking answers of the old type.
           throw new AppError(
             'ANSWERS_EXIST',
             'This survey is published, so its questions keep their type: people may be answering this one now. Add a new question instead.',
           );
         }
-        // Under 10 answers every choice is kept, so nobody learns which ones were picked.
-        const kept =
-          answered.count >= MIN_PUBLISHED_COUNT
-            ? answered.labels
-            : answered.count > 0
-              ? (await repo.choiceLabels(tx, q.id)).filter((l) => l !== blank)
-              : [];
+        // Every choice of a published question is kept, answered or not, so the refusal says
+        // nothing about which were picked.
+        const kept = found.published ? await repo.choiceLabels(tx, q.id) : [];
         const missing = kept.filter((l) => l !== blank && !labels.includes(l));
         if (missing.length) {
           const one = missing.length === 1;
-          const few = answered.count < MIN_PUBLISHED_COUNT;
           throw new AppError(
             'ANSWERS_EXIST',
-            few
-              ? `People have answered this question, so its choices (${quoted(kept)}) cannot be removed or renamed until ${MIN_PUBLISHED_COUNT} have: that would change what their answers mean. You can move them, and add new choices beside them.`
-              : `${quoted(missing)} ${one ? 'has' : 'have'} answers, so ${one ? 'it' : 'they'} cannot be removed or renamed: that would change what those answers mean. You can move ${one ? 'it' : 'them'}, and add new choices beside ${one ? 'it' : 'them'}.`,
+            `This survey is published, so its choices stay as they are: removing or renaming ${quoted(missing)} would change what people's answers mean. You can move ${one ? 'it' : 'them'}, and add new choices beside ${one ? 'it' : 'them'}.`,
           );
         }
         before = { text: q.text, video1: q.videoLink1, video2: q.videoLink2 };
@@ -355,11 +345,11 @@ export function createAuthoringService(
     },
 
     async deleteQuestion(qid: string, actor: Actor, origin: string) {
-      const gid = await changeQuestion(qid, async (tx, found, answered) => {
-        if (answered.count > 0) {
+      const gid = await changeQuestion(qid, async (tx, found) => {
+        if (found.published) {
           throw new AppError(
             'ANSWERS_EXIST',
-            'People have answered this question, so it cannot be deleted. Close the survey instead if it should take no more answers.',
+            'This survey is published, so its questions stay: people may have answered this one. Close the survey instead if it should take no more answers.',
           );
         }
         await repo.deleteQuestion(tx, found.question.id, found.question.surveyId);

@@ -312,6 +312,15 @@ export function rowOf(
   };
 }
 
+/**
+ * About how many people a snapshot's overall row holds (post-processing of what is published,
+ * so it costs no privacy): the sum of its noisy counts, rounded, never negative; 0 before any.
+ */
+export function approximateTotal(snapshot: Snapshot | undefined): number {
+  const row = snapshot?.cells.all?.[''];
+  return row ? Math.max(0, Math.round(row.reduce((sum, n) => sum + n, 0))) : 0;
+}
+
 /** A published row: approximate counts, shares and 95% margins, or why nothing is shown. */
 export interface PublishedRow {
   /** Noisy number of people, rounded; null when under MIN_ROW_TOTAL. */

@@ -1,4 +1,4 @@
-import { type SQL, eq, sql } from 'drizzle-orm';
+import { type SQL, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { questionTallies } from '../../db/schema.js';
 import type { Pending, Snapshot } from './privacy.js';
@@ -365,6 +365,18 @@ export function createResultsRepository(db: Db) {
       const [row] = await readSnapshot.execute({ questionId });
       if (!row?.snapshot || !row.publishedAt) return undefined;
       return { snapshot: row.snapshot as Snapshot, publishedAt: row.publishedAt };
+    },
+
+    /** The published snapshots of the questions given (those with none are left out). */
+    async readSnapshots(questionIds: number[]): Promise<Map<number, Snapshot>> {
+      if (!questionIds.length) return new Map();
+      const rows = await db
+        .select({ questionId: questionTallies.questionId, snapshot: questionTallies.snapshot })
+        .from(questionTallies)
+        .where(inArray(questionTallies.questionId, questionIds));
+      return new Map(
+        rows.filter((r) => r.snapshot).map((r) => [r.questionId, r.snapshot as Snapshot]),
+      );
     },
   };
 }

@@ -11,6 +11,7 @@ import { discreteGaussianOf, discreteLaplaceOf } from './noise.js';
 import {
   BUCKETS,
   DIMENSIONS,
+  approximateTotal,
   type NoisyRow,
   type Noise,
   type OutcomeKey,
@@ -341,6 +342,15 @@ export function createResultsService(repo: ResultsRepository, deps: ResultsServi
   return {
     /** The question's published results (optionally with one breakdown). */
     forQuestion: published,
+
+    /**
+     * About how many people answered each question, as published (staff see this, never the
+     * true count: which questions and choices have answers is itself answer data).
+     */
+    async approximateTotals(questionIds: number[]): Promise<Map<number, number>> {
+      const snapshots = await repo.readSnapshots(questionIds);
+      return new Map(questionIds.map((id) => [id, approximateTotal(snapshots.get(id))]));
+    },
 
     /** Answer times and interest ratings of a question, from its published snapshot. */
     async figuresOf(q: CatalogQuestion) {

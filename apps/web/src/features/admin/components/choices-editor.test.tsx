@@ -31,7 +31,7 @@ function Harness({
         control={form.control}
         register={form.register}
         errors={form.formState.errors}
-        answered={answered}
+        locked={answered}
       />
       <button type="submit">Read</button>
     </form>
@@ -52,7 +52,7 @@ function setup(labels: string[], answered: string[] = []) {
 }
 
 describe('ChoicesEditor', () => {
-  it('locks answered choices: read-only, no remove button, and says why', () => {
+  it('locks the choices of a published survey: read-only, no remove button, and says why', () => {
     setup(['Yes', 'No', 'Maybe'], ['Yes']);
     expect(choice(1).readOnly).toBe(true);
     expect(choice(2).readOnly).toBe(false);

@@ -21,22 +21,22 @@ function LockIcon() {
 }
 
 /**
- * The choices of a closed question: add, remove, rename and reorder rows. A choice that already
- * has answers is locked: it can move, but neither be removed nor renamed. The leave-blank choice
- * is not a row: the API adds it, always last.
+ * The choices of a closed question: add, remove, rename and reorder rows. A saved choice of a
+ * published survey is locked: it can move, but neither be removed nor renamed. The leave-blank
+ * choice is not a row: the API adds it, always last.
  */
 export function ChoicesEditor({
   control,
   register,
   errors,
-  answered,
+  locked: lockedLabels,
   onEdit,
 }: {
   control: Control<QuestionFormValues>;
   register: UseFormRegister<QuestionFormValues>;
   errors: FieldErrors<QuestionFormValues>;
-  /** Saved labels that have answers. */
-  answered: readonly string[];
+  /** Labels that stay (the survey is published): they can be moved, not removed or renamed. */
+  locked: readonly string[];
   /** Any change to the choices: their errors are then out of date. */
   onEdit?: () => void;
 }) {
@@ -44,7 +44,7 @@ export function ChoicesEditor({
   const { fields, append, remove, move } = useFieldArray({ control, name: 'choices' });
   const refocus = useRefocus();
   const groupError = errors.choices?.message;
-  const anyLocked = fields.some((f) => isLocked(f, answered));
+  const anyLocked = fields.some((f) => isLocked(f, lockedLabels));
 
   const moveRow = (index: number, delta: -1 | 1) => {
     const id = fields[index]!.id;
@@ -61,12 +61,12 @@ export function ChoicesEditor({
         In the order people see them (unless shuffled). “{LEAVE_BLANK_CHOICE}” is added
         automatically as the last choice.
         {anyLocked
-          ? ' Locked choices have answers: they can be moved, not removed or renamed.'
+          ? ' The survey is published, so its choices can be moved, not removed or renamed.'
           : ''}
       </p>
       <ol className="choices__list">
         {fields.map((field, index) => {
-          const locked = isLocked(field, answered);
+          const locked = isLocked(field, lockedLabels);
           const rowError = errors.choices?.[index]?.label?.message;
           const number = index + 1;
           return (
@@ -93,7 +93,7 @@ export function ChoicesEditor({
                 />
                 {locked ? (
                   <p id={`${base}-${field.id}-lock`} className="choices__lock">
-                    <LockIcon /> Has answers: can be moved, not removed or renamed.
+                    <LockIcon /> Published: can be moved, not removed or renamed.
                   </p>
                 ) : null}
                 {rowError ? (

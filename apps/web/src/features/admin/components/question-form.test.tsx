@@ -20,7 +20,8 @@ const saved: AdminQuestion = {
   video_captions_2: null,
   max_length: null,
   answers_count: 3,
-  answered_choices: ['Yes'],
+  locked: false,
+  locked_choices: [],
 };
 
 const json = (status: number, body: unknown) =>

@@ -111,8 +111,8 @@ export function QuestionForm({
     name: ['video_captions_1', 'video_captions_2'],
   });
   const embedded = videoLinks.map((l) => isHostedVideo(l ?? ''));
-  const answered = question?.answered_choices ?? [];
-  const typeLocked = (question?.answers_count ?? 0) > 0;
+  const lockedChoices = question?.locked_choices ?? [];
+  const typeLocked = question?.locked ?? false;
 
   /**
    * Checks the values against the contract and puts each issue under its field, leaving alone
@@ -171,7 +171,7 @@ export function QuestionForm({
           label={n === 1 ? 'Video link' : 'Second video link'}
           hint={
             n === 1
-              ? 'YouTube, Vimeo, or an https link to an .mp4, .webm, .ogv or .m3u8 file.'
+              ? 'YouTube, Vimeo, or an https link to an .mp4, .webm or .ogv file.'
               : 'Optional: played after the first video.'
           }
           error={errors[link]?.message}
@@ -242,7 +242,7 @@ export function QuestionForm({
           <p className="field__label">Type</p>
           <p className="question-form__fixed">
             {QUESTION_TYPE_LABELS[type]}{' '}
-            <span className="field__hint">(it has answers, so its type cannot change)</span>
+            <span className="field__hint">(the survey is published, so its type stays)</span>
           </p>
         </div>
       ) : (
@@ -280,7 +280,7 @@ export function QuestionForm({
             register={form.register}
             onEdit={() => form.clearErrors('choices')}
             errors={errors}
-            answered={answered}
+            locked={lockedChoices}
           />
           <label className="check">
             <input type="checkbox" {...form.register('randomise_answers')} />

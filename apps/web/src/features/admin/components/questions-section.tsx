@@ -36,7 +36,7 @@ function ChoiceList({ question }: { question: AdminQuestion }) {
       {question.choices.map((c) => (
         <li
           key={c}
-          className={question.answered_choices.includes(c) ? 'question-card__choice--answered' : ''}
+          className={question.locked_choices.includes(c) ? 'question-card__choice--locked' : ''}
         >
           {c}
         </li>
@@ -99,8 +99,8 @@ export function QuestionsSection({
         </h2>
         <p className="questions-section__lead">
           One per screen, in this order. Moves are saved at once.
-          {survey.answers_count > 0
-            ? ' Answered questions can be edited and moved, but an answered choice cannot be removed or renamed, and an answered question cannot change type or be deleted.'
+          {survey.state !== 'draft'
+            ? ' The survey is published: questions can be edited, moved and added, but a choice cannot be removed or renamed, and a question cannot change type or be deleted.'
             : ''}
         </p>
       </div>
@@ -181,7 +181,7 @@ export function QuestionsSection({
                 >
                   Edit
                 </button>
-                {question.answers_count === 0 ? (
+                {!question.locked ? (
                   <button
                     type="button"
                     className="button button--danger-outline"

@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { toast } from 'sonner';
 import { type SurveyTransition, useSurveyTransition } from '../api/authoring';
-import { STATE_NOTES } from '../lib/authoring';
+import { STATE_NOTES, answersText } from '../lib/authoring';
 import { actionErrorText } from '../lib/wording';
 import { ConfirmDialog } from './confirm-dialog';
 import { DateTime, StateBadge } from './survey-bits';
@@ -158,7 +158,7 @@ export function SurveyStatus({ survey }: { survey: AdminSurvey }) {
         ) : null}
         <div>
           <dt>Answers</dt>
-          <dd>{survey.answers_count.toLocaleString('en-US')}</dd>
+          <dd>{answersText(survey.answers_count)}</dd>
         </div>
       </dl>
       <div className="survey-status__actions">

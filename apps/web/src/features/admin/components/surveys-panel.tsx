@@ -127,7 +127,7 @@ export function SurveysPanel() {
               <th scope="col">Survey</th>
               <th scope="col">State</th>
               <th scope="col">Questions</th>
-              <th scope="col">Answers</th>
+              <th scope="col">Answers (about)</th>
               <th scope="col">Release</th>
               <th scope="col">
                 <span className="visually-hidden">Order and editing</span>
@@ -163,7 +163,7 @@ export function SurveysPanel() {
                   {survey.questions_count}
                 </td>
                 <td data-label="Answers" className="surveys-table__number">
-                  {survey.answers_count.toLocaleString('en-US')}
+                  {survey.answers_count ? `≈ ${survey.answers_count.toLocaleString('en-US')}` : '–'}
                 </td>
                 <td data-label="Release">
                   <DateTime at={survey.release_date} />

@@ -105,13 +105,14 @@ const saved: AdminQuestion = {
   video_captions_2: null,
   max_length: null,
   answers_count: 12,
-  answered_choices: ['Yes'],
+  locked: true,
+  locked_choices: ['Yes'],
 };
 
 describe('question form values', () => {
-  it('locks only the saved choices that have answers, wherever they move', () => {
+  it('locks only the saved choices that stay, wherever they move', () => {
     const rows = questionValues(saved).choices;
-    expect(rows.map((r) => isLocked(r, saved.answered_choices))).toEqual([true, false, false]);
+    expect(rows.map((r) => isLocked(r, saved.locked_choices))).toEqual([true, false, false]);
     expect(isLocked({ label: 'Yes', original: null }, ['Yes'])).toBe(false);
   });
 

@@ -136,8 +136,8 @@ export interface ChoiceRow {
 }
 
 /** A row whose saved label has answers: it may move, never be removed or renamed. */
-export const isLocked = (row: ChoiceRow, answered: readonly string[]): boolean =>
-  row.original !== null && answered.includes(row.original);
+export const isLocked = (row: ChoiceRow, locked: readonly string[]): boolean =>
+  row.original !== null && locked.includes(row.original);
 
 /** The question form's values: text inputs stay strings until the form is sent. */
 export interface QuestionFormValues {
@@ -209,6 +209,9 @@ export function questionInput(values: QuestionFormValues): QuestionInput {
   };
 }
 
-/** "12 answers", "1 answer", "No answers yet". */
+/**
+ * The published (blurred) number of answers: "About 120 answers", "None published yet". Staff
+ * never see true counts: which questions have answers is answer data (docs/decisions/011).
+ */
 export const answersText = (n: number): string =>
-  n === 0 ? 'No answers yet' : n === 1 ? '1 answer' : `${n.toLocaleString('en-US')} answers`;
+  n === 0 ? 'None published yet' : `About ${n.toLocaleString('en-US')} answers`;
