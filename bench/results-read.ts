@@ -19,6 +19,8 @@ import {
   hmacHex,
 } from '../apps/api/src/lib/keys';
 import { createTokenService } from '../apps/api/src/lib/tokens';
+import { createRespondentsRepository } from '../apps/api/src/modules/respondents/respondents.repository';
+import { createRespondentsService } from '../apps/api/src/modules/respondents/respondents.service';
 import { createResultsRepository } from '../apps/api/src/modules/results/results.repository';
 import { createResultsService } from '../apps/api/src/modules/results/results.service';
 import { createPostgresDatabase, median, startCandor } from './lib';
@@ -92,13 +94,24 @@ async function prepare(database: Database, n: number, jwtSecret: string): Promis
                   where a.question_id = ${q!.id}
                   group by 1) x),
       'words', '{}'::jsonb, 'ratings', to_jsonb(array_fill(0, array[11])),
-      'timings', to_jsonb(array_fill(0, array[10])), 'events', ${n})
+      'timings', to_jsonb(array_fill(0, array[10])), 'events', ${n}::int)
     on conflict (question_id) do update set pending = excluded.pending`);
+  // Sealed as the server would seal them, before it starts (not during the measurement).
+  const profileKey = deriveProfileKey({ pseudonymSecret: jwtSecret });
+  await createRespondentsService(createRespondentsRepository(db), {
+    pseudonymKey: derivePseudonymKey({ pseudonymSecret: jwtSecret }),
+    profileKey,
+    counting: {
+      startCounting: async () => false,
+      stopCounting: async () => false,
+      releaseNow: async () => false,
+    },
+  }).sealLegacyProfiles();
   await db.execute(sql`analyze`);
   const results = createResultsService(createResultsRepository(db), {
     surveys: { findQuestion: async () => undefined },
     hasAnswered: async () => true,
-    profileKey: deriveProfileKey({ pseudonymSecret: jwtSecret }),
+    profileKey,
     refreshSeconds: 0,
   });
   await results.releaseNow(q!.id);

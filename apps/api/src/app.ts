@@ -269,11 +269,22 @@ export async function buildApp({
   await app.register(imageFiles, { dir: uploadsDir });
   await app.register(web, { root: config.webDistDir });
   // Answers are folded and snapshots published in the background while the app serves.
+  // Profiles migration 0007 left in plain text are sealed in the background (the fold opens
+  // both forms): a large database must not hold the server's start.
+  const sealing = new AbortController();
+  let sealed: Promise<unknown> = Promise.resolve();
   app.addHook('onReady', async () => {
-    await respondents.sealLegacyProfiles();
+    sealed = respondents.sealLegacyProfiles(sealing.signal).then(
+      (n) => n && app.log.info({ sealed: n }, 'respondent profiles sealed'),
+      (err) => app.log.warn({ err }, 'sealing respondent profiles failed; the next start retries'),
+    );
     results.start();
   });
-  app.addHook('onClose', async () => results.stop());
+  app.addHook('onClose', async () => {
+    sealing.abort();
+    await sealed;
+    await results.stop();
+  });
   // Vacuum and analyze where the database does not (PGlite; a server with autovacuum off).
   const maintenance = createMaintenance(database, {
     intervalSeconds: config.dbMaintenanceSeconds,

@@ -94,8 +94,13 @@ export function createRespondentsRepository(db: Db) {
         .limit(limit);
     },
 
-    async setProfile(id: number, profile: string): Promise<void> {
-      await db.update(respondents).set({ profile }).where(eq(respondents.id, id));
+    /** Replaces the profiles of the respondents given, in one statement. */
+    async setProfiles(rows: { id: number; profile: string }[]): Promise<void> {
+      if (!rows.length) return;
+      await db.execute(sql`
+        update respondents r set profile = v.profile
+        from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as v(id int, profile text)
+        where r.id = v.id`);
     },
 
     /** Everything stored under a respondent, with public ids and labels, for the member's export. */

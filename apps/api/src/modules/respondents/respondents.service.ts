@@ -4,6 +4,9 @@ import { legacyProfile, openProfile, sealProfile } from '../../lib/profile-seal.
 import type { ResultsService } from '../results/results.service.js';
 import { AGE_BANDS, OLDEST_BAND, type RespondentsRepository } from './respondents.repository.js';
 
+/** Profiles sealed per statement when old plain ones are sealed. */
+const SEAL_BATCH = 1000;
+
 type AccountStatus = 'pending' | 'under_review' | 'active' | 'rejected' | 'suspended';
 
 /** Age band of a year of birth in `now`'s year (the band of the age reached that year). */
@@ -123,17 +126,25 @@ export function createRespondentsService(
       return { profile, ...rest };
     },
 
-    /** Seals the profiles the 0007 migration left in plain text (at start, before folding). */
-    async sealLegacyProfiles(): Promise<number> {
+    /**
+     * Seals, a batch at a time, the profiles the 0007 migration left in plain text, until none
+     * is left or `signal` aborts (the server does this in the background: the fold opens both
+     * forms, and a million profiles take minutes). Returns how many it sealed.
+     */
+    async sealLegacyProfiles(signal?: AbortSignal): Promise<number> {
       let sealed = 0;
-      for (;;) {
-        const batch = await repo.unsealedProfiles(500);
-        for (const row of batch) {
-          await repo.setProfile(row.id, sealProfile(deps.profileKey, legacyProfile(row.profile)!));
-        }
+      while (!signal?.aborted) {
+        const batch = await repo.unsealedProfiles(SEAL_BATCH);
+        await repo.setProfiles(
+          batch.map((row) => ({
+            id: row.id,
+            profile: sealProfile(deps.profileKey, legacyProfile(row.profile)!),
+          })),
+        );
         sealed += batch.length;
-        if (batch.length < 500) return sealed;
+        if (batch.length < SEAL_BATCH) break;
       }
+      return sealed;
     },
 
     /**

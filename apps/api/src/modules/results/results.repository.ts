@@ -113,6 +113,15 @@ export function createResultsRepository(db: Db) {
     .where(eq(questionTallies.questionId, sql.placeholder('questionId')))
     .prepare('read_snapshot');
 
+  /** Takes the results lock and the respondent's row; returns their standing (if any). */
+  async function lockStanding(tx: Db, respondentId: number): Promise<string | undefined> {
+    await tx.execute(sql`select pg_advisory_xact_lock(${RESULTS_LOCK})`);
+    const [me] = rowsOf<{ standing: string }>(
+      await tx.execute(sql`select standing from respondents where id = ${respondentId} for update`),
+    );
+    return me?.standing;
+  }
+
   /** Adds each question's change into its pending increment (rows locked in key order). */
   async function addPending(tx: Db, rows: CountedRow[], sign: 1 | -1, counting: Counting) {
     const changes = counting.toPending(rows, sign);
@@ -223,13 +232,7 @@ export function createResultsRepository(db: Db) {
      */
     async stopCounting(respondentId: number, counting: Counting): Promise<boolean> {
       return db.transaction(async (tx) => {
-        await tx.execute(sql`select pg_advisory_xact_lock(${RESULTS_LOCK})`);
-        const [me] = rowsOf<{ standing: string }>(
-          await tx.execute(
-            sql`select standing from respondents where id = ${respondentId} for update`,
-          ),
-        );
-        if (me?.standing !== 'counting') return false;
+        if ((await lockStanding(tx, respondentId)) !== 'counting') return false;
         await tx.execute(sql`delete from results_queue where respondent_id = ${respondentId}`);
         const counted = rowsOf<RawCounted>(
           await tx.execute(sql`
@@ -260,13 +263,7 @@ export function createResultsRepository(db: Db) {
      */
     async startCounting(respondentId: number): Promise<boolean> {
       return db.transaction(async (tx) => {
-        await tx.execute(sql`select pg_advisory_xact_lock(${RESULTS_LOCK})`);
-        const [me] = rowsOf<{ standing: string }>(
-          await tx.execute(
-            sql`select standing from respondents where id = ${respondentId} for update`,
-          ),
-        );
-        if (me?.standing !== 'waiting') return false;
+        if ((await lockStanding(tx, respondentId)) !== 'waiting') return false;
         await tx.execute(
           sql`update respondents set standing = 'counting' where id = ${respondentId}`,
         );

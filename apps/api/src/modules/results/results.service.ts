@@ -62,16 +62,23 @@ export function wordsOf(text: string): string[] {
 }
 
 /** What a question's answers are counted as: its choices (closed), or written / blank (open). */
-function outcomesOf(q: Pick<CatalogQuestion, 'type' | 'choices'>): OutcomeKey[] {
-  return q.type === 'Closed' ? q.choices.map((c) => `c${c.id}`) : ['w', 'b'];
+/** The outcomes of a question: its choices (closed), else written or left blank. */
+function outcomesOf(type: CatalogQuestion['type'], choiceIds: number[]): OutcomeKey[] {
+  return type === 'Closed' ? choiceIds.map((id) => `c${id}`) : ['w', 'b'];
 }
+
+const outcomesOfQuestion = (q: Pick<CatalogQuestion, 'type' | 'choices'>) =>
+  outcomesOf(
+    q.type,
+    q.choices.map((c) => c.id),
+  );
 
 const outcomeOfAnswer = (r: Pick<CountedRow, 'choiceId' | 'isBlank'>): OutcomeKey =>
   r.choiceId !== null ? `c${r.choiceId}` : r.isBlank ? 'b' : 'w';
 
 /** Choice rows, respondents and blank of one published row of the question's outcomes. */
 function describe(q: CatalogQuestion, row: PublishedRow) {
-  const outcomes = outcomesOf(q);
+  const outcomes = outcomesOfQuestion(q);
   const blankAt =
     q.type === 'Closed' ? q.choices.findIndex((c) => c.isBlank) : outcomes.indexOf('b');
   const choices: ChoiceResult[] =
@@ -115,7 +122,7 @@ function breakdownOf(
   snapshot: Snapshot | undefined,
   dimension: BreakdownDimension,
 ) {
-  const outcomes = outcomesOf(q);
+  const outcomes = outcomesOfQuestion(q);
   const group = (key: string, row: NoisyRow | undefined, sds: number): ResultGroup => {
     const published = publishGroup(row, sds);
     return {
@@ -157,7 +164,7 @@ export function toResults(
   dimension: BreakdownDimension | undefined,
 ): QuestionResults {
   const snapshot = stored?.snapshot;
-  const overall = publishRow(rowOf(snapshot, 'all', '', outcomesOf(q)));
+  const overall = publishRow(rowOf(snapshot, 'all', '', outcomesOfQuestion(q)));
   // Words and sample answers only once the row is shown: before, they would describe the few.
   const enough = overall.total !== null;
   const words = Object.entries(snapshot?.words ?? {})
@@ -307,10 +314,7 @@ export function createResultsService(repo: ResultsRepository, deps: ResultsServi
       snapshot: release(
         input.snapshot ?? undefined,
         input.pending ?? emptyPending(),
-        outcomesOf({
-          type: input.type,
-          choices: input.choiceIds.map((id) => ({ id })) as CatalogQuestion['choices'],
-        }),
+        outcomesOf(input.type, input.choiceIds),
         input.samples,
         noise,
       ),
