@@ -1,4 +1,4 @@
-import { desc, eq, like, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, like, sql } from 'drizzle-orm';
 import { sqlConstraint } from '../../lib/sql-state.js';
 import type { Db } from '../../db/client.js';
 import {
@@ -85,12 +85,17 @@ export function createRespondentsRepository(db: Db) {
       return existing?.id;
     },
 
-    /** Profiles the 0007 migration left unsealed (`plain:...`), a batch at a time. */
-    async unsealedProfiles(limit: number) {
+    /**
+     * Profiles the 0007 migration left unsealed (`plain:...`) with ids above `after`, a batch at
+     * a time in id order (by the primary key: each batch starts where the last ended, instead of
+     * scanning again past every row already sealed).
+     */
+    async unsealedProfiles(after: number, limit: number) {
       return db
         .select({ id: respondents.id, profile: respondents.profile })
         .from(respondents)
-        .where(like(respondents.profile, 'plain:%'))
+        .where(and(gt(respondents.id, after), like(respondents.profile, 'plain:%')))
+        .orderBy(asc(respondents.id))
         .limit(limit);
     },
 

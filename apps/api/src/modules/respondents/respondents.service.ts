@@ -133,8 +133,9 @@ export function createRespondentsService(
      */
     async sealLegacyProfiles(signal?: AbortSignal): Promise<number> {
       let sealed = 0;
+      let after = 0; // ids are positive
       while (!signal?.aborted) {
-        const batch = await repo.unsealedProfiles(SEAL_BATCH);
+        const batch = await repo.unsealedProfiles(after, SEAL_BATCH);
         await repo.setProfiles(
           batch.map((row) => ({
             id: row.id,
@@ -143,6 +144,7 @@ export function createRespondentsService(
         );
         sealed += batch.length;
         if (batch.length < SEAL_BATCH) break;
+        after = batch.at(-1)!.id;
       }
       return sealed;
     },
