@@ -64,10 +64,11 @@ async function prepare(database: Database, n: number, jwtSecret: string): Promis
     })
     .returning({ uuid: users.uuid });
   const pseudonym = hmacHex(derivePseudonymKey({ pseudonymSecret: jwtSecret }), member!.uuid);
-  // Profiles in the 0007 migration's plain form, which the server opens like sealed ones.
+  // Profiles in the 0007 migration's plain form (sealed below, as the server would). Ids given:
+  // a million random 31-bit defaults in one statement would collide (the API retries one).
   await db.execute(sql`
-    insert into respondents (pseudonym, profile, standing)
-    select case when g = 0 then ${pseudonym} else 'bench-' || g end,
+    insert into respondents (id, pseudonym, profile, standing)
+    select g + 1, case when g = 0 then ${pseudonym} else 'bench-' || g end,
            'plain:' || (array['female','male','non_binary','undisclosed'])[1 + g % 4] || '|' ||
            (array['18-24','25-34','35-44','45-54','55-64','65+'])[1 + g % 6] || '|' ||
            (array['US','GB','IN','NG','CA','AU','DE'])[1 + g % 7], 'counting'

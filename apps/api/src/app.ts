@@ -13,15 +13,19 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config.js';
 import type { Database, Db } from './db/client.js';
 import { createMaintenance } from './db/maintenance.js';
-import { deriveKeys, deriveProfileKey, derivePseudonymKey } from './lib/keys.js';
+import { deriveKeys, derivePanelKey, deriveProfileKey, derivePseudonymKey } from './lib/keys.js';
 import { loggableError } from './lib/loggable-error.js';
 import type { RateLimitStore } from './lib/rate-limit.js';
 import type { Secrets } from './lib/secrets.js';
 import { createTokenService } from './lib/tokens.js';
-import { createAccountsRepository } from './modules/accounts/accounts.repository.js';
+import {
+  SESSION_CHANNEL,
+  createAccountsRepository,
+} from './modules/accounts/accounts.repository.js';
 import { accountsRoutes } from './modules/accounts/accounts.routes.js';
 import { createAccountsService } from './modules/accounts/accounts.service.js';
 import { moderationRoutes } from './modules/accounts/moderation.routes.js';
+import { createSessionGate } from './modules/accounts/session-gate.js';
 import { answerModerationRoutes } from './modules/answers/answer-moderation.routes.js';
 import { createAnswersRepository } from './modules/answers/answers.repository.js';
 import { answersRoutes } from './modules/answers/answers.routes.js';
@@ -37,6 +41,9 @@ import { imageFiles, imageUploadRoutes } from './modules/images/images.routes.js
 import { createImagesService } from './modules/images/images.service.js';
 import { operatorResultsRoutes } from './modules/operator-results/operator-results.routes.js';
 import { createOperatorResultsService } from './modules/operator-results/operator-results.service.js';
+import { createPanelsRepository } from './modules/panels/panels.repository.js';
+import { panelAdminRoutes, panelCompletionRoutes } from './modules/panels/panels.routes.js';
+import { createPanelsService } from './modules/panels/panels.service.js';
 import { createPageViewsRepository } from './modules/page-views/page-views.repository.js';
 import { pageViewStatsRoutes, pageViewsRoutes } from './modules/page-views/page-views.routes.js';
 import { createPageViewsService } from './modules/page-views/page-views.service.js';
@@ -54,7 +61,7 @@ import { createUsersService } from './modules/users/users.service.js';
 import auth from './plugins/auth.js';
 import errorHandler, { jsonNotFound, routerError } from './plugins/error-handler.js';
 import rateLimit from './plugins/rate-limit.js';
-import securityHeaders from './plugins/security-headers.js';
+import securityHeaders, { DOCS_CONTENT_SECURITY_POLICY } from './plugins/security-headers.js';
 import sms, { type SmsSender } from './plugins/sms.js';
 import web from './plugins/web.js';
 
@@ -116,6 +123,17 @@ export const logOptions = {
   serializers: { err: loggableError },
 };
 
+/**
+ * Fastify's trustProxy for TRUST_PROXY. Fastify ignores a bare hop count, so `n` becomes "the
+ * socket's peer and the n-1 proxies before it": the client is the address the n-th proxy saw,
+ * and whatever a client wrote in front of it in X-Forwarded-For is never believed.
+ */
+export function trustedProxies(setting: Config['trustProxy']) {
+  if (typeof setting !== 'number') return setting;
+  const hops = setting;
+  return (_address: string, hop: number) => hop < hops;
+}
+
 /** Builds the fully registered app without listening; tests call this and use `inject`. */
 export async function buildApp({
   config,
@@ -129,11 +147,26 @@ export async function buildApp({
 }: AppDeps) {
   const app = Fastify({
     ...(logger ? { loggerInstance: logger } : { logger: false }),
-    trustProxy: config.trustProxy,
+    trustProxy: trustedProxies(config.trustProxy),
+    // Slow clients (a header byte every few seconds) are cut off instead of holding a socket
+    // forever: Fastify's defaults (0) disable Node's request timeout.
+    requestTimeout: config.http.requestTimeoutMs,
+    keepAliveTimeout: config.http.keepAliveTimeoutMs,
+    http: {
+      headersTimeout: config.http.headersTimeoutMs,
+      requestTimeout: config.http.requestTimeoutMs,
+      // Node checks those timeouts on this beat (30 s by default): a quarter of the shortest.
+      connectionsCheckingInterval: Math.min(
+        1000,
+        Math.max(50, Math.floor(config.http.headersTimeoutMs / 4)),
+      ),
+    },
     bodyLimit: 64 * 1024,
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 200 },
     frameworkErrors: routerError,
   }).withTypeProvider<ZodTypeProvider>();
+  // Past this, Node closes each new connection as it is accepted (no file descriptors run out).
+  app.server.maxConnections = config.http.maxConnections;
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -143,11 +176,30 @@ export async function buildApp({
   await app.register(securityHeaders);
 
   const keys = deriveKeys(secrets);
+  // Every access token is checked against its account and session; what this process read is
+  // cached until a change is written here or announced by another process (decision 005).
+  const accountsRepository = createAccountsRepository(database.db, {
+    onSessionChange: (uuid) => sessions.invalidate(uuid),
+  });
+  const sessions = createSessionGate(accountsRepository, { now: () => clock().getTime() });
+  let stopListening: (() => Promise<void>) | undefined;
+  app.addHook('onReady', async () => {
+    stopListening = await database.listen(SESSION_CHANNEL, {
+      onMessage: (uuid) => sessions.invalidate(uuid),
+      onState: (listening) => sessions.setListening(listening),
+      onError: (err) => app.log.warn({ err }, 'session notifications: connection lost; retrying'),
+    });
+  });
+  app.addHook('onClose', async () => {
+    sessions.setListening(false);
+    await stopListening?.().catch(() => {});
+  });
   await app.register(auth, {
     tokens: createTokenService(keys, {
       accessTtlSeconds: config.auth.accessTokenTtlSeconds,
       clock,
     }),
+    sessions,
   });
   await app.register(rateLimit, rateLimitStore ? { store: rateLimitStore } : {});
   await app.register(sms, { ...(smsSender ? { sender: smsSender } : {}), clock });
@@ -190,6 +242,13 @@ export async function buildApp({
     clock,
   });
   const operatorResults = createOperatorResultsService({ results, surveys, audit, clock });
+  const panels = createPanelsService(createPanelsRepository(database.db), {
+    respondents,
+    audit,
+    codeKey: keys.panelCode,
+    panelKey: derivePanelKey(secrets),
+    clock,
+  });
   const authoring = createAuthoringService(createAuthoringRepository(database.db), {
     audit,
     results,
@@ -198,7 +257,6 @@ export async function buildApp({
   });
   const uploadsDir = path.join(config.dataDir, 'uploads');
   const images = createImagesService({ dir: uploadsDir, audit });
-  const accountsRepository = createAccountsRepository(database.db);
   const users = createUsersService(accountsRepository, { respondents, audit, clock });
   const accounts = createAccountsService(accountsRepository, {
     tokens: app.tokens,
@@ -235,11 +293,15 @@ export async function buildApp({
         // API answers are personal or change in steps: never stored by a shared cache.
         if (!reply.hasHeader('cache-control')) reply.header('Cache-Control', 'no-store');
       });
-      await api.register(swaggerUi, { routePrefix: '/docs' });
+      await api.register(swaggerUi, {
+        routePrefix: '/docs',
+        staticCSP: DOCS_CONTENT_SECURITY_POLICY,
+      });
       await api.register(healthRoutes);
       await api.register(surveysRoutes, { service: surveys });
       await api.register(accountsRoutes, { service: accounts });
       await api.register(answersRoutes, { service: answers });
+      await api.register(panelCompletionRoutes, { service: panels });
       await api.register(resultsRoutes, { service: results });
       await api.register(pageViewsRoutes, { service: pageViews });
       // Everything under /api/v1/admin is for moderators and admins: guarded once, here; the
@@ -255,6 +317,7 @@ export async function buildApp({
             await admin.register(auditRoutes, { service: audit });
             await admin.register(pageViewStatsRoutes, { service: pageViews });
             await admin.register(operatorResultsRoutes, { service: operatorResults });
+            await admin.register(panelAdminRoutes, { service: panels });
             await admin.register(authoringRoutes, { service: authoring, surveys });
             await admin.register(imageUploadRoutes, { service: images });
           });

@@ -93,3 +93,64 @@ describe('accounts configuration', () => {
     expect(() => loadConfig({ REDIS_URL: 'http://x' })).toThrow(/REDIS_URL/);
   });
 });
+
+describe('proxy, timeout and Redis configuration', () => {
+  it('reads TRUST_PROXY as off, a hop count or proxy addresses, and refuses true', () => {
+    expect(loadConfig({}).trustProxy).toBe(false);
+    for (const off of ['false', '0', 'no'])
+      expect(loadConfig({ TRUST_PROXY: off }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '1' }).trustProxy).toBe(1);
+    expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    expect(
+      loadConfig({ TRUST_PROXY: '10.0.0.0/8, 127.0.0.1,::1,fd00::/8,loopback' }).trustProxy,
+    ).toEqual(['10.0.0.0/8', '127.0.0.1', '::1', 'fd00::/8', 'loopback']);
+    // true would believe whatever a client writes in X-Forwarded-For: refused, saying what to use.
+    expect(() => loadConfig({ TRUST_PROXY: 'true' })).toThrow(
+      /TRUST_PROXY: true would believe any/,
+    );
+    expect(() => loadConfig({ TRUST_PROXY: 'yes' })).toThrow(
+      /number of proxies.*1 behind one load balancer/s,
+    );
+    for (const bad of [
+      '10.0.0.0/33',
+      '10.0.0',
+      'proxy.example',
+      '1,2',
+      '17',
+      '127.0.0.1/8/8',
+      ' , ',
+    ]) {
+      expect(() => loadConfig({ TRUST_PROXY: bad }), bad).toThrow(/TRUST_PROXY/);
+    }
+  });
+
+  it('has finite HTTP timeouts and a connection cap by default, and reads them', () => {
+    expect(loadConfig({}).http).toEqual({
+      headersTimeoutMs: 20_000,
+      requestTimeoutMs: 60_000,
+      keepAliveTimeoutMs: 72_000,
+      maxConnections: 4096,
+    });
+    expect(loadConfig({}).redisTimeoutMs).toBe(1000);
+    const config = loadConfig({
+      HEADERS_TIMEOUT_MS: '1000',
+      REQUEST_TIMEOUT_MS: '2000',
+      KEEP_ALIVE_TIMEOUT_MS: '3000',
+      MAX_CONNECTIONS: '50',
+      REDIS_TIMEOUT_MS: '250',
+    });
+    expect(config.http).toEqual({
+      headersTimeoutMs: 1000,
+      requestTimeoutMs: 2000,
+      keepAliveTimeoutMs: 3000,
+      maxConnections: 50,
+    });
+    expect(config.redisTimeoutMs).toBe(250);
+    // 0 would switch the timeout off again.
+    expect(() => loadConfig({ REQUEST_TIMEOUT_MS: '0' })).toThrow(/REQUEST_TIMEOUT_MS/);
+    expect(() => loadConfig({ MAX_CONNECTIONS: '0' })).toThrow(/MAX_CONNECTIONS/);
+    expect(() => loadConfig({ HEADERS_TIMEOUT_MS: '5000', REQUEST_TIMEOUT_MS: '4000' })).toThrow(
+      /HEADERS_TIMEOUT_MS: must not be longer than REQUEST_TIMEOUT_MS/,
+    );
+  });
+});

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
@@ -5,6 +6,51 @@ import { z } from 'zod';
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+// proxy-addr's named ranges, which Fastify's trustProxy accepts in a list.
+const PROXY_RANGES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/** An IPv4 or IPv6 address, optionally with a /prefix (CIDR) or an IPv4 /netmask. */
+function isProxyAddress(entry: string): boolean {
+  if (PROXY_RANGES.has(entry)) return true;
+  const [address = '', range, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (!family || rest.length) return false;
+  if (range === undefined) return true;
+  if (/^\d{1,3}$/.test(range)) return Number(range) <= (family === 4 ? 32 : 128);
+  return family === 4 && isIP(range) === 4;
+}
+
+/**
+ * Which proxies may say who the client is: `false` (none: the socket's address is the client),
+ * a hop count (`1`: the last X-Forwarded-For entry, the one the load balancer added), or the
+ * proxies' addresses. `true` (believe any X-Forwarded-For) is refused: a client would choose
+ * its own address and walk past every per-IP limit.
+ */
+const trustProxy = z
+  .string()
+  .trim()
+  .transform((v, ctx): false | number | string[] => {
+    if (['false', '0', 'no'].includes(v)) return false;
+    if (/^\d+$/.test(v)) {
+      const hops = Number(v);
+      if (hops <= 16) return hops;
+    }
+    const list = v
+      .split(',')
+      .map((a) => a.trim())
+      .filter(Boolean);
+    if (list.length && list.every(isProxyAddress)) return list;
+    ctx.addIssue({
+      code: 'custom',
+      message: ['true', 'yes'].includes(v)
+        ? 'true would believe any X-Forwarded-For (a client could pick its own address); use ' +
+          'the number of proxies in front of Candor (1 behind one load balancer) or their ' +
+          'addresses (10.0.0.0/8,127.0.0.1)'
+        : 'must be false, a hop count (0-16) or comma-separated proxy addresses/CIDRs',
+    });
+    return z.NEVER;
+  });
 
 const EnvSchema = z
   .object({
@@ -61,12 +107,25 @@ const EnvSchema = z
       .optional(),
     REDIS_KEY_PREFIX: z.string().default('candor:'),
     DEMO_ADMIN: bool.default(false),
-    TRUST_PROXY: bool.default(false),
+    TRUST_PROXY: trustProxy.default(false),
+    HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(20_000),
+    REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
+    KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(72_000),
+    MAX_CONNECTIONS: z.coerce.number().int().min(1).max(1_000_000).default(4096),
+    REDIS_TIMEOUT_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
     JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
     PSEUDONYM_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
     WEB_DIST_DIR: z.string().optional(),
   })
   .superRefine((env, ctx) => {
+    // Node refuses a headers timeout longer than the whole request's.
+    if (env.HEADERS_TIMEOUT_MS > env.REQUEST_TIMEOUT_MS) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['HEADERS_TIMEOUT_MS'],
+        message: 'must not be longer than REQUEST_TIMEOUT_MS',
+      });
+    }
     // Several API processes share one PostgreSQL: they must share their secrets too.
     if (env.DATABASE_URL) {
       for (const key of ['JWT_SECRET', 'PSEUDONYM_SECRET'] as const) {
@@ -121,6 +180,14 @@ export interface SmsConfig {
   perIpPerHour: number;
 }
 
+export interface HttpConfig {
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
+  keepAliveTimeoutMs: number;
+  /** Connections past this are closed as they are accepted. */
+  maxConnections: number;
+}
+
 export interface Config {
   port: number;
   host: string;
@@ -150,7 +217,12 @@ export interface Config {
   redisKeyPrefix: string;
   /** Create a demo admin (+15555550100) on start and print its password once: development only. */
   demoAdmin: boolean;
-  trustProxy: boolean;
+  /** Fastify's trustProxy: false, a hop count, or the trusted proxies' addresses/CIDRs. */
+  trustProxy: false | number | string[];
+  /** Slow clients: how long headers / a whole request may take to arrive, and an idle keep-alive. */
+  http: HttpConfig;
+  /** Connect and command timeout of the Redis client: past it, 503 rather than a wait. */
+  redisTimeoutMs: number;
   /** Secrets from the environment; missing ones are generated into `dataDir` in embedded mode. */
   secrets: { jwtSecret: string | undefined; pseudonymSecret: string | undefined };
   /** The built web app served on `/`; null serves the API only. */
@@ -218,6 +290,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisKeyPrefix: e.REDIS_KEY_PREFIX,
     demoAdmin: e.DEMO_ADMIN,
     trustProxy: e.TRUST_PROXY,
+    http: {
+      headersTimeoutMs: e.HEADERS_TIMEOUT_MS,
+      requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
+      keepAliveTimeoutMs: e.KEEP_ALIVE_TIMEOUT_MS,
+      maxConnections: e.MAX_CONNECTIONS,
+    },
+    redisTimeoutMs: e.REDIS_TIMEOUT_MS,
     secrets: { jwtSecret: e.JWT_SECRET, pseudonymSecret: e.PSEUDONYM_SECRET },
     webDistDir: e.WEB_DIST_DIR ? path.resolve(e.WEB_DIST_DIR) : defaultWebDist,
   };

@@ -161,7 +161,81 @@ describe('server process on an embedded data folder', () => {
   it('shuts down cleanly on SIGTERM and releases the folder', async () => {
     first.child.kill('SIGTERM');
     expect(await exitWithin(first, 20_000)).toBe(0);
-    expect(fs.existsSync(path.join(dataDir, 'candor.lock'))).toBe(false);
     expect(first.output().stderr).toBe('');
-  });
+    // Released: the next server starts at once (the file stays; the kernel's lock is gone).
+    const next = await startServer(dataDir, webDist);
+    await waitForHealth(next, 60_000);
+    next.child.kill('SIGTERM');
+    expect(await exitWithin(next, 20_000)).toBe(0);
+  }, 90_000);
+
+  /** SIGKILLs `server` (a crash: nothing cleaned up), then starts another on the same folder. */
+  async function crashAndRestart(server: Server, beforeRestart = () => {}): Promise<Server> {
+    server.child.kill('SIGKILL');
+    await server.exited;
+    beforeRestart();
+    const next = await startServer(dataDir, webDist);
+    await waitForHealth(next, 60_000);
+    const res = await fetch(url(next, '/api/v1/surveys/open-closed-random-video-surveys'));
+    expect(((await res.json()) as { count: number }).count).toBe(6);
+    return next;
+  }
+
+  let crashed: Server;
+
+  const writeStaleLock = (pid: number, hostname: string) =>
+    fs.writeFileSync(
+      path.join(dataDir, 'candor.lock'),
+      JSON.stringify({ pid, hostname, startedAt: '2020-01-01T00:00:00Z' }),
+    );
+
+  it('restarts at once after SIGKILL, over the lock file the killed server left', async () => {
+    let server = await startServer(dataDir, webDist);
+    await waitForHealth(server, 60_000);
+    for (let round = 0; round < 2; round++) {
+      const killedPid = server.child.pid;
+      server = await crashAndRestart(server, () => {
+        const left = JSON.parse(fs.readFileSync(path.join(dataDir, 'candor.lock'), 'utf8'));
+        expect(left.pid).toBe(killedPid);
+      });
+    }
+    crashed = server;
+  }, 180_000);
+
+  it('starts over a stale lock naming another host (a recreated container)', async () => {
+    crashed = await crashAndRestart(crashed, () => writeStaleLock(1, 'container-before-recreate'));
+  }, 90_000);
+
+  it('starts over a stale lock naming a pid now used by an unrelated live process', async () => {
+    const sleeper = spawn('sleep', ['30'], { stdio: 'ignore' });
+    await once(sleeper, 'spawn');
+    try {
+      crashed = await crashAndRestart(crashed, () => writeStaleLock(sleeper.pid!, os.hostname()));
+    } finally {
+      sleeper.kill('SIGKILL');
+    }
+    crashed.child.kill('SIGTERM');
+    expect(await exitWithin(crashed, 20_000)).toBe(0);
+  }, 90_000);
+
+  it('lets exactly one of two servers started together on one folder run', async () => {
+    const fresh = path.join(tempDir('candor-race-'), 'data');
+    const pair = await Promise.all([startServer(fresh, webDist), startServer(fresh, webDist)]);
+    const outcomes = await Promise.all(
+      pair.map((server) =>
+        waitForHealth(server, 60_000).then(
+          () => 'running' as const,
+          () => 'refused' as const,
+        ),
+      ),
+    );
+    expect(outcomes.filter((o) => o === 'running')).toHaveLength(1);
+    const loser = pair[outcomes.indexOf('refused')]!;
+    expect(await exitWithin(loser, 30_000)).toBe(1);
+    expect(loser.output().stderr).toContain('already using the data folder');
+    expect(loser.output().stderr).toContain(fresh);
+    const winner = pair[outcomes.indexOf('running')]!;
+    const res = await fetch(url(winner, '/api/v1/surveys/open-closed-random-video-surveys'));
+    expect(((await res.json()) as { count: number }).count).toBe(6);
+  }, 120_000);
 });

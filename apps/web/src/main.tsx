@@ -1,7 +1,11 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { OUTDATED_BROWSER_MESSAGE, isOutdatedBrowser } from './lib/browser-support';
+import { installTrustedTypesPolicy } from './lib/trusted-types';
 import './styles/global.css';
+
+// Before anything renders or loads: the CSP requires Trusted Types.
+installTrustedTypesPolicy();
 
 const root = createRoot(document.getElementById('root')!);
 

@@ -10,3 +10,4 @@ export * from './member-data.js';
 export * from './admin.js';
 export * from './operator-results.js';
 export * from './authoring.js';
+export * from './panels.js';

@@ -20,7 +20,79 @@ export interface Database {
   /** Where the data lives, for the startup line (no credentials). */
   location: string;
   migrate(): Promise<void>;
+  /**
+   * Receives NOTIFY on `channel`: in process on PGlite, on a connection of its own on
+   * PostgreSQL (reconnected when lost). Returns the function that stops listening.
+   */
+  listen(channel: string, handlers: ListenHandlers): Promise<() => Promise<void>>;
   close(): Promise<void>;
+}
+
+export interface ListenHandlers {
+  onMessage(payload: string): void;
+  /**
+   * Whether notifications are being received: false while the connection is down, so a cache
+   * that relies on them for invalidation stops trusting itself until it is back.
+   */
+  onState?(listening: boolean): void;
+  onError?(err: Error): void;
+}
+
+const RELISTEN_MS = 1000;
+
+/** LISTEN on a dedicated PostgreSQL connection, outside the pool, reconnecting when lost. */
+async function listenPg(
+  connectionString: string,
+  channel: string,
+  handlers: ListenHandlers,
+): Promise<() => Promise<void>> {
+  let closed = false;
+  let current: pg.Client | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  const retry = () => {
+    if (closed) return;
+    timer = setTimeout(() => void connect(), RELISTEN_MS);
+    timer.unref();
+  };
+  async function connect(): Promise<void> {
+    const client = new pg.Client({ connectionString });
+    const lost = (err?: Error) => {
+      if (err) handlers.onError?.(err);
+      if (current !== client) return;
+      current = undefined;
+      handlers.onState?.(false);
+      client.end().catch(() => {});
+      retry();
+    };
+    client.on('notification', (msg) => {
+      if (msg.channel === channel) handlers.onMessage(msg.payload ?? '');
+    });
+    client.on('error', lost);
+    client.on('end', () => lost());
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${client.escapeIdentifier(channel)}`);
+    } catch (err) {
+      handlers.onError?.(err as Error);
+      client.end().catch(() => {});
+      retry();
+      return;
+    }
+    if (closed) {
+      await client.end().catch(() => {});
+      return;
+    }
+    current = client;
+    handlers.onState?.(true);
+  }
+  await connect();
+  return async () => {
+    closed = true;
+    clearTimeout(timer);
+    const client = current;
+    current = undefined;
+    await client?.end().catch(() => {});
+  };
 }
 
 export interface DatabaseOptions {
@@ -61,6 +133,7 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
           client.release();
         }
       },
+      listen: (channel, handlers) => listenPg(opts.databaseUrl!, channel, handlers),
       close: () => pool.end(),
     };
   }
@@ -80,6 +153,11 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     engine: 'pglite',
     location: pgDataDir ?? 'memory',
     migrate: () => migratePglite(db, { migrationsFolder }),
+    async listen(channel, handlers) {
+      const stop = await client.listen(channel, handlers.onMessage);
+      handlers.onState?.(true);
+      return stop;
+    },
     async close() {
       try {
         await client.close();

@@ -444,3 +444,32 @@ export const auditLog = pgTable(
   },
   (t) => [index('audit_log_at_idx').on(t.at.desc())],
 );
+
+/**
+ * Completions of research-panel respondents (docs/decisions/007-answering-web.md, panels): one per
+ * respondent, survey and panel, and one per panel participant. No answer, no respondent id, no
+ * participant id: both are keyed hashes that only the server can compute, so a copy of this table
+ * joins to neither the answers nor the panel's list of participants.
+ */
+export const panelCompletions = pgTable(
+  'panel_completions',
+  {
+    id: serial('id').primaryKey(),
+    surveyId: integer('survey_id')
+      .notNull()
+      .references(() => surveys.id, { onDelete: 'cascade' }),
+    /** The panel's name as its survey link gives it (`?panel=`). */
+    panel: text('panel').notNull(),
+    /** HMAC-SHA256 of survey, panel and the panel's participant id (hex), PSEUDONYM_SECRET key. */
+    participantHash: text('participant_hash').notNull(),
+    /** HMAC-SHA256 of the member's uuid, survey and panel (hex), PSEUDONYM_SECRET key. */
+    respondentKey: text('respondent_key').notNull(),
+    /** The completion code the participant was given (an HMAC the panel cannot compute). */
+    code: text('code').notNull(),
+    completedAt: timestamp('completed_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('panel_completions_respondent_uq').on(t.surveyId, t.panel, t.respondentKey),
+    uniqueIndex('panel_completions_participant_uq').on(t.surveyId, t.panel, t.participantHash),
+  ],
+);

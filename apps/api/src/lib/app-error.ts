@@ -66,3 +66,17 @@ export class RateLimitedError extends AppError {
     this.retryAfterSeconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
   }
 }
+
+/**
+ * 503 SERVICE_UNAVAILABLE for a dependency that is away (Redis): the error handler puts
+ * `retryAfterSeconds` in `Retry-After` and logs `cause`, which never reaches the body.
+ */
+export class ServiceUnavailableError extends AppError {
+  override name = 'ServiceUnavailableError';
+  readonly retryAfterSeconds: number;
+  constructor(retryAfterSeconds: number, cause?: unknown, detail?: string) {
+    super('SERVICE_UNAVAILABLE', detail);
+    this.retryAfterSeconds = retryAfterSeconds;
+    this.cause = cause;
+  }
+}

@@ -15,6 +15,8 @@ export interface Keys {
   refreshChild: Buffer;
   /** Signs the opaque ids of running answer and graph timings. */
   timing: Buffer;
+  /** Signs panel completion codes (HMAC of survey, panel and participant). */
+  panelCode: Buffer;
 }
 
 function derive(secret: string, label: string): Buffer {
@@ -30,6 +32,7 @@ export function deriveKeys(secrets: Pick<Secrets, 'jwtSecret'>): Keys {
     ip: derive(secrets.jwtSecret, 'client-ip'),
     refreshChild: derive(secrets.jwtSecret, 'refresh-child'),
     timing: derive(secrets.jwtSecret, 'timing-id'),
+    panelCode: derive(secrets.jwtSecret, 'panel-code'),
   };
 }
 
@@ -44,6 +47,14 @@ export function derivePseudonymKey(secrets: Pick<Secrets, 'pseudonymSecret'>): B
 /** The key that seals respondents' breakdown fields, also from PSEUDONYM_SECRET. */
 export function deriveProfileKey(secrets: Pick<Secrets, 'pseudonymSecret'>): Buffer {
   return derive(secrets.pseudonymSecret, 'respondent-profile');
+}
+
+/**
+ * The key of panel completions' participant hashes and respondent keys, from PSEUDONYM_SECRET:
+ * like a pseudonym, without it a completion joins to neither a respondent nor a panel's list.
+ */
+export function derivePanelKey(secrets: Pick<Secrets, 'pseudonymSecret'>): Buffer {
+  return derive(secrets.pseudonymSecret, 'panel-completion');
 }
 
 /** Hex HMAC-SHA256 of `value` with `key`. */

@@ -73,6 +73,42 @@ describe.each(kinds)('rate-limit store: %s', (_name, make) => {
     expect((await store.hit('r', 60_000)).count).toBe(1);
   });
 
+  it('gives a burst of 150 concurrent reservations exactly the limit of slots', async () => {
+    const { store } = subject();
+    const slots = [
+      { key: 'n', limit: 5, windowMs: 60_000 },
+      { key: 'ip', limit: 30, windowMs: 60_000 },
+    ];
+    const results = await Promise.all(Array.from({ length: 150 }, () => store.reserve(slots)));
+    expect(results.filter((r) => r.ok)).toHaveLength(5);
+    const refused = results.filter((r) => !r.ok);
+    expect(refused).toHaveLength(145);
+    for (const r of refused) expect(r.ok === false && r.resetInMs).toBeGreaterThan(59_000);
+    // A refused reservation takes no slot in the other window either.
+    expect((await store.peek('n')).count).toBe(5);
+    expect((await store.peek('ip')).count).toBe(5);
+  });
+
+  it('refuses a reservation when any window is full, and gives a released slot back', async () => {
+    const { store } = subject();
+    const slot = { key: 'x', limit: 2, windowMs: 60_000 };
+    expect((await store.reserve([slot])).ok).toBe(true);
+    expect((await store.reserve([slot])).ok).toBe(true);
+    expect((await store.reserve([slot])).ok).toBe(false);
+    await store.release('x');
+    expect((await store.peek('x')).count).toBe(1);
+    const again = await store.reserve([slot]);
+    expect(again.ok).toBe(true);
+    await store.release('nothing-here');
+    expect((await store.peek('nothing-here')).count).toBe(0);
+    // Releasing never goes below zero, and the window keeps its end.
+    await store.release('x');
+    await store.release('x');
+    await store.release('x');
+    expect((await store.peek('x')).count).toBe(0);
+    expect((await store.reserve([slot])).ok).toBe(true);
+  });
+
   it('never loses a hit under concurrency', async () => {
     const { store } = subject();
     const results = await Promise.all(Array.from({ length: 50 }, () => store.hit('c', 60_000)));

@@ -1,4 +1,5 @@
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
+import { createRedisClient } from './redis.js';
 
 /** A fixed-window counter: how many hits the key has had, and when its window ends. */
 export interface WindowCount {
@@ -13,10 +14,28 @@ export interface RateLimitStore {
   hit(key: string, windowMs: number): Promise<WindowCount>;
   /** The current count without adding to it (0 when no window is open). */
   peek(key: string): Promise<WindowCount>;
+  /**
+   * Takes one slot in every window at once, or none when any of them is full (count >= limit).
+   * Taken before the work it guards (a password hash, a code check), so a burst of concurrent
+   * requests gets exactly `limit` slots instead of all reading the count before any adds to it.
+   */
+  reserve(slots: readonly Slot[]): Promise<Reservation>;
+  /** Gives one slot of `key` back (a reserved attempt that succeeded); never below zero. */
+  release(key: string): Promise<void>;
   /** Forgets the key (a successful login clears its number's failures). */
   reset(key: string): Promise<void>;
   close(): Promise<void>;
 }
+
+/** One window a reservation needs a slot in. */
+export interface Slot {
+  key: string;
+  limit: number;
+  windowMs: number;
+}
+
+/** A reservation: taken, or refused with the time until the first full window ends. */
+export type Reservation = { ok: true } | { ok: false; resetInMs: number };
 
 /** One process's counters. Expired windows are dropped as they are met and swept now and then. */
 export class MemoryRateLimitStore implements RateLimitStore {
@@ -39,7 +58,7 @@ export class MemoryRateLimitStore implements RateLimitStore {
     for (const [key, entry] of this.windows) if (entry.endsAt <= now) this.windows.delete(key);
   }
 
-  async hit(key: string, windowMs: number): Promise<WindowCount> {
+  private add(key: string, windowMs: number): WindowCount {
     if (++this.hits % 1000 === 0) this.sweep();
     let entry = this.live(key);
     if (!entry) {
@@ -48,6 +67,27 @@ export class MemoryRateLimitStore implements RateLimitStore {
     }
     entry.count += 1;
     return { count: entry.count, resetInMs: entry.endsAt - this.now() };
+  }
+
+  async hit(key: string, windowMs: number): Promise<WindowCount> {
+    return this.add(key, windowMs);
+  }
+
+  async reserve(slots: readonly Slot[]): Promise<Reservation> {
+    // No await from the check to the last increment: no other request runs in between.
+    for (const slot of slots) {
+      const entry = this.live(slot.key);
+      if (entry && entry.count >= slot.limit) {
+        return { ok: false, resetInMs: entry.endsAt - this.now() };
+      }
+    }
+    for (const slot of slots) this.add(slot.key, slot.windowMs);
+    return { ok: true };
+  }
+
+  async release(key: string): Promise<void> {
+    const entry = this.live(key);
+    if (entry && entry.count > 0) entry.count -= 1;
   }
 
   async peek(key: string): Promise<WindowCount> {
@@ -75,29 +115,79 @@ if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]); ttl = tonumber(ARGV[1])
 return {count, ttl}
 `;
 
+// Every window checked, then every one incremented, in one atomic step: concurrent requests on
+// any number of processes never get more slots than the limit. ARGV: limit, window per key.
+const RESERVE_SCRIPT = `
+for i, key in ipairs(KEYS) do
+  local count = tonumber(redis.call('GET', key) or '0')
+  if count >= tonumber(ARGV[2 * i - 1]) then
+    local ttl = redis.call('PTTL', key)
+    if ttl < 0 then ttl = tonumber(ARGV[2 * i]) end
+    return {0, ttl}
+  end
+end
+for i, key in ipairs(KEYS) do
+  local count = redis.call('INCR', key)
+  if count == 1 or redis.call('PTTL', key) < 0 then redis.call('PEXPIRE', key, ARGV[2 * i]) end
+end
+return {1, 0}
+`;
+
+// DECR keeps the key's expiry; a key that is gone or at zero stays as it is.
+const RELEASE_SCRIPT = `
+local count = tonumber(redis.call('GET', KEYS[1]) or '0')
+if count > 0 then redis.call('DECR', KEYS[1]) end
+return 0
+`;
+
+interface CandorCommands {
+  candorHit(key: string, windowMs: number): Promise<[number, number]>;
+  candorReserve(...args: Array<string | number>): Promise<[number, number]>;
+  candorRelease(key: string): Promise<number>;
+}
+
 /** Counters shared by every API process through Redis (REDIS_URL). */
 export class RedisRateLimitStore implements RateLimitStore {
   private readonly redis: Redis;
 
   constructor(
-    url: string,
+    url: string | Redis,
     private readonly prefix: string,
     onError: (err: Error) => void = () => {},
   ) {
-    // Fail fast instead of queueing requests while Redis is away: the request errors rather
-    // than hanging. Connection errors go to `onError` (the app's log), never to the console.
-    this.redis = new Redis(url, { maxRetriesPerRequest: 2 });
+    // A client that fails fast while Redis is away (lib/redis.ts): the request errors (503)
+    // rather than hanging. Connection errors go to `onError` (the app's log), never the console.
+    this.redis = typeof url === 'string' ? createRedisClient(url) : url;
     this.redis.on('error', onError);
     this.redis.defineCommand('candorHit', { numberOfKeys: 1, lua: HIT_SCRIPT });
+    // No fixed key count: the first argument of each call says how many keys follow.
+    this.redis.defineCommand('candorReserve', { lua: RESERVE_SCRIPT });
+    this.redis.defineCommand('candorRelease', { numberOfKeys: 1, lua: RELEASE_SCRIPT });
+  }
+
+  private get commands(): CandorCommands {
+    return this.redis as unknown as CandorCommands;
   }
 
   async hit(key: string, windowMs: number): Promise<WindowCount> {
-    const [count, ttl] = (await (
-      this.redis as unknown as {
-        candorHit(key: string, windowMs: number): Promise<[number, number]>;
-      }
-    ).candorHit(this.prefix + key, Math.max(1, Math.round(windowMs)))) as [number, number];
+    const [count, ttl] = await this.commands.candorHit(
+      this.prefix + key,
+      Math.max(1, Math.round(windowMs)),
+    );
     return { count, resetInMs: ttl };
+  }
+
+  async reserve(slots: readonly Slot[]): Promise<Reservation> {
+    const [ok, ttl] = await this.commands.candorReserve(
+      slots.length,
+      ...slots.map((s) => this.prefix + s.key),
+      ...slots.flatMap((s) => [s.limit, Math.max(1, Math.round(s.windowMs))]),
+    );
+    return ok === 1 ? { ok: true } : { ok: false, resetInMs: ttl };
+  }
+
+  async release(key: string): Promise<void> {
+    await this.commands.candorRelease(this.prefix + key);
   }
 
   async peek(key: string): Promise<WindowCount> {

@@ -20,6 +20,22 @@ describe('access tokens', () => {
     expect(await tokens.verifyAccess(token)).toEqual({ sub: SUB, role: 'moderator' });
   });
 
+  it('name the session they were issued for, and refuse a malformed one', async () => {
+    const tokens = service();
+    const sid = '7d0c8f5e-3b1a-4f6e-9a2b-1c3d5e7f9a0b';
+    const token = await tokens.signAccess({ sub: SUB, role: 'member', sid });
+    expect(await tokens.verifyAccess(token)).toEqual({ sub: SUB, role: 'member', sid });
+    const forged = await new SignJWT({ role: 'member', sid: "x' or 1=1" })
+      .setProtectedHeader({ alg: 'HS256', typ: 'at+jwt' })
+      .setSubject(SUB)
+      .setIssuer('candor')
+      .setAudience('candor:access')
+      .setIssuedAt(Math.floor(Date.parse('2026-01-01T00:00:00Z') / 1000))
+      .setExpirationTime(Math.floor(Date.parse('2026-01-01T00:05:00Z') / 1000))
+      .sign(keys.accessToken);
+    await expect(tokens.verifyAccess(forged)).rejects.toBeInstanceOf(InvalidTokenError);
+  });
+
   it('expire after their TTL', async () => {
     const now = { t: Date.parse('2026-01-01T00:00:00Z') };
     const tokens = service(now);

@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import type { Role } from '@candor/contracts';
 import { SignJWT, errors as joseErrors, jwtVerify } from 'jose';
 import type { Keys } from './keys.js';
+import { isUuid } from './uuid.js';
 
 const ISSUER = 'candor';
 const ACCESS = { typ: 'at+jwt', audience: 'candor:access' } as const;
@@ -13,6 +14,12 @@ export interface AccessClaims {
   /** The user's public uuid. */
   sub: string;
   role: Role;
+  /**
+   * The session (refresh-token family) the token was issued for: every request checks that it
+   * is still live (plugins/auth.ts), so logging out ends the token at once. Tokens made outside
+   * a login (tests, tools) have none and are checked against the account alone.
+   */
+  sid?: string;
 }
 
 export interface PasswordClaims {
@@ -80,7 +87,7 @@ export function createTokenService(
     /** A short-lived access token for `claims.sub` with its role. */
     async signAccess(claims: AccessClaims): Promise<string> {
       const now = seconds(clock());
-      return new SignJWT({ role: claims.role })
+      return new SignJWT({ role: claims.role, ...(claims.sid ? { sid: claims.sid } : {}) })
         .setProtectedHeader({ alg: 'HS256', typ: ACCESS.typ })
         .setIssuer(ISSUER)
         .setAudience(ACCESS.audience)
@@ -103,7 +110,12 @@ export function createTokenService(
       if (role !== 'member' && role !== 'moderator' && role !== 'admin') {
         throw new InvalidTokenError('role');
       }
-      const claims: AccessClaims = { sub: payload.sub!, role };
+      const { sid } = payload;
+      if (sid !== undefined && (typeof sid !== 'string' || !isUuid(sid))) {
+        throw new InvalidTokenError('sid');
+      }
+      if (!isUuid(payload.sub!)) throw new InvalidTokenError('sub');
+      const claims: AccessClaims = { sub: payload.sub!, role, ...(sid ? { sid } : {}) };
       if (verified.size >= VERIFIED_CACHE_SIZE) verified.delete(verified.keys().next().value!);
       verified.set(token, { claims, exp: payload.exp! });
       return claims;

@@ -2,7 +2,7 @@ import type { Role } from '@candor/contracts';
 import type { FastifyInstance, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError } from '../lib/app-error.js';
-import { InvalidTokenError, type TokenService } from '../lib/tokens.js';
+import { type AccessClaims, InvalidTokenError, type TokenService } from '../lib/tokens.js';
 
 /** Who made the request, from a valid access token. */
 export interface AuthUser {
@@ -33,13 +33,18 @@ function bearer(request: FastifyRequest): string | null | undefined {
   return match ? match[1] : undefined;
 }
 
+/** Whether a token with good signature and claims may still act (its account and session). */
+export interface SessionCheck {
+  admits(claims: AccessClaims): Promise<boolean>;
+}
+
 /**
- * Access tokens are checked by signature and claims alone (no database read), so a suspension
- * or a role change reaches requests within ACCESS_TOKEN_TTL; refresh and the user's own detail
- * read the database and refuse at once.
+ * Access tokens are checked by signature and claims, then against the account and the session
+ * they were issued for (a cached read, invalidated on change: modules/accounts/session-gate.ts),
+ * so a logout, a suspension or a role change refuses the very next request, on every process.
  */
-async function auth(app: FastifyInstance, opts: { tokens: TokenService }) {
-  const { tokens } = opts;
+async function auth(app: FastifyInstance, opts: { tokens: TokenService; sessions: SessionCheck }) {
+  const { tokens, sessions } = opts;
   app.decorate('tokens', tokens);
   app.decorateRequest('user', null);
 
@@ -47,13 +52,15 @@ async function auth(app: FastifyInstance, opts: { tokens: TokenService }) {
     const token = bearer(request);
     if (token === null) return null;
     if (token === undefined) throw new AppError('UNAUTHENTICATED');
+    let claims: AccessClaims;
     try {
-      const claims = await tokens.verifyAccess(token);
-      return { uuid: claims.sub, role: claims.role };
+      claims = await tokens.verifyAccess(token);
     } catch (err) {
       if (err instanceof InvalidTokenError) throw new AppError('UNAUTHENTICATED');
       throw err;
     }
+    if (!(await sessions.admits(claims))) throw new AppError('UNAUTHENTICATED');
+    return { uuid: claims.sub, role: claims.role };
   }
 
   const authenticate: onRequestAsyncHookHandler = async (request) => {

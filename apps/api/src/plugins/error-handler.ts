@@ -2,7 +2,12 @@ import type { ErrorCode } from '@candor/contracts';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { AppError, RateLimitedError, statusOfCode } from '../lib/app-error.js';
+import {
+  AppError,
+  RateLimitedError,
+  ServiceUnavailableError,
+  statusOfCode,
+} from '../lib/app-error.js';
 import { withSecurityHeaders } from './security-headers.js';
 
 const NON_FIELD = 'non_field_errors';
@@ -46,6 +51,10 @@ async function errorHandler(app: FastifyInstance) {
     (error: FastifyError | AppError, request: FastifyRequest, reply: FastifyReply) => {
       if (error instanceof AppError) {
         if (error instanceof RateLimitedError) {
+          reply.header('Retry-After', String(error.retryAfterSeconds));
+        }
+        if (error instanceof ServiceUnavailableError) {
+          if (error.cause) request.log.warn({ err: error.cause }, 'dependency unavailable');
           reply.header('Retry-After', String(error.retryAfterSeconds));
         }
         if (error.fields) return reply.status(error.status).send(error.fields);

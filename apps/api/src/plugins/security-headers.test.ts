@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { videoLinkProblem } from '@candor/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../app.js';
 import type { Database } from '../db/client.js';
@@ -91,6 +92,40 @@ describe('security headers', () => {
         expect(res.headers['cache-control'], where).toBe('no-store');
       }
     }
+  });
+
+  it("lets scripts come only from the site and YouTube's player API, connect only to the site, frame only the no-cookie YouTube and Vimeo players, and requires Trusted Types", async () => {
+    for (const url of [
+      '/',
+      '/surveys/whatever',
+      '/api/v1/surveys/open-closed-random-video-surveys',
+    ]) {
+      const csp = directives(
+        String((await app.inject({ url })).headers['content-security-policy']),
+      );
+      expect(csp.get('script-src'), url).toEqual([
+        "'self'",
+        'https://www.youtube.com/iframe_api',
+        'https://www.youtube.com/s/player/',
+      ]);
+      expect(csp.get('connect-src'), url).toEqual(["'self'"]);
+      expect(csp.get('frame-src'), url).toEqual([
+        'https://www.youtube-nocookie.com',
+        'https://player.vimeo.com',
+      ]);
+      expect(csp.get('require-trusted-types-for'), url).toEqual(["'script'"]);
+    }
+    // The API docs (Swagger UI sets innerHTML) keep the policy, without Trusted Types only.
+    const docs = await app.inject({ url: '/api/docs/' });
+    expect(docs.statusCode).toBe(200);
+    const docsCsp = directives(String(docs.headers['content-security-policy']));
+    expect(docsCsp.get('require-trusted-types-for')).toBeUndefined();
+    expect(docsCsp.get('connect-src')).toEqual(["'self'"]);
+    expect(docsCsp.get('frame-ancestors')).toEqual(["'none'"]);
+    // Scripts may connect to this site only, so HLS streams (fetched by script) must be its own.
+    expect(videoLinkProblem('https://cdn.example/live/stream.m3u8')).toMatch(/YouTube or Vimeo/);
+    expect(videoLinkProblem('/sample/video/stream.m3u8')).toBeNull();
+    expect(videoLinkProblem('https://cdn.example/clip.mp4')).toBeNull();
   });
 
   it('never grants another origin anything (no CORS), preflight or not', async () => {

@@ -1,30 +1,44 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
 
-// YouTube and Vimeo videos play in their players' frames; YouTube's player is a script of its own.
-const YOUTUBE = 'https://www.youtube.com https://www.youtube-nocookie.com';
-const VIMEO = 'https://player.vimeo.com';
+// YouTube videos play in the privacy-enhanced (no-cookie) player's frame, driven by YouTube's
+// iframe API: that script and the widget script it loads are the only third-party scripts.
+// Vimeo's player API is bundled; its videos play in Vimeo's frame.
+const YOUTUBE_SCRIPTS = 'https://www.youtube.com/iframe_api https://www.youtube.com/s/player/';
+const YOUTUBE_FRAME = 'https://www.youtube-nocookie.com';
+const VIMEO_FRAME = 'https://player.vimeo.com';
 
 /**
  * The Content-Security-Policy of every response. No inline script anywhere (the built app has
  * none); styles may be inline (the toast library and the video players inject theirs). Direct
- * video links may be on any https host, and HLS streams are fetched by script.
+ * video links may be on any https host (played by <video>, never fetched by script: HLS streams
+ * are served by Candor itself). Trusted Types: strings never reach a DOM sink that runs script
+ * (innerHTML, script src) except through the web app's one default policy (lib/trusted-types).
  */
 export const CONTENT_SECURITY_POLICY = [
   "default-src 'self'",
-  `script-src 'self' ${YOUTUBE}`,
+  `script-src 'self' ${YOUTUBE_SCRIPTS}`,
   "style-src 'self' 'unsafe-inline'",
   "img-src 'self' data: blob: https://i.ytimg.com https://i.vimeocdn.com",
   "media-src 'self' blob: https:",
-  "connect-src 'self' https:",
+  "connect-src 'self'",
   "worker-src 'self' blob:",
-  `frame-src ${YOUTUBE} ${VIMEO}`,
+  `frame-src ${YOUTUBE_FRAME} ${VIMEO_FRAME}`,
   "font-src 'self'",
   "object-src 'none'",
   "base-uri 'none'",
   "form-action 'self'",
   "frame-ancestors 'none'",
+  "require-trusted-types-for 'script'",
 ].join('; ');
+
+/**
+ * The API docs' policy (Swagger UI, its own pages under /api/docs/): the same without Trusted
+ * Types, which Swagger UI does not support (it sets innerHTML with plain strings).
+ */
+export const DOCS_CONTENT_SECURITY_POLICY = CONTENT_SECURITY_POLICY.split('; ')
+  .filter((d) => !d.startsWith('require-trusted-types-for'))
+  .join('; ');
 
 const HEADERS: Record<string, string> = {
   'Content-Security-Policy': CONTENT_SECURITY_POLICY,

@@ -164,6 +164,9 @@ const NOT_IDS: Record<string, (q: Answered | undefined) => unknown> = {
   'body purpose': () => 'reset',
   'body path': () => '/privacy',
   'body referrer_host': () => undefined,
+  // A's own panel and participant id: a completion is A's, whatever survey it names.
+  'body panel': () => 'panel-a',
+  'body pid': () => 'participant-a',
 };
 
 interface Policy {
@@ -189,6 +192,8 @@ const members = (...s: number[]): Policy => ({ signedIn: s, visitor: [401] });
 /** Every member route and what it answers A when an input carries B's id (or nothing swapped). */
 const POLICY: Record<string, Policy> = {
   'GET /api/health': anyone(200),
+  'GET /api/health/live': anyone(200),
+  'GET /api/health/ready': anyone(200),
   'GET /api/v1/surveys/open-closed-random-video-surveys': anyone(200),
   'GET /api/v1/surveys/{gid}/video-survey': anyone(200),
   // Same reply for any number (no account enumeration); B gets an "already registered" text,
@@ -224,6 +229,9 @@ const POLICY: Record<string, Policy> = {
   // Results open after one's own answer: ANSWER_FIRST for A, whatever B answered; open for A
   // who answered too.
   'GET /api/v1/questions/{qid}/results/': { ...members(403), answered: [200] },
+  // A's completion code for B's survey: NOT_ANSWERED until A answered every question of it,
+  // then A's own code (B's answers make nothing A's).
+  'POST /api/v1/surveys/{gid}/answers/panel-completion/': { ...members(409), answered: [409, 201] },
   // Anonymous: no user, IP or cookie is stored, so there is nothing of B's to touch.
   'POST /api/v1/page-views/': anyone(204),
 };

@@ -20,8 +20,31 @@ export type RefreshTokenRow = typeof refreshTokens.$inferSelect;
 export type OtpPurpose = ChallengeRow['purpose'];
 export type UserStatus = UserRow['status'];
 
+/**
+ * NOTIFY channel of session changes (payload: the user's uuid): a logout, a revoked session, or
+ * a change of the account's role or status. Every API process listens and drops what it had
+ * cached about that user's access tokens (session-gate.ts).
+ */
+export const SESSION_CHANNEL = 'candor_sessions';
+
+export interface AccountsRepositoryOptions {
+  /** Told at once, in this process, after a write changed what the user's tokens may do. */
+  onSessionChange?: (uuid: string) => void;
+}
+
 /** Users, one-time-code challenges, refresh tokens and signup events: Drizzle only. */
-export function createAccountsRepository(db: Db) {
+export function createAccountsRepository(db: Db, opts: AccountsRepositoryOptions = {}) {
+  /** This process first (synchronously), then every process through the database. */
+  async function sessionChanged(uuid: string): Promise<void> {
+    opts.onSessionChange?.(uuid);
+    await db.execute(sql`select pg_notify(${SESSION_CHANNEL}, ${uuid})`);
+  }
+
+  async function sessionChangedById(userId: number): Promise<void> {
+    const [row] = await db.select({ uuid: users.uuid }).from(users).where(eq(users.id, userId));
+    if (row) await sessionChanged(row.uuid);
+  }
+
   return {
     async findUserByPhone(phoneE164: string): Promise<UserRow | undefined> {
       const [row] = await db.select().from(users).where(eq(users.phoneE164, phoneE164));
@@ -59,6 +82,31 @@ export function createAccountsRepository(db: Db) {
         .set({ ...values, updatedAt: sql`now()` })
         .where(and(eq(users.id, id), onlyIfStatus ? eq(users.status, onlyIfStatus) : undefined))
         .returning();
+      if (row && (values.role !== undefined || values.status !== undefined)) {
+        await sessionChanged(row.uuid);
+      }
+      return row;
+    },
+
+    /**
+     * What an access token of `uuid` for session `familyId` may still do: the account's role
+     * and status, and whether the session has a token not revoked (always, without a session).
+     * One indexed read; undefined when the account is gone.
+     */
+    async sessionStanding(
+      uuid: string,
+      familyId: string | undefined,
+    ): Promise<{ role: UserRow['role']; status: UserStatus; live: boolean } | undefined> {
+      const live =
+        familyId === undefined
+          ? sql<boolean>`true`
+          : // Qualified by hand: Drizzle leaves columns unqualified inside a one-table select.
+            sql<boolean>`exists (select 1 from refresh_tokens r
+              where r.family_id = ${familyId} and r.user_id = users.id and r.revoked_at is null)`;
+      const [row] = await db
+        .select({ role: users.role, status: users.status, live })
+        .from(users)
+        .where(eq(users.uuid, uuid));
       return row;
     },
 
@@ -146,24 +194,51 @@ export function createAccountsRepository(db: Db) {
         });
     },
 
-    async recordWrongTry(id: number): Promise<void> {
-      await db
-        .update(otpChallenges)
-        .set({ wrongTries: sql`${otpChallenges.wrongTries} + 1` })
-        .where(eq(otpChallenges.id, id));
-    },
-
-    /** Spends the code once: only one concurrent caller gets the row back. */
-    async consumeCode(id: number, now: Date, maxWrongTries: number) {
+    /**
+     * Counts a try on the number's live challenge before its code is compared, in one statement:
+     * the row (count included) when a try was left, undefined when the challenge is missing,
+     * spent, expired or out of tries. Concurrent callers never get more than `maxTries`.
+     */
+    async reserveTry(
+      phoneE164: string,
+      purpose: OtpPurpose,
+      now: Date,
+      maxTries: number,
+    ): Promise<ChallengeRow | undefined> {
       const [row] = await db
         .update(otpChallenges)
-        .set({ usedAt: now, updatedAt: now })
+        .set({ wrongTries: sql`${otpChallenges.wrongTries} + 1` })
+        .where(
+          and(
+            eq(otpChallenges.phoneE164, phoneE164),
+            eq(otpChallenges.purpose, purpose),
+            isNull(otpChallenges.usedAt),
+            gt(otpChallenges.expiresAt, now),
+            lt(otpChallenges.wrongTries, maxTries),
+          ),
+        )
+        .returning();
+      return row;
+    },
+
+    /**
+     * Spends the code once (only one concurrent caller gets the row back) and gives back the try
+     * reserved for it. `codeHash` pins the code compared: a resend meanwhile replaced it.
+     */
+    async consumeCode(id: number, codeHash: string, now: Date) {
+      const [row] = await db
+        .update(otpChallenges)
+        .set({
+          usedAt: now,
+          updatedAt: now,
+          wrongTries: sql`greatest(${otpChallenges.wrongTries} - 1, 0)`,
+        })
         .where(
           and(
             eq(otpChallenges.id, id),
+            eq(otpChallenges.codeHash, codeHash),
             isNull(otpChallenges.usedAt),
             gt(otpChallenges.expiresAt, now),
-            sql`${otpChallenges.wrongTries} < ${maxWrongTries}`,
           ),
         )
         .returning();
@@ -200,10 +275,12 @@ export function createAccountsRepository(db: Db) {
     },
 
     async revokeFamily(familyId: string, now: Date): Promise<void> {
-      await db
+      const [revoked] = await db
         .update(refreshTokens)
         .set({ revokedAt: now })
-        .where(and(eq(refreshTokens.familyId, familyId), isNull(refreshTokens.revokedAt)));
+        .where(and(eq(refreshTokens.familyId, familyId), isNull(refreshTokens.revokedAt)))
+        .returning({ userId: refreshTokens.userId });
+      if (revoked) await sessionChangedById(revoked.userId);
     },
 
     /** The user's sessions (refresh tokens) for their export: times only, never the hashes. */
@@ -227,10 +304,10 @@ export function createAccountsRepository(db: Db) {
      * where one of its answers was an approved sample (their snapshots must be published again).
      */
     async deleteUser(
-      user: Pick<UserRow, 'id' | 'phoneE164'>,
+      user: Pick<UserRow, 'id' | 'uuid' | 'phoneE164'>,
       respondentId: number | undefined,
     ): Promise<number[]> {
-      return db.transaction(async (tx) => {
+      const resampled = await db.transaction(async (tx) => {
         // Locked first: a concurrent first answer (which creates a respondent from this row)
         // waits, then finds no account.
         await tx.select({ id: users.id }).from(users).where(eq(users.id, user.id)).for('update');
@@ -247,6 +324,8 @@ export function createAccountsRepository(db: Db) {
         await tx.delete(users).where(eq(users.id, user.id));
         return samples;
       });
+      await sessionChanged(user.uuid);
+      return resampled;
     },
 
     /** The code challenges of a number, for the member's export (never the code hash). */
@@ -268,6 +347,7 @@ export function createAccountsRepository(db: Db) {
         .update(refreshTokens)
         .set({ revokedAt: now })
         .where(and(eq(refreshTokens.userId, userId), isNull(refreshTokens.revokedAt)));
+      await sessionChangedById(userId);
     },
 
     /**

@@ -180,7 +180,12 @@ export const accountsRoutes: FastifyPluginAsyncZod<{ service: AccountsService }>
         summary: 'Erase the account, its sessions and its answers (they leave all future results)',
         security: [{ bearerAuth: [] }],
         body: DeleteAccountRequestSchema,
-        response: { 204: z.null(), 400: BadRequestSchema, 401: ErrorBodySchema },
+        response: {
+          204: z.null(),
+          400: BadRequestSchema,
+          401: ErrorBodySchema,
+          429: ErrorBodySchema,
+        },
       },
     },
     async (request, reply) => {

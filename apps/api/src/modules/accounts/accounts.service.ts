@@ -38,6 +38,7 @@ import type {
   UserRow,
 } from './accounts.repository.js';
 import { isUuid } from '../../lib/uuid.js';
+import { SESSION_STATUSES } from './session-gate.js';
 
 export const OTP_TTL_MS = 10 * 60_000;
 export const OTP_MAX_WRONG_TRIES = 5;
@@ -98,7 +99,7 @@ export function riskReasons(input: {
 }
 
 /** Only these may hold a session. */
-const CAN_LOG_IN = new Set<UserRow['status']>(['active', 'under_review']);
+const CAN_LOG_IN = SESSION_STATUSES;
 
 function fieldError(field: string, message: string): AppError {
   return new AppError('VALIDATION_FAILED', undefined, { [field]: [message] });
@@ -177,41 +178,67 @@ export function createAccountsService(repo: AccountsRepository, deps: AccountsSe
     await repo.issueCode(phone, purpose, hash, now, new Date(now.getTime() + OTP_TTL_MS), decoy);
   }
 
-  /** Checks and spends a code; OTP_INVALID for anything wrong, counting wrong codes. */
+  /**
+   * Checks and spends a code; OTP_INVALID for anything wrong. The try is counted before the code
+   * is compared, in one statement, so a burst of concurrent guesses gets at most
+   * OTP_MAX_WRONG_TRIES comparisons; the right code gives its try back as it is spent.
+   */
   async function spendCode(
     phone: string,
     purpose: OtpPurpose,
     code: string,
   ): Promise<ChallengeRow> {
     const now = clock();
-    const challenge = await repo.findChallenge(phone, purpose);
-    if (!challenge || challenge.usedAt || challenge.expiresAt <= now) {
-      throw new AppError('OTP_INVALID');
+    const challenge = await repo.reserveTry(phone, purpose, now, OTP_MAX_WRONG_TRIES);
+    if (!challenge) {
+      const current = await repo.findChallenge(phone, purpose);
+      const spent =
+        current !== undefined &&
+        !current.usedAt &&
+        current.expiresAt > now &&
+        current.wrongTries >= OTP_MAX_WRONG_TRIES;
+      throw new AppError('OTP_INVALID', spent ? CODE_SPENT : undefined);
     }
-    if (challenge.wrongTries >= OTP_MAX_WRONG_TRIES) throw new AppError('OTP_INVALID', CODE_SPENT);
     if (!sameDigest(otpHash(phone, purpose, code), challenge.codeHash)) {
-      await repo.recordWrongTry(challenge.id);
       throw new AppError(
         'OTP_INVALID',
-        challenge.wrongTries + 1 >= OTP_MAX_WRONG_TRIES ? CODE_SPENT : undefined,
+        challenge.wrongTries >= OTP_MAX_WRONG_TRIES ? CODE_SPENT : undefined,
       );
     }
-    const spent = await repo.consumeCode(challenge.id, now, OTP_MAX_WRONG_TRIES);
+    const spent = await repo.consumeCode(challenge.id, challenge.codeHash, now);
     if (!spent) throw new AppError('OTP_INVALID');
     return spent;
+  }
+
+  /**
+   * Takes a password-check slot for the number (and the IP) before any scrypt work, or 429.
+   * Atomic in the store: concurrent requests never get more checks than the limit.
+   */
+  async function reservePasswordCheck(numberKey: string, ipKey?: string): Promise<void> {
+    const windowMs = auth.loginThrottleMinutes * 60_000;
+    const reserved = await limits.reserve([
+      { key: numberKey, limit: auth.loginFailuresPerNumber, windowMs },
+      ...(ipKey ? [{ key: ipKey, limit: auth.loginFailuresPerIp, windowMs }] : []),
+    ]);
+    if (!reserved.ok) throw new RateLimitedError(reserved.resetInMs);
   }
 
   async function issuePair(user: UserRow): Promise<TokenPair> {
     const refresh = tokens.newRefresh();
     const now = clock();
+    const familyId = crypto.randomUUID();
     await repo.insertRefreshToken({
       userId: user.id,
-      familyId: crypto.randomUUID(),
+      familyId,
       tokenHash: tokens.hashRefresh(refresh),
       expiresAt: new Date(now.getTime() + auth.refreshTokenTtlSeconds * 1000),
       createdAt: now,
     });
-    return { access: await tokens.signAccess({ sub: user.uuid, role: user.role }), refresh };
+    // The access token names its session: logging out ends it at once (plugins/auth.ts).
+    return {
+      access: await tokens.signAccess({ sub: user.uuid, role: user.role, sid: familyId }),
+      refresh,
+    };
   }
 
   async function replacePassword(user: UserRow, password: string): Promise<TokenPair> {
@@ -283,20 +310,23 @@ export function createAccountsService(repo: AccountsRepository, deps: AccountsSe
     async signup(body: SignupRequest, ip: string): Promise<CodeSent> {
       const phone = phoneOf(body.phone_number, body.country);
       checkCountry(phone);
-      if (body.password !== undefined) checkPassword(body.password);
-      // Hashed even when the number is taken, so both answers cost the same.
-      const passwordHash = body.password === undefined ? null : await hashPassword(body.password);
+      const { password } = body;
+      if (password !== undefined) checkPassword(password);
+      // Counted before any password work: a burst past the limit costs no scrypt.
       await spendSmsAllowance(phone, ip);
 
+      // With a password, every branch below runs scrypt exactly once (hash it, check it against
+      // the pending signup's, or burn the same work), so the time of the reply does not tell a
+      // new, a pending and a registered number apart. Without one, none runs.
       const profile = {
         name: body.name ?? '',
         yearOfBirth: body.year_of_birth,
         gender: body.gender,
         country: body.country,
-        passwordHash,
       };
       let user = await repo.findUserByPhone(phone.e164);
       if (user && user.status !== 'pending') {
+        if (password !== undefined) await burnPasswordCheck(password);
         await sendNoCode(phone.e164, 'signup');
         await sms.send(phone.e164, smsText.alreadyRegistered);
         return CODE_SENT;
@@ -305,17 +335,20 @@ export function createAccountsService(repo: AccountsRepository, deps: AccountsSe
         // A repeated signup for a number not verified yet may come from anyone: it must not plant
         // a password the owner would then verify into. Only the same password survives; any
         // other makes verify ask the code's holder to choose one.
-        const samePassword =
-          user.passwordHash !== null &&
-          body.password !== undefined &&
-          (await verifyPassword(body.password, user.passwordHash));
+        let samePassword = false;
+        if (password !== undefined) {
+          samePassword = user.passwordHash
+            ? await verifyPassword(password, user.passwordHash)
+            : await burnPasswordCheck(password);
+        }
         user = await repo.updateUser(
           user.id,
           { ...profile, passwordHash: samePassword ? user.passwordHash : null },
           'pending',
         );
       } else {
-        user = await repo.insertUser({ phoneE164: phone.e164, ...profile });
+        const passwordHash = password === undefined ? null : await hashPassword(password);
+        user = await repo.insertUser({ phoneE164: phone.e164, ...profile, passwordHash });
       }
       // Lost a race with a concurrent signup or verification of the same number: it has the code.
       if (user) await sendCode(phone.e164, 'signup');
@@ -374,27 +407,33 @@ export function createAccountsService(repo: AccountsRepository, deps: AccountsSe
       return replacePassword(user, body.password);
     },
 
-    /** Phone + password -> tokens. Every failure looks the same and costs the same. */
+    /**
+     * Phone + password -> tokens. Every failure looks the same and costs the same. Each attempt
+     * takes its slot in the failure windows before the password is checked; a failure keeps
+     * it, a success clears the number's window and gives the IP's slot back.
+     */
     async login(body: LoginRequest, ip: string): Promise<TokenPair> {
       const phone = phoneOf(body.phone_number);
       const numberKey = limitKey('login:number', phone.e164);
       const ipKey = limitKey('login:ip', ip);
-      const [byNumber, byIp] = await Promise.all([limits.peek(numberKey), limits.peek(ipKey)]);
-      if (byNumber.count >= auth.loginFailuresPerNumber) {
-        throw new RateLimitedError(byNumber.resetInMs);
-      }
-      if (byIp.count >= auth.loginFailuresPerIp) throw new RateLimitedError(byIp.resetInMs);
+      await reservePasswordCheck(numberKey, ipKey);
 
-      const user = await repo.findUserByPhone(phone.e164);
-      const passwordOk = user?.passwordHash
-        ? await verifyPassword(body.password, user.passwordHash)
-        : await burnPasswordCheck(body.password);
+      let user: UserRow | undefined;
+      let passwordOk: boolean;
+      try {
+        user = await repo.findUserByPhone(phone.e164);
+        passwordOk = user?.passwordHash
+          ? await verifyPassword(body.password, user.passwordHash)
+          : await burnPasswordCheck(body.password);
+      } catch (err) {
+        // No verdict was reached (the database failed): the attempt does not count.
+        await Promise.all([limits.release(numberKey), limits.release(ipKey)]).catch(() => {});
+        throw err;
+      }
       if (!user || !passwordOk || !CAN_LOG_IN.has(user.status)) {
-        const window = auth.loginThrottleMinutes * 60_000;
-        await Promise.all([limits.hit(numberKey, window), limits.hit(ipKey, window)]);
         throw new AppError('VALIDATION_FAILED', LOGIN_FAILED, { non_field_errors: [LOGIN_FAILED] });
       }
-      await limits.reset(numberKey);
+      await Promise.all([limits.reset(numberKey), limits.release(ipKey)]);
       return issuePair(user);
     },
 
@@ -438,9 +477,9 @@ export function createAccountsService(repo: AccountsRepository, deps: AccountsSe
         }
         throw new AppError('TOKEN_INVALID');
       }
-      const { user } = result;
+      const { user, row } = result;
       return {
-        access: await tokens.signAccess({ sub: user.uuid, role: user.role }),
+        access: await tokens.signAccess({ sub: user.uuid, role: user.role, sid: row.familyId }),
         refresh: child,
       };
     },
@@ -542,7 +581,14 @@ export function createAccountsService(repo: AccountsRepository, deps: AccountsSe
     async eraseMine(uuid: string, password: string): Promise<void> {
       const user = await repo.findUserByUuid(uuid);
       if (!user || !CAN_LOG_IN.has(user.status)) throw new AppError('UNAUTHENTICATED');
-      const ok = user.passwordHash ? await verifyPassword(password, user.passwordHash) : false;
+      // A password check like a login's: it takes a slot of the number's failure window first,
+      // so a stolen access token is no way around the login limit.
+      const numberKey = limitKey('login:number', user.phoneE164);
+      await reservePasswordCheck(numberKey);
+      const ok = user.passwordHash
+        ? await verifyPassword(password, user.passwordHash)
+        : await burnPasswordCheck(password);
+      if (ok) await limits.reset(numberKey);
       if (!ok) {
         throw new AppError('VALIDATION_FAILED', undefined, {
           password: ['That is not your password.'],

@@ -760,7 +760,7 @@ describe.each(engines)('accounts API on %s', (engine) => {
       expect(statuses).toEqual([202, 202, 429]);
 
       const behindProxy = await appWith({
-        trustProxy: true,
+        trustProxy: 1,
         sms: { ...app.config.sms, perIpPerHour: 2 },
       });
       const proxied = [];

@@ -126,9 +126,16 @@ describe.each(engines)('results on %s', (engine) => {
     ];
     let last = '';
     for (const choice of plan) last = (await answerAs(q, { choice })).token;
-    for (const status of ['under_review', 'suspended'] as const) {
-      await answerAs(q, { choice: no }, { status });
-    }
+    await answerAs(q, { choice: no }, { status: 'under_review' });
+    // A suspended account's token is refused outright (decision 005, 2026-11-23).
+    const suspended = await createMember(app, { status: 'suspended' });
+    const refused = await post(
+      app,
+      `/api/v1/questions/${q.qid}/answer/`,
+      { choice: no },
+      { token: suspended.token },
+    );
+    expect(refused.statusCode).toBe(401);
     // The fold never writes an answer row: no later transaction id is stamped on one.
     const stamps = async () =>
       rowsOf<{ id: string; xmin: string }>(

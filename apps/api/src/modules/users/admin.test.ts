@@ -82,6 +82,23 @@ describe.each(engines)('staff area on %s', (engine) => {
       url: () => `/api/v1/admin/surveys/${crypto.randomUUID()}/export.json`,
       who: ['admin'],
     },
+    // Panel completions (admins only).
+    {
+      method: 'GET',
+      url: () => `/api/v1/admin/surveys/${crypto.randomUUID()}/panel-completions/`,
+      who: ['admin'],
+    },
+    {
+      method: 'GET',
+      url: () => `/api/v1/admin/surveys/${crypto.randomUUID()}/panel-completions.csv`,
+      who: ['admin'],
+    },
+    {
+      method: 'POST',
+      url: () => `/api/v1/admin/surveys/${crypto.randomUUID()}/panel-completions/check/`,
+      body: { panel: 'acme', pid: '1', code: 'ABCDEFGHJKLM' },
+      who: ['admin'],
+    },
     {
       method: 'POST',
       url: () => `/api/v1/admin/users/${crypto.randomUUID()}/role/`,
@@ -311,6 +328,11 @@ describe.each(engines)('staff area on %s', (engine) => {
       { token: admin.token },
     );
     expect(json(promoted)).toMatchObject({ uuid: target.uuid, role: 'moderator' });
+    // A token naming the old role is refused from the next request on (decision 005, 2026-11-23).
+    const mine = '/api/v1/questions/my-attempted-questions/';
+    expect((await get(app, mine, target)).statusCode).toBe(401);
+    target.token = await app.tokens.signAccess({ sub: target.uuid, role: 'moderator' });
+    expect((await get(app, mine, target)).statusCode).toBe(200);
     const wrongRole = await post(
       app,
       `/api/v1/admin/users/${target.uuid}/role/`,

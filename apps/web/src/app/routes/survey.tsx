@@ -1,9 +1,9 @@
-import { useMemo } from 'react';
+import { useEffect, useMemo } from 'react';
 import { useParams, useSearchParams } from 'react-router';
 import { PageHead } from '../../components/page-head';
 import { StatusMessage } from '../../components/status';
+import { panelFrom, recalledPanel, rememberPanel } from '../../features/answering/api/panel';
 import { SurveyFlow } from '../../features/answering/components/survey-flow';
-import { panelFrom } from '../../features/answering/components/survey-outro';
 import { useAuthStore } from '../../features/auth/stores/auth-store';
 import { useSurvey } from '../../features/surveys/api/surveys';
 import { SurveyIntro } from '../../features/surveys/components/survey-intro';
@@ -16,7 +16,13 @@ export function SurveyRoute() {
   const survey = useSurvey(surveyId);
   const auth = useAuthStore((s) => s.auth);
   const initialLoading = useAuthStore((s) => s.initialLoading);
-  const panel = useMemo(() => panelFrom(params), [params]);
+  // A panel link's parameters, kept for this tab: signing up midway returns without them.
+  const fromLink = useMemo(() => panelFrom(params), [params]);
+  const gid = survey.data?.gid;
+  const panel = useMemo(() => fromLink ?? (gid ? recalledPanel(gid) : null), [fromLink, gid]);
+  useEffect(() => {
+    if (gid && fromLink) rememberPanel(gid, fromLink);
+  }, [gid, fromLink]);
   // The token's subject, not the loaded user: answering works offline after a reload too.
   const uuid = auth ? tokenSubject() : null;
   const member = useMemo(() => (uuid ? { uuid } : null), [uuid]);

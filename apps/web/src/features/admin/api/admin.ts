@@ -5,6 +5,7 @@ import type {
   BreakdownDimension,
   OperatorQuestionResults,
   PageViewStats,
+  PanelCompletionCounts,
   PendingAnswer,
   PendingAnswerList,
   ReviewAccount,
@@ -87,6 +88,16 @@ export const adminQueries = {
       queryFn: ({ signal }) => fetchQuestionResults(qid, breakdown, signal),
       staleTime: 10_000,
     }),
+  /** A survey's research-panel completions, counted per panel. */
+  panelCompletions: (gid: string) =>
+    queryOptions({
+      queryKey: [...adminQueries.all(), 'panel-completions', gid] as const,
+      queryFn: ({ signal }) =>
+        apiRequest<PanelCompletionCounts>(`${base}/surveys/${id(gid)}/panel-completions/`, {
+          signal,
+        }),
+      staleTime: 10_000,
+    }),
   /** Page views per day, page and referring site over the last `days` days. */
   pageViews: (days: number) =>
     queryOptions({
@@ -122,6 +133,14 @@ export const staffBreakdown =
 export async function downloadSurveyExport(gid: string, format: 'csv' | 'json'): Promise<string> {
   const { blob, fileName } = await apiDownload(`${base}/surveys/${id(gid)}/export.${format}`);
   const name = fileName ?? `candor-${gid}.${format}`;
+  saveFile(blob, name);
+  return name;
+}
+
+/** Downloads a survey's panel completions (panel, code, time) as CSV. Throws ApiError. */
+export async function downloadPanelCompletions(gid: string): Promise<string> {
+  const { blob, fileName } = await apiDownload(`${base}/surveys/${id(gid)}/panel-completions.csv`);
+  const name = fileName ?? `candor-${gid}-panel-completions.csv`;
   saveFile(blob, name);
   return name;
 }

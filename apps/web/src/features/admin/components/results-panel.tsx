@@ -8,6 +8,7 @@ import { adminQueries, downloadSurveyExport, staffBreakdown } from '../api/admin
 import { describeInterest, describeQuality } from '../lib/insights';
 import { actionErrorText } from '../lib/wording';
 import { ListError, ListLoading } from './list-states';
+import { PanelCompletions } from './panel-completions';
 import { usePageParams } from './use-page-params';
 
 /** CSV or JSON of the chosen survey: fetched with the staff token, then saved by the browser. */
@@ -193,6 +194,7 @@ export function ResultsPanel() {
             </div>
             <ExportButtons survey={survey} />
           </div>
+          <PanelCompletions survey={survey} />
           {question ? (
             <>
               <h2 className="results-admin__question">

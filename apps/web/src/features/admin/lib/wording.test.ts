@@ -19,6 +19,9 @@ describe('audit wording', () => {
     expect(describeAuditAction(entry('results.export', { format: 'csv' }))).toBe(
       "exported a survey's results as CSV",
     );
+    expect(describeAuditAction(entry('results.export', { format: 'panel-csv' }))).toBe(
+      "exported a survey's panel completions",
+    );
   });
 
   it('says every authoring action in words', () => {

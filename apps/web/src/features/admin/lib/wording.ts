@@ -43,6 +43,7 @@ export function describeAuditAction(entry: Pick<AuditEntry, 'action' | 'details'
     case 'user.unsuspend':
       return 'lifted a suspension';
     case 'results.export':
+      if (entry.details.format === 'panel-csv') return "exported a survey's panel completions";
       return entry.details.format === 'csv'
         ? "exported a survey's results as CSV"
         : "exported a survey's results as JSON";

@@ -23,7 +23,8 @@ import { useSurveyStore } from '../stores/survey-store';
 import { FeedbackScreen } from './feedback-screen';
 import { QuestionScreen, type AnswerInput } from './question-screen';
 import { ResultsScreen } from './results-screen';
-import { SurveyOutro, type Panel } from './survey-outro';
+import type { Panel } from '../api/panel';
+import { SurveyOutro } from './survey-outro';
 import { VisitorGate } from './visitor-gate';
 
 export interface Mine {

@@ -1,36 +1,71 @@
 import { copyLink } from '../../../lib/copy-link';
 import type { Question, SurveyDetail } from '@candor/contracts';
-import { useEffect, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
+import { ApiError } from '../../../lib/api-client';
+import { type Panel, panelCompletionQuery } from '../api/panel';
 import type { Mine } from './survey-flow';
 
-/** A respondent sent by a research panel (`?panel=...&pid=...&return=https://...`). */
-export interface Panel {
-  id: string;
-  pid: string | null;
-  returnUrl: string | null;
-}
-
-/** Reads the panel parameters of a survey link; the return link must be https. */
-export function panelFrom(params: URLSearchParams): Panel | null {
-  const id = params.get('panel');
-  if (!id) return null;
-  const raw = params.get('return');
-  let returnUrl: string | null = null;
-  try {
-    if (raw && new URL(raw).protocol === 'https:') returnUrl = new URL(raw).toString();
-  } catch {
-    returnUrl = null;
+/** The panel's completion code: issued by the server once every answer is stored. */
+function PanelCode({ gid, panel, member }: { gid: string; panel: Panel; member: boolean }) {
+  const pid = panel.pid;
+  const completion = useQuery({
+    ...panelCompletionQuery(gid, panel.id, pid ?? ''),
+    enabled: member && pid !== null,
+  });
+  let body: React.ReactNode;
+  if (!member) {
+    body = (
+      <p>
+        Your completion code comes once your answers are counted. <Link to="/signup">Sign up</Link>{' '}
+        or <Link to="/login">log in</Link> to get it.
+      </p>
+    );
+  } else if (pid === null) {
+    body = (
+      <p>
+        Your panel link has no participant id, so no completion code can be made for you. Open the
+        survey again from the link your panel gave you.
+      </p>
+    );
+  } else if (completion.data) {
+    body = (
+      <>
+        <p>Your completion code for the panel:</p>
+        <p className="panel-code__code" data-testid="panel-code">
+          {completion.data.code}
+        </p>
+        {panel.returnUrl ? (
+          <a className="button button--primary button--large" href={panel.returnUrl}>
+            Return to the panel
+          </a>
+        ) : (
+          <p className="field__hint">Enter this code where the panel asks for it.</p>
+        )}
+      </>
+    );
+  } else if (completion.isError) {
+    const err = completion.error;
+    body = (
+      <>
+        <p>
+          {err instanceof ApiError && err.code !== 'NETWORK' && err.status < 500
+            ? err.message
+            : 'Your completion code could not be fetched.'}
+        </p>
+        <button type="button" className="button" onClick={() => void completion.refetch()}>
+          Try again
+        </button>
+      </>
+    );
+  } else {
+    body = <p>Getting your completion code…</p>;
   }
-  return { id: id.slice(0, 64), pid: params.get('pid')?.slice(0, 128) ?? null, returnUrl };
-}
-
-/** A short code the panel can match to its panelist: derived from survey, panel and panelist. */
-async function completionCode(gid: string, panel: Panel): Promise<string> {
-  const data = new TextEncoder().encode(`${gid}:${panel.id}:${panel.pid ?? ''}`);
-  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', data));
-  const alphabet = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
-  return Array.from(digest.slice(0, 8), (b) => alphabet[b % alphabet.length]).join('');
+  return (
+    <div className="panel-code" role="status" aria-busy={completion.isFetching}>
+      {body}
+    </div>
+  );
 }
 
 function ShareLink({ link }: { link: string }) {
@@ -69,28 +104,12 @@ export function SurveyOutro({
   member: boolean;
   panel: Panel | null;
 }) {
-  const [code, setCode] = useState<string | null>(null);
-  useEffect(() => {
-    if (panel) void completionCode(survey.gid, panel).then(setCode);
-  }, [panel, survey.gid]);
   return (
     <section className="outro" aria-labelledby="outro-title">
       <p className="outro__eyebrow">Survey complete</p>
       <h1 id="outro-title">Thank you for your candour</h1>
       <p className="outro__text">{survey.outro_screen_text}</p>
-      {panel ? (
-        <div className="panel-code" role="status">
-          <p>Your completion code for the panel:</p>
-          <p className="panel-code__code">{code ?? '…'}</p>
-          {panel.returnUrl ? (
-            <a className="button button--primary button--large" href={panel.returnUrl}>
-              Return to the panel
-            </a>
-          ) : (
-            <p className="field__hint">Enter this code where the panel asks for it.</p>
-          )}
-        </div>
-      ) : null}
+      {panel ? <PanelCode gid={survey.gid} panel={panel} member={member} /> : null}
       <ShareLink link={survey.shareable_link} />
       <h2 className="outro__subtitle">Your answers</h2>
       {!member ? (

@@ -1,0 +1,88 @@
+import type { Role } from '@candor/contracts';
+import type { AccessClaims } from '../../lib/tokens.js';
+import type { AccountsRepository, UserStatus } from './accounts.repository.js';
+
+/**
+ * How long a process trusts what it read about a session while it hears every change through
+ * the database's notifications. A bound for writes made behind the API's back (SQL by hand).
+ */
+export const SESSION_CACHE_MS = 60_000;
+const MAX_CACHED_USERS = 50_000;
+
+/** Statuses that may hold a session (the accounts service refuses logins and refreshes alike). */
+export const SESSION_STATUSES: ReadonlySet<UserStatus> = new Set(['active', 'under_review']);
+
+export interface SessionGateOptions {
+  cacheMs?: number;
+  now?: () => number;
+}
+
+/**
+ * The per-request revocation check of access tokens (decision 005, 2026-11-23): a token is good
+ * only while its account may log in with the role the token names and its session (refresh
+ * family) is not revoked. Answers come from a small per-process cache that is dropped for a
+ * user as soon as a change is written (in this process at once, in every other through
+ * NOTIFY), and not used at all while notifications are not being received.
+ */
+export function createSessionGate(
+  repo: Pick<AccountsRepository, 'sessionStanding'>,
+  opts: SessionGateOptions = {},
+) {
+  const cacheMs = opts.cacheMs ?? SESSION_CACHE_MS;
+  const now = opts.now ?? Date.now;
+  /** uuid -> session id ('' for a token without one) -> role it was good for, until when. */
+  const cache = new Map<string, Map<string, { role: Role; until: number }>>();
+  let listening = false;
+  // Bumped by every invalidation: a read that started before one may not fill the cache with
+  // what it saw (the change may have been committed after the read's snapshot).
+  let epoch = 0;
+
+  function forget(uuid: string): void {
+    epoch += 1;
+    cache.delete(uuid);
+  }
+
+  return {
+    /** True when the token's account and session still allow what the token says. */
+    async admits(claims: AccessClaims): Promise<boolean> {
+      const sid = claims.sid ?? '';
+      const known = cache.get(claims.sub)?.get(sid);
+      if (listening && known && known.until > now() && known.role === claims.role) return true;
+      const seen = epoch;
+      const standing = await repo.sessionStanding(claims.sub, claims.sid);
+      const good =
+        standing !== undefined &&
+        standing.live &&
+        SESSION_STATUSES.has(standing.status) &&
+        standing.role === claims.role;
+      if (good && listening && seen === epoch) {
+        let sessions = cache.get(claims.sub);
+        if (!sessions) {
+          // The oldest user leaves first when the cache is full.
+          if (cache.size >= MAX_CACHED_USERS) cache.delete(cache.keys().next().value!);
+          sessions = new Map();
+          cache.set(claims.sub, sessions);
+        }
+        sessions.set(sid, { role: standing.role, until: now() + cacheMs });
+      }
+      return good;
+    },
+
+    /** Drops what this process knows about `uuid`'s tokens (a change was just written). */
+    invalidate: forget,
+
+    /** Whether change notifications are arriving; while they are not, every request reads. */
+    setListening(value: boolean): void {
+      listening = value;
+      epoch += 1;
+      cache.clear();
+    },
+
+    /** Users with cached sessions (for tests). */
+    get cachedUsers(): number {
+      return cache.size;
+    },
+  };
+}
+
+export type SessionGate = ReturnType<typeof createSessionGate>;

@@ -1,0 +1,138 @@
+import { and, asc, count, desc, eq, isNotNull, lte, max } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
+import { answers, panelCompletions, questions, surveys } from '../../db/schema.js';
+
+export type NewPanelCompletion = Omit<typeof panelCompletions.$inferInsert, 'id'>;
+export type StoredPanelCompletion = Pick<
+  typeof panelCompletions.$inferSelect,
+  'participantHash' | 'code' | 'completedAt'
+>;
+
+/** Panel completions: Drizzle only. */
+export function createPanelsRepository(db: Db) {
+  const stored = {
+    participantHash: panelCompletions.participantHash,
+    code: panelCompletions.code,
+    completedAt: panelCompletions.completedAt,
+  };
+
+  return {
+    /**
+     * A listed survey (published, released by `now`) with its number of questions and how many
+     * of them the respondent answered; undefined for any other gid.
+     */
+    async progress(
+      gid: string,
+      respondentId: number | undefined,
+      now: Date,
+    ): Promise<{ surveyId: number; questions: number; answered: number } | undefined> {
+      const [row] = await db
+        .select({
+          surveyId: surveys.id,
+          questions: count(questions.id),
+          answered: count(answers.questionId),
+        })
+        .from(surveys)
+        .leftJoin(questions, eq(questions.surveyId, surveys.id))
+        .leftJoin(
+          answers,
+          and(
+            eq(answers.questionId, questions.id),
+            // No respondent yet: nothing answered (no respondent has id 0).
+            eq(answers.respondentId, respondentId ?? 0),
+          ),
+        )
+        .where(
+          and(eq(surveys.gid, gid), isNotNull(surveys.publishedAt), lte(surveys.releaseDate, now)),
+        )
+        .groupBy(surveys.id);
+      return row;
+    },
+
+    /** The internal id of a survey of any status, for staff. */
+    async surveyIdOf(gid: string): Promise<number | undefined> {
+      const [row] = await db.select({ id: surveys.id }).from(surveys).where(eq(surveys.gid, gid));
+      return row?.id;
+    },
+
+    /** Records a completion unless the respondent or the participant already has one: true if new. */
+    async insert(values: NewPanelCompletion): Promise<boolean> {
+      const rows = await db
+        .insert(panelCompletions)
+        .values(values)
+        .onConflictDoNothing()
+        .returning({ id: panelCompletions.id });
+      return rows.length === 1;
+    },
+
+    async findByRespondent(
+      surveyId: number,
+      panel: string,
+      respondentKey: string,
+    ): Promise<StoredPanelCompletion | undefined> {
+      const [row] = await db
+        .select(stored)
+        .from(panelCompletions)
+        .where(
+          and(
+            eq(panelCompletions.surveyId, surveyId),
+            eq(panelCompletions.panel, panel),
+            eq(panelCompletions.respondentKey, respondentKey),
+          ),
+        );
+      return row;
+    },
+
+    async findByParticipant(
+      surveyId: number,
+      panel: string,
+      participantHash: string,
+    ): Promise<StoredPanelCompletion | undefined> {
+      const [row] = await db
+        .select(stored)
+        .from(panelCompletions)
+        .where(
+          and(
+            eq(panelCompletions.surveyId, surveyId),
+            eq(panelCompletions.panel, panel),
+            eq(panelCompletions.participantHash, participantHash),
+          ),
+        );
+      return row;
+    },
+
+    /** Completions per panel of a survey, most first. */
+    async counts(surveyId: number) {
+      const completions = count(panelCompletions.id);
+      return db
+        .select({
+          panel: panelCompletions.panel,
+          completions,
+          last: max(panelCompletions.completedAt),
+        })
+        .from(panelCompletions)
+        .where(eq(panelCompletions.surveyId, surveyId))
+        .groupBy(panelCompletions.panel)
+        .orderBy(desc(completions), asc(panelCompletions.panel));
+    },
+
+    /** Every completion of a survey, by panel then time: what the CSV lists. */
+    async list(surveyId: number) {
+      return db
+        .select({
+          panel: panelCompletions.panel,
+          code: panelCompletions.code,
+          completedAt: panelCompletions.completedAt,
+        })
+        .from(panelCompletions)
+        .where(eq(panelCompletions.surveyId, surveyId))
+        .orderBy(
+          asc(panelCompletions.panel),
+          asc(panelCompletions.completedAt),
+          asc(panelCompletions.id),
+        );
+    },
+  };
+}
+
+export type PanelsRepository = ReturnType<typeof createPanelsRepository>;

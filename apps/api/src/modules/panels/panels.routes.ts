@@ -1,0 +1,112 @@
+import {
+  ErrorBodySchema,
+  PanelCodeCheckRequestSchema,
+  PanelCodeCheckSchema,
+  PanelCompletionCountsSchema,
+  PanelCompletionRequestSchema,
+  PanelCompletionSchema,
+  ValidationErrorBodySchema,
+} from '@candor/contracts';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { PanelsService } from './panels.service.js';
+
+// A gid that names nothing is a 404 from the service, never a field error.
+const GidParamsSchema = z.object({ gid: z.string() });
+
+/** The respondent's completion code for a research panel, under the survey's answers. */
+export const panelCompletionRoutes: FastifyPluginAsyncZod<{ service: PanelsService }> = async (
+  app,
+  { service },
+) => {
+  app.post(
+    '/v1/surveys/:gid/answers/panel-completion/',
+    {
+      onRequest: app.requireUser,
+      schema: {
+        tags: ['answers'],
+        summary:
+          'Complete the survey for a research panel: a signed completion code, issued once every ' +
+          'question is answered (again for the same participant replays it)',
+        security: [{ bearerAuth: [] }],
+        params: GidParamsSchema,
+        body: PanelCompletionRequestSchema,
+        response: {
+          200: PanelCompletionSchema,
+          201: PanelCompletionSchema,
+          400: ValidationErrorBodySchema,
+          401: ErrorBodySchema,
+          404: ErrorBodySchema,
+          409: ErrorBodySchema,
+        },
+      },
+    },
+    async (request, reply) => {
+      const { status, body } = await service.complete(
+        request.user!.uuid,
+        request.params.gid,
+        request.body,
+      );
+      return reply.status(status).send(body);
+    },
+  );
+};
+
+/** Completions per panel, their CSV and the check of a reported code: admins, under /v1/admin. */
+export const panelAdminRoutes: FastifyPluginAsyncZod<{ service: PanelsService }> = async (
+  app,
+  { service },
+) => {
+  const tags = ['admin'];
+  const errors = { 401: ErrorBodySchema, 403: ErrorBodySchema, 404: ErrorBodySchema };
+
+  app.get(
+    '/surveys/:gid/panel-completions/',
+    {
+      schema: {
+        tags,
+        summary: "A survey's completions per research panel",
+        params: GidParamsSchema,
+        response: { 200: PanelCompletionCountsSchema, ...errors },
+      },
+    },
+    async (request) => service.counts(request.params.gid),
+  );
+
+  app.get(
+    '/surveys/:gid/panel-completions.csv',
+    {
+      schema: {
+        tags,
+        summary:
+          "A survey's panel completions as CSV: panel, completion code and time (no answers, no " +
+          'participant ids). Audited',
+        params: GidParamsSchema,
+        response: { 200: z.string().describe('text/csv; charset=utf-8'), ...errors },
+      },
+    },
+    async (request, reply) => {
+      const { body, fileName } = await service.exportCsv(request.params.gid, request.user!);
+      return reply
+        .header('content-type', 'text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="${fileName}"`)
+        .send(body);
+    },
+  );
+
+  app.post(
+    '/surveys/:gid/panel-completions/check/',
+    {
+      schema: {
+        tags,
+        summary:
+          'Check a completion code a panel reports: valid only if Candor issued it to that ' +
+          'participant of that panel for this survey',
+        params: GidParamsSchema,
+        body: PanelCodeCheckRequestSchema,
+        response: { 200: PanelCodeCheckSchema, 400: ValidationErrorBodySchema, ...errors },
+      },
+    },
+    async (request) => service.check(request.params.gid, request.body),
+  );
+};

@@ -1,0 +1,163 @@
+import crypto from 'node:crypto';
+import type {
+  PanelCodeCheck,
+  PanelCodeCheckRequest,
+  PanelCompletion,
+  PanelCompletionCounts,
+  PanelCompletionRequest,
+} from '@candor/contracts';
+import { AppError } from '../../lib/app-error.js';
+import { hmacHex } from '../../lib/keys.js';
+import { isUuid } from '../../lib/uuid.js';
+import type { Actor, AuditService } from '../audit/audit.service.js';
+import { csvCell } from '../operator-results/operator-results.service.js';
+import type { RespondentsService } from '../respondents/respondents.service.js';
+import type { PanelsRepository } from './panels.repository.js';
+
+// 32 letters and digits without 0, 1, I and O: 5 bits a character, 60 bits a code.
+const ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
+const CODE_LENGTH = 12;
+
+/**
+ * The completion code of one participant of one panel for one survey: HMAC-SHA256 under a server
+ * key, so it cannot be computed from the public survey, panel and participant ids. Panel and
+ * participant ids never hold control characters (the contract refuses them), so the line breaks
+ * keep the fields apart.
+ */
+export function completionCode(key: Buffer, gid: string, panel: string, pid: string): string {
+  const mac = crypto.createHmac('sha256', key).update(`${gid}\n${panel}\n${pid}`).digest();
+  return Array.from(mac.subarray(0, CODE_LENGTH), (b) => ALPHABET[b & 31]).join('');
+}
+
+/** A code as people type it: any case, with spaces or dashes between groups. */
+const normaliseCode = (code: string) => code.toUpperCase().replace(/[\s-]+/g, '');
+
+function sameCode(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && crypto.timingSafeEqual(x, y);
+}
+
+export interface PanelsServiceDeps {
+  respondents: Pick<RespondentsService, 'find'>;
+  audit: Pick<AuditService, 'record'>;
+  /** Keys.panelCode: signs the completion codes. */
+  codeKey: Buffer;
+  /** derivePanelKey(secrets): participant hashes and respondent keys. */
+  panelKey: Buffer;
+  clock?: () => Date;
+}
+
+/**
+ * Research panels: a completion code issued by the server only once every question of the survey
+ * is answered and stored, one completion per member, survey and panel, counted for operators.
+ */
+export function createPanelsService(repo: PanelsRepository, deps: PanelsServiceDeps) {
+  const clock = deps.clock ?? (() => new Date());
+  const participantHash = (gid: string, panel: string, pid: string) =>
+    hmacHex(deps.panelKey, `participant\n${gid}\n${panel}\n${pid}`);
+  const respondentKey = (gid: string, panel: string, uuid: string) =>
+    hmacHex(deps.panelKey, `respondent\n${gid}\n${panel}\n${uuid.toLowerCase()}`);
+
+  async function staffSurveyId(gid: string): Promise<number> {
+    const id = isUuid(gid) ? await repo.surveyIdOf(gid.toLowerCase()) : undefined;
+    if (id === undefined) throw new AppError('NOT_FOUND');
+    return id;
+  }
+
+  return {
+    /**
+     * Records the member's completion of a survey for a panel and returns its code (201; 200 for
+     * the same participant again). NOT_ANSWERED until every question has a stored answer.
+     */
+    async complete(
+      uuid: string,
+      rawGid: string,
+      { panel, pid }: PanelCompletionRequest,
+    ): Promise<{ status: 200 | 201; body: PanelCompletion }> {
+      if (!isUuid(rawGid)) throw new AppError('NOT_FOUND');
+      const gid = rawGid.toLowerCase();
+      const respondentId = await deps.respondents.find(uuid);
+      const progress = await repo.progress(gid, respondentId, clock());
+      if (!progress) throw new AppError('NOT_FOUND');
+      if (progress.questions === 0 || progress.answered < progress.questions) {
+        throw new AppError(
+          'NOT_ANSWERED',
+          'Answer every question of this survey first: the completion code comes after the last answer.',
+        );
+      }
+      const values = {
+        surveyId: progress.surveyId,
+        panel,
+        participantHash: participantHash(gid, panel, pid),
+        respondentKey: respondentKey(gid, panel, uuid),
+        code: completionCode(deps.codeKey, gid, panel, pid),
+        completedAt: clock(),
+      };
+      const body = (row: { code: string; completedAt: Date }): PanelCompletion => ({
+        gid,
+        panel,
+        code: row.code,
+        completed_at: row.completedAt.toISOString(),
+      });
+      if (await repo.insert(values)) return { status: 201, body: body(values) };
+      const mine = await repo.findByRespondent(values.surveyId, panel, values.respondentKey);
+      if (mine && mine.participantHash === values.participantHash) {
+        return { status: 200, body: body(mine) };
+      }
+      throw new AppError(
+        'INVALID_STATE',
+        mine
+          ? 'You already completed this survey for this panel, with another participant id.'
+          : 'This participant id already completed this survey for this panel, from another account.',
+      );
+    },
+
+    /** Whether a code a panel reports was issued by Candor to this participant (for operators). */
+    async check(rawGid: string, request: PanelCodeCheckRequest): Promise<PanelCodeCheck> {
+      const surveyId = await staffSurveyId(rawGid);
+      const gid = rawGid.toLowerCase();
+      const { panel, pid } = request;
+      const expected = completionCode(deps.codeKey, gid, panel, pid);
+      const row = await repo.findByParticipant(surveyId, panel, participantHash(gid, panel, pid));
+      const valid =
+        sameCode(normaliseCode(request.code), expected) &&
+        row !== undefined &&
+        row.code === expected;
+      return { valid, completed_at: valid ? row!.completedAt.toISOString() : null };
+    },
+
+    /** Completions per panel of a survey of any status. */
+    async counts(rawGid: string): Promise<PanelCompletionCounts> {
+      const rows = await repo.counts(await staffSurveyId(rawGid));
+      return {
+        gid: rawGid.toLowerCase(),
+        total: rows.reduce((sum, r) => sum + r.completions, 0),
+        panels: rows.map((r) => ({
+          panel: r.panel,
+          completions: r.completions,
+          last_completed_at: (r.last ?? new Date(0)).toISOString(),
+        })),
+      };
+    },
+
+    /**
+     * Every completion of a survey as CSV (panel, code, time; no answer, no participant id),
+     * formula-safe; audited as `results.export`.
+     */
+    async exportCsv(rawGid: string, actor: Actor) {
+      const surveyId = await staffSurveyId(rawGid);
+      const gid = rawGid.toLowerCase();
+      const rows = await repo.list(surveyId);
+      const lines = [
+        ['panel', 'completion_code', 'completed_at'],
+        ...rows.map((r) => [r.panel, r.code, r.completedAt.toISOString()]),
+      ];
+      const body = lines.map((cells) => cells.map(csvCell).join(',') + '\r\n').join('');
+      await deps.audit.record(actor, 'results.export', `survey:${gid}`, { format: 'panel-csv' });
+      return { body, fileName: `candor-${gid}-panel-completions.csv` };
+    },
+  };
+}
+
+export type PanelsService = ReturnType<typeof createPanelsService>;

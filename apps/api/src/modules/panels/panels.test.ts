@@ -1,0 +1,273 @@
+import crypto from 'node:crypto';
+import {
+  AuditEntryListSchema,
+  PanelCodeCheckSchema,
+  PanelCompletionCountsSchema,
+  PanelCompletionSchema,
+} from '@candor/contracts';
+import { asc, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { App } from '../../app.js';
+import type { Database } from '../../db/client.js';
+import { choices, panelCompletions, questions, surveys } from '../../db/schema.js';
+import { seedSampleContent } from '../../db/seed/seed.js';
+import { createMember, get, json, post } from '../../test/accounts.js';
+import { createTestApp } from '../../test/app.js';
+import { createTestDatabase, engines } from '../../test/database.js';
+
+const ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
+
+/** The code the web app used to compute in the browser from public values (SHA-256, no key). */
+async function browserCode(gid: string, panel: string, pid: string, length = 8) {
+  const digest = crypto.createHash('sha256').update(`${gid}:${panel}:${pid}`).digest();
+  return Array.from(digest.subarray(0, length), (b) => ALPHABET[b % ALPHABET.length]).join('');
+}
+
+/** The same shape as the server's code, under a key that is not the server's. */
+function wrongKeyCode(gid: string, panel: string, pid: string) {
+  const mac = crypto
+    .createHmac('sha256', crypto.randomBytes(32))
+    .update(`${gid}\n${panel}\n${pid}`)
+    .digest();
+  return Array.from(mac.subarray(0, 12), (b) => ALPHABET[b & 31]).join('');
+}
+
+describe.each(engines)('panel completion codes on %s', (engine) => {
+  let database: Database;
+  let app: App;
+  let admin: { uuid: string; token: string };
+  let gid: string;
+  /** The sample survey's questions in order, each with an answer to give. */
+  let asked: Array<{ qid: string; body: Record<string, string> }>;
+
+  const completionUrl = (g = gid) => `/api/v1/surveys/${g}/answers/panel-completion/`;
+  const checkUrl = (g = gid) => `/api/v1/admin/surveys/${g}/panel-completions/check/`;
+
+  async function answer(token: string, upTo = asked.length) {
+    for (const q of asked.slice(0, upTo)) {
+      const res = await post(app, `/api/v1/questions/${q.qid}/answer/`, q.body, { token });
+      expect(res.statusCode, res.body).toBeLessThan(300);
+    }
+  }
+
+  async function completedMember() {
+    const member = await createMember(app);
+    await answer(member.token);
+    return member;
+  }
+
+  const complete = (token: string, panel: string, pid: string, g = gid) =>
+    post(app, completionUrl(g), { panel, pid }, { token });
+
+  async function check(panel: string, pid: string, code: string, g = gid) {
+    const res = await post(app, checkUrl(g), { panel, pid, code }, { token: admin.token });
+    expect(res.statusCode, res.body).toBe(200);
+    return PanelCodeCheckSchema.parse(json(res));
+  }
+
+  const rows = () => database.db.select().from(panelCompletions);
+
+  beforeAll(async () => {
+    database = await createTestDatabase(engine);
+    await seedSampleContent(database.db);
+    app = await createTestApp(database, { contentCacheSeconds: 0 });
+    admin = await createMember(app, { role: 'admin' });
+    const [survey] = await database.db
+      .select({ id: surveys.id, gid: surveys.gid })
+      .from(surveys)
+      .where(eq(surveys.slug, 'time-travel'));
+    gid = survey!.gid;
+    const qs = await database.db
+      .select({ id: questions.id, qid: questions.qid, type: questions.type })
+      .from(questions)
+      .where(eq(questions.surveyId, survey!.id))
+      .orderBy(asc(questions.position));
+    asked = [];
+    for (const q of qs) {
+      const [first] = await database.db
+        .select({ label: choices.label })
+        .from(choices)
+        .where(eq(choices.questionId, q.id))
+        .orderBy(asc(choices.position))
+        .limit(1);
+      asked.push({
+        qid: q.qid,
+        body: q.type === 'Closed' ? { choice: first!.label } : { text: 'an answer' },
+      });
+    }
+    expect(asked.length).toBeGreaterThan(1);
+  });
+
+  afterAll(async () => {
+    await app?.close();
+    await database?.close();
+  });
+
+  it('refuses visitors, invalid input and unknown surveys', async () => {
+    expect((await post(app, completionUrl(), { panel: 'p', pid: '1' })).statusCode).toBe(401);
+    const member = await completedMember();
+    const bad = await post(app, completionUrl(), { panel: '', pid: 'a\nb' }, member);
+    expect(bad.statusCode).toBe(400);
+    expect(Object.keys(json(bad)).sort()).toEqual(['panel', 'pid']);
+    expect((await complete(member.token, 'p', '1', crypto.randomUUID())).statusCode).toBe(404);
+    expect((await complete(member.token, 'p', '1', 'not-a-uuid')).statusCode).toBe(404);
+    expect(await rows()).toHaveLength(0);
+  });
+
+  it('issues a code only once every answer of the survey is stored', async () => {
+    const member = await createMember(app);
+    // Nothing answered (no respondent yet), then all but the last question.
+    for (const upTo of [0, asked.length - 1]) {
+      await answer(member.token, upTo);
+      const early = await complete(member.token, 'acme', 'early-1');
+      expect(early.statusCode).toBe(409);
+      expect(json(early).code).toBe('NOT_ANSWERED');
+      expect(JSON.stringify(json(early))).not.toMatch(/[A-Z2-9]{12}/);
+    }
+    expect(await rows()).toHaveLength(0);
+
+    await answer(member.token);
+    const done = await complete(member.token, 'acme', 'early-1');
+    expect(done.statusCode).toBe(201);
+    const completion = PanelCompletionSchema.parse(json(done));
+    expect(completion).toMatchObject({ gid, panel: 'acme' });
+    expect(completion.code).toMatch(/^[A-HJ-NP-Z2-9]{12}$/);
+    expect((await check('acme', 'early-1', completion.code)).valid).toBe(true);
+  });
+
+  it('rejects forged codes: the old browser code, other keys, other participants, guesses', async () => {
+    const member = await completedMember();
+    const issued = PanelCompletionSchema.parse(json(await complete(member.token, 'acme', 'p-42')));
+
+    // Anyone could compute the old code from the link's public values: it no longer passes.
+    expect((await check('acme', 'p-42', await browserCode(gid, 'acme', 'p-42'))).valid).toBe(false);
+    expect((await check('acme', 'p-42', await browserCode(gid, 'acme', 'p-42', 12))).valid).toBe(
+      false,
+    );
+    expect((await check('acme', 'p-42', wrongKeyCode(gid, 'acme', 'p-42'))).valid).toBe(false);
+    // The real code, claimed by another participant, for another panel or another survey.
+    expect((await check('acme', 'p-43', issued.code)).valid).toBe(false);
+    expect((await check('other-panel', 'p-42', issued.code)).valid).toBe(false);
+    const [otherSurvey] = await database.db
+      .select({ gid: surveys.gid })
+      .from(surveys)
+      .where(eq(surveys.slug, 'consent'));
+    expect((await check('acme', 'p-42', issued.code, otherSurvey!.gid)).valid).toBe(false);
+    // 300 random guesses: none passes.
+    for (let i = 0; i < 300; i++) {
+      const guess = Array.from(crypto.randomBytes(12), (b) => ALPHABET[b & 31]).join('');
+      expect((await check('acme', 'p-42', guess)).valid).toBe(false);
+    }
+    // The real one passes, typed loosely; its time comes with it.
+    const typed = `${issued.code.slice(0, 4)}-${issued.code.slice(4, 8)} ${issued.code.slice(8)}`;
+    const ok = await check('acme', 'p-42', typed.toLowerCase());
+    expect(ok).toEqual({ valid: true, completed_at: issued.completed_at });
+
+    // Only admins check codes.
+    const body = { panel: 'acme', pid: 'p-42', code: issued.code };
+    expect((await post(app, checkUrl(), body)).statusCode).toBe(401);
+    expect((await post(app, checkUrl(), body, member)).statusCode).toBe(403);
+    const moderator = await createMember(app, { role: 'moderator' });
+    expect((await post(app, checkUrl(), body, moderator)).statusCode).toBe(403);
+  });
+
+  it('records one completion per respondent, survey and panel under concurrent bursts', async () => {
+    const member = await completedMember();
+    // 20 identical requests at once: one completion, one code, replayed to the rest.
+    const same = await Promise.all(
+      Array.from({ length: 20 }, () => complete(member.token, 'burst', 'b-1')),
+    );
+    expect(same.filter((r) => r.statusCode === 201)).toHaveLength(1);
+    expect(same.filter((r) => r.statusCode === 200)).toHaveLength(19);
+    expect(new Set(same.map((r) => json(r).code)).size).toBe(1);
+
+    // The same member claiming 10 other participant ids at once: all refused.
+    const farmed = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => complete(member.token, 'burst', `b-${i + 2}`)),
+    );
+    expect(farmed.map((r) => r.statusCode)).toEqual(Array(10).fill(409));
+
+    // Ten other members claiming one participant id at once: at most one gets it.
+    const others = await Promise.all(Array.from({ length: 10 }, () => completedMember()));
+    const shared = await Promise.all(others.map((m) => complete(m.token, 'burst', 'shared-pid')));
+    expect(shared.filter((r) => r.statusCode === 201)).toHaveLength(1);
+    expect(shared.filter((r) => r.statusCode === 409)).toHaveLength(9);
+    // And none of the first member's id.
+    expect((await complete(others[0]!.token, 'burst', 'b-1')).statusCode).toBe(409);
+
+    // Another panel is another completion.
+    expect((await complete(member.token, 'other-burst', 'b-1')).statusCode).toBe(201);
+
+    const burstRows = (await rows()).filter((r) => r.panel === 'burst');
+    expect(burstRows).toHaveLength(2);
+  });
+
+  it('keeps no answer, participant id or account in the table', async () => {
+    const member = await completedMember();
+    await complete(member.token, 'privacy-panel', 'visible-pid-123');
+    const stored = (await rows()).filter((r) => r.panel === 'privacy-panel');
+    expect(stored).toHaveLength(1);
+    const text = JSON.stringify(stored);
+    expect(text).not.toContain('visible-pid-123');
+    expect(text).not.toContain(member.uuid);
+    for (const q of asked) expect(text).not.toContain(Object.values(q.body)[0]);
+    expect(Object.keys(stored[0]!).sort()).toEqual(
+      ['code', 'completedAt', 'id', 'panel', 'participantHash', 'respondentKey', 'surveyId'].sort(),
+    );
+  });
+
+  it('shows operators the completions per panel and exports them as CSV (audited)', async () => {
+    const [survey] = await database.db
+      .select({ gid: surveys.gid })
+      .from(surveys)
+      .where(eq(surveys.slug, 'time-travel'));
+    for (const [panel, pid] of [
+      ['count-a', '1'],
+      ['count-a', '2'],
+      ['count-b', '1'],
+      ['=HYPERLINK("x")', '1'],
+    ] as const) {
+      const member = await completedMember();
+      expect((await complete(member.token, panel, pid)).statusCode).toBe(201);
+    }
+    const countsUrl = `/api/v1/admin/surveys/${survey!.gid}/panel-completions/`;
+    const counts = PanelCompletionCountsSchema.parse(
+      json(await get(app, countsUrl, { token: admin.token })),
+    );
+    const byPanel = Object.fromEntries(counts.panels.map((p) => [p.panel, p.completions]));
+    expect(byPanel['count-a']).toBe(2);
+    expect(byPanel['count-b']).toBe(1);
+    expect(counts.total).toBe(counts.panels.reduce((n, p) => n + p.completions, 0));
+
+    const csvUrl = `/api/v1/admin/surveys/${survey!.gid}/panel-completions.csv`;
+    const csv = await get(app, csvUrl, { token: admin.token });
+    expect(csv.statusCode).toBe(200);
+    expect(csv.headers['content-type']).toContain('text/csv');
+    const lines = csv.body.trimEnd().split('\r\n');
+    expect(lines[0]).toBe('"panel","completion_code","completed_at"');
+    expect(lines).toHaveLength(counts.total + 1);
+    expect(lines.filter((l) => l.startsWith('"count-a",'))).toHaveLength(2);
+    // A formula-like panel name stays text in a spreadsheet.
+    expect(csv.body).toContain(`"'=HYPERLINK(""x"")"`);
+    for (const q of asked) expect(csv.body).not.toContain(Object.values(q.body)[0]);
+
+    const log = AuditEntryListSchema.parse(
+      json(await get(app, '/api/v1/admin/audit-log/?page_size=1', { token: admin.token })),
+    );
+    expect(log.results[0]).toMatchObject({
+      action: 'results.export',
+      target: `survey:${survey!.gid}`,
+      details: { format: 'panel-csv' },
+    });
+
+    const member = await createMember(app);
+    for (const url of [countsUrl, csvUrl]) {
+      expect((await get(app, url)).statusCode).toBe(401);
+      expect((await get(app, url, member)).statusCode).toBe(403);
+    }
+    const unknown = crypto.randomUUID();
+    expect(
+      (await get(app, `/api/v1/admin/surveys/${unknown}/panel-completions/`, admin)).statusCode,
+    ).toBe(404);
+  });
+});

@@ -1,0 +1,127 @@
+// A research-panel respondent in Chromium: arrives with the panel's link, answers as a visitor,
+// signs up midway, finishes, and gets a completion code the server issued and can verify.
+import fs from 'node:fs';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { desktop, launchChromium, phone } from './chromium';
+import { type SurveyInfo, logIn, sampleSurvey, screenshot, signUp, testPeople } from './fixtures';
+
+const baseURL = inject('baseURL');
+const dataDir = inject('dataDir');
+const adminPhone = inject('adminPhone');
+const adminPassword = inject('adminPassword');
+let browser: Browser;
+
+beforeAll(async () => {
+  browser = await launchChromium();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+const { newPage, member } = testPeople({
+  baseURL,
+  browser: () => browser,
+  ipPrefix: '198.18.1.',
+  block: '06',
+  passphrase: 'a panel of quiet owls',
+});
+
+async function adminToken(): Promise<string> {
+  const res = await fetch(`${baseURL}/api/token/`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ phone_number: adminPhone, password: adminPassword }),
+  });
+  return ((await res.json()) as { access: string }).access;
+}
+
+/** The operators' check of a code a panel reports. */
+async function checkCode(gid: string, panel: string, pid: string, code: string) {
+  const res = await fetch(`${baseURL}/api/v1/admin/surveys/${gid}/panel-completions/check/`, {
+    method: 'POST',
+    headers: {
+      'Content-Type': 'application/json',
+      Authorization: `Bearer ${await adminToken()}`,
+    },
+    body: JSON.stringify({ panel, pid, code }),
+  });
+  expect(res.status).toBe(200);
+  return (await res.json()) as { valid: boolean };
+}
+
+const questionHeading = (page: Page, text: string) =>
+  page.getByRole('heading', { level: 1, name: text });
+
+/** Answers the question on screen (the first choice, or a sentence), rates it and goes on. */
+async function answerAndGoOn(page: Page, q: SurveyInfo['questions'][number]) {
+  await questionHeading(page, q.question).waitFor();
+  if (q.type === 'Open') {
+    await page.getByLabel('Your answer').fill('It depends on who is asking.');
+    await page.getByRole('button', { name: 'Send my answer' }).click();
+  } else {
+    await page.getByRole('list', { name: 'Answers' }).getByRole('button').first().click();
+  }
+  await page.getByRole('radio', { name: '6', exact: true }).check({ force: true });
+  await page.getByRole('button', { name: 'Next' }).click();
+}
+
+describe('research panel respondents in Chromium', () => {
+  it('a panel visitor signs up midway, finishes, and gets a code the server verifies', async () => {
+    const s = await sampleSurvey(baseURL, (x) => x.name === 'Consent in Practice');
+    // Unique per attempt: the counts below are this attempt's alone.
+    const panel = `e2e-panel-${Date.now().toString(36)}`;
+    const pid = 'PID-4711';
+    const returnUrl = 'https://panel.example/complete?study=9';
+    const { context, page, watch } = await newPage(phone);
+    const link = new URLSearchParams({ panel, pid, return: returnUrl });
+    await page.goto(`/surveys/${s.gid}?${link.toString()}`);
+    await page.getByRole('button', { name: 'Start the survey' }).click();
+    for (const q of s.questions.slice(0, 3)) await answerAndGoOn(page, q);
+
+    // Signing up leaves the survey (and its link's parameters) and comes back without them.
+    await page.getByRole('heading', { name: 'Sign up to go on' }).waitFor();
+    await page.getByRole('link', { name: 'Sign up and go on' }).click();
+    await signUp(page, dataDir, member());
+    await page.getByRole('link', { name: 'Back to your survey' }).click();
+    await page.waitForURL(`${baseURL}/surveys/${s.gid}?backFromRegister=true`);
+    for (const q of s.questions.slice(3)) await answerAndGoOn(page, q);
+
+    await page.getByRole('heading', { name: 'Thank you for your candour' }).waitFor();
+    const shown = page.getByTestId('panel-code');
+    await shown.waitFor({ timeout: 20_000 });
+    const code = (await shown.textContent())!.trim();
+    expect(code).toMatch(/^[A-HJ-NP-Z2-9]{12}$/);
+    const back = page.getByRole('link', { name: 'Return to the panel' });
+    expect(await back.getAttribute('href')).toBe(returnUrl);
+    await screenshot(page, 'panel-outro-phone');
+
+    // Candor issued it to this participant: valid; for another participant, or altered, not.
+    expect((await checkCode(s.gid, panel, pid, code)).valid).toBe(true);
+    expect((await checkCode(s.gid, panel, 'PID-4712', code)).valid).toBe(false);
+    const altered = `${code.slice(0, 11)}${code.endsWith('A') ? 'B' : 'A'}`;
+    expect((await checkCode(s.gid, panel, pid, altered)).valid).toBe(false);
+    watch.assertNoErrors();
+    await context.close();
+
+    // The operator sees the completion beside the survey's results, and downloads it.
+    const staff = await newPage(desktop);
+    await logIn(staff.page, 'US', adminPhone.replace(/^\+1/, ''), adminPassword);
+    await staff.page.waitForURL(`${baseURL}/`);
+    await staff.page.goto(`/admin/results?survey=${s.gid}`);
+    const section = staff.page.getByRole('region', { name: 'Panel completions' });
+    const row = section.getByRole('row').filter({ hasText: panel });
+    await row.waitFor();
+    await expect(row.getByRole('cell').nth(1).textContent()).resolves.toBe('1');
+    await screenshot(staff.page, 'panel-completions-admin-desktop');
+    const [download] = await Promise.all([
+      staff.page.waitForEvent('download'),
+      section.getByRole('button', { name: 'Download completions CSV' }).click(),
+    ]);
+    const csv = fs.readFileSync((await download.path())!, 'utf8');
+    expect(csv).toContain(`"${panel}","${code}"`);
+    expect(csv).not.toContain(pid);
+    staff.watch.assertNoErrors();
+    await staff.context.close();
+  }, 120_000);
+});
