@@ -164,7 +164,7 @@ export function writePairFiles(prepared: Prepared): PairFiles {
  * defaults, indexes and the three foreign keys (to a scratch table of 200,000 respondents, and
  * to the real questions and choices). The keys matter: they cost ~25% of pgbench's rate here.
  */
-function pgbench(databaseUrl: string, ids: ScratchIds): number {
+function pgbench(databaseUrl: string, ids: ScratchIds, table = 'scratch_answers'): number {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'candor-pgbench-'));
   const script = path.join(dir, 'insert.sql');
   fs.writeFileSync(
@@ -173,7 +173,7 @@ function pgbench(databaseUrl: string, ids: ScratchIds): number {
       `\\set r random(1, ${SCRATCH_RESPONDENTS})`,
       `\\set q random(${ids.questions[0]}, ${ids.questions[1]})`,
       `\\set c random(${ids.choices[0]}, ${ids.choices[1]})`,
-      'INSERT INTO scratch_answers (respondent_id, question_id, choice_id, text, is_blank, answered_on, idempotency_key) ' +
+      `INSERT INTO ${table} (respondent_id, question_id, choice_id, text, is_blank, answered_on, idempotency_key) ` +
         "VALUES (:r, :q, :c, NULL, false, current_date, '6f1c0b7e-3a2d-4c1e-9b8a-7d6e5f4c3b2a') ON CONFLICT DO NOTHING;",
       '',
     ].join('\n'),
@@ -209,7 +209,26 @@ async function createScratch(client: pg.Client): Promise<ScratchIds> {
     ALTER TABLE scratch_answers
       ADD FOREIGN KEY (respondent_id) REFERENCES scratch_respondents (id),
       ADD FOREIGN KEY (question_id) REFERENCES questions (id),
-      ADD FOREIGN KEY (choice_id) REFERENCES choices (id);`);
+      ADD FOREIGN KEY (choice_id) REFERENCES choices (id);
+    -- The same again, queueing each row for the results as the answers table does (decision
+    -- 011: an insert trigger writes the row's key into results_queue; here a scratch queue).
+    CREATE TABLE scratch_answers_queued (LIKE scratch_answers INCLUDING ALL);
+    ALTER TABLE scratch_answers_queued
+      ADD FOREIGN KEY (respondent_id) REFERENCES scratch_respondents (id),
+      ADD FOREIGN KEY (question_id) REFERENCES questions (id),
+      ADD FOREIGN KEY (choice_id) REFERENCES choices (id);
+    CREATE TABLE scratch_queue (LIKE results_queue INCLUDING ALL);
+    ALTER TABLE scratch_queue
+      ADD FOREIGN KEY (respondent_id) REFERENCES scratch_respondents (id),
+      ADD FOREIGN KEY (question_id) REFERENCES questions (id);
+    CREATE FUNCTION scratch_queue_for_results() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+      INSERT INTO scratch_queue (respondent_id, question_id, kind)
+      VALUES (NEW.respondent_id, NEW.question_id, 'answer') ON CONFLICT DO NOTHING;
+      RETURN NULL;
+    END $$;
+    CREATE TRIGGER scratch_answers_queue AFTER INSERT ON scratch_answers_queued
+      FOR EACH ROW EXECUTE FUNCTION scratch_queue_for_results();`);
   const range = async (table: string): Promise<[number, number]> => {
     const { rows } = await client.query<{ lo: number; hi: number }>(
       `SELECT min(id) AS lo, max(id) AS hi FROM ${table}`,
@@ -270,6 +289,7 @@ export async function answerIngestBench(): Promise<string> {
       cursor += warm.used;
       const api: Array<Awaited<ReturnType<typeof ingest>>> = [];
       const bench: number[] = [];
+      const queued: number[] = [];
       for (let i = 0; i < RUNS; i++) {
         const run = await ingest(server.url, files, cursor);
         cursor += run.used;
@@ -278,7 +298,8 @@ export async function answerIngestBench(): Promise<string> {
         // once that is done, not while it competes with it.
         await foldedAll(scratch);
         bench.push(pgbench(databaseUrl, ids));
-        await scratch.query('TRUNCATE scratch_answers');
+        queued.push(pgbench(databaseUrl, ids, 'scratch_answers_queued'));
+        await scratch.query('TRUNCATE scratch_answers, scratch_answers_queued, scratch_queue');
       }
       const { rows: counted } = await scratch.query<{ n: string }>(
         'select count(*) as n from answers',
@@ -297,6 +318,14 @@ export async function answerIngestBench(): Promise<string> {
         p99: NaN,
         errors: 0,
         runs: bench.map(Math.round),
+      });
+      rows.push({
+        label: 'pgbench, the same plus its results_queue row (insert trigger)',
+        rps: median(queued),
+        p50: NaN,
+        p99: NaN,
+        errors: 0,
+        runs: queued.map(Math.round),
       });
       rows.push(summarise('Candor API on PostgreSQL (50 connections)', api));
       // The HTTP ceiling: the same wrk requests to a route that parses them and stores nothing,
