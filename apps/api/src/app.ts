@@ -225,7 +225,7 @@ export async function buildApp({
     counting: results,
     clock,
   });
-  const answersRepository = createAnswersRepository(database.db);
+  const answersRepository = createAnswersRepository(database.db, config.answerBatching);
   const audit = createAuditService(createAuditRepository(database.db));
   const answers = createAnswersService(answersRepository, {
     surveys,

@@ -1,3 +1,4 @@
+import DataLoader from 'dataloader';
 import { and, asc, count, desc, eq, isNotNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { answers, choices, questions, ratings, surveys, timings } from '../../db/schema.js';
@@ -8,8 +9,20 @@ export type StoredAnswer = Pick<
   'choiceId' | 'text' | 'isBlank' | 'answeredOn' | 'idempotencyKey'
 >;
 
+/**
+ * Group commit of answers: the answers that arrive together (in the same turn of the event loop,
+ * or within `windowMs`) are written by one multi-row INSERT, one commit, each request answered
+ * once that commit is done. 0 disables batching (one statement per answer).
+ */
+export interface AnswerBatching {
+  windowMs: number;
+  maxRows: number;
+}
+
+const NO_BATCHING: AnswerBatching = { windowMs: 0, maxRows: 1 };
+
 /** Answers, ratings and timings: Drizzle only. */
-export function createAnswersRepository(db: Db) {
+export function createAnswersRepository(db: Db, batching: AnswerBatching = NO_BATCHING) {
   // The hot path: one prepared statement, no transaction, no counter (a fold counts it later).
   const insertAnswer = db
     .insert(answers)
@@ -44,21 +57,64 @@ export function createAnswersRepository(db: Db) {
     )
     .prepare('find_answer');
 
+  /** One answer, one statement: true if stored (false: the member answered it already). */
+  async function insertOne(values: NewAnswer): Promise<boolean> {
+    const rows = await insertAnswer.execute({
+      respondentId: values.respondentId,
+      questionId: values.questionId,
+      choiceId: values.choiceId ?? null,
+      text: values.text ?? null,
+      isBlank: values.isBlank,
+      answeredOn: values.answeredOn,
+      idempotencyKey: values.idempotencyKey ?? null,
+      moderation: values.moderation ?? null,
+    });
+    return rows.length === 1;
+  }
+
+  /**
+   * A batch of answers in one INSERT ... ON CONFLICT DO NOTHING: each is stored unless its
+   * member answered the question already, before or earlier in the batch (a second answer to
+   * the same question in one batch is a conflict, as it would be a moment later). When the
+   * statement fails (a row refers to something gone), each answer is written alone, so one
+   * bad row fails only its own request.
+   */
+  async function insertBatch(batch: readonly NewAnswer[]): Promise<Array<boolean | Error>> {
+    const keyOf = (v: NewAnswer) => `${v.respondentId}:${v.questionId}`;
+    const first = new Map<string, number>();
+    batch.forEach((v, i) => first.has(keyOf(v)) || first.set(keyOf(v), i));
+    const unique = [...first.values()].map((i) => batch[i]!);
+    try {
+      const stored = await db
+        .insert(answers)
+        .values(unique)
+        .onConflictDoNothing({ target: [answers.respondentId, answers.questionId] })
+        .returning({ respondentId: answers.respondentId, questionId: answers.questionId });
+      const storedKeys = new Set(stored.map((r) => `${r.respondentId}:${r.questionId}`));
+      return batch.map((v, i) => first.get(keyOf(v)) === i && storedKeys.has(keyOf(v)));
+    } catch {
+      const alone = await Promise.all(
+        unique.map((v) => insertOne(v).catch((err: unknown) => err as Error)),
+      );
+      const byKey = new Map(unique.map((v, i) => [keyOf(v), alone[i]!]));
+      return batch.map((v, i) => (first.get(keyOf(v)) === i ? byKey.get(keyOf(v))! : false));
+    }
+  }
+
+  const writer =
+    batching.maxRows > 1
+      ? new DataLoader<NewAnswer, boolean>(insertBatch, {
+          cache: false,
+          maxBatchSize: batching.maxRows,
+          batchScheduleFn: (flush) =>
+            batching.windowMs > 0 ? setTimeout(flush, batching.windowMs) : setImmediate(flush),
+        })
+      : undefined;
+
   return {
     /** Stores the answer unless the respondent already answered the question: true if stored. */
-    async insertAnswer(values: NewAnswer): Promise<boolean> {
-      const rows = await insertAnswer.execute({
-        respondentId: values.respondentId,
-        questionId: values.questionId,
-        choiceId: values.choiceId ?? null,
-        text: values.text ?? null,
-        isBlank: values.isBlank,
-        answeredOn: values.answeredOn,
-        idempotencyKey: values.idempotencyKey ?? null,
-        moderation: values.moderation ?? null,
-      });
-      return rows.length === 1;
-    },
+    insertAnswer: (values: NewAnswer): Promise<boolean> =>
+      writer ? writer.load(values) : insertOne(values),
 
     async findAnswer(respondentId: number, questionId: number): Promise<StoredAnswer | undefined> {
       const [row] = await findAnswer.execute({ respondentId, questionId });

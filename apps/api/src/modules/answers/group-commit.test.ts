@@ -1,0 +1,153 @@
+import crypto from 'node:crypto';
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { App } from '../../app.js';
+import type { Database } from '../../db/client.js';
+import { answers, choices, questions, respondents } from '../../db/schema.js';
+import { seedSampleContent } from '../../db/seed/seed.js';
+import { createMember, post } from '../../test/accounts.js';
+import { createTestApp } from '../../test/app.js';
+import { createTestDatabase, engines } from '../../test/database.js';
+import { createAnswersRepository } from './answers.repository.js';
+
+const answerUrl = (qid: string) => `/api/v1/questions/${qid}/answer/`;
+
+/** Rows stored by one statement share its transaction id (`xmin`): how many commits wrote them. */
+async function commitsOf(database: Database, questionId: number): Promise<number> {
+  const rows = await database.db.execute(
+    sql`select count(distinct xmin::text)::int as n from answers where question_id = ${questionId}`,
+  );
+  const list = (Array.isArray(rows) ? rows : (rows as { rows: unknown[] }).rows) as { n: number }[];
+  return list[0]!.n;
+}
+
+describe.each(engines)('group commit of answers on %s', (engine) => {
+  let database: Database;
+  let app: App;
+  let closed: { id: number; qid: string; labels: string[] }[];
+
+  beforeAll(async () => {
+    database = await createTestDatabase(engine);
+    await seedSampleContent(database.db);
+    app = await createTestApp(database, { resultsRefreshSeconds: 0 });
+    const rows = await database.db
+      .select({ id: questions.id, qid: questions.qid })
+      .from(questions)
+      .where(eq(questions.type, 'Closed'));
+    const labels = await database.db
+      .select({ questionId: choices.questionId, label: choices.label })
+      .from(choices)
+      .where(eq(choices.isBlank, false));
+    closed = rows.map((r) => ({
+      ...r,
+      labels: labels.filter((c) => c.questionId === r.id).map((c) => c.label),
+    }));
+  });
+
+  afterAll(async () => {
+    await app?.close();
+    await database?.close();
+  });
+
+  it('writes answers that arrive together in a few commits, each acknowledged once stored', async () => {
+    const q = closed[0]!;
+    const members = await Promise.all(Array.from({ length: 120 }, () => createMember(app)));
+    const replies = await Promise.all(
+      members.map((m, i) =>
+        post(app, answerUrl(q.qid), { choice: q.labels[i % q.labels.length] }, m),
+      ),
+    );
+    expect(replies.map((r) => r.statusCode)).toEqual(members.map(() => 201));
+    // Every acknowledged answer is there, once.
+    const [stored] = await database.db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(answers)
+      .where(eq(answers.questionId, q.id));
+    expect(stored!.n).toBe(120);
+    // One statement per answer would be 120 commits.
+    expect(await commitsOf(database, q.id)).toBeLessThan(40);
+  });
+
+  it('keeps the semantics of each request in a batch: replays, conflicts, idempotency keys', async () => {
+    const q = closed[1]!;
+    const [yes, no] = q.labels as [string, string];
+    const same = await createMember(app);
+    const other = await createMember(app);
+    const keyed = await createMember(app);
+    const crowd = await Promise.all(Array.from({ length: 20 }, () => createMember(app)));
+    const key = crypto.randomUUID();
+    const replies = await Promise.all([
+      post(app, answerUrl(q.qid), { choice: yes }, same),
+      post(app, answerUrl(q.qid), { choice: yes }, same),
+      post(app, answerUrl(q.qid), { choice: yes }, other),
+      post(app, answerUrl(q.qid), { choice: no }, other),
+      post(
+        app,
+        answerUrl(q.qid),
+        { choice: yes },
+        { ...keyed, headers: { 'idempotency-key': key } },
+      ),
+      post(
+        app,
+        answerUrl(q.qid),
+        { choice: no },
+        { ...keyed, headers: { 'idempotency-key': key } },
+      ),
+      ...crowd.map((m) => post(app, answerUrl(q.qid), { choice: no }, m)),
+    ]);
+    const status = replies.map((r) => r.statusCode);
+    // The same answer twice: one stored, one replayed.
+    expect(status.slice(0, 2).sort()).toEqual([200, 201]);
+    // Two different answers at once: one stored, the other refused, as one after the other.
+    expect(status.slice(2, 4).sort()).toEqual([201, 409]);
+    // The same Idempotency-Key: one stored, the other a replay of it.
+    expect(status.slice(4, 6).sort()).toEqual([200, 201]);
+    expect(status.slice(6)).toEqual(crowd.map(() => 201));
+    const [stored] = await database.db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(answers)
+      .where(eq(answers.questionId, q.id));
+    expect(stored!.n).toBe(23);
+  });
+
+  it('fails only the bad row of a batch, never the others', async () => {
+    const q = closed[2]!;
+    const [choice] = await database.db
+      .select({ id: choices.id })
+      .from(choices)
+      .where(and(eq(choices.questionId, q.id), eq(choices.isBlank, false)));
+    const made = await database.db
+      .insert(respondents)
+      .values(
+        Array.from({ length: 10 }, (_, i) => ({ pseudonym: `batch-${engine}-${i}`, profile: 'x' })),
+      )
+      .returning({ id: respondents.id });
+    const repo = createAnswersRepository(database.db, { windowMs: 5, maxRows: 100 });
+    const row = (respondentId: number, questionId = q.id) => ({
+      respondentId,
+      questionId,
+      choiceId: choice!.id,
+      isBlank: false,
+      answeredOn: '2026-11-23',
+    });
+    const results = await Promise.allSettled([
+      ...made.map((r) => repo.insertAnswer(row(r.id))),
+      // A question that does not exist (deleted a moment ago): a foreign key refuses it.
+      repo.insertAnswer(row(made[0]!.id, 2_000_000_000)),
+    ]);
+    expect(results.slice(0, 10).map((r) => r.status === 'fulfilled' && r.value)).toEqual(
+      made.map(() => true),
+    );
+    expect(results[10]!.status).toBe('rejected');
+    const stored = await database.db
+      .select({ id: answers.respondentId })
+      .from(answers)
+      .where(
+        inArray(
+          answers.respondentId,
+          made.map((r) => r.id),
+        ),
+      );
+    expect(stored).toHaveLength(10);
+  });
+});
