@@ -43,14 +43,17 @@ export function createRespondentsService(
 ) {
   const clock = deps.clock ?? (() => new Date());
   const cacheSize = deps.cacheSize ?? 100_000;
+  // Keyed by account id: a request that finds its respondent here computes no HMAC (the
+  // pseudonym is for the database; this process knows whose request it serves anyway).
   const ids = new Map<string, { id: number }>();
   const creating = new Map<string, Promise<number>>();
 
   const pseudonymOf = (uuid: string) => hmacHex(deps.pseudonymKey, uuid.toLowerCase());
+  const keyOf = (uuid: string) => uuid.toLowerCase();
 
-  function remember(pseudonym: string, id: number) {
+  function remember(uuid: string, id: number) {
     if (ids.size >= cacheSize) ids.delete(ids.keys().next().value!);
-    ids.set(pseudonym, { id });
+    ids.set(keyOf(uuid), { id });
   }
 
   async function create(uuid: string, pseudonym: string): Promise<number> {
@@ -64,16 +67,15 @@ export function createRespondentsService(
     );
     // A valid token for an account that no longer exists.
     if (id === undefined) throw new AppError('UNAUTHENTICATED');
-    remember(pseudonym, id);
+    remember(uuid, id);
     return id;
   }
 
   async function find(uuid: string): Promise<number | undefined> {
-    const pseudonym = pseudonymOf(uuid);
-    const known = ids.get(pseudonym);
+    const known = ids.get(keyOf(uuid));
     if (known) return known.id;
-    const id = await repo.findIdByPseudonym(pseudonym);
-    if (id !== undefined) remember(pseudonym, id);
+    const id = await repo.findIdByPseudonym(pseudonymOf(uuid));
+    if (id !== undefined) remember(uuid, id);
     return id;
   }
 
@@ -85,13 +87,13 @@ export function createRespondentsService(
 
     /** The member's respondent id, creating the row on first use (race-safe, deduplicated). */
     async getOrCreate(uuid: string): Promise<number> {
-      const pseudonym = pseudonymOf(uuid);
-      const known = ids.get(pseudonym);
+      const key = keyOf(uuid);
+      const known = ids.get(key);
       if (known) return known.id;
-      let pending = creating.get(pseudonym);
+      let pending = creating.get(key);
       if (!pending) {
-        pending = create(uuid, pseudonym).finally(() => creating.delete(pseudonym));
-        creating.set(pseudonym, pending);
+        pending = create(uuid, pseudonymOf(uuid)).finally(() => creating.delete(key));
+        creating.set(key, pending);
       }
       return pending;
     },
@@ -165,13 +167,13 @@ export function createRespondentsService(
      * member's answers as a sample are published again at once.
      */
     async erased(uuid: string, sampleQuestions: number[]): Promise<void> {
-      ids.delete(pseudonymOf(uuid));
+      ids.delete(keyOf(uuid));
       for (const questionId of sampleQuestions) await deps.counting.releaseNow(questionId);
     },
 
     /** A respondent id turned out to be gone (erased by another process): forget it. */
     forget(uuid: string): void {
-      ids.delete(pseudonymOf(uuid));
+      ids.delete(keyOf(uuid));
     },
   };
 }
