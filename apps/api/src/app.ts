@@ -71,8 +71,13 @@ declare module 'fastify' {
     db: Db;
     /** Published results: tests and the CLI fold and release with `results.tick()`. */
     results: ResultsService;
+    /** Whether this process runs the background work now (one process does at a time). */
+    leading: () => boolean;
   }
 }
+
+/** The session advisory lock of the process that runs the background work. */
+const LEADER_LOCK_KEY = 727_002;
 
 export interface AppDeps {
   config: Config;
@@ -341,7 +346,6 @@ export async function buildApp({
       (n) => n && app.log.info({ sealed: n }, 'respondent profiles sealed'),
       (err) => app.log.warn({ err }, 'sealing respondent profiles failed; the next start retries'),
     );
-    results.start();
   });
   app.addHook('onClose', async () => {
     sealing.abort();
@@ -361,8 +365,27 @@ export async function buildApp({
       ),
     onError: (err) => app.log.warn({ err }, 'database maintenance failed; will retry'),
   });
-  app.addHook('onReady', async () => maintenance.start());
   app.addHook('onClose', async () => maintenance.stop());
+  // Background work (folding and publishing results, maintenance) runs on one process at a
+  // time, the leader (db/client.ts lead()); when it dies another takes over within seconds.
+  let leading = false;
+  let stepDown: (() => Promise<void>) | undefined;
+  app.decorate('leading', () => leading);
+  app.addHook('onReady', async () => {
+    stepDown = await database.lead(LEADER_LOCK_KEY, (now) => {
+      leading = now;
+      if (now) {
+        app.log.info('this process leads the background work');
+        results.start();
+        maintenance.start();
+      } else {
+        app.log.warn('this process no longer leads the background work');
+        void results.stop();
+        void maintenance.stop();
+      }
+    });
+  });
+  app.addHook('onClose', async () => stepDown?.());
   return app;
 }
 

@@ -1,3 +1,4 @@
+import os from 'node:os';
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -62,6 +63,7 @@ const EnvSchema = z
       .refine((u) => /^postgres(ql)?:\/\//.test(u), 'must be a postgres:// or postgresql:// URL')
       .optional(),
     DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+    WEB_CONCURRENCY: z.coerce.number().int().min(1).max(256).optional(),
     PUBLIC_URL: z.url().optional(),
     LOG_LEVEL: z
       .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
@@ -140,6 +142,14 @@ const EnvSchema = z
         }
       }
     }
+    // The embedded database's folder is locked to one process.
+    if (!env.DATABASE_URL && (env.WEB_CONCURRENCY ?? 1) > 1) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['WEB_CONCURRENCY'],
+        message: 'above 1 needs DATABASE_URL (the embedded database serves one process)',
+      });
+    }
     if (env.SMS_PROVIDER === 'twilio') {
       for (const key of ['TWILIO_ACCOUNT_SID', 'TWILIO_AUTH_TOKEN', 'TWILIO_FROM'] as const) {
         if (!env[key]) {
@@ -199,6 +209,11 @@ export interface Config {
   /** Unset: the embedded PGlite database in `dataDir`. */
   databaseUrl: string | undefined;
   databasePoolSize: number;
+  /**
+   * API processes (cluster mode): with PostgreSQL one per core unless set; the embedded
+   * database has one process (its folder is locked to it).
+   */
+  webConcurrency: number;
   publicUrl: string | undefined;
   logLevel: string;
   seedSampleContent: boolean;
@@ -256,6 +271,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: path.resolve(e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,
     databasePoolSize: e.DATABASE_POOL_SIZE,
+    webConcurrency: e.DATABASE_URL ? (e.WEB_CONCURRENCY ?? os.availableParallelism()) : 1,
     publicUrl: e.PUBLIC_URL?.replace(/\/+$/, ''),
     logLevel: e.LOG_LEVEL,
     seedSampleContent: e.SEED_SAMPLE_CONTENT,

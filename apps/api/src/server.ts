@@ -1,4 +1,8 @@
 // The only file that listens: config -> database -> app -> listen, and a graceful shutdown.
+// In cluster mode (WEB_CONCURRENCY above 1, PostgreSQL only) the primary process migrates and
+// seeds once, then runs that many workers, each the whole API, sharing the port, and starts
+// again any that dies; one of them leads the background work (app.ts).
+import cluster from 'node:cluster';
 import path from 'node:path';
 import { pino } from 'pino';
 import { buildApp, logOptions } from './app.js';
@@ -26,6 +30,7 @@ const config = (() => {
 })();
 
 const log = pino({ level: config.logLevel, ...logOptions });
+const primaryOfCluster = cluster.isPrimary && config.webConcurrency > 1;
 
 let database: Database;
 try {
@@ -45,6 +50,8 @@ const running: { app?: Awaited<ReturnType<typeof buildApp>> } = {};
 let closing = false;
 async function shutdown(signal: string) {
   if (closing) {
+    // A worker may hear Ctrl+C from the terminal and its primary's SIGTERM: one shutdown.
+    if (cluster.isWorker) return;
     log.warn({ signal }, 'second signal: exiting now');
     process.exit(1);
   }
@@ -52,66 +59,115 @@ async function shutdown(signal: string) {
   log.info({ signal }, 'shutting down');
   try {
     await running.app?.close();
+    if (primaryOfCluster) await stopWorkers(signal);
   } finally {
-    await database.close();
+    // The primary of a cluster closed its database once it had prepared it.
+    if (!primaryOfCluster) await database.close();
   }
   process.exit(0);
+}
+
+/** Asks every worker to shut down as this process was asked, and waits for them. */
+async function stopWorkers(signal: string): Promise<void> {
+  const all = Object.values(cluster.workers ?? {}).filter((w) => w !== undefined);
+  await Promise.all(
+    all.map(
+      (w) =>
+        new Promise<void>((resolve) => {
+          if (w.isDead()) return resolve();
+          w.once('exit', () => resolve());
+          w.process.kill(signal as NodeJS.Signals);
+        }),
+    ),
+  );
 }
 process.on('SIGINT', () => void shutdown('SIGINT'));
 process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
 const started = Date.now();
-await database.migrate();
-if (config.seedSampleContent && (await isDatabaseEmpty(database.db))) {
-  const { surveysAdded } = await seedSampleContent(database.db);
-  log.info({ surveysAdded }, 'new database: sample content loaded');
-}
+// Workers of a cluster find the database migrated and seeded by their primary.
+if (!cluster.isWorker) await prepare();
 const secrets = resolveSecrets(config.secrets, config.dataDir);
-if (config.seedSampleAnswers) {
-  const { respondentsAdded } = await seedSampleAnswers(database.db, {
-    profileKey: deriveProfileKey(secrets),
-  });
-  if (respondentsAdded)
-    log.warn({ respondentsAdded }, 'made-up sample answers loaded (SEED_SAMPLE_ANSWERS)');
-}
-if (config.demoAdmin) {
-  const demo = await ensureDemoAdmin(database.db);
-  console.log(
-    demo.password
-      ? `\n  Demo admin created: ${demo.phone} / ${demo.password}  (shown once; DEMO_ADMIN=true)`
-      : `\n  Demo admin ${demo.phone} exists (its password was shown when it was created; ` +
-          `reset it with npm run create-admin -- --phone ${demo.phone}).`,
-  );
-}
 
-const app = await buildApp({ config, database, secrets, logger: log });
-running.app = app;
-
-try {
-  await app.listen({ port: config.port, host: config.host });
-} catch (err) {
-  await database.close();
-  if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') {
-    fail(
-      `Port ${config.port} is already in use. Stop what uses it, or start Candor with PORT=<another port>.`,
+async function prepare(): Promise<void> {
+  await database.migrate();
+  if (config.seedSampleContent && (await isDatabaseEmpty(database.db))) {
+    const { surveysAdded } = await seedSampleContent(database.db);
+    log.info({ surveysAdded }, 'new database: sample content loaded');
+  }
+  if (config.seedSampleAnswers) {
+    const { respondentsAdded } = await seedSampleAnswers(database.db, {
+      profileKey: deriveProfileKey(resolveSecrets(config.secrets, config.dataDir)),
+    });
+    if (respondentsAdded)
+      log.warn({ respondentsAdded }, 'made-up sample answers loaded (SEED_SAMPLE_ANSWERS)');
+  }
+  if (config.demoAdmin) {
+    const demo = await ensureDemoAdmin(database.db);
+    console.log(
+      demo.password
+        ? `\n  Demo admin created: ${demo.phone} / ${demo.password}  (shown once; DEMO_ADMIN=true)`
+        : `\n  Demo admin ${demo.phone} exists (its password was shown when it was created; ` +
+            `reset it with npm run create-admin -- --phone ${demo.phone}).`,
     );
   }
-  throw err;
 }
-const address = app.server.address();
-const port = typeof address === 'object' && address ? address.port : config.port;
-const shown = config.publicUrl ?? `http://localhost:${port}`;
-console.log(
-  [
-    '',
-    `  Candor is running at ${shown}  (ready in ${Date.now() - started} ms)`,
-    `  Database:  ${database.engine === 'pglite' ? `embedded PGlite in ${database.location}` : database.location}`,
-    `  Text messages (SMS): ${
-      config.sms.provider === 'file'
-        ? `written to ${path.join(config.dataDir, 'sms-outbox.jsonl')}`
-        : config.sms.provider
-    }`,
-    `  API docs:  ${shown}/api/docs`,
-    '',
-  ].join('\n'),
-);
+
+if (primaryOfCluster) {
+  // The primary serves nothing itself: it keeps `webConcurrency` workers running.
+  await database.close();
+  for (let i = 0; i < config.webConcurrency; i++) cluster.fork();
+  let listening = 0;
+  cluster.on('listening', () => {
+    listening += 1;
+    if (listening === config.webConcurrency) {
+      console.log(
+        `\n  Candor is running at ${config.publicUrl ?? `http://localhost:${config.port}`}  ` +
+          `(${config.webConcurrency} processes, ready in ${Date.now() - started} ms)\n`,
+      );
+    }
+  });
+  cluster.on('exit', (worker, code, signal) => {
+    if (closing) return;
+    log.warn({ pid: worker.process.pid, code, signal }, 'an API process ended; starting another');
+    setTimeout(() => cluster.fork(), 1000).unref();
+  });
+} else {
+  await serve();
+}
+
+async function serve(): Promise<void> {
+  const app = await buildApp({ config, database, secrets, logger: log });
+  running.app = app;
+
+  try {
+    await app.listen({ port: config.port, host: config.host });
+  } catch (err) {
+    await database.close();
+    if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+      fail(
+        `Port ${config.port} is already in use. Stop what uses it, or start Candor with PORT=<another port>.`,
+      );
+    }
+    throw err;
+  }
+  // In a cluster the primary says it once, for every worker.
+  if (cluster.isWorker) return;
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  const shown = config.publicUrl ?? `http://localhost:${port}`;
+  console.log(
+    [
+      '',
+      `  Candor is running at ${shown}  (ready in ${Date.now() - started} ms)`,
+      `  Database:  ${database.engine === 'pglite' ? `embedded PGlite in ${database.location}` : database.location}`,
+      `  Text messages (SMS): ${
+        config.sms.provider === 'file'
+          ? `written to ${path.join(config.dataDir, 'sms-outbox.jsonl')}`
+          : config.sms.provider
+      }`,
+      `  API docs:  ${shown}/api/docs`,
+      '',
+    ].join('\n'),
+  );
+}

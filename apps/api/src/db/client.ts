@@ -25,6 +25,14 @@ export interface Database {
    * PostgreSQL (reconnected when lost). Returns the function that stops listening.
    */
   listen(channel: string, handlers: ListenHandlers): Promise<() => Promise<void>>;
+  /**
+   * Leadership among the processes on this database: `onState(true)` while this process holds
+   * the session advisory lock `key` (on a connection of its own, so it is released the moment
+   * the process or its connection dies, and another process takes it at its next try, within
+   * `LEAD_RETRY_MS`). On PGlite the one process always leads. Returns the function that steps
+   * down on close (without calling `onState`: the caller stops its own work then).
+   */
+  lead(key: number, onState: (leading: boolean) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 
@@ -95,6 +103,70 @@ async function listenPg(
   };
 }
 
+/** How often a process that does not lead tries to take the lead. */
+export const LEAD_RETRY_MS = 2000;
+
+/** Holds `pg_try_advisory_lock(key)` on a dedicated connection, trying again until closed. */
+async function leadPg(
+  connectionString: string,
+  key: number,
+  onState: (leading: boolean) => void,
+): Promise<() => Promise<void>> {
+  let closed = false;
+  let client: pg.Client | undefined;
+  let leading = false;
+  let timer: NodeJS.Timeout | undefined;
+  const set = (now: boolean) => {
+    if (now !== leading) {
+      leading = now;
+      onState(now);
+    }
+  };
+  const later = () => {
+    if (closed) return;
+    timer = setTimeout(() => void attempt(), LEAD_RETRY_MS);
+    timer.unref();
+  };
+  async function attempt(): Promise<void> {
+    try {
+      if (!client) {
+        const fresh = new pg.Client({ connectionString });
+        const lost = () => {
+          if (client !== fresh) return;
+          client = undefined;
+          set(false);
+          fresh.end().catch(() => {});
+        };
+        fresh.on('error', lost);
+        fresh.on('end', lost);
+        await fresh.connect();
+        client = fresh;
+      }
+      const { rows } = await client.query<{ ok: boolean }>(
+        'SELECT pg_try_advisory_lock($1) AS ok',
+        [key],
+      );
+      if (closed) return;
+      if (rows[0]?.ok) {
+        set(true);
+        return; // held until the connection ends
+      }
+    } catch {
+      // No database now: try again later.
+    }
+    later();
+  }
+  await attempt();
+  return async () => {
+    closed = true;
+    clearTimeout(timer);
+    const held = client;
+    client = undefined;
+    leading = false; // stepping down on close: the caller stops its own work
+    await held?.end().catch(() => {});
+  };
+}
+
 export interface DatabaseOptions {
   /** postgres://... ; unset opens the embedded PGlite database. */
   databaseUrl?: string | undefined;
@@ -134,6 +206,7 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
         }
       },
       listen: (channel, handlers) => listenPg(opts.databaseUrl!, channel, handlers),
+      lead: (key, onState) => leadPg(opts.databaseUrl!, key, onState),
       close: () => pool.end(),
     };
   }
@@ -157,6 +230,11 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
       const stop = await client.listen(channel, handlers.onMessage);
       handlers.onState?.(true);
       return stop;
+    },
+    // One process owns the embedded database (the data-folder lock): it always leads.
+    async lead(_key, onState) {
+      onState(true);
+      return async () => {};
     },
     async close() {
       try {
