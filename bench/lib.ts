@@ -112,6 +112,8 @@ export async function startCandor(
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,
       LOG_LEVEL: 'warn',
+      // One API process unless a scenario asks for a cluster (comparable with earlier figures).
+      WEB_CONCURRENCY: '1',
       ...(heapLog ? { BENCH_MEMORY_PROBE: heapLog } : {}),
       ...env,
     },
