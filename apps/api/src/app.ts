@@ -9,6 +9,7 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
+import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config.js';
 import type { Database, Db } from './db/client.js';
@@ -75,6 +76,9 @@ declare module 'fastify' {
     leading: () => boolean;
   }
 }
+
+/** NOTIFY channel of content changes: every process drops its survey cache. */
+const CONTENT_CHANNEL = 'candor_content';
 
 /** The session advisory lock of the process that runs the background work. */
 const LEADER_LOCK_KEY = 727_002;
@@ -246,6 +250,23 @@ export async function buildApp({
     enabled: config.analytics,
     clock,
   });
+  // Content changed (a survey published, closed, edited): this process reads it again now, and
+  // every other process when the notification reaches it, not after its cache's timer.
+  function contentChanged() {
+    surveys.invalidate();
+    database.db
+      .execute(sql`select pg_notify(${CONTENT_CHANNEL}, '')`)
+      .catch((err: unknown) => app.log.warn({ err }, 'content change not announced'));
+  }
+  let stopContentListening: (() => Promise<void>) | undefined;
+  app.addHook('onReady', async () => {
+    stopContentListening = await database.listen(CONTENT_CHANNEL, {
+      onMessage: () => surveys.invalidate(),
+      // While deaf, changes elsewhere show after the cache's timer, as before.
+      onError: (err) => app.log.warn({ err }, 'content notifications: connection lost; retrying'),
+    });
+  });
+  app.addHook('onClose', async () => stopContentListening?.().catch(() => {}));
   const operatorResults = createOperatorResultsService({ results, surveys, audit, clock });
   const panels = createPanelsService(createPanelsRepository(database.db), {
     respondents,
@@ -257,7 +278,7 @@ export async function buildApp({
   const authoring = createAuthoringService(createAuthoringRepository(database.db), {
     audit,
     results,
-    onChange: () => surveys.invalidate(),
+    onChange: contentChanged,
     clock,
   });
   const uploadsDir = path.join(config.dataDir, 'uploads');

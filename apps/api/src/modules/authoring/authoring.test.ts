@@ -232,6 +232,32 @@ describe.each(engines)('survey authoring on %s', (engine) => {
     }
   });
 
+  it('shows a publication at once on every other process too, whatever their content cache', async () => {
+    // Two more processes on this database, both with a warm hour-long content cache.
+    const [writer, reader] = [
+      await createTestApp(database, { contentCacheSeconds: 3600 }, { secrets }),
+      await createTestApp(database, { contentCacheSeconds: 3600 }, { secrets }),
+    ];
+    try {
+      const token = (await createMember(writer, { role: 'admin' })).token;
+      const created = AdminSurveySchema.parse(
+        json(await post(writer, `${ADMIN}/surveys/`, surveyBody(), { token })),
+      );
+      await post(writer, `${ADMIN}/surveys/${created.gid}/questions/`, closedQuestion(), { token });
+      const listed = async () =>
+        SurveyListSchema.parse(
+          json(await get(reader, '/api/v1/surveys/open-closed-random-video-surveys?page_size=100')),
+        ).results.map((s) => s.gid);
+      expect(await listed()).not.toContain(created.gid); // the reader's cache is warm now
+      await post(writer, `${ADMIN}/surveys/${created.gid}/publish/`, {}, { token });
+      // Announced through the database (NOTIFY): seconds at most, not the hour of the cache.
+      await expect.poll(listed, { timeout: 5_000, interval: 50 }).toContain(created.gid);
+    } finally {
+      await writer.close();
+      await reader.close();
+    }
+  });
+
   it('edits a survey and shows a future release as scheduled', async () => {
     const created = await draft();
     await addQuestion(created.gid, closedQuestion({ video_link_1: null }));
