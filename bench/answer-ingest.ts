@@ -23,7 +23,7 @@ const SECONDS = 10;
 const CONNECTIONS = 50;
 const THREADS = 2;
 /** Fresh (member, question) pairs prepared per engine: more than the runs can use. */
-const PAIRS = 400_000;
+const PAIRS = 800_000;
 const LUA = fileURLToPath(new URL('./wrk/answers.lua', import.meta.url));
 
 interface Target {
@@ -193,6 +193,8 @@ function pgbench(databaseUrl: string, ids: ScratchIds, table = 'scratch_answers'
 }
 
 const SCRATCH_RESPONDENTS = 200_000;
+/** API processes of the cluster-mode rows (the single process is the row before them). */
+const CLUSTER_SIZES = [2, 4];
 
 interface ScratchIds {
   /** Lowest and highest id: the seeded ids are contiguous. */
@@ -338,6 +340,26 @@ export async function answerIngestBench(): Promise<string> {
         rows.push(summarise('bare Fastify route, same requests, no database', bareRuns));
       } finally {
         await bare.stop();
+      }
+      // Cluster mode: 2 and 4 API processes on these cores (WEB_CONCURRENCY), fresh pairs.
+      for (const processes of CLUSTER_SIZES) {
+        const cluster = await startCandor({
+          DATABASE_URL: databaseUrl,
+          ...secrets,
+          WEB_CONCURRENCY: String(processes),
+        });
+        try {
+          cursor += (await ingest(cluster.url, files, cursor, 3)).used;
+          const runs: Array<Awaited<ReturnType<typeof ingest>>> = [];
+          for (let i = 0; i < RUNS; i++) {
+            const run = await ingest(cluster.url, files, cursor);
+            cursor += run.used;
+            runs.push(run);
+          }
+          rows.push(summarise(`Candor API on PostgreSQL, ${processes} processes`, runs));
+        } finally {
+          await cluster.stop();
+        }
       }
     } finally {
       await server.stop();
