@@ -39,6 +39,7 @@ import { auditRoutes } from './modules/audit/audit.routes.js';
 import { createAuditService } from './modules/audit/audit.service.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { imageFiles, imageUploadRoutes } from './modules/images/images.routes.js';
+import { createImagesRepository } from './modules/images/images.repository.js';
 import { createImagesService } from './modules/images/images.service.js';
 import { operatorResultsRoutes } from './modules/operator-results/operator-results.routes.js';
 import { createOperatorResultsService } from './modules/operator-results/operator-results.service.js';
@@ -282,7 +283,11 @@ export async function buildApp({
     clock,
   });
   const uploadsDir = path.join(config.dataDir, 'uploads');
-  const images = createImagesService({ dir: uploadsDir, audit });
+  const images = createImagesService({
+    repo: createImagesRepository(database.db),
+    audit,
+    legacyDir: uploadsDir,
+  });
   const users = createUsersService(accountsRepository, { respondents, audit, clock });
   const accounts = createAccountsService(accountsRepository, {
     tokens: app.tokens,
@@ -355,7 +360,7 @@ export async function buildApp({
     { prefix: '/api' },
   );
 
-  await app.register(imageFiles, { dir: uploadsDir });
+  await app.register(imageFiles, { service: images });
   await app.register(web, { root: config.webDistDir });
   // Answers are folded and snapshots published in the background while the app serves.
   // Profiles migration 0007 left in plain text are sealed in the background (the fold opens

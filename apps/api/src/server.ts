@@ -83,6 +83,9 @@ async function stopWorkers(signal: string): Promise<void> {
 }
 process.on('SIGINT', () => void shutdown('SIGINT'));
 process.on('SIGTERM', () => void shutdown('SIGTERM'));
+// A worker whose primary died (killed, crashed) shuts down too: nothing would restart it, and
+// the primary that replaces it starts workers of its own.
+if (cluster.isWorker) process.on('disconnect', () => void shutdown('primary gone'));
 
 const started = Date.now();
 // Workers of a cluster find the database migrated and seeded by their primary.

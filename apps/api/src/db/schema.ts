@@ -6,6 +6,7 @@ import {
   boolean,
   date,
   check,
+  customType,
   index,
   integer,
   jsonb,
@@ -473,3 +474,21 @@ export const panelCompletions = pgTable(
     uniqueIndex('panel_completions_participant_uq').on(t.surveyId, t.panel, t.participantHash),
   ],
 );
+
+/** Binary data: Buffers in, Buffers out (PGlite hands back a Uint8Array). */
+const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
+  dataType: () => 'bytea',
+  fromDriver: (value) => Buffer.from(value),
+});
+
+/**
+ * Images uploaded by admins (WebP, re-encoded): in the database, so every API process serves
+ * every image. The name is the hash of the content.
+ */
+export const images = pgTable('images', {
+  name: text('name').primaryKey(),
+  data: bytea('data').notNull(),
+  width: integer('width').notNull(),
+  height: integer('height').notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});

@@ -83,7 +83,15 @@ async function prepare(where: { dataDir?: string; databaseUrl?: string }, jwtSec
 function start(env: Record<string, string>, port: number): ChildProcess {
   return spawn(process.execPath, ['--import', 'tsx', serverEntry], {
     cwd: repoRoot,
-    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'error' },
+    // One process: the cluster's own kill test is reliability/cluster.test.ts.
+    env: {
+      ...process.env,
+      WEB_CONCURRENCY: '1',
+      ...env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'error',
+    },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
 }

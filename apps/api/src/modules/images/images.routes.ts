@@ -4,8 +4,6 @@ import {
   UploadedImageSchema,
   ValidationErrorBodySchema,
 } from '@candor/contracts';
-import fs from 'node:fs/promises';
-import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { UPLOADS_PATH, type ImagesService } from './images.service.js';
@@ -53,17 +51,14 @@ export const imageUploadRoutes: FastifyPluginAsyncZod<{ service: ImagesService }
 };
 
 /** Serves stored images: names are content hashes, so they never change. */
-export async function imageFiles(app: FastifyInstance, { dir }: { dir: string }) {
-  await fs.mkdir(dir, { recursive: true });
-  await app.register(fastifyStatic, {
-    root: dir,
-    prefix: UPLOADS_PATH,
-    decorateReply: false,
-    index: false,
-    dotfiles: 'deny',
-    setHeaders(res) {
-      res.header('Cache-Control', 'public, max-age=31536000, immutable');
-      res.header('X-Content-Type-Options', 'nosniff');
-    },
+export async function imageFiles(app: FastifyInstance, { service }: { service: ImagesService }) {
+  app.get<{ Params: { name: string } }>(`${UPLOADS_PATH}:name`, async (request, reply) => {
+    const bytes = await service.read(request.params.name);
+    if (!bytes) return reply.callNotFound();
+    return reply
+      .header('Content-Type', 'image/webp')
+      .header('Cache-Control', 'public, max-age=31536000, immutable')
+      .header('X-Content-Type-Options', 'nosniff')
+      .send(bytes);
   });
 }

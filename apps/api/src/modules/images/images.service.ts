@@ -1,10 +1,11 @@
-import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import crypto from 'node:crypto';
 import { UPLOAD_IMAGE_TYPES, type UploadedImage } from '@candor/contracts';
 import sharp, { type OutputInfo } from 'sharp';
 import { AppError } from '../../lib/app-error.js';
 import type { Actor, AuditService } from '../audit/audit.service.js';
+import type { ImagesRepository } from './images.repository.js';
 
 /** Longest side of a stored image: covers and intro images never need more. */
 const MAX_SIDE = 1600;
@@ -16,13 +17,34 @@ const NOT_AN_IMAGE = 'That file is not an image we can read. Upload a JPEG, PNG,
 /** The public path of a stored image (served by the uploads plugin). */
 export const UPLOADS_PATH = '/uploads/';
 
+/** A stored image's name: the hash of its content, as WebP. */
+const IMAGE_NAME = /^[0-9a-f]{32}\.webp$/;
+
 /**
  * Images uploaded by admins. Each is decoded and re-encoded as WebP (at most 1600 px a side):
- * only real images get through, their metadata (camera, place) is dropped, and a file's name is
- * the hash of its content, so the same image uploaded twice is stored once.
+ * only real images get through, their metadata (camera, place) is dropped, and its name is the
+ * hash of its content, so the same image uploaded twice is stored once. They are kept in the
+ * database, so every API process serves every image; those uploaded before (files in
+ * `legacyDir`) are still served from there.
  */
-export function createImagesService({ dir, audit }: { dir: string; audit: AuditService }) {
+export function createImagesService({
+  repo,
+  audit,
+  legacyDir,
+}: {
+  repo: ImagesRepository;
+  audit: AuditService;
+  legacyDir: string;
+}) {
   return {
+    /** The bytes of a stored image, or undefined (never a path outside the images). */
+    async read(name: string): Promise<Buffer | undefined> {
+      if (!IMAGE_NAME.test(name)) return undefined;
+      const stored = await repo.read(name);
+      if (stored) return stored;
+      return fs.readFile(path.join(legacyDir, name)).catch(() => undefined);
+    },
+
     async store(
       bytes: Buffer,
       contentType: string | undefined,
@@ -51,11 +73,7 @@ export function createImagesService({ dir, audit }: { dir: string; audit: AuditS
         throw new AppError('VALIDATION_FAILED', undefined, { non_field_errors: [NOT_AN_IMAGE] });
       }
       const name = `${crypto.createHash('sha256').update(out.data).digest('hex').slice(0, 32)}.webp`;
-      await fs.mkdir(dir, { recursive: true });
-      // Written beside, then renamed: a reader never sees half a file.
-      const temp = path.join(dir, `.${name}.${crypto.randomBytes(6).toString('hex')}.tmp`);
-      await fs.writeFile(temp, out.data);
-      await fs.rename(temp, path.join(dir, name));
+      await repo.save({ name, data: out.data, width: out.info.width, height: out.info.height });
       const stored = {
         url: `${UPLOADS_PATH}${name}`,
         width: out.info.width,

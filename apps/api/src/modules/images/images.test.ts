@@ -7,7 +7,8 @@ import type { App } from '../../app.js';
 import type { Database } from '../../db/client.js';
 import { createMember, get, json } from '../../test/accounts.js';
 import { createTestApp } from '../../test/app.js';
-import { createTestDatabase } from '../../test/database.js';
+import { createTestDatabase, engines } from '../../test/database.js';
+import { images } from '../../db/schema.js';
 
 const URL = '/api/v1/admin/uploads/';
 
@@ -21,14 +22,13 @@ async function photo(width = 2400, height = 1200): Promise<Buffer> {
     .toBuffer();
 }
 
-// Files and bytes, not data: one engine is enough.
-describe('image uploads', () => {
+describe.each(engines)('image uploads on %s', (engine) => {
   let database: Database;
   let app: App;
   let admin: { uuid: string; token: string };
 
   beforeAll(async () => {
-    database = await createTestDatabase('pglite');
+    database = await createTestDatabase(engine);
     app = await createTestApp(database);
     admin = await createMember(app, { role: 'admin' });
   });
@@ -55,21 +55,23 @@ describe('image uploads', () => {
     expect(stored).toMatchObject({ width: 1600, height: 800 });
     expect(stored.url).toMatch(/^\/uploads\/[0-9a-f]{32}\.webp$/);
 
-    const file = path.join(app.config.dataDir, stored.url);
-    expect(fs.statSync(file).size).toBe(stored.bytes);
-    const meta = await sharp(fs.readFileSync(file)).metadata();
-    expect(meta).toMatchObject({ format: 'webp', width: 1600, height: 800 });
-    expect(meta.exif).toBeUndefined();
-
     const served = await app.inject({ method: 'GET', url: stored.url });
     expect(served.statusCode).toBe(200);
     expect(served.headers['content-type']).toBe('image/webp');
     expect(served.headers['x-content-type-options']).toBe('nosniff');
     expect(served.headers['cache-control']).toContain('immutable');
-    expect(served.rawPayload.equals(fs.readFileSync(file))).toBe(true);
+    expect(served.rawPayload.length).toBe(stored.bytes);
+    const meta = await sharp(served.rawPayload).metadata();
+    expect(meta).toMatchObject({ format: 'webp', width: 1600, height: 800 });
+    expect(meta.exif).toBeUndefined();
 
-    // The same image twice is one file.
+    // The same image twice is stored once, in the database (no file on this process's disk).
     expect(json(await upload(original, 'image/jpeg')).url).toBe(stored.url);
+    const rows = await database.db.select().from(images);
+    expect(rows.filter((r) => `/uploads/${r.name}` === stored.url)).toHaveLength(1);
+    expect(
+      rows.find((r) => `/uploads/${r.name}` === stored.url)!.data.equals(served.rawPayload),
+    ).toBe(true);
 
     const log = AuditEntryListSchema.parse(
       json(await get(app, '/api/v1/admin/audit-log/', { token: admin.token })),
@@ -94,6 +96,7 @@ describe('image uploads', () => {
   });
 
   it('refuses what is not an image it can read, with a message about images', async () => {
+    const before = (await database.db.select().from(images)).length;
     const text = await upload('hello', 'text/plain');
     expect(text.statusCode).toBe(415);
     expect(json(text)).toEqual({
@@ -117,9 +120,8 @@ describe('image uploads', () => {
         /not an image we can read|empty/,
       );
     }
-    expect(
-      fs.readdirSync(path.join(app.config.dataDir, 'uploads')).filter((f) => f.startsWith('.')),
-    ).toEqual([]);
+    // Nothing half-stored.
+    expect(await database.db.select().from(images)).toHaveLength(before);
   });
 
   it('refuses a body over the limit with the limit in the message', async () => {
@@ -129,6 +131,34 @@ describe('image uploads', () => {
       detail: 'Images can be at most 5 MB.',
       code: 'PAYLOAD_TOO_LARGE',
     });
+  });
+
+  it('serves an image uploaded through one process from every other (another disk)', async () => {
+    const other = await createTestApp(database);
+    try {
+      expect(other.config.dataDir).not.toBe(app.config.dataDir);
+      const res = await upload(await photo(300, 200), 'image/jpeg');
+      const { url } = UploadedImageSchema.parse(json(res));
+      const served = await other.inject({ method: 'GET', url });
+      expect(served.statusCode).toBe(200);
+      expect(served.headers['content-type']).toBe('image/webp');
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('still serves an image uploaded before, from the uploads folder', async () => {
+    const name = `${'ab'.repeat(16)}.webp`;
+    const bytes = await sharp({
+      create: { width: 8, height: 8, channels: 3, background: '#123456' },
+    })
+      .webp()
+      .toBuffer();
+    fs.mkdirSync(path.join(app.config.dataDir, 'uploads'), { recursive: true });
+    fs.writeFileSync(path.join(app.config.dataDir, 'uploads', name), bytes);
+    const served = await app.inject({ method: 'GET', url: `/uploads/${name}` });
+    expect(served.statusCode).toBe(200);
+    expect(served.rawPayload.equals(bytes)).toBe(true);
   });
 
   it('refuses uploads to everyone but admins', async () => {
