@@ -124,6 +124,7 @@ async function leadPg(
   };
   const later = () => {
     if (closed) return;
+    clearTimeout(timer); // one attempt pending at a time
     timer = setTimeout(() => void attempt(), LEAD_RETRY_MS);
     timer.unref();
   };
@@ -136,6 +137,7 @@ async function leadPg(
           client = undefined;
           set(false);
           fresh.end().catch(() => {});
+          later(); // the lock went with the connection: try again for it
         };
         fresh.on('error', lost);
         fresh.on('end', lost);
