@@ -1,45 +1,26 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { desktop, launchChromium, phone } from './chromium';
-import {
-  fillPhone,
-  logIn as logInWith,
-  outboxCount,
-  screenshot,
-  signUp as signUpWith,
-  toast,
-  waitForCode,
-  watchErrors,
-} from './fixtures';
+import type { Page } from 'playwright-core';
+import { describe, expect, inject } from 'vitest';
+import { outboxCount, waitForCode } from './api';
+import { desktop, phone } from './chromium';
+import { it } from './fixtures';
+import type { Person } from './people';
+import { fillPhone, logIn as logInWith, screenshot, signUp as signUpWith, toast } from './screens';
 
 const baseURL = inject('baseURL');
-const dataDir = inject('dataDir');
-let browser: Browser;
 
-beforeAll(async () => {
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-});
-
-async function newPage(options = desktop) {
-  const context = await browser.newContext({ ...options, baseURL });
-  const page = await context.newPage();
-  return { context, page, watch: watchErrors(page) };
-}
-
-const fillUkPhone = (page: Page, national: string) => fillPhone(page, 'GB', national);
-const signUp = (page: Page, national: string, e164: string, password: string, shots = '') =>
-  signUpWith(page, dataDir, { country: 'GB', national, e164, password, shots });
-const logIn = (page: Page, national: string, password: string) =>
-  logInWith(page, 'GB', national, password);
+// The people of this file have UK numbers.
+const fillUkPhone = (page: Page, who: Person) => fillPhone(page, 'GB', who.national);
+const signUp = (page: Page, who: Person, password: string, shots = '') =>
+  signUpWith(page, { ...who, password, shots });
+const logIn = (page: Page, who: Person, password: string) => logInWith(page, { ...who, password });
 
 describe('accounts in Chromium', () => {
-  it('signs up with a texted code, stays logged in across reloads, logs out and in again', async () => {
-    const { context, page, watch } = await newPage();
-    const password = 'a long walk on a quiet beach';
-    await signUp(page, '07700 900123', '+447700900123', password, 'desktop');
+  it('signs up with a texted code, stays logged in across reloads, logs out and in again', async ({
+    people,
+  }) => {
+    const { context, page, watch, who } = await people.newPage(desktop, people.person('GB'));
+    const password = who.password;
+    await signUp(page, who, password, 'desktop');
     await expect(page.getByRole('button', { name: 'Log out' }).isVisible()).resolves.toBe(true);
 
     // The access token lives 2 s in these tests: after a reload past it, one refresh restores it.
@@ -56,7 +37,7 @@ describe('accounts in Chromium', () => {
     await page.getByRole('link', { name: 'Log in' }).waitFor();
     await expect(page.evaluate(() => localStorage.getItem('AuthToken'))).resolves.toBeNull();
 
-    await logIn(page, '07700 900123', password);
+    await logIn(page, who, password);
     await toast(page, 'Logged In').waitFor();
     await page.waitForURL(`${baseURL}/`);
     await page.getByRole('button', { name: 'Log out' }).waitFor();
@@ -69,46 +50,49 @@ describe('accounts in Chromium', () => {
     await context.close();
   });
 
-  it('a wrong password shows the server message as an error toast', async () => {
-    const { context, page } = await newPage(phone);
-    await logIn(page, '07700 900999', 'not the password');
+  it('a wrong password shows the server message as an error toast', async ({ people }) => {
+    const { context, page, who } = await people.newPage(phone, people.person('GB'));
+    await logIn(page, who, 'not the password');
     await toast(page, 'The phone number or password is not right.').waitFor();
     await expect(page.url()).toBe(`${baseURL}/login`);
     await screenshot(page, 'login-error-phone');
     await context.close();
   });
 
-  it('resets a forgotten password with a texted code', async () => {
-    const { context, page, watch } = await newPage(phone);
-    await signUp(page, '07700 900456', '+447700900456', 'first password for me', 'phone');
+  it('resets a forgotten password with a texted code', async ({ people }) => {
+    const { context, page, watch, who } = await people.newPage(phone, people.person('GB'));
+    const first = who.password;
+    const second = `${first} and a second`;
+    await signUp(page, who, first, 'phone');
     await page.getByRole('button', { name: 'Log out' }).click();
     await page.getByRole('link', { name: 'Log in' }).waitFor();
 
     await page.goto('/forgot-password');
-    await fillUkPhone(page, '07700 900456');
-    const before = outboxCount(dataDir, '+447700900456');
+    await fillUkPhone(page, who);
+    const before = outboxCount(who.e164);
     await page.getByRole('button', { name: 'Send me a code' }).click();
-    const code = await waitForCode(dataDir, '+447700900456', before);
+    const code = await waitForCode(who.e164, before);
     await page.getByLabel('6-digit code').fill(code);
     await page.getByRole('button', { name: 'Verify' }).click();
     await page.getByRole('heading', { name: 'Choose a new password' }).waitFor();
-    await page.getByLabel('Password').fill('second password for me');
+    await page.getByLabel('Password').fill(second);
     await page.getByRole('button', { name: 'Save and continue' }).click();
     await toast(page, 'Password changed').waitFor();
+    who.password = second; // the cleanup logs in with it
     await page.getByRole('button', { name: 'Log out' }).click();
 
-    await logIn(page, '07700 900456', 'first password for me');
+    await logIn(page, who, first);
     await toast(page, 'The phone number or password is not right.').waitFor();
-    await logIn(page, '07700 900456', 'second password for me');
+    await logIn(page, who, second);
     await toast(page, 'Logged In').waitFor();
     watch.assertNoErrors();
     await context.close();
   });
 
-  it('a bad phone number shows a field error', async () => {
-    const { context, page } = await newPage(phone);
+  it('a bad phone number shows a field error', async ({ people }) => {
+    const { context, page } = await people.newPage(phone, people.person('GB'));
     await page.goto('/signup');
-    await fillUkPhone(page, '123');
+    await fillPhone(page, 'GB', '123');
     await page.getByLabel('Year of birth').fill('1990');
     await page.getByRole('radio', { name: 'Man', exact: true }).check();
     await page.getByRole('button', { name: 'Send me a code' }).click();
@@ -118,15 +102,15 @@ describe('accounts in Chromium', () => {
     await context.close();
   });
 
-  it('five wrong codes kill the code', async () => {
-    const { context, page } = await newPage();
+  it('five wrong codes kill the code', async ({ people }) => {
+    const { context, page, who } = await people.newPage(desktop, people.person('GB'));
     await page.goto('/signup');
-    await fillUkPhone(page, '07700 900789');
+    await fillUkPhone(page, who);
     await page.getByLabel('Year of birth').fill('1985');
     await page.getByRole('radio', { name: 'Prefer not to say' }).check();
     await page.getByRole('button', { name: 'Send me a code' }).click();
     await page.getByRole('heading', { name: 'Enter your code' }).waitFor();
-    const code = await waitForCode(dataDir, '+447700900789');
+    const code = await waitForCode(who.e164);
     const wrong = code === '000000' ? '111111' : '000000';
     const attempt = async (otp: string) => {
       await page.getByLabel('6-digit code').fill(otp);

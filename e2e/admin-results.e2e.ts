@@ -1,42 +1,28 @@
-import fs from 'node:fs';
-import type { Browser, Download, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { desktop, launchChromium } from './chromium';
-import { logIn, screenshot, testPeople, toast } from './fixtures';
+import type { SurveyExport } from '@candor/contracts';
+import type { Page } from 'playwright-core';
+import { describe, expect, inject } from 'vitest';
+import { desktop } from './chromium';
+import { it, test } from './fixtures';
+import type { Person } from './people';
+import {
+  openAdmin as openStaffArea,
+  readDownload,
+  screenshot,
+  staffTab as tab,
+  toast,
+} from './screens';
 
 const baseURL = inject('baseURL');
-const adminPhone = inject('adminPhone');
-const adminPassword = inject('adminPassword');
-let browser: Browser;
 
-beforeAll(async () => {
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-});
-
-const { newPage } = testPeople({
-  baseURL,
-  browser: () => browser,
-  ipPrefix: '198.18.0.',
-  block: '04',
-  passphrase: 'a quiet lantern field',
-  context: { reducedMotion: 'reduce' },
-});
+test.override('contextOptions', { reducedMotion: 'reduce' });
 
 const tablet = { viewport: { width: 820, height: 1180 } };
 
-async function openAdmin(page: Page) {
-  await logIn(page, 'US', adminPhone.replace(/^\+1/, ''), adminPassword);
-  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Admin' }).click();
-  await page.waitForURL(`${baseURL}/admin/signups`);
+async function openAdmin(page: Page, admin: Person) {
+  await openStaffArea(page, admin);
   // The screenshots show the screens, not the login's toast.
   await toast(page, 'Logged In').waitFor({ state: 'detached' });
 }
-
-const tab = (page: Page, name: string) =>
-  page.getByRole('navigation', { name: 'Staff' }).getByRole('link', { name, exact: true });
 
 /**
  * Neither the page nor anything in it scrolls sideways, once the charts have followed the new
@@ -62,17 +48,15 @@ function wideElements(page: Page): Promise<string[]> {
   });
 }
 
-async function read(download: Download): Promise<string> {
-  const file = await download.path();
-  return fs.readFileSync(file, 'utf8');
-}
-
 const question = 'A machine can tell you the exact date of your death. Do you look?';
 
 describe('results and analytics in the staff area', () => {
-  it('an admin reads a question’s published results, breaks them down and exports the survey', async () => {
-    const { context, page, watch } = await newPage(desktop);
-    await openAdmin(page);
+  it('an admin reads a question’s published results, breaks them down and exports the survey', async ({
+    people,
+    admin,
+  }) => {
+    const { context, page, watch } = await people.newPage(desktop, admin);
+    await openAdmin(page, admin);
     await tab(page, 'Results').click();
     await page.waitForURL(`${baseURL}/admin/results`);
     await page.getByRole('heading', { level: 1, name: 'Results' }).waitFor();
@@ -119,7 +103,7 @@ describe('results and analytics in the staff area', () => {
       page.getByRole('button', { name: 'Download CSV' }).click(),
     ]);
     expect(csv.suggestedFilename()).toMatch(/\.csv$/);
-    const csvText = await read(csv);
+    const csvText = await readDownload(csv);
     expect(csvText.split('\n')[0]!.startsWith('"question_position"')).toBe(true);
     expect(csvText).toContain(question);
 
@@ -128,7 +112,7 @@ describe('results and analytics in the staff area', () => {
       page.getByRole('button', { name: 'Download JSON' }).click(),
     ]);
     expect(json.suggestedFilename()).toMatch(/\.json$/);
-    const body = JSON.parse(await read(json)) as { name: string; questions: unknown[] };
+    const body = JSON.parse(await readDownload(json)) as SurveyExport;
     expect(body.name).toBe('Time Travel');
     expect(body.questions).toHaveLength(3);
 
@@ -150,9 +134,12 @@ describe('results and analytics in the staff area', () => {
     await context.close();
   });
 
-  it('an admin sees page views per day, top pages and referring sites for 7, 30 or 90 days', async () => {
-    const { context, page, watch } = await newPage(desktop);
-    await openAdmin(page);
+  it('an admin sees page views per day, top pages and referring sites for 7, 30 or 90 days', async ({
+    people,
+    admin,
+  }) => {
+    const { context, page, watch } = await people.newPage(desktop, admin);
+    await openAdmin(page, admin);
     await tab(page, 'Analytics').click();
     await page.waitForURL(`${baseURL}/admin/analytics`);
     await page.getByRole('heading', { level: 1, name: 'Analytics' }).waitFor();

@@ -1,144 +1,52 @@
-import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { desktop, launchChromium } from './chromium';
-import { logIn, outboxCount, screenshot, signUp, testPeople, toast, waitForCode } from './fixtures';
+import type { ReviewAccountList } from '@candor/contracts';
+import type { BrowserContextOptions, Page } from 'playwright-core';
+import { describe, expect } from 'vitest';
+import { type Caller, call, sampleSurvey, token } from './api';
+import { desktop } from './chromium';
+import { type People, it, test } from './fixtures';
+import type { Person } from './people';
+import { openAdmin as openStaffArea, screenshot, signUp, staffTab as tab, toast } from './screens';
 
-const baseURL = inject('baseURL');
-const dataDir = inject('dataDir');
-const adminPhone = inject('adminPhone');
-const adminPassword = inject('adminPassword');
-let browser: Browser;
-
-beforeAll(async () => {
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+test.override('contextOptions', { reducedMotion: 'reduce' });
 
 const tablet: BrowserContextOptions = { viewport: { width: 820, height: 1180 } };
 
-const { newPage, member } = testPeople({
-  baseURL,
-  browser: () => browser,
-  ipPrefix: '192.0.2.',
-  block: '03',
-  passphrase: 'a patient harbour light',
-  context: { reducedMotion: 'reduce' },
-});
-
-async function token(who: { e164: string; password: string }): Promise<string> {
-  const res = await fetch(`${baseURL}/api/token/`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ phone_number: who.e164, password: who.password }),
-  });
-  expect(res.status).toBe(200);
-  return ((await res.json()) as { access: string }).access;
-}
-
-interface SurveyInfo {
-  gid: string;
-  name: string;
-  questions: Array<{ qid: string; question: string; type: string }>;
-}
-
 /** The member writes an answer to the open question of the Everyday Taboos survey (API). */
-async function writeOpenAnswer(who: { e164: string; password: string }, text: string) {
-  const list = (await (
-    await fetch(`${baseURL}/api/v1/surveys/open-closed-random-video-surveys?page_size=100`)
-  ).json()) as { results: SurveyInfo[] };
-  const found = list.results.find((s) => s.name === 'Everyday Taboos');
-  if (!found) throw new Error('No sample survey Everyday Taboos');
-  const survey = (await (
-    await fetch(`${baseURL}/api/v1/surveys/${found.gid}/video-survey`)
-  ).json()) as SurveyInfo;
+async function writeOpenAnswer(who: Caller, text: string) {
+  const survey = await sampleSurvey((s) => s.name === 'Everyday Taboos');
   const open = survey.questions.find((q) => q.type === 'Open');
   if (!open) throw new Error('Everyday Taboos has no open question');
-  const res = await fetch(`${baseURL}/api/v1/questions/${open.qid}/answer/`, {
-    method: 'POST',
-    headers: {
-      'Content-Type': 'application/json',
-      Authorization: `Bearer ${await token(who)}`,
-    },
-    body: JSON.stringify({ text }),
+  const res = await call(`/api/v1/questions/${open.qid}/answer/`, {
+    body: { text },
+    token: await token(who),
   });
   expect(res.status).toBe(201);
   return open.question;
 }
 
-const json = (body: unknown, headers: Record<string, string> = {}) => ({
-  method: 'POST',
-  headers: { 'Content-Type': 'application/json', ...headers },
-  body: JSON.stringify(body),
-});
-
 /**
- * Signs up through the API with a premium-rate number (+1 900 255 03nn), which the risk checks
- * hold for review; returns the masked number moderators see for it.
+ * Signs up through the API with a premium-rate number, which the risk checks hold for review;
+ * returns the masked number moderators see for it.
  */
-let heldBack = 0;
-async function heldBackSignup(adminToken: string): Promise<string> {
-  heldBack++;
-  const e164 = `+1900255030${heldBack % 10}`;
-  const ip = { 'X-Forwarded-For': `192.0.2.${200 + heldBack}` };
-  const before = outboxCount(dataDir, e164);
-  const created = await fetch(
-    `${baseURL}/api/v1/user/create/`,
-    json(
-      {
-        phone_number: e164,
-        password: 'a held back signup',
-        year_of_birth: 1985,
-        gender: 'undisclosed',
-        country: 'US',
-      },
-      ip,
-    ),
-  );
-  expect(created.status).toBeLessThan(300);
-  const otp = await waitForCode(dataDir, e164, before);
-  const verified = await fetch(
-    `${baseURL}/api/v1/user/verify/`,
-    json({ phone_number: e164, otp, purpose: 'signup' }, ip),
-  );
-  const { access } = (await verified.json()) as { access: string };
-  const me = (await (
-    await fetch(`${baseURL}/api/v1/user/detail/`, {
-      headers: { Authorization: `Bearer ${access}` },
-    })
-  ).json()) as { uuid: string; status: string };
-  expect(me.status).toBe('under_review');
+async function heldBackSignup(people: People, admin: Caller): Promise<string> {
+  const held = await people.member('premium');
+  expect(held.user.status).toBe('under_review');
   const queue = (await (
-    await fetch(`${baseURL}/api/v1/admin/signups/?page_size=100`, {
-      headers: { Authorization: `Bearer ${adminToken}` },
-    })
-  ).json()) as { results: Array<{ uuid: string; phone_masked: string }> };
-  const mine = queue.results.find((a) => a.uuid === me.uuid);
+    await call('/api/v1/admin/signups/?page_size=100', { token: await token(admin) })
+  ).json()) as ReviewAccountList;
+  const mine = queue.results.find((a) => a.uuid === held.user.uuid);
   if (!mine) throw new Error('The held-back signup is not in the review queue');
   return mine.phone_masked;
 }
 
-const admin = {
-  country: 'US',
-  national: adminPhone.replace(/^\+1/, ''),
-  e164: adminPhone,
-  password: adminPassword,
-};
-
 /** Logs in through the login screen, then opens the staff area from the navbar. */
-async function openAdmin(page: Page, who: { country: string; national: string; password: string }) {
-  await logIn(page, who.country, who.national, who.password);
-  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Admin' }).click();
-  await page.waitForURL(`${baseURL}/admin/signups`);
+async function openAdmin(page: Page, who: Person) {
+  await openStaffArea(page, who);
   await page.getByRole('heading', { level: 1, name: 'Signups under review' }).waitFor();
 }
 
 const staffTabs = (page: Page) =>
   page.getByRole('navigation', { name: 'Staff' }).getByRole('link').allTextContents();
-
-const tab = (page: Page, name: string) =>
-  page.getByRole('navigation', { name: 'Staff' }).getByRole('link', { name, exact: true });
 
 /** Neither the page nor anything in it scrolls sideways. */
 async function noSidewaysScroll(page: Page) {
@@ -158,21 +66,23 @@ async function noSidewaysScroll(page: Page) {
 }
 
 describe('the staff area in Chromium', () => {
-  it('an admin approves a written answer, promotes, suspends and restores a member; the audit log says so', async () => {
+  it('an admin approves a written answer, promotes, suspends and restores a member; the audit log says so', async ({
+    people,
+    admin,
+  }) => {
     // A member writes an answer to an open question.
-    const m = await newPage(desktop);
-    const who = member();
-    await signUp(m.page, dataDir, who);
+    const m = await people.newPage(desktop);
+    const who = m.who;
+    await signUp(m.page, who);
     const text = `Admin e2e ${Date.now()}: that it is normal to talk about it.`;
     const question = await writeOpenAnswer(who, text);
     await m.context.close();
 
     // Two signups the risk checks held back.
-    const adminToken = await token(admin);
-    const approveMe = await heldBackSignup(adminToken);
-    const rejectMe = await heldBackSignup(adminToken);
+    const approveMe = await heldBackSignup(people, admin);
+    const rejectMe = await heldBackSignup(people, admin);
 
-    const { context, page, watch } = await newPage(desktop);
+    const { context, page, watch } = await people.newPage(desktop, admin);
     await openAdmin(page, admin);
     expect(await staffTabs(page)).toEqual([
       'Signups',
@@ -266,10 +176,10 @@ describe('the staff area in Chromium', () => {
     await row.getByText('Active', { exact: true }).waitFor();
 
     // The own account: the server refuses, and says why.
-    await search.fill(adminPhone.slice(1));
+    await search.fill(admin.e164.slice(1));
     await search.press('Enter');
-    await page.getByText(`1 account starting with ${adminPhone}`).waitFor();
-    const own = page.getByRole('row').filter({ hasText: adminPhone });
+    await page.getByText(`1 account starting with ${admin.e164}`).waitFor();
+    const own = page.getByRole('row').filter({ hasText: admin.e164 });
     await own.getByText('You', { exact: true }).waitFor();
     await own.getByRole('combobox').selectOption('member');
     await page.getByRole('button', { name: 'Make member' }).click();
@@ -298,7 +208,7 @@ describe('the staff area in Chromium', () => {
     await context.close();
 
     // The new moderator logs in: the moderation tabs, not the admins' ones.
-    const mod = await newPage(desktop);
+    const mod = await people.newPage(desktop, who);
     await openAdmin(mod.page, who);
     expect(await staffTabs(mod.page)).toEqual(['Signups', 'Written answers']);
     await mod.page.goto('/admin/users');
@@ -311,8 +221,11 @@ describe('the staff area in Chromium', () => {
     await mod.context.close();
   });
 
-  it('every tab fits a tablet (portrait and narrow), a landscape tablet and a phone', async () => {
-    const { context, page, watch } = await newPage(tablet);
+  it('every tab fits a tablet (portrait and narrow), a landscape tablet and a phone', async ({
+    people,
+    admin,
+  }) => {
+    const { context, page, watch } = await people.newPage(tablet, admin);
     await openAdmin(page, admin);
     const tabs: Array<[name: string, shot: string, heading: string]> = [
       ['Signups', 'signups', 'Signups under review'],
@@ -337,15 +250,14 @@ describe('the staff area in Chromium', () => {
     await context.close();
   });
 
-  it('a member opening /admin sees the staff-only page and no Admin link', async () => {
-    const { context, page, watch } = await newPage(desktop);
+  it('a member opening /admin sees the staff-only page and no Admin link', async ({ people }) => {
+    const { context, page, watch, who } = await people.newPage(desktop);
     await page.goto('/admin');
     await page.getByRole('heading', { name: 'This area is for Candor staff' }).waitFor();
     await expect(
       page.getByRole('main').getByRole('link', { name: 'Log in' }).count(),
     ).resolves.toBe(1);
-    const who = member();
-    await signUp(page, dataDir, who);
+    await signUp(page, who);
     await page.goto('/admin');
     await page.getByRole('heading', { name: 'This area is for Candor staff' }).waitFor();
     const nav = page.getByRole('navigation', { name: 'Main' });

@@ -1,57 +1,25 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { desktop, launchChromium, phone } from './chromium';
-import { type SurveyInfo, sampleSurvey, screenshot, signUp, testPeople } from './fixtures';
+import type { AttemptedQuestionList, SurveyDetail, SurveySummary } from '@candor/contracts';
+import type { Page } from 'playwright-core';
+import { describe, expect, inject } from 'vitest';
+import { type Caller, call, sampleSurvey, token } from './api';
+import { desktop, phone } from './chromium';
+import { it } from './fixtures';
+import { questionHeading, screenshot, signUp } from './screens';
 
 const baseURL = inject('baseURL');
-const dataDir = inject('dataDir');
-let browser: Browser;
 
-beforeAll(async () => {
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-});
-
-const survey = (find: (s: SurveyInfo) => boolean) => sampleSurvey(baseURL, find);
-
-const { newPage, member } = testPeople({
-  baseURL,
-  browser: () => browser,
-  ipPrefix: '198.51.100.',
-  block: '01',
-  passphrase: 'a quiet walk number',
-});
-
-async function signUpMember(page: Page, shots = '') {
-  const who = member();
-  await signUp(page, dataDir, { ...who, shots });
-  return who;
-}
+const survey = (find: (s: SurveySummary) => boolean) => sampleSurvey(find);
 
 /** The member's answers as the API has them (a fresh token: they live 2 s in these tests). */
-async function attempted(who: { e164: string; password: string }) {
-  const tokens = (await (
-    await fetch(`${baseURL}/api/token/`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ phone_number: who.e164, password: who.password }),
-    })
-  ).json()) as { access: string };
-  const res = await fetch(`${baseURL}/api/v1/questions/my-attempted-questions/?page_size=100`, {
-    headers: { Authorization: `Bearer ${tokens.access}` },
+async function attempted(who: Caller) {
+  const res = await call('/api/v1/questions/my-attempted-questions/?page_size=100', {
+    token: await token(who),
   });
-  return (
-    (await res.json()) as { results: Array<{ qid: string; answer: string; is_blank: boolean }> }
-  ).results;
+  return ((await res.json()) as AttemptedQuestionList).results;
 }
 
-const questionHeading = (page: Page, text: string) =>
-  page.getByRole('heading', { level: 1, name: text });
-
 /** Answers the question on screen: the first real choice, or a sentence for an open one. */
-async function answer(page: Page, q: SurveyInfo['questions'][number]): Promise<string> {
+async function answer(page: Page, q: SurveyDetail['questions'][number]): Promise<string> {
   await questionHeading(page, q.question).waitFor();
   if (q.type === 'Open') {
     const text = 'Honestly, it depends on the day.';
@@ -71,12 +39,14 @@ async function rateAndGoOn(page: Page, score: string) {
 }
 
 describe('answering in Chromium', () => {
-  it('a member completes a v1 video survey: graph after each answer, rating, outro', async () => {
+  it('a member completes a v1 video survey: graph after each answer, rating, outro', async ({
+    people,
+  }) => {
     const s = await survey(
       (x) => x.variant.startsWith('v1_') && x.status === 'Open' && x.name === 'Time Travel',
     );
-    const { context, page, watch } = await newPage(phone);
-    const who = await signUpMember(page);
+    const { context, page, watch, who } = await people.newPage(phone);
+    await signUp(page, who);
     await page.goto(`/surveys/${s.gid}`);
     await page.getByRole('button', { name: 'Start the survey' }).click();
     for (const [i, q] of s.questions.entries()) {
@@ -108,10 +78,10 @@ describe('answering in Chromium', () => {
     await context.close();
   });
 
-  it('a member completes a v2 survey and sees every graph at the end', async () => {
+  it('a member completes a v2 survey and sees every graph at the end', async ({ people }) => {
     const s = await survey((x) => x.variant.startsWith('v2_') && x.status === 'Open');
-    const { context, page, watch } = await newPage(desktop);
-    const who = await signUpMember(page);
+    const { context, page, watch, who } = await people.newPage(desktop);
+    await signUp(page, who);
     await page.goto(`/surveys/${s.gid}`);
     await page.getByRole('button', { name: 'Start the survey' }).click();
     for (const [i, q] of s.questions.entries()) {
@@ -140,9 +110,11 @@ describe('answering in Chromium', () => {
     await context.close();
   });
 
-  it('a visitor answers 3 questions, signs up, returns to question 4; the 3 count once', async () => {
+  it('a visitor answers 3 questions, signs up, returns to question 4; the 3 count once', async ({
+    people,
+  }) => {
     const s = await survey((x) => x.name === 'Consent in Practice');
-    const { context, page, watch } = await newPage(phone);
+    const { context, page, watch, who } = await people.newPage(phone);
     await page.goto(`/surveys/${s.gid}`);
     await screenshot(page, 'intro-visitor-phone');
     await page.getByRole('button', { name: 'Start the survey' }).click();
@@ -158,7 +130,7 @@ describe('answering in Chromium', () => {
     // The privacy page's promise: no cookie at all for a logged-out visitor.
     expect(await context.cookies()).toEqual([]);
     await page.getByRole('link', { name: 'Sign up and go on' }).click();
-    const who = await signUpMember(page);
+    await signUp(page, who);
     await page.getByRole('link', { name: 'Back to your survey' }).click();
     await page.waitForURL(`${baseURL}/surveys/${s.gid}?backFromRegister=true`);
     await questionHeading(page, s.questions[3]!.question).waitFor();
@@ -169,10 +141,10 @@ describe('answering in Chromium', () => {
     await context.close();
   });
 
-  it('a reload mid-survey keeps the question and the shuffled order', async () => {
+  it('a reload mid-survey keeps the question and the shuffled order', async ({ people }) => {
     const s = await survey((x) => x.name === 'Consent in Practice');
-    const { context, page, watch } = await newPage(desktop);
-    await signUpMember(page);
+    const { context, page, watch, who } = await people.newPage(desktop);
+    await signUp(page, who);
     await page.goto(`/surveys/${s.gid}`);
     await page.getByRole('button', { name: 'Start the survey' }).click();
     await answer(page, s.questions[0]!);
@@ -191,10 +163,10 @@ describe('answering in Chromium', () => {
     await context.close();
   });
 
-  it('a double click on an answer stores one answer', async () => {
+  it('a double click on an answer stores one answer', async ({ people }) => {
     const s = await survey((x) => x.name === 'Consent in Practice');
-    const { context, page, watch } = await newPage(desktop);
-    const who = await signUpMember(page);
+    const { context, page, watch, who } = await people.newPage(desktop);
+    await signUp(page, who);
     const answers: number[] = [];
     page.on('request', (r) => {
       if (r.url().endsWith('/answer/')) answers.push(1);
@@ -210,10 +182,10 @@ describe('answering in Chromium', () => {
     await context.close();
   });
 
-  it('an answer given offline is sent once the browser reconnects', async () => {
+  it('an answer given offline is sent once the browser reconnects', async ({ people }) => {
     const s = await survey((x) => x.name === 'Consent in Practice');
-    const { context, page } = await newPage(phone);
-    const who = await signUpMember(page);
+    const { context, page, who } = await people.newPage(phone);
+    await signUp(page, who);
     await page.goto(`/surveys/${s.gid}`);
     await page.getByRole('button', { name: 'Start the survey' }).click();
     await questionHeading(page, s.questions[0]!.question).waitFor();
@@ -229,12 +201,12 @@ describe('answering in Chromium', () => {
     await context.close();
   });
 
-  it('a timer running out records the question as left blank', async () => {
+  it('a timer running out records the question as left blank', async ({ people }) => {
     const s = await survey((x) => x.name === 'Consent in Practice');
     const timed = s.questions.findIndex((q) => q.timer_length !== '0:00:00');
     expect(timed).toBeGreaterThan(0);
-    const { context, page, watch } = await newPage(desktop);
-    const who = await signUpMember(page);
+    const { context, page, watch, who } = await people.newPage(desktop);
+    await signUp(page, who);
     await page.clock.install();
     await page.goto(`/surveys/${s.gid}`);
     await page.getByRole('button', { name: 'Start the survey' }).click();

@@ -1,32 +1,26 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Browser, Download, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { desktop, launchChromium } from './chromium';
-import { AUTHORED_PREFIX, logIn, screenshot, signUp, testPeople, toast } from './fixtures';
+import type { SurveyExport } from '@candor/contracts';
+import type { Page } from 'playwright-core';
+import { describe, expect, inject } from 'vitest';
+import { AUTHORED_PREFIX } from './api';
+import { desktop } from './chromium';
+import { it, test } from './fixtures';
+import type { Person } from './people';
+import {
+  openAdmin as openStaffArea,
+  readDownload,
+  screenshot,
+  signUp,
+  staffTab as tab,
+  toast,
+} from './screens';
 
 const baseURL = inject('baseURL');
 const dataDir = inject('dataDir');
-const adminPhone = inject('adminPhone');
-const adminPassword = inject('adminPassword');
-let browser: Browser;
 
-beforeAll(async () => {
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-});
-
-const { newPage, member } = testPeople({
-  baseURL,
-  browser: () => browser,
-  ipPrefix: '100.64.0.',
-  block: '05',
-  passphrase: 'a patient harbour light',
-  context: { reducedMotion: 'reduce' },
-});
+test.override('contextOptions', { reducedMotion: 'reduce' });
 
 const tablet = { viewport: { width: 820, height: 1180 } };
 const cover = fileURLToPath(
@@ -36,15 +30,10 @@ const cover = fileURLToPath(
 const videoQuestion = 'Watch the clip. Would you go back and change one night of your life?';
 const openQuestion = 'What keeps you awake at night?';
 
-async function openAdmin(page: Page) {
-  await logIn(page, 'US', adminPhone.replace(/^\+1/, ''), adminPassword);
-  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Admin' }).click();
-  await page.waitForURL(`${baseURL}/admin/signups`);
+async function openAdmin(page: Page, admin: Person) {
+  await openStaffArea(page, admin);
   await toast(page, 'Logged In').waitFor({ state: 'detached' });
 }
-
-const tab = (page: Page, label: string) =>
-  page.getByRole('navigation', { name: 'Staff' }).getByRole('link', { name: label, exact: true });
 
 /** Neither the page nor anything in it scrolls sideways. */
 async function noSidewaysScroll(page: Page) {
@@ -62,10 +51,6 @@ const localInput = (date: Date) => {
   const pad = (n: number) => String(n).padStart(2, '0');
   return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
 };
-
-async function read(download: Download): Promise<string> {
-  return fs.readFileSync(await download.path(), 'utf8');
-}
 
 /** The question form open on the page: fills it and adds the question. */
 async function addQuestion(
@@ -97,12 +82,15 @@ async function addQuestion(
 }
 
 describe('survey authoring in the staff area', () => {
-  it('an admin creates a two-question video survey, publishes it, a member answers, the admin closes and exports it', async () => {
+  it('an admin creates a two-question video survey, publishes it, a member answers, the admin closes and exports it', async ({
+    people,
+    admin,
+  }) => {
     // Unique per attempt: a retry makes a survey of its own.
     const name = `${AUTHORED_PREFIX}Night Owls ${Date.now().toString(36).slice(-4)}`;
-    const admin = await newPage(desktop);
-    const page = admin.page;
-    await openAdmin(page);
+    const staff = await people.newPage(desktop, admin);
+    const page = staff.page;
+    await openAdmin(page, admin);
     await tab(page, 'Surveys').click();
     await page.getByRole('heading', { level: 1, name: 'Surveys' }).waitFor();
     await page.getByRole('link', { name: 'Time Travel', exact: true }).waitFor();
@@ -160,8 +148,8 @@ describe('survey authoring in the staff area', () => {
     await page.locator('.survey-status').getByText('Open', { exact: true }).first().waitFor();
 
     // A member finds it on the home page and answers both questions.
-    const person = await newPage(desktop);
-    await signUp(person.page, dataDir, { ...member() });
+    const person = await people.newPage(desktop);
+    await signUp(person.page, person.who);
     await person.page.goto('/');
     await person.page.locator('.brick', { hasText: name }).getByRole('link').click();
     await person.page.waitForURL(`${baseURL}/surveys/${gid}`);
@@ -212,14 +200,14 @@ describe('survey authoring in the staff area', () => {
       page.waitForEvent('download'),
       page.getByRole('button', { name: 'Download CSV' }).click(),
     ]);
-    const csvText = await read(csv);
+    const csvText = await readDownload(csv);
     expect(csvText).toContain(videoQuestion);
     expect(csvText).toContain(openQuestion);
     const [json] = await Promise.all([
       page.waitForEvent('download'),
       page.getByRole('button', { name: 'Download JSON' }).click(),
     ]);
-    const body = JSON.parse(await read(json)) as { name: string; questions: unknown[] };
+    const body = JSON.parse(await readDownload(json)) as SurveyExport;
     expect(body.name).toBe(name);
     expect(body.questions).toHaveLength(2);
 
@@ -229,14 +217,14 @@ describe('survey authoring in the staff area', () => {
     for (const text of [/created the survey/, /published/, /closed/, /exported/]) {
       await page.getByText(text).first().waitFor();
     }
-    admin.watch.assertNoErrors();
-    await admin.context.close();
+    staff.watch.assertNoErrors();
+    await staff.context.close();
     expect(fs.existsSync(path.join(dataDir, 'uploads'))).toBe(true);
   });
 
-  it('every authoring screen fits a tablet', async () => {
-    const { context, page, watch } = await newPage(tablet);
-    await openAdmin(page);
+  it('every authoring screen fits a tablet', async ({ people, admin }) => {
+    const { context, page, watch } = await people.newPage(tablet, admin);
+    await openAdmin(page, admin);
     await tab(page, 'Surveys').click();
     await page.getByRole('heading', { level: 1, name: 'Surveys' }).waitFor();
     await page.getByRole('link', { name: 'Time Travel', exact: true }).waitFor();

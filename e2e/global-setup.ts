@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -11,9 +12,10 @@ declare module 'vitest' {
   export interface ProvidedContext {
     baseURL: string;
     dataDir: string;
-    /** The demo admin the server created at start (DEMO_ADMIN): E.164 number and password. */
-    adminPhone: string;
-    adminPassword: string;
+    /** Where each test file claims its block of addresses and numbers (see people.ts). */
+    blocksDir: string;
+    /** The first admin, made by `npm run create-admin` before the server started. */
+    firstAdmin: { e164: string; password: string };
   }
 }
 
@@ -30,12 +32,35 @@ function freePort(): Promise<number> {
   });
 }
 
+/** Runs `npm run create-admin` as an operator would, before the server holds the data folder. */
+async function createFirstAdmin(env: NodeJS.ProcessEnv, admin: { e164: string; password: string }) {
+  const child = spawn('npm', ['run', '--silent', 'create-admin', '--', '--phone', admin.e164], {
+    cwd: root,
+    env: { ...env, CANDOR_ADMIN_PASSWORD: admin.password },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (d) => (output += d));
+  child.stderr.on('data', (d) => (output += d));
+  const code = await new Promise((r) => child.once('exit', r));
+  if (code !== 0) throw new Error(`npm run create-admin failed:\n${output}`);
+}
+
 /** Starts the built server on a fresh data folder, as `npm start` would after its build. */
 export default async function setup(project: TestProject) {
   findChromium(); // fail early, with the install hint
   const server = path.join(root, 'apps/api/dist/server.js');
   if (!fs.existsSync(server)) throw new Error('Build first: npm run build');
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'candor-e2e-'));
+  const runDir = fs.mkdtempSync(path.join(os.tmpdir(), 'candor-e2e-'));
+  const dataDir = path.join(runDir, 'data');
+  const blocksDir = path.join(runDir, 'blocks');
+  fs.mkdirSync(blocksDir);
+  const firstAdmin = {
+    e164: '+15555550100',
+    password: `first admin ${crypto.randomBytes(9).toString('base64url')}`,
+  };
+  await createFirstAdmin({ ...process.env, DATA_DIR: dataDir }, firstAdmin);
+
   const port = await freePort();
   const baseURL = `http://127.0.0.1:${port}`;
   const child: ChildProcess = spawn(process.execPath, [server], {
@@ -55,8 +80,6 @@ export default async function setup(project: TestProject) {
       RESULTS_REFRESH_SECONDS: '1',
       // Made-up answers (60 people) so graphs have something to show past the privacy rules.
       SEED_SAMPLE_ANSWERS: 'true',
-      // A first admin for the staff-area tests; its random password is printed once, below.
-      DEMO_ADMIN: 'true',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -75,16 +98,14 @@ export default async function setup(project: TestProject) {
     if (Date.now() > deadline) throw new Error(`Server did not start:\n${output}`);
     await new Promise((r) => setTimeout(r, 250));
   }
-  const admin = /Demo admin created: (\+\d+) \/ (\S+)/.exec(output);
-  if (!admin) throw new Error(`The server did not print the demo admin:\n${output}`);
   project.provide('baseURL', baseURL);
   project.provide('dataDir', dataDir);
-  project.provide('adminPhone', admin[1]!);
-  project.provide('adminPassword', admin[2]!);
+  project.provide('blocksDir', blocksDir);
+  project.provide('firstAdmin', firstAdmin);
 
   return async () => {
     child.kill('SIGTERM');
     await new Promise((r) => child.once('exit', r));
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    fs.rmSync(runDir, { recursive: true, force: true });
   };
 }

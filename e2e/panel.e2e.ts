@@ -1,60 +1,27 @@
 // A research-panel respondent in Chromium: arrives with the panel's link, answers as a visitor,
 // signs up midway, finishes, and gets a completion code the server issued and can verify.
-import fs from 'node:fs';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { desktop, launchChromium, phone } from './chromium';
-import { type SurveyInfo, logIn, sampleSurvey, screenshot, signUp, testPeople } from './fixtures';
+import type { PanelCodeCheck, SurveyDetail } from '@candor/contracts';
+import type { Page } from 'playwright-core';
+import { describe, expect, inject } from 'vitest';
+import { type Caller, call, sampleSurvey, token } from './api';
+import { desktop, phone } from './chromium';
+import { it } from './fixtures';
+import { logIn, questionHeading, readDownload, screenshot, signUp } from './screens';
 
 const baseURL = inject('baseURL');
-const dataDir = inject('dataDir');
-const adminPhone = inject('adminPhone');
-const adminPassword = inject('adminPassword');
-let browser: Browser;
-
-beforeAll(async () => {
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-});
-
-const { newPage, member } = testPeople({
-  baseURL,
-  browser: () => browser,
-  ipPrefix: '198.18.1.',
-  block: '06',
-  passphrase: 'a panel of quiet owls',
-});
-
-async function adminToken(): Promise<string> {
-  const res = await fetch(`${baseURL}/api/token/`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ phone_number: adminPhone, password: adminPassword }),
-  });
-  return ((await res.json()) as { access: string }).access;
-}
 
 /** The operators' check of a code a panel reports. */
-async function checkCode(gid: string, panel: string, pid: string, code: string) {
-  const res = await fetch(`${baseURL}/api/v1/admin/surveys/${gid}/panel-completions/check/`, {
-    method: 'POST',
-    headers: {
-      'Content-Type': 'application/json',
-      Authorization: `Bearer ${await adminToken()}`,
-    },
-    body: JSON.stringify({ panel, pid, code }),
+async function checkCode(admin: Caller, gid: string, panel: string, pid: string, code: string) {
+  const res = await call(`/api/v1/admin/surveys/${gid}/panel-completions/check/`, {
+    body: { panel, pid, code },
+    token: await token(admin),
   });
   expect(res.status).toBe(200);
-  return (await res.json()) as { valid: boolean };
+  return (await res.json()) as PanelCodeCheck;
 }
 
-const questionHeading = (page: Page, text: string) =>
-  page.getByRole('heading', { level: 1, name: text });
-
 /** Answers the question on screen (the first choice, or a sentence), rates it and goes on. */
-async function answerAndGoOn(page: Page, q: SurveyInfo['questions'][number]) {
+async function answerAndGoOn(page: Page, q: SurveyDetail['questions'][number]) {
   await questionHeading(page, q.question).waitFor();
   if (q.type === 'Open') {
     await page.getByLabel('Your answer').fill('It depends on who is asking.');
@@ -67,13 +34,16 @@ async function answerAndGoOn(page: Page, q: SurveyInfo['questions'][number]) {
 }
 
 describe('research panel respondents in Chromium', () => {
-  it('a panel visitor signs up midway, finishes, and gets a code the server verifies', async () => {
-    const s = await sampleSurvey(baseURL, (x) => x.name === 'Consent in Practice');
+  it('a panel visitor signs up midway, finishes, and gets a code the server verifies', async ({
+    people,
+    admin,
+  }) => {
+    const s = await sampleSurvey((x) => x.name === 'Consent in Practice');
     // Unique per attempt: the counts below are this attempt's alone.
     const panel = `e2e-panel-${Date.now().toString(36)}`;
     const pid = 'PID-4711';
     const returnUrl = 'https://panel.example/complete?study=9';
-    const { context, page, watch } = await newPage(phone);
+    const { context, page, watch, who } = await people.newPage(phone);
     const link = new URLSearchParams({ panel, pid, return: returnUrl });
     await page.goto(`/surveys/${s.gid}?${link.toString()}`);
     await page.getByRole('button', { name: 'Start the survey' }).click();
@@ -82,7 +52,7 @@ describe('research panel respondents in Chromium', () => {
     // Signing up leaves the survey (and its link's parameters) and comes back without them.
     await page.getByRole('heading', { name: 'Sign up to go on' }).waitFor();
     await page.getByRole('link', { name: 'Sign up and go on' }).click();
-    await signUp(page, dataDir, member());
+    await signUp(page, who);
     await page.getByRole('link', { name: 'Back to your survey' }).click();
     await page.waitForURL(`${baseURL}/surveys/${s.gid}?backFromRegister=true`);
     for (const q of s.questions.slice(3)) await answerAndGoOn(page, q);
@@ -97,16 +67,16 @@ describe('research panel respondents in Chromium', () => {
     await screenshot(page, 'panel-outro-phone');
 
     // Candor issued it to this participant: valid; for another participant, or altered, not.
-    expect((await checkCode(s.gid, panel, pid, code)).valid).toBe(true);
-    expect((await checkCode(s.gid, panel, 'PID-4712', code)).valid).toBe(false);
+    expect((await checkCode(admin, s.gid, panel, pid, code)).valid).toBe(true);
+    expect((await checkCode(admin, s.gid, panel, 'PID-4712', code)).valid).toBe(false);
     const altered = `${code.slice(0, 11)}${code.endsWith('A') ? 'B' : 'A'}`;
-    expect((await checkCode(s.gid, panel, pid, altered)).valid).toBe(false);
+    expect((await checkCode(admin, s.gid, panel, pid, altered)).valid).toBe(false);
     watch.assertNoErrors();
     await context.close();
 
     // The operator sees the completion beside the survey's results, and downloads it.
-    const staff = await newPage(desktop);
-    await logIn(staff.page, 'US', adminPhone.replace(/^\+1/, ''), adminPassword);
+    const staff = await people.newPage(desktop, admin);
+    await logIn(staff.page, admin);
     await staff.page.waitForURL(`${baseURL}/`);
     await staff.page.goto(`/admin/results?survey=${s.gid}`);
     const section = staff.page.getByRole('region', { name: 'Panel completions' });
@@ -118,7 +88,7 @@ describe('research panel respondents in Chromium', () => {
       staff.page.waitForEvent('download'),
       section.getByRole('button', { name: 'Download completions CSV' }).click(),
     ]);
-    const csv = fs.readFileSync((await download.path())!, 'utf8');
+    const csv = await readDownload(download);
     expect(csv).toContain(`"${panel}","${code}"`);
     expect(csv).not.toContain(pid);
     staff.watch.assertNoErrors();

@@ -1,69 +1,25 @@
-import fs from 'node:fs';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { desktop, launchChromium, phone } from './chromium';
-import {
-  type SurveyInfo,
-  logIn,
-  sampleSurvey,
-  screenshot,
-  signUp,
-  testPeople,
-  toast,
-} from './fixtures';
+import type { Mirror, MyData, SurveyDetail } from '@candor/contracts';
+import type { Page } from 'playwright-core';
+import { describe, expect, inject } from 'vitest';
+import { type Caller, call, logInByApi, sampleSurvey, token } from './api';
+import { desktop, phone } from './chromium';
+import { it, test } from './fixtures';
+import { logIn, readDownload, screenshot, signUp, toast } from './screens';
 
 const baseURL = inject('baseURL');
-const dataDir = inject('dataDir');
-let browser: Browser;
 
-beforeAll(async () => {
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+test.override('contextOptions', { acceptDownloads: true, reducedMotion: 'reduce' });
 
-const survey = (name: string) => sampleSurvey(baseURL, (s) => s.name === name);
-
-const { newPage, member } = testPeople({
-  baseURL,
-  browser: () => browser,
-  ipPrefix: '203.0.113.',
-  block: '02',
-  passphrase: 'a steady river stone',
-  context: { acceptDownloads: true, reducedMotion: 'reduce' },
-});
-
-async function signUpMember(page: Page) {
-  const who = member();
-  await signUp(page, dataDir, who);
-  return who;
-}
-
-async function token(who: { e164: string; password: string }) {
-  const res = await fetch(`${baseURL}/api/token/`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ phone_number: who.e164, password: who.password }),
-  });
-  return { status: res.status, access: ((await res.json()) as { access?: string }).access };
-}
+const survey = (name: string) => sampleSurvey((s) => s.name === name);
 
 /** The member's mirror as the API has it. */
-async function mirror(who: { e164: string; password: string }) {
-  const { access } = await token(who);
-  const res = await fetch(`${baseURL}/api/v1/user/mirror/`, {
-    headers: { Authorization: `Bearer ${access}` },
-  });
-  return (
-    (await res.json()) as {
-      results: Array<{ qid: string; same_percent: number | null; respondents: number | null }>;
-    }
-  ).results;
+async function mirror(who: Caller) {
+  const res = await call('/api/v1/user/mirror/', { token: await token(who) });
+  return ((await res.json()) as Mirror).results;
 }
 
 /** Starts the survey and answers its first question with its first real choice. */
-async function answerFirst(page: Page, s: SurveyInfo): Promise<string> {
+async function answerFirst(page: Page, s: SurveyDetail): Promise<string> {
   await page.goto(`/surveys/${s.gid}`);
   await page.getByRole('button', { name: 'Start the survey' }).click();
   const q = s.questions[0]!;
@@ -96,11 +52,13 @@ async function fitsWidth(page: Page, width: number, shot: string) {
 }
 
 describe('results, mirror and my data in Chromium', () => {
-  it('a member sees the graph and a breakdown, the mirror, downloads and deletes their data', async () => {
+  it('a member sees the graph and a breakdown, the mirror, downloads and deletes their data', async ({
+    people,
+  }) => {
     const s = await survey('Time Travel');
     const q = s.questions[0]!;
-    const { context, page, watch } = await newPage(phone);
-    const who = await signUpMember(page);
+    const { context, page, watch, who } = await people.newPage(phone);
+    await signUp(page, who);
     const given = await answerFirst(page, s);
 
     // The whole graph: the own choice named in words, in the chart and its table alternative.
@@ -167,10 +125,7 @@ describe('results, mirror and my data in Chromium', () => {
       page.getByRole('button', { name: 'Download my data' }).click(),
     ]);
     expect(download.suggestedFilename()).toBe('candor-my-data.json');
-    const data = JSON.parse(fs.readFileSync((await download.path())!, 'utf8')) as {
-      account: { phone_number: string };
-      answers: Array<{ qid: string; answer: string }>;
-    };
+    const data = JSON.parse(await readDownload(download)) as MyData;
     expect(data.account.phone_number).toBe(who.e164);
     expect(data.answers.find((a) => a.qid === q.qid)?.answer).toBe(given);
 
@@ -187,7 +142,7 @@ describe('results, mirror and my data in Chromium', () => {
     await screenshot(page, 'delete-confirm-phone');
     await dialog.getByRole('button', { name: 'Delete my account', exact: true }).click();
     await dialog.getByText('That is not your password.').waitFor();
-    await expect(token(who).then((t) => t.status)).resolves.toBe(200);
+    await expect(logInByApi(who).then((t) => t.status)).resolves.toBe(200);
     await dialog.getByLabel('Your password').fill(who.password);
     await dialog.getByRole('button', { name: 'Delete my account', exact: true }).click();
     await page.waitForURL(`${baseURL}/`);
@@ -197,20 +152,22 @@ describe('results, mirror and my data in Chromium', () => {
     expect(await page.evaluate(() => localStorage.getItem('AuthToken'))).toBeNull();
 
     // The account is gone: the same phone and password no longer log in.
-    await logIn(page, who.country, who.national, who.password);
+    await logIn(page, who);
     await toast(page, 'The phone number or password is not right.').waitFor();
     await expect(page.getByRole('heading', { name: 'Log in' }).count()).resolves.toBe(1);
-    const refused = await token(who);
+    const refused = await logInByApi(who);
     expect(refused.status).toBe(400);
     expect(refused.access).toBeUndefined();
     watch.assertNoErrors();
     await context.close();
   });
 
-  it('on a desktop: a breakdown by age, the mirror and the delete confirmation', async () => {
+  it('on a desktop: a breakdown by age, the mirror and the delete confirmation', async ({
+    people,
+  }) => {
     const s = await survey('Time Travel');
-    const { context, page, watch } = await newPage(desktop);
-    await signUpMember(page);
+    const { context, page, watch, who } = await people.newPage(desktop);
+    await signUp(page, who);
     const given = await answerFirst(page, s);
     await breakDownBy(page, 'Age');
     const names = await page.locator('.groups__name').allTextContents();
@@ -248,9 +205,9 @@ describe('results, mirror and my data in Chromium', () => {
     await context.close();
   });
 
-  it('a new member sees an empty mirror with a way to the surveys', async () => {
-    const { context, page, watch } = await newPage(phone);
-    await signUpMember(page);
+  it('a new member sees an empty mirror with a way to the surveys', async ({ people }) => {
+    const { context, page, watch, who } = await people.newPage(phone);
+    await signUp(page, who);
     await page.goto('/me');
     await page.getByText('You have not answered any question yet.', { exact: false }).waitFor();
     await page.getByRole('link', { name: 'Find a survey' }).waitFor();
@@ -259,9 +216,11 @@ describe('results, mirror and my data in Chromium', () => {
     await context.close();
   });
 
-  it('a logged-out visitor gets no cookie on /, a survey and /privacy, and /me asks to log in', async () => {
+  it('a logged-out visitor gets no cookie on /, a survey and /privacy, and /me asks to log in', async ({
+    people,
+  }) => {
     const s = await survey('Consent in Practice');
-    const { context, page, watch } = await newPage(desktop);
+    const { context, page, watch } = await people.newPage(desktop);
     await page.goto('/');
     await page.locator('.brick').first().waitFor();
     await page.goto(`/surveys/${s.gid}`);

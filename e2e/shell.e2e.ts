@@ -1,23 +1,13 @@
 import axe from 'axe-core';
-import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { desktop, launchChromium, phone } from './chromium';
-import { listedSurveys, screenshot, watchErrors } from './fixtures';
+import type { BrowserContextOptions, Page } from 'playwright-core';
+import { describe, expect } from 'vitest';
+import { listedSurveys } from './api';
+import { desktop, phone } from './chromium';
+import { type People, it } from './fixtures';
+import { screenshot } from './screens';
 
-const baseURL = inject('baseURL');
-let browser: Browser;
-
-beforeAll(async () => {
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-});
-
-async function open(options: BrowserContextOptions, path: string) {
-  const context = await browser.newContext({ ...options, baseURL });
-  const page = await context.newPage();
-  const watch = watchErrors(page);
+async function open(people: People, options: BrowserContextOptions, path: string) {
+  const { context, page, watch } = await people.newPage(options);
   await page.goto(path);
   return { context, page, watch };
 }
@@ -39,11 +29,11 @@ describe.each([
   ['phone', phone],
   ['desktop', desktop],
 ] as const)('on a %s', (size, options) => {
-  it('home shows the selling points and the bricks in slot order', async () => {
-    const surveys = await listedSurveys(baseURL);
+  it('home shows the selling points and the bricks in slot order', async ({ people }) => {
+    const surveys = await listedSurveys();
     // The six sample surveys, and any an authoring test published before this file ran.
     expect(surveys.length).toBeGreaterThanOrEqual(6);
-    const { context, page, watch } = await open(options, '/');
+    const { context, page, watch } = await open(people, options, '/');
     await page.getByRole('heading', { name: 'Surveys', exact: true }).waitFor();
     const names = await page.locator('.brick__name').allTextContents();
     expect(names).toEqual(surveys.map((s) => s.name));
@@ -62,8 +52,8 @@ describe.each([
     await context.close();
   });
 
-  it('the genre filter narrows the bricks and can be cleared', async () => {
-    const { context, page, watch } = await open(options, '/');
+  it('the genre filter narrows the bricks and can be cleared', async ({ people }) => {
+    const { context, page, watch } = await open(people, options, '/');
     await page.locator('.brick').first().waitFor();
     const all = await page.locator('.brick').count();
     await page
@@ -80,9 +70,9 @@ describe.each([
     await context.close();
   });
 
-  it('a brick opens the survey intro', async () => {
-    const [first] = await listedSurveys(baseURL);
-    const { context, page, watch } = await open(options, '/');
+  it('a brick opens the survey intro', async ({ people }) => {
+    const [first] = await listedSurveys();
+    const { context, page, watch } = await open(people, options, '/');
     await page.locator('.brick__link').first().click();
     await page.waitForURL(`**/surveys/${first!.gid}`);
     await page.getByRole('heading', { level: 1, name: first!.name }).waitFor();
@@ -99,10 +89,11 @@ describe.each([
     await context.close();
   });
 
-  it('the share link opens the survey', async () => {
-    const surveys = await listedSurveys(baseURL);
+  it('the share link opens the survey', async ({ people }) => {
+    const surveys = await listedSurveys();
     const closed = surveys.find((s) => s.status === 'Closed')!;
     const { context, page, watch } = await open(
+      people,
       options,
       `/${closed.name.replace(/ /g, '_')}/${closed.gid}`,
     );
@@ -114,8 +105,8 @@ describe.each([
     await context.close();
   });
 
-  it('an unknown page shows the not-found page', async () => {
-    const { context, page, watch } = await open(options, '/this/page/does-not-exist');
+  it('an unknown page shows the not-found page', async ({ people }) => {
+    const { context, page, watch } = await open(people, options, '/this/page/does-not-exist');
     await page.getByRole('heading', { name: 'This page does not exist' }).waitFor();
     await screenshot(page, `not-found-${size}`);
     await page.getByRole('link', { name: 'Back to all surveys' }).click();
@@ -124,16 +115,21 @@ describe.each([
     await context.close();
   });
 
-  it('an unknown survey shows a clear message', async () => {
-    const { context, page } = await open(options, '/surveys/00000000-0000-4000-8000-000000000000');
+  it('an unknown survey shows a clear message', async ({ people }) => {
+    const { context, page } = await open(
+      people,
+      options,
+      '/surveys/00000000-0000-4000-8000-000000000000',
+    );
     await page.getByRole('heading', { name: 'We could not find this survey' }).waitFor();
     await context.close();
   });
 });
 
 describe('shell rules', () => {
-  it('an old Chrome sees only the outdated-browser message', async () => {
+  it('an old Chrome sees only the outdated-browser message', async ({ people }) => {
     const { context, page } = await open(
+      people,
       {
         ...desktop,
         userAgent:
@@ -149,15 +145,17 @@ describe('shell rules', () => {
     await context.close();
   });
 
-  it('a current browser does not see the outdated message', async () => {
-    const { context, page } = await open(desktop, '/');
+  it('a current browser does not see the outdated message', async ({ people }) => {
+    const { context, page } = await open(people, desktop, '/');
     await page.locator('.brick').first().waitFor();
     await expect(page.getByText('You are using an outdated browser').count()).resolves.toBe(0);
     await context.close();
   });
 
-  it('a touch device in portrait sees the landscape alert, which can be dismissed', async () => {
-    const { context, page, watch } = await open(phone, '/');
+  it('a touch device in portrait sees the landscape alert, which can be dismissed', async ({
+    people,
+  }) => {
+    const { context, page, watch } = await open(people, phone, '/');
     const alert = page.getByText('Turn your device to landscape');
     await alert.waitFor();
     await page.getByRole('button', { name: 'Got it' }).click();
@@ -169,18 +167,20 @@ describe('shell rules', () => {
     await context.close();
   });
 
-  it('a touch device in landscape, tall enough, sees no alert; a short one does', async () => {
-    const tall = await open({ ...phone, viewport: { width: 1180, height: 820 } }, '/');
+  it('a touch device in landscape, tall enough, sees no alert; a short one does', async ({
+    people,
+  }) => {
+    const tall = await open(people, { ...phone, viewport: { width: 1180, height: 820 } }, '/');
     await tall.page.locator('.brick').first().waitFor();
     await expect(tall.page.getByText('Turn your device to landscape').count()).resolves.toBe(0);
     await tall.context.close();
-    const short = await open({ ...phone, viewport: { width: 844, height: 390 } }, '/');
+    const short = await open(people, { ...phone, viewport: { width: 844, height: 390 } }, '/');
     await short.page.getByText('Turn your device to landscape').waitFor();
     await short.context.close();
   });
 
-  it('a desktop browser never sees the landscape alert', async () => {
-    const { context, page } = await open({ viewport: { width: 600, height: 900 } }, '/');
+  it('a desktop browser never sees the landscape alert', async ({ people }) => {
+    const { context, page } = await open(people, { viewport: { width: 600, height: 900 } }, '/');
     await page.locator('.brick').first().waitFor();
     await expect(page.getByText('Turn your device to landscape').count()).resolves.toBe(0);
     await context.close();

@@ -1,0 +1,134 @@
+// The API as the end-to-end tests call it beside the browser: typed by the contracts, never by
+// hand. Each call sends the person's own address (the server trusts the proxy header in these
+// tests) so the per-address rules see one person, not the test runner.
+import type {
+  SignupRequest,
+  SurveyDetail,
+  SurveyList,
+  SurveySummary,
+  TokenPair,
+  User,
+  VerifyResponse,
+} from '@candor/contracts';
+import { messagesTo } from '../apps/api/src/test/outbox';
+import { expect, inject } from 'vitest';
+
+const baseURL = inject('baseURL');
+const dataDir = inject('dataDir');
+
+/** Who is calling: a number and password, and the address their requests come from. */
+export interface Caller {
+  e164: string;
+  password: string;
+  ip?: string;
+}
+
+/** A JSON request; `ip` becomes X-Forwarded-For. */
+export function call(
+  path: string,
+  opts: { method?: string; body?: unknown; token?: string; ip?: string | undefined } = {},
+) {
+  const headers: Record<string, string> = {};
+  if (opts.body !== undefined) headers['Content-Type'] = 'application/json';
+  if (opts.token) headers.Authorization = `Bearer ${opts.token}`;
+  if (opts.ip) headers['X-Forwarded-For'] = opts.ip;
+  return fetch(`${baseURL}${path}`, {
+    method: opts.method ?? (opts.body === undefined ? 'GET' : 'POST'),
+    headers,
+    ...(opts.body === undefined ? {} : { body: JSON.stringify(opts.body) }),
+  });
+}
+
+/** POST /api/token/: the status, and the pair when the login worked. */
+export async function logInByApi(who: Caller): Promise<{ status: number; access?: string }> {
+  const res = await call('/api/token/', {
+    body: { phone_number: who.e164, password: who.password },
+    ip: who.ip,
+  });
+  const body = (await res.json()) as Partial<TokenPair>;
+  return { status: res.status, ...(body.access ? { access: body.access } : {}) };
+}
+
+/** A fresh access token (they live 2 s in these tests); the login must work. */
+export async function token(who: Caller): Promise<string> {
+  const { status, access } = await logInByApi(who);
+  expect(status).toBe(200);
+  return access!;
+}
+
+/** Waits for a new code texted to `to` (E.164) after `after` messages, and returns it. */
+export async function waitForCode(to: string, after = 0): Promise<string> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const code = messagesTo(dataDir, to)
+      .slice(after)
+      .at(-1)
+      ?.body.match(/\b(\d{6})\b/)?.[1];
+    if (code) return code;
+    if (Date.now() > deadline) throw new Error(`No code texted to ${to}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** How many texts went to `to` so far. */
+export const outboxCount = (to: string) => messagesTo(dataDir, to).length;
+
+/** Signs up through the API with the texted code; returns the account as the API has it. */
+export async function signUpByApi(
+  who: Caller & { country: string },
+  profile: Partial<SignupRequest> = {},
+): Promise<{ user: User; access: string }> {
+  const before = outboxCount(who.e164);
+  const created = await call('/api/v1/user/create/', {
+    body: {
+      phone_number: who.e164,
+      password: who.password,
+      year_of_birth: 1985,
+      gender: 'undisclosed',
+      country: who.country,
+      ...profile,
+    } satisfies Partial<SignupRequest>,
+    ip: who.ip,
+  });
+  expect(created.status).toBeLessThan(300);
+  const otp = await waitForCode(who.e164, before);
+  const verified = await call('/api/v1/user/verify/', {
+    body: { phone_number: who.e164, otp, purpose: 'signup' },
+    ip: who.ip,
+  });
+  const body = (await verified.json()) as VerifyResponse;
+  if (body.status !== 'logged_in') throw new Error(`Signup of ${who.e164} not logged in`);
+  const me = await call('/api/v1/user/detail/', { token: body.access });
+  return { user: (await me.json()) as User, access: body.access };
+}
+
+/** Erases the account if it still logs in (a test may have deleted or refused it already). */
+export async function eraseIfPresent(who: Caller): Promise<void> {
+  const { status, access } = await logInByApi(who);
+  if (status !== 200) return;
+  const res = await call('/api/v1/user/delete/', {
+    body: { password: who.password },
+    token: access,
+    ip: who.ip,
+  });
+  if (res.status !== 204) throw new Error(`Could not erase ${who.e164}: ${res.status}`);
+}
+
+/** The surveys the API lists, in slot order (what the home page must show). */
+export async function listedSurveys(): Promise<SurveySummary[]> {
+  const res = await call('/api/v1/surveys/open-closed-random-video-surveys?page_size=100');
+  return ((await res.json()) as SurveyList).results;
+}
+
+/** Surveys the end-to-end tests author themselves are named so; sample-survey finders skip them. */
+export const AUTHORED_PREFIX = 'E2E ';
+
+/** The full detail of the smallest listed sample survey that `find` accepts. */
+export async function sampleSurvey(find: (s: SurveySummary) => boolean): Promise<SurveyDetail> {
+  const found = (await listedSurveys())
+    .filter((s) => !s.name.startsWith(AUTHORED_PREFIX) && find(s))
+    .sort((a, b) => a.questions.length - b.questions.length)[0];
+  if (!found) throw new Error('No such sample survey');
+  const res = await call(`/api/v1/surveys/${found.gid}/video-survey`);
+  return (await res.json()) as SurveyDetail;
+}

@@ -1,0 +1,102 @@
+// What a person does on the screens, shared by the specs.
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Download, Page } from 'playwright-core';
+import { expect, inject } from 'vitest';
+import { outboxCount, waitForCode } from './api';
+
+const shotsDir = fileURLToPath(new URL('../test-results/screenshots', import.meta.url));
+
+/** Saves a full-page screenshot for people to look at (test-results/screenshots). */
+export async function screenshot(page: Page, name: string) {
+  fs.mkdirSync(shotsDir, { recursive: true });
+  await page.screenshot({ path: path.join(shotsDir, `${name}.png`), fullPage: true });
+}
+
+/** Collects page errors and console errors; a test ends with `assertNoErrors()`. */
+export function watchErrors(page: Page) {
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
+  page.on('console', (m) => {
+    // Chromium logs every 4xx answer as a console error; those are expected API answers
+    // (an expired token before its refresh, a refused password). Server errors are not.
+    if (/Failed to load resource: the server responded with a status of 4\d\d/.test(m.text()))
+      return;
+    if (m.type() === 'error') errors.push(`console.error: ${m.text()}`);
+  });
+  return {
+    errors,
+    assertNoErrors: () => expect(errors).toEqual([]),
+  };
+}
+
+/** The text of a file the page downloaded. */
+export async function readDownload(download: Download): Promise<string> {
+  return fs.readFileSync(await download.path(), 'utf8');
+}
+
+/** The question on screen, by its text. */
+export const questionHeading = (page: Page, text: string) =>
+  page.getByRole('heading', { level: 1, name: text });
+
+/** A toast with this text. */
+export const toast = (page: Page, text: string | RegExp) =>
+  page.locator('[data-sonner-toast]', { hasText: text }).first();
+
+/** Types a number into the phone field: picks the country, then the national number. */
+export async function fillPhone(page: Page, country: string, national: string) {
+  await page.getByLabel('Country calling code').selectOption(country);
+  await page.getByLabel('Phone number').fill(national);
+}
+
+/** Signs up through the screens with the code from the file outbox; ends on the welcome screen. */
+export async function signUp(
+  page: Page,
+  who: { country: string; national: string; e164: string; password: string; shots?: string },
+) {
+  const shots = who.shots ?? '';
+  if (!page.url().endsWith('/signup')) await page.goto('/signup');
+  await fillPhone(page, who.country, who.national);
+  await page.getByLabel('Year of birth').fill('1990');
+  await page.getByRole('radio', { name: 'Woman' }).check();
+  if (shots) await screenshot(page, `signup-${shots}`);
+  const before = outboxCount(who.e164);
+  await page.getByRole('button', { name: 'Send me a code' }).click();
+  await page.getByRole('heading', { name: 'Enter your code' }).waitFor();
+  const code = await waitForCode(who.e164, before);
+  if (shots) await screenshot(page, `verify-${shots}`);
+  await page.getByLabel('6-digit code').fill(code);
+  await page.getByRole('button', { name: 'Verify' }).click();
+  await page.getByRole('heading', { name: 'Choose a password' }).waitFor();
+  await page.getByLabel('Password').fill(who.password);
+  if (shots) await screenshot(page, `set-password-${shots}`);
+  await page.getByRole('button', { name: 'Save and continue' }).click();
+  await page.getByRole('heading', { name: /You're verified/ }).waitFor();
+  if (shots) await screenshot(page, `welcome-${shots}`);
+}
+
+/** Logs in through the login screen (and does not wait for the outcome). */
+export async function logIn(
+  page: Page,
+  who: { country: string; national: string; password: string },
+) {
+  await page.goto('/login');
+  await fillPhone(page, who.country, who.national);
+  await page.getByLabel('Password', { exact: true }).fill(who.password);
+  await page.getByRole('button', { name: 'Log in' }).click();
+}
+
+/** Logs in, then opens the staff area from the navbar (it lands on the signups). */
+export async function openAdmin(
+  page: Page,
+  who: { country: string; national: string; password: string },
+) {
+  await logIn(page, who);
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Admin' }).click();
+  await page.waitForURL(`${inject('baseURL')}/admin/signups`);
+}
+
+/** A tab of the staff area's navigation. */
+export const staffTab = (page: Page, name: string) =>
+  page.getByRole('navigation', { name: 'Staff' }).getByRole('link', { name, exact: true });
