@@ -1,6 +1,6 @@
 import type { Question, SurveyDetail } from '@candor/contracts';
 import { useMemo } from 'react';
-import { Navigate, useParams } from 'react-router';
+import { Navigate, Outlet, useParams } from 'react-router';
 import { AdminShell, useIsAdmin } from '../../features/admin/components/admin-shell';
 import { AnalyticsPanel } from '../../features/admin/components/analytics-panel';
 import { AnswersPanel } from '../../features/admin/components/answers-panel';
@@ -29,38 +29,23 @@ export function AdminIndexRoute() {
 export const AdminSignupsRoute = SignupsPanel;
 export const AdminAnswersRoute = AnswersPanel;
 
-export function AdminUsersRoute() {
-  return useIsAdmin() ? <UsersPanel /> : <AdminsOnly />;
+/** The admins' tabs, guarded once: a moderator who types one of their addresses is told why not. */
+export function AdminsOnlyRoute() {
+  return useIsAdmin() ? <Outlet /> : <AdminsOnly />;
 }
 
-export function AdminAuditLogRoute() {
-  return useIsAdmin() ? <AuditLogPanel /> : <AdminsOnly />;
-}
-
-export function AdminResultsRoute() {
-  return useIsAdmin() ? <ResultsPanel /> : <AdminsOnly />;
-}
-
-export function AdminAnalyticsRoute() {
-  return useIsAdmin() ? <AnalyticsPanel /> : <AdminsOnly />;
-}
-
-export function AdminSurveysRoute() {
-  return useIsAdmin() ? <SurveysPanel /> : <AdminsOnly />;
-}
-
-export function AdminNewSurveyRoute() {
-  return useIsAdmin() ? <NewSurveyEditor /> : <AdminsOnly />;
-}
+export const AdminUsersRoute = UsersPanel;
+export const AdminAuditLogRoute = AuditLogPanel;
+export const AdminResultsRoute = ResultsPanel;
+export const AdminAnalyticsRoute = AnalyticsPanel;
+export const AdminSurveysRoute = SurveysPanel;
+export const AdminNewSurveyRoute = NewSurveyEditor;
+export const AdminGenresRoute = GenresPanel;
 
 export function AdminSurveyRoute() {
   const { gid = '' } = useParams();
   // A new survey's editor is another screen: no form state carries over between surveys.
-  return useIsAdmin() ? <SurveyEditor key={gid} gid={gid} /> : <AdminsOnly />;
-}
-
-export function AdminGenresRoute() {
-  return useIsAdmin() ? <GenresPanel /> : <AdminsOnly />;
+  return <SurveyEditor key={gid} gid={gid} />;
 }
 
 /** One question of the preview in the respondents' screen, its choices shuffled as theirs are. */
@@ -120,9 +105,5 @@ const previewScreens: PreviewScreens = {
 
 export function AdminSurveyPreviewRoute() {
   const { gid = '' } = useParams();
-  return useIsAdmin() ? (
-    <SurveyPreview key={gid} gid={gid} screens={previewScreens} />
-  ) : (
-    <AdminsOnly />
-  );
+  return <SurveyPreview key={gid} gid={gid} screens={previewScreens} />;
 }

@@ -1,5 +1,5 @@
 import { PageHead } from '../../components/page-head';
-import { useAuthStore } from '../../features/auth/stores/auth-store';
+import { useAuthStore } from '../../lib/auth-store';
 
 interface Fact {
   q: string;

@@ -1,5 +1,5 @@
 import { NavLink, Outlet } from 'react-router';
-import { useAuthStore } from '../../auth/stores/auth-store';
+import { useAuthStore } from '../../../lib/auth-store';
 import { ROLE_LABELS, isStaff } from '../lib/wording';
 import { StaffOnly } from './staff-only';
 

@@ -18,7 +18,7 @@ import {
   questionInput,
   questionValues,
 } from '../lib/authoring';
-import { applyIssues, applyServerErrors } from '../lib/form-errors';
+import { applyIssues, applyServerErrors } from '../../../lib/form-errors';
 import { ChoicesEditor } from './choices-editor';
 
 type FieldName = keyof QuestionFormValues;

@@ -22,7 +22,7 @@ import {
   splitVariant,
   toLocalInput,
 } from '../lib/authoring';
-import { applyIssues, applyServerErrors } from '../lib/form-errors';
+import { applyIssues, applyServerErrors } from '../../../lib/form-errors';
 import { ImageField } from './image-field';
 
 export interface SurveyFormValues {

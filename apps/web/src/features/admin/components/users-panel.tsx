@@ -4,7 +4,7 @@ import { useId, useState } from 'react';
 import { toast } from 'sonner';
 import { PageHead } from '../../../components/page-head';
 import { countryName } from '../../../lib/country-names';
-import { useAuthStore } from '../../auth/stores/auth-store';
+import { useAuthStore } from '../../../lib/auth-store';
 import { type UserChange, adminQueries, useUserChange } from '../api/admin';
 import { ROLE_LABELS, actionErrorText } from '../lib/wording';
 import { ConfirmDialog } from './confirm-dialog';

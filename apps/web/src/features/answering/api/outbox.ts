@@ -1,6 +1,6 @@
 import type { AnswerRequest, AnswerResponse } from '@candor/contracts';
 import { ApiError } from '../../../lib/api-client';
-import { localDb, today, type CandorDb, type OutboxItem } from '../../../lib/local-db';
+import { localDb, today, type CandorDb, type OutboxItem } from '../lib/local-db';
 import { postAnswer, postRating } from './answers';
 
 /**

@@ -1,11 +1,11 @@
 import { Link, Navigate } from 'react-router';
 import { AuthCard } from '../../../components/form';
 import { PageHead } from '../../../components/page-head';
-import { useAuthStore } from '../../../features/auth/stores/auth-store';
+import { useAuthStore } from '../../../lib/auth-store';
 import { afterLoginPath } from '../../../lib/survey-storage';
 
 /** The after-verification screen. */
-export function WelcomeRoute() {
+export function WelcomeScreen() {
   const user = useAuthStore((s) => s.user);
   const auth = useAuthStore((s) => s.auth);
   const initialLoading = useAuthStore((s) => s.initialLoading);

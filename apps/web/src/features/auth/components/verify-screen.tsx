@@ -8,10 +8,10 @@ import { toast } from 'sonner';
 import { z } from 'zod';
 import { AuthCard, Field } from '../../../components/form';
 import { PageHead } from '../../../components/page-head';
-import { accountsApi } from '../../../features/auth/api/accounts';
-import { showServerErrors } from '../../../features/auth/components/use-server-errors';
-import { useAuthStore } from '../../../features/auth/stores/auth-store';
-import { useFlowStore } from '../../../features/auth/stores/flow-store';
+import { accountsApi } from '../api/accounts';
+import { showServerErrors } from '../../../lib/form-errors';
+import { useAuthStore } from '../../../lib/auth-store';
+import { useFlowStore } from '../stores/flow-store';
 
 const RESEND_AFTER_SECONDS = 60;
 const FormSchema = z.object({ otp: OtpSchema });
@@ -27,7 +27,7 @@ function useSecondsUntil(from: number | null, seconds: number): number {
 }
 
 /** The code screen of signup and password reset, with a resend countdown. */
-export function VerifyRoute() {
+export function VerifyScreen() {
   const navigate = useNavigate();
   const { phone, purpose, sentAt, codeSent, verified } = useFlowStore();
   const startSession = useAuthStore((s) => s.startSession);

@@ -4,12 +4,12 @@ import { Controller, useForm } from 'react-hook-form';
 import { Link, useNavigate } from 'react-router';
 import { AuthCard, Field } from '../../../components/form';
 import { PageHead } from '../../../components/page-head';
-import { accountsApi } from '../../../features/auth/api/accounts';
-import { PhoneField } from '../../../features/auth/components/phone-field';
-import { showServerErrors } from '../../../features/auth/components/use-server-errors';
-import { useFlowStore } from '../../../features/auth/stores/flow-store';
+import { accountsApi } from '../api/accounts';
+import { PhoneField } from '../../../components/phone-field';
+import { showServerErrors } from '../../../lib/form-errors';
+import { useFlowStore } from '../stores/flow-store';
 
-export function ForgotPasswordRoute() {
+export function ForgotPasswordScreen() {
   const navigate = useNavigate();
   const codeSent = useFlowStore((s) => s.codeSent);
   const form = useForm<ForgotPasswordRequest>({

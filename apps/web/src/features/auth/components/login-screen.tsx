@@ -5,13 +5,13 @@ import { Link, useNavigate } from 'react-router';
 import { toast } from 'sonner';
 import { AuthCard, Field } from '../../../components/form';
 import { PageHead } from '../../../components/page-head';
-import { PhoneField } from '../../../features/auth/components/phone-field';
-import { showServerErrors } from '../../../features/auth/components/use-server-errors';
-import { PasswordInput } from '../../../features/auth/components/password-input';
-import { useAuthStore } from '../../../features/auth/stores/auth-store';
+import { PhoneField } from '../../../components/phone-field';
+import { showServerErrors } from '../../../lib/form-errors';
+import { PasswordInput } from '../../../components/password-input';
+import { useAuthStore } from '../../../lib/auth-store';
 import { afterLoginPath } from '../../../lib/survey-storage';
 
-export function LoginRoute() {
+export function LoginScreen() {
   const login = useAuthStore((s) => s.login);
   const navigate = useNavigate();
   const form = useForm<LoginRequest>({

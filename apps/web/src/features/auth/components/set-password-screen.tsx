@@ -6,17 +6,17 @@ import { toast } from 'sonner';
 import { z } from 'zod';
 import { AuthCard, Field } from '../../../components/form';
 import { PageHead } from '../../../components/page-head';
-import { accountsApi } from '../../../features/auth/api/accounts';
-import { PasswordInput } from '../../../features/auth/components/password-input';
-import { showServerErrors } from '../../../features/auth/components/use-server-errors';
-import { useAuthStore } from '../../../features/auth/stores/auth-store';
-import { useFlowStore } from '../../../features/auth/stores/flow-store';
+import { accountsApi } from '../api/accounts';
+import { PasswordInput } from '../../../components/password-input';
+import { showServerErrors } from '../../../lib/form-errors';
+import { useAuthStore } from '../../../lib/auth-store';
+import { useFlowStore } from '../stores/flow-store';
 import { afterLoginPath } from '../../../lib/survey-storage';
 
 const FormSchema = z.object({ password: PasswordSchema });
 
 /** Choose a password after a verified code (signup or reset); rules shown as the person types. */
-export function SetPasswordRoute() {
+export function SetPasswordScreen() {
   const navigate = useNavigate();
   const { passwordToken, purpose } = useFlowStore();
   const startSession = useAuthStore((s) => s.startSession);

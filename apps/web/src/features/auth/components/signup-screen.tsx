@@ -11,17 +11,17 @@ import { Controller, useForm } from 'react-hook-form';
 import { Link, useNavigate } from 'react-router';
 import { AuthCard, Field } from '../../../components/form';
 import { PageHead } from '../../../components/page-head';
-import { accountsApi } from '../../../features/auth/api/accounts';
-import { PhoneField } from '../../../features/auth/components/phone-field';
-import { showServerErrors } from '../../../features/auth/components/use-server-errors';
-import { useFlowStore } from '../../../features/auth/stores/flow-store';
+import { accountsApi } from '../api/accounts';
+import { PhoneField } from '../../../components/phone-field';
+import { showServerErrors } from '../../../lib/form-errors';
+import { useFlowStore } from '../stores/flow-store';
 import { countries } from '../../../lib/countries';
 
 type SignupForm = Omit<SignupRequest, 'year_of_birth'> & { year_of_birth: number };
 
 const FIELDS = ['phone_number', 'name', 'year_of_birth', 'gender', 'country'] as const;
 
-export function SignupRoute() {
+export function SignupScreen() {
   const navigate = useNavigate();
   const codeSent = useFlowStore((s) => s.codeSent);
   const form = useForm<SignupForm>({

@@ -1,7 +1,7 @@
 import type { LoginRequest, TokenPair, User } from '@candor/contracts';
 import { create } from 'zustand';
-import { apiPost, apiRequest, onSessionEnded } from '../../../lib/api-client';
-import { clearTokens, readTokens, storeTokens } from '../../../lib/tokens';
+import { apiPost, apiRequest, onSessionEnded } from './api-client';
+import { clearTokens, readTokens, storeTokens } from './tokens';
 
 interface AuthState {
   user: User | null;

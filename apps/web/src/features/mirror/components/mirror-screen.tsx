@@ -6,14 +6,14 @@ import { flushSync } from 'react-dom';
 import { useForm } from 'react-hook-form';
 import { Link, Navigate } from 'react-router';
 import { toast } from 'sonner';
-import { Field } from '../../components/form';
-import { PageHead } from '../../components/page-head';
-import { PasswordInput } from '../../features/auth/components/password-input';
-import { showServerErrors } from '../../features/auth/components/use-server-errors';
-import { useAuthStore } from '../../features/auth/stores/auth-store';
-import { deleteAccount, downloadMyData, mirrorQueries } from '../../features/mirror/api/mirror';
-import { MirrorItem } from '../../features/mirror/components/mirror-item';
-import { ApiError } from '../../lib/api-client';
+import { Field } from '../../../components/form';
+import { PageHead } from '../../../components/page-head';
+import { PasswordInput } from '../../../components/password-input';
+import { showServerErrors } from '../../../lib/form-errors';
+import { useAuthStore } from '../../../lib/auth-store';
+import { deleteAccount, downloadMyData, mirrorQueries } from '../api/mirror';
+import { MirrorItem } from './mirror-item';
+import { ApiError } from '../../../lib/api-client';
 
 /** Exactly what an erasure removes: the same words as the privacy promise. */
 export const ERASED =
@@ -160,7 +160,7 @@ function MirrorList() {
 }
 
 /** `/me`: the member's mirror, their data to download, and the erasure of the account. */
-export function MeRoute() {
+export function MirrorScreen() {
   const auth = useAuthStore((s) => s.auth);
   const initialLoading = useAuthStore((s) => s.initialLoading);
   const endSession = useAuthStore((s) => s.endSession);

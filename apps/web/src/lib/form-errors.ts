@@ -1,6 +1,7 @@
 import type { FieldValues, Path, UseFormSetError } from 'react-hook-form';
+import { toast } from 'sonner';
 import type { z } from 'zod';
-import { ApiError } from '../../../lib/api-client';
+import { ApiError } from './api-client';
 
 /**
  * Puts the contract's validation issues under their fields (the first issue of each field), and
@@ -53,4 +54,23 @@ export function applyServerErrors<T extends FieldValues>(
     }
   }
   return rest.length || shown ? rest : [err.message];
+}
+
+/**
+ * Shows an API failure where a person looks for it: field errors under their fields, the rest
+ * (`non_field_errors` each, else `detail`) as error toasts (spec section 5).
+ */
+export function showServerErrors<T extends FieldValues>(
+  err: unknown,
+  setError: UseFormSetError<T>,
+  fields: readonly Path<T>[],
+): void {
+  for (const message of applyServerErrors(
+    err,
+    setError,
+    fields,
+    'Something went wrong. Please try again.',
+  )) {
+    toast.error(message);
+  }
 }
