@@ -1,4 +1,5 @@
 import { type ComponentPropsWithRef, useState } from 'react';
+import './password-input.css';
 
 /** A password input with a show/hide toggle. */
 export function PasswordInput({

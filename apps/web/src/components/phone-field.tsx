@@ -1,6 +1,7 @@
 import PhoneInput, { type Country, type FlagProps } from 'react-phone-number-input';
 import 'react-phone-number-input/style.css';
 import { PINNED_COUNTRIES, countries } from '../lib/countries';
+import './phone-field.css';
 
 // Country names with their dial codes ("United Kingdom +44") for the picker.
 const labels = Object.fromEntries(countries.map((c) => [c.code, `${c.name} ${c.dial_code}`]));

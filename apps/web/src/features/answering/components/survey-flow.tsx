@@ -27,6 +27,7 @@ import { ResultsScreen } from './results-screen';
 import type { Panel } from '../api/panel';
 import { SurveyOutro } from './survey-outro';
 import { VisitorGate } from './visitor-gate';
+import '../styles/answering.css';
 
 interface Props {
   survey: SurveyDetail;

@@ -12,6 +12,7 @@ import { showServerErrors } from '../../../lib/form-errors';
 import { useAuthStore } from '../../../lib/auth-store';
 import { useFlowStore } from '../stores/flow-store';
 import { afterLoginPath } from '../../../lib/survey-storage';
+import '../styles/auth.css';
 
 const FormSchema = z.object({ password: PasswordSchema });
 

@@ -12,6 +12,7 @@ import { accountsApi } from '../api/accounts';
 import { showServerErrors } from '../../../lib/form-errors';
 import { useAuthStore } from '../../../lib/auth-store';
 import { useFlowStore } from '../stores/flow-store';
+import '../styles/auth.css';
 
 const RESEND_AFTER_SECONDS = 60;
 const FormSchema = z.object({ otp: OtpSchema });

@@ -3,6 +3,7 @@ import { AuthCard } from '../../../components/form';
 import { PageHead } from '../../../components/page-head';
 import { useAuthStore } from '../../../lib/auth-store';
 import { afterLoginPath } from '../../../lib/survey-storage';
+import '../styles/auth.css';
 
 /** The after-verification screen. */
 export function WelcomeScreen() {

@@ -14,6 +14,7 @@ import { useAuthStore } from '../../../lib/auth-store';
 import { deleteAccount, downloadMyData, mirrorQueries } from '../api/mirror';
 import { MirrorItem } from './mirror-item';
 import { ApiError } from '../../../lib/api-client';
+import '../styles/mirror.css';
 
 /** Exactly what an erasure removes: the same words as the privacy promise. */
 export const ERASED =
