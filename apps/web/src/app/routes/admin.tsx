@@ -2,17 +2,23 @@ import type { Question, SurveyDetail } from '@candor/contracts';
 import { useMemo } from 'react';
 import { Navigate, Outlet, useParams } from 'react-router';
 import { AdminShell, useIsAdmin } from '../../features/admin/components/admin-shell';
-import { AnalyticsPanel } from '../../features/admin/components/analytics-panel';
-import { AnswersPanel } from '../../features/admin/components/answers-panel';
-import { AuditLogPanel } from '../../features/admin/components/audit-log-panel';
-import { GenresPanel } from '../../features/admin/components/genres-panel';
-import { ResultsPanel } from '../../features/admin/components/results-panel';
-import { SignupsPanel } from '../../features/admin/components/signups-panel';
+import { AnalyticsPanel } from '../../features/admin/components/insights/analytics-panel';
+import { AnswersPanel } from '../../features/admin/components/moderation/answers-panel';
+import { AuditLogPanel } from '../../features/admin/components/moderation/audit-log-panel';
+import { GenresPanel } from '../../features/admin/components/authoring/genres-panel';
+import { ResultsPanel } from '../../features/admin/components/insights/results-panel';
+import { SignupsPanel } from '../../features/admin/components/moderation/signups-panel';
 import { AdminsOnly } from '../../features/admin/components/staff-only';
-import { NewSurveyEditor, SurveyEditor } from '../../features/admin/components/survey-editor';
-import { type PreviewScreens, SurveyPreview } from '../../features/admin/components/survey-preview';
-import { SurveysPanel } from '../../features/admin/components/surveys-panel';
-import { UsersPanel } from '../../features/admin/components/users-panel';
+import {
+  NewSurveyEditor,
+  SurveyEditor,
+} from '../../features/admin/components/authoring/survey-editor';
+import {
+  type PreviewScreens,
+  SurveyPreview,
+} from '../../features/admin/components/authoring/survey-preview';
+import { SurveysPanel } from '../../features/admin/components/authoring/surveys-panel';
+import { UsersPanel } from '../../features/admin/components/moderation/users-panel';
 import { QuestionScreen } from '../../features/answering/components/question-screen';
 import { makeShuffle } from '../../features/answering/lib/flow';
 import { Brick } from '../../features/surveys/components/brick';

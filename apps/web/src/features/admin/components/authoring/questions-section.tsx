@@ -1,10 +1,10 @@
 import { type AdminQuestion, type AdminSurvey, LEAVE_BLANK_CHOICE } from '@candor/contracts';
 import { useId, useState } from 'react';
 import { toast } from 'sonner';
-import { useDeleteQuestion, useQuestionOrder } from '../api/authoring';
-import { QUESTION_TYPE_LABELS, answersText, moveItem } from '../lib/authoring';
-import { actionErrorText } from '../lib/wording';
-import { ConfirmDialog } from './confirm-dialog';
+import { useDeleteQuestion, useQuestionOrder } from '../../api/authoring';
+import { QUESTION_TYPE_LABELS, answersText, moveItem } from '../../lib/authoring';
+import { actionErrorText } from '../../lib/wording';
+import { ConfirmDialog } from '../confirm-dialog';
 import { QuestionForm } from './question-form';
 import { useRefocus } from './use-refocus';
 

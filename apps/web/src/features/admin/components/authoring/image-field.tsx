@@ -1,9 +1,9 @@
 import { UPLOAD_IMAGE_TYPES } from '@candor/contracts';
 import { useId, useRef, useState } from 'react';
 import { toast } from 'sonner';
-import { ApiError } from '../../../lib/api-client';
-import { useUploadImage } from '../api/authoring';
-import { imageProblem } from '../lib/authoring';
+import { ApiError } from '../../../../lib/api-client';
+import { useUploadImage } from '../../api/authoring';
+import { imageProblem } from '../../lib/authoring';
 
 /** What to say when the API refuses an upload, by its code. */
 function uploadErrorText(err: unknown): string {

@@ -1,12 +1,10 @@
 import type { PendingAnswer } from '@candor/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { toast } from 'sonner';
-import { PageHead } from '../../../components/page-head';
-import { type AnswerStatus, adminQueries, useAnswerDecision } from '../api/admin';
-import { actionErrorText } from '../lib/wording';
-import { ListError, ListLoading } from './list-states';
-import { Pager } from './pager';
-import { usePageParams } from './use-page-params';
+import { type AnswerStatus, adminQueries, useAnswerDecision } from '../../api/admin';
+import { actionErrorText } from '../../lib/wording';
+import { ListPanel } from '../list-panel';
+import { usePageParams } from '../use-page-params';
 
 const STATUSES: Array<{ value: AnswerStatus; label: string; empty: string; hint: string }> = [
   {
@@ -62,50 +60,41 @@ export function AnswersPanel() {
   const busy = (id: number) => decide.isPending && decide.variables.answerId === id;
 
   return (
-    <section className="admin-panel" aria-labelledby="answers-title">
-      <PageHead title="Written answers" />
-      <div className="admin-panel__head">
-        <h1 id="answers-title" className="admin-panel__title">
-          Written answers
-        </h1>
-        {list.data?.count ? (
-          <p className="admin-panel__count">
-            {list.data.count === 1 ? '1 answer' : `${list.data.count} answers`}
-          </p>
-        ) : null}
-      </div>
-      <p className="admin-panel__lead">
-        Answers to open questions, oldest first. You never see who wrote them.
-      </p>
-      <div className="segmented" role="group" aria-label="Show answers">
-        {STATUSES.map((s) => (
-          <button
-            key={s.value}
-            type="button"
-            className="segmented__option"
-            aria-pressed={s.value === status}
-            onClick={() => set({ status: s.value === 'pending' ? null : s.value, page: null })}
-          >
-            {s.label}
-          </button>
-        ))}
-      </div>
-      {list.isError ? (
-        <ListError what="The written answers" onRetry={() => void list.refetch()} />
-      ) : !list.data ? (
-        <ListLoading label="Loading written answers" />
-      ) : list.data.results.length === 0 ? (
-        <div className="admin-empty">
-          <p className="admin-empty__title">{current.empty}</p>
-          <p>{current.hint}</p>
+    <ListPanel
+      id="answers-title"
+      title="Written answers"
+      count={(n) => (n === 1 ? '1 answer' : `${n} answers`)}
+      lead="Answers to open questions, oldest first. You never see who wrote them."
+      filters={
+        <div className="segmented" role="group" aria-label="Show answers">
+          {STATUSES.map((s) => (
+            <button
+              key={s.value}
+              type="button"
+              className="segmented__option"
+              aria-pressed={s.value === status}
+              onClick={() => set({ status: s.value === 'pending' ? null : s.value, page: null })}
+            >
+              {s.label}
+            </button>
+          ))}
         </div>
-      ) : (
+      }
+      query={list}
+      what="The written answers"
+      loadingLabel="Loading written answers"
+      empty={{ title: current.empty, text: current.hint }}
+      pagerLabel="Written answer pages"
+      page={page}
+      onPage={(p) => set({ page: p })}
+    >
+      {(rows, stale) => (
         <ol
-          className={`moderation-list${list.isPlaceholderData ? ' admin-table--stale' : ''}`}
+          className={`moderation-list${stale ? ' admin-table--stale' : ''}`}
           aria-label={`${current.label} answers`}
-          aria-busy={list.isPlaceholderData}
+          aria-busy={stale}
         >
-          {list.data.results.map((answer) => (
+          {rows.map((answer) => (
             <li key={answer.id} className="moderation-item">
               <p className="moderation-item__context">
                 <span className="moderation-item__survey">{answer.survey}</span>
@@ -144,12 +133,6 @@ export function AnswersPanel() {
           ))}
         </ol>
       )}
-      <Pager
-        label="Written answer pages"
-        page={page}
-        list={list.data}
-        onPage={(p) => set({ page: p })}
-      />
-    </section>
+    </ListPanel>
   );
 }

@@ -9,16 +9,16 @@ import { useEffect, useId, useState } from 'react';
 import { type Path, useForm, useWatch } from 'react-hook-form';
 import { toast } from 'sonner';
 import type { z } from 'zod';
-import { Field } from '../../../components/form';
-import { useSaveQuestion } from '../api/authoring';
+import { Field } from '../../../../components/form';
+import { useSaveQuestion } from '../../api/authoring';
 import {
   QUESTION_TYPE_LABELS,
   type QuestionFormValues,
   newQuestionValues,
   questionInput,
   questionValues,
-} from '../lib/authoring';
-import { applyIssues, applyServerErrors } from '../../../lib/form-errors';
+} from '../../lib/authoring';
+import { applyIssues, applyServerErrors } from '../../../../lib/form-errors';
 import { ChoicesEditor } from './choices-editor';
 
 type FieldName = keyof QuestionFormValues;

@@ -2,14 +2,14 @@ import type { ListedQuestion, OperatorQuestionResults, SurveySummary } from '@ca
 import { useQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { toast } from 'sonner';
-import { PageHead } from '../../../components/page-head';
-import { QuestionGraph } from '../../../components/results/question-graph';
-import { adminQueries, downloadSurveyExport, staffBreakdown } from '../api/admin';
-import { describeInterest, describeQuality } from '../lib/insights';
-import { actionErrorText } from '../lib/wording';
-import { ListError, ListLoading } from './list-states';
+import { PageHead } from '../../../../components/page-head';
+import { QuestionGraph } from '../../../../components/results/question-graph';
+import { adminQueries, downloadSurveyExport, staffBreakdown } from '../../api/admin';
+import { describeInterest, describeQuality } from '../../lib/insights';
+import { actionErrorText } from '../../lib/wording';
+import { ListError, ListLoading } from '../list-states';
 import { PanelCompletions } from './panel-completions';
-import { usePageParams } from './use-page-params';
+import { usePageParams } from '../use-page-params';
 
 /** CSV or JSON of the chosen survey: fetched with the staff token, then saved by the browser. */
 function ExportButtons({ survey }: { survey: SurveySummary }) {

@@ -3,11 +3,17 @@ import { useQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { Link } from 'react-router';
 import { toast } from 'sonner';
-import { PageHead } from '../../../components/page-head';
-import { authoringQueries, useSurveyOrder } from '../api/authoring';
-import { FEEDBACK_LABELS, SIZE_LABELS, moveItem, sameOrder, splitVariant } from '../lib/authoring';
-import { actionErrorText } from '../lib/wording';
-import { ListError, ListLoading } from './list-states';
+import { PageHead } from '../../../../components/page-head';
+import { authoringQueries, useSurveyOrder } from '../../api/authoring';
+import {
+  FEEDBACK_LABELS,
+  SIZE_LABELS,
+  moveItem,
+  sameOrder,
+  splitVariant,
+} from '../../lib/authoring';
+import { actionErrorText } from '../../lib/wording';
+import { ListError, ListLoading } from '../list-states';
 import { CoverThumb, DateTime, StateBadge } from './survey-bits';
 import { UnsavedGuard } from './unsaved-guard';
 import { useRefocus } from './use-refocus';

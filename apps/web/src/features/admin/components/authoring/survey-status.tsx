@@ -1,12 +1,12 @@
-import { copyLink } from '../../../lib/copy-link';
+import { copyLink } from '../../../../lib/copy-link';
 import type { AdminSurvey } from '@candor/contracts';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { toast } from 'sonner';
-import { type SurveyTransition, useSurveyTransition } from '../api/authoring';
-import { STATE_NOTES, answersText } from '../lib/authoring';
-import { actionErrorText } from '../lib/wording';
-import { ConfirmDialog } from './confirm-dialog';
+import { type SurveyTransition, useSurveyTransition } from '../../api/authoring';
+import { STATE_NOTES, answersText } from '../../lib/authoring';
+import { actionErrorText } from '../../lib/wording';
+import { ConfirmDialog } from '../confirm-dialog';
 import { DateTime, StateBadge } from './survey-bits';
 
 /** What the dialog asks before a transition; `unreleased`: its release date has not come yet. */

@@ -3,8 +3,8 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ApiError } from '../../../lib/api-client';
-import { fromLocalInput } from '../lib/authoring';
+import { ApiError } from '../../../../lib/api-client';
+import { fromLocalInput } from '../../lib/authoring';
 import { SurveyForm } from './survey-form';
 
 const genres: AdminGenreList = {

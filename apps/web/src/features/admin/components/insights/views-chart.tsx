@@ -1,5 +1,5 @@
 import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
-import { longDay, shortDay } from '../lib/insights';
+import { longDay, shortDay } from '../../lib/insights';
 
 /**
  * Page views per day as bars (drawing only: the panel carries a table alternative).

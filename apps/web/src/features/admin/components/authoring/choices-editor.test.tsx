@@ -2,7 +2,7 @@ import { MAX_CHOICES } from '@candor/contracts';
 import { fireEvent, render, screen } from '@testing-library/react';
 import { useForm } from 'react-hook-form';
 import { describe, expect, it, vi } from 'vitest';
-import { type QuestionFormValues, newQuestionValues } from '../lib/authoring';
+import { type QuestionFormValues, newQuestionValues } from '../../lib/authoring';
 import { ChoicesEditor } from './choices-editor';
 
 function Harness({

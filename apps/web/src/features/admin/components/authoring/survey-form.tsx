@@ -9,8 +9,8 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { Link } from 'react-router';
-import { Field } from '../../../components/form';
-import { authoringQueries } from '../api/authoring';
+import { Field } from '../../../../components/form';
+import { authoringQueries } from '../../api/authoring';
 import {
   type BrickSize,
   FEEDBACK_LABELS,
@@ -21,8 +21,8 @@ import {
   localZoneName,
   splitVariant,
   toLocalInput,
-} from '../lib/authoring';
-import { applyIssues, applyServerErrors } from '../../../lib/form-errors';
+} from '../../lib/authoring';
+import { applyIssues, applyServerErrors } from '../../../../lib/form-errors';
 import { ImageField } from './image-field';
 
 export interface SurveyFormValues {

@@ -2,12 +2,17 @@ import { type AdminGenre, GenreInputSchema } from '@candor/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { toast } from 'sonner';
-import { PageHead } from '../../../components/page-head';
-import { ApiError } from '../../../lib/api-client';
-import { authoringQueries, useCreateGenre, useDeleteGenre, useRenameGenre } from '../api/authoring';
-import { actionErrorText } from '../lib/wording';
-import { ConfirmDialog } from './confirm-dialog';
-import { ListError, ListLoading } from './list-states';
+import { PageHead } from '../../../../components/page-head';
+import { ApiError } from '../../../../lib/api-client';
+import {
+  authoringQueries,
+  useCreateGenre,
+  useDeleteGenre,
+  useRenameGenre,
+} from '../../api/authoring';
+import { actionErrorText } from '../../lib/wording';
+import { ConfirmDialog } from '../confirm-dialog';
+import { ListError, ListLoading } from '../list-states';
 import { useRefocus } from './use-refocus';
 
 const surveysText = (n: number) => (n === 1 ? '1 survey' : `${n} surveys`);

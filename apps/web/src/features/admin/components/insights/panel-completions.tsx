@@ -2,9 +2,9 @@ import type { SurveySummary } from '@candor/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { toast } from 'sonner';
-import { adminQueries, downloadPanelCompletions } from '../api/admin';
-import { actionErrorText } from '../lib/wording';
-import { ListError, ListLoading } from './list-states';
+import { adminQueries, downloadPanelCompletions } from '../../api/admin';
+import { actionErrorText } from '../../lib/wording';
+import { ListError, ListLoading } from '../list-states';
 
 /**
  * Research-panel completions of a survey: how many each panel's participants completed, and the

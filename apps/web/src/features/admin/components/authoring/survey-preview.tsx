@@ -2,10 +2,10 @@ import type { Question, SurveyDetail } from '@candor/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { type ReactNode, useId, useState } from 'react';
 import { Link } from 'react-router';
-import { PageHead } from '../../../components/page-head';
-import { ApiError } from '../../../lib/api-client';
-import { authoringQueries } from '../api/authoring';
-import { ListError, ListLoading } from './list-states';
+import { PageHead } from '../../../../components/page-head';
+import { ApiError } from '../../../../lib/api-client';
+import { authoringQueries } from '../../api/authoring';
+import { ListError, ListLoading } from '../list-states';
 
 /** The respondents' own screens, handed in by the route (features do not import each other). */
 export interface PreviewScreens {

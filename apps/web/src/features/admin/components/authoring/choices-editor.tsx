@@ -6,7 +6,7 @@ import {
   type UseFormRegister,
   useFieldArray,
 } from 'react-hook-form';
-import { type QuestionFormValues, isLocked } from '../lib/authoring';
+import { type QuestionFormValues, isLocked } from '../../lib/authoring';
 import { useRefocus } from './use-refocus';
 
 function LockIcon() {

@@ -1,5 +1,5 @@
 import type { SurveyState } from '@candor/contracts';
-import { STATE_LABELS } from '../lib/authoring';
+import { STATE_LABELS } from '../../lib/authoring';
 
 /** Draft, Scheduled, Open or Closed, in the colours of the staff area's badges. */
 export function StateBadge({ state }: { state: SurveyState }) {

@@ -1,11 +1,11 @@
 import type { PageViewStats } from '@candor/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense } from 'react';
-import { PageHead } from '../../../components/page-head';
-import { adminQueries } from '../api/admin';
-import { longDay } from '../lib/insights';
-import { ListError, ListLoading } from './list-states';
-import { usePageParams } from './use-page-params';
+import { PageHead } from '../../../../components/page-head';
+import { adminQueries } from '../../api/admin';
+import { longDay } from '../../lib/insights';
+import { ListError, ListLoading } from '../list-states';
+import { usePageParams } from '../use-page-params';
 
 const ViewsChart = lazy(() => import('./views-chart'));
 
