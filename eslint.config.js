@@ -1,7 +1,11 @@
+import { readdirSync } from 'node:fs';
 import js from '@eslint/js';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+
+/** The web app's features (apps/web/src/features/*); each imports none of the others. */
+const webFeatures = readdirSync(new URL('./apps/web/src/features', import.meta.url));
 
 export default tseslint.config(
   {
@@ -34,6 +38,47 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals.browser } },
     plugins: { 'react-hooks': reactHooks },
     rules: reactHooks.configs.recommended.rules,
+  },
+  // The web app's import direction (bulletproof-react's zones): app -> features -> components, lib.
+  // A feature never imports another feature or app/; components/ and lib/ never import a feature.
+  // Features that need each other are composed in app/ (the admin preview gets the answering
+  // screens as props); what several features share lives in components/ or lib/.
+  ...webFeatures.map((feature) => ({
+    files: [`apps/web/src/features/${feature}/**/*.{ts,tsx}`],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: `^(\\.\\./)+(features/)?(${webFeatures.filter((f) => f !== feature).join('|')})(/|$)`,
+              message:
+                'Features do not import each other: compose them in app/, or move the shared part to components/ or lib/.',
+            },
+            {
+              regex: '^(\\.\\./)+app(/|$)',
+              message: 'Features do not import app/: app/ composes features.',
+            },
+          ],
+        },
+      ],
+    },
+  })),
+  {
+    files: ['apps/web/src/components/**/*.{ts,tsx}', 'apps/web/src/lib/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '(^|/)(features|app)(/|$)',
+              message: 'components/ and lib/ are shared: they never import a feature or app/.',
+            },
+          ],
+        },
+      ],
+    },
   },
   {
     // Entry points and scripts talk to a person on the terminal.
