@@ -12,30 +12,30 @@ export default function ViewsChart({ days }: { days: Array<{ day: string; views:
     <div className="views-chart" aria-hidden="true">
       <ResponsiveContainer width="100%" height={240}>
         <BarChart data={days} margin={{ top: 8, right: 8, bottom: 0, left: -12 }}>
-          <CartesianGrid vertical={false} stroke="#efebe4" />
+          <CartesianGrid vertical={false} stroke="var(--track)" />
           <XAxis
             dataKey="day"
             tickFormatter={shortDay}
             tickLine={false}
-            axisLine={{ stroke: '#e7e3dc' }}
+            axisLine={{ stroke: 'var(--line)' }}
             minTickGap={24}
-            tick={{ fontSize: 12, fill: '#6b6878' }}
+            tick={{ fontSize: 12, fill: 'var(--ink-muted)' }}
           />
           <YAxis
             allowDecimals={false}
             tickLine={false}
             axisLine={false}
             width={48}
-            tick={{ fontSize: 12, fill: '#6b6878' }}
+            tick={{ fontSize: 12, fill: 'var(--ink-muted)' }}
           />
           <Tooltip
-            cursor={{ fill: '#f1ede6' }}
+            cursor={{ fill: 'var(--sunken)' }}
             labelFormatter={(day) => longDay(String(day))}
             formatter={(value) => [Number(value).toLocaleString('en'), 'Views']}
           />
           <Bar
             dataKey="views"
-            fill="#7c63f7"
+            fill="var(--violet-light)"
             radius={[4, 4, 0, 0]}
             maxBarSize={28}
             isAnimationActive={!reduced}
