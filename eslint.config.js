@@ -33,6 +33,42 @@ export default tseslint.config(
       '@typescript-eslint/no-non-null-assertion': 'off',
     },
   },
+  // The web app is linted with type information: typescript-eslint's strict type-checked rules.
+  ...tseslint.configs.strictTypeChecked.map((config) => ({
+    ...config,
+    files: ['apps/web/**/*.{ts,tsx}'],
+  })),
+  {
+    files: ['apps/web/**/*.{ts,tsx}'],
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      // As for the rest of the repo: `!` after a checked index is the honest spelling.
+      '@typescript-eslint/no-non-null-assertion': 'off',
+      // Numbers read naturally in messages ("3 answers"); other values still need a String().
+      '@typescript-eslint/restrict-template-expressions': ['error', { allowNumber: true }],
+      // `onClick={() => set(x)}` returns nothing anyone reads.
+      '@typescript-eslint/no-confusing-void-expression': ['error', { ignoreArrowShorthand: true }],
+      // `onSubmit={form.handleSubmit(...)}`: React ignores the promise, and the handler catches.
+      '@typescript-eslint/no-misused-promises': [
+        'error',
+        { checksVoidReturn: { attributes: false } },
+      ],
+    },
+  },
+  {
+    // Test doubles (fetch mocks, fake servers, jsdom gaps) are loosely typed on purpose.
+    files: ['apps/web/**/*.test.{ts,tsx}'],
+    rules: {
+      '@typescript-eslint/no-base-to-string': 'off',
+      '@typescript-eslint/no-confusing-void-expression': 'off',
+      '@typescript-eslint/no-unnecessary-condition': 'off',
+      '@typescript-eslint/no-unsafe-member-access': 'off',
+      '@typescript-eslint/require-await': 'off',
+      '@typescript-eslint/unbound-method': 'off',
+    },
+  },
   {
     files: ['apps/web/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },

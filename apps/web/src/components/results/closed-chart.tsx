@@ -1,3 +1,4 @@
+/* eslint-disable @typescript-eslint/no-deprecated -- Recharts 3 deprecates Cell (gone in 4): per-row colours move into the data with that upgrade. */
 import { Bar, BarChart, Cell, LabelList, ResponsiveContainer, Text, XAxis, YAxis } from 'recharts';
 import './results.css';
 

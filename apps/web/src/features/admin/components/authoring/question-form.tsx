@@ -47,7 +47,7 @@ const EMBED_CAPTIONS =
 /** The first message of a contract field's schema for `value`, or true when it passes. */
 function check(schema: z.ZodType, value: unknown): true | string {
   const result = schema.safeParse(value);
-  return result.success || (result.error?.issues[0]?.message ?? 'Check this value.');
+  return result.success || (result.error.issues[0]?.message ?? 'Check this value.');
 }
 
 const optionalLink = (schema: z.ZodType) => (value: string) =>
@@ -110,7 +110,7 @@ export function QuestionForm({
     control: form.control,
     name: ['video_captions_1', 'video_captions_2'],
   });
-  const embedded = videoLinks.map((l) => isHostedVideo(l ?? ''));
+  const embedded = videoLinks.map((l: string | undefined) => isHostedVideo(l ?? ''));
   const lockedChoices = question?.locked_choices ?? [];
   const typeLocked = question?.locked ?? false;
 

@@ -30,7 +30,7 @@ export default function ViewsChart({ days }: { days: Array<{ day: string; views:
           />
           <Tooltip
             cursor={{ fill: 'var(--sunken)' }}
-            labelFormatter={(day) => longDay(String(day))}
+            labelFormatter={(day) => longDay(day as string)}
             formatter={(value) => [Number(value).toLocaleString('en'), 'Views']}
           />
           <Bar
