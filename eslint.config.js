@@ -1,7 +1,11 @@
+import { readdirSync } from 'node:fs';
 import js from '@eslint/js';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+
+/** The web app's features (apps/web/src/features/*); each imports none of the others. */
+const webFeatures = readdirSync(new URL('./apps/web/src/features', import.meta.url));
 
 export default tseslint.config(
   {
@@ -29,11 +33,88 @@ export default tseslint.config(
       '@typescript-eslint/no-non-null-assertion': 'off',
     },
   },
+  // The web app is linted with type information: typescript-eslint's strict type-checked rules.
+  ...tseslint.configs.strictTypeChecked.map((config) => ({
+    ...config,
+    files: ['apps/web/**/*.{ts,tsx}'],
+  })),
+  {
+    files: ['apps/web/**/*.{ts,tsx}'],
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      // As for the rest of the repo: `!` after a checked index is the honest spelling.
+      '@typescript-eslint/no-non-null-assertion': 'off',
+      // Numbers read naturally in messages ("3 answers"); other values still need a String().
+      '@typescript-eslint/restrict-template-expressions': ['error', { allowNumber: true }],
+      // `onClick={() => set(x)}` returns nothing anyone reads.
+      '@typescript-eslint/no-confusing-void-expression': ['error', { ignoreArrowShorthand: true }],
+      // `onSubmit={form.handleSubmit(...)}`: React ignores the promise, and the handler catches.
+      '@typescript-eslint/no-misused-promises': [
+        'error',
+        { checksVoidReturn: { attributes: false } },
+      ],
+    },
+  },
+  {
+    // Test doubles (fetch mocks, fake servers, jsdom gaps) are loosely typed on purpose.
+    files: ['apps/web/**/*.test.{ts,tsx}'],
+    rules: {
+      '@typescript-eslint/no-base-to-string': 'off',
+      '@typescript-eslint/no-confusing-void-expression': 'off',
+      '@typescript-eslint/no-unnecessary-condition': 'off',
+      '@typescript-eslint/no-unsafe-member-access': 'off',
+      '@typescript-eslint/require-await': 'off',
+      '@typescript-eslint/unbound-method': 'off',
+    },
+  },
   {
     files: ['apps/web/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
     plugins: { 'react-hooks': reactHooks },
     rules: reactHooks.configs.recommended.rules,
+  },
+  // The web app's import direction (bulletproof-react's zones): app -> features -> components, lib.
+  // A feature never imports another feature or app/; components/ and lib/ never import a feature.
+  // Features that need each other are composed in app/ (the admin preview gets the answering
+  // screens as props); what several features share lives in components/ or lib/.
+  ...webFeatures.map((feature) => ({
+    files: [`apps/web/src/features/${feature}/**/*.{ts,tsx}`],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: `^(\\.\\./)+(features/)?(${webFeatures.filter((f) => f !== feature).join('|')})(/|$)`,
+              message:
+                'Features do not import each other: compose them in app/, or move the shared part to components/ or lib/.',
+            },
+            {
+              regex: '^(\\.\\./)+app(/|$)',
+              message: 'Features do not import app/: app/ composes features.',
+            },
+          ],
+        },
+      ],
+    },
+  })),
+  {
+    files: ['apps/web/src/components/**/*.{ts,tsx}', 'apps/web/src/lib/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '(^|/)(features|app)(/|$)',
+              message: 'components/ and lib/ are shared: they never import a feature or app/.',
+            },
+          ],
+        },
+      ],
+    },
   },
   {
     // Entry points and scripts talk to a person on the terminal.

@@ -1,7 +1,7 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider } from 'react-router';
 import { Toaster, toast } from 'sonner';
-import { useAuthStore } from '../features/auth/stores/auth-store';
+import { useAuthStore } from '../lib/auth-store';
 import { tokenSubject } from '../lib/tokens';
 import { router } from './router';
 

@@ -8,12 +8,16 @@ import { ShareLinkRoute } from './routes/share-link';
 const surveyRoute = () => import('./routes/survey').then((m) => ({ Component: m.SurveyRoute }));
 const privacyRoute = () => import('./routes/privacy').then((m) => ({ Component: m.PrivacyRoute }));
 // The mirror loads on demand: members only, with the account forms it needs.
-const meRoute = () => import('./routes/me').then((m) => ({ Component: m.MeRoute }));
+const meRoute = () =>
+  import('../features/mirror/components/mirror-screen').then((m) => ({
+    Component: m.MirrorScreen,
+  }));
 // The staff area loads on demand: members and visitors never download it.
 const adminModule = () => import('./routes/admin');
 const admin = {
   shell: () => adminModule().then((m) => ({ Component: m.AdminRoute })),
   index: () => adminModule().then((m) => ({ Component: m.AdminIndexRoute })),
+  adminsOnly: () => adminModule().then((m) => ({ Component: m.AdminsOnlyRoute })),
   signups: () => adminModule().then((m) => ({ Component: m.AdminSignupsRoute })),
   answers: () => adminModule().then((m) => ({ Component: m.AdminAnswersRoute })),
   surveys: () => adminModule().then((m) => ({ Component: m.AdminSurveysRoute })),
@@ -29,15 +33,27 @@ const admin = {
 
 // Account screens load on demand: they bring the form library and the contract's zod schemas.
 const account = {
-  login: () => import('./routes/account/login').then((m) => ({ Component: m.LoginRoute })),
-  signup: () => import('./routes/account/signup').then((m) => ({ Component: m.SignupRoute })),
-  verify: () => import('./routes/account/verify').then((m) => ({ Component: m.VerifyRoute })),
+  login: () =>
+    import('../features/auth/components/login-screen').then((m) => ({ Component: m.LoginScreen })),
+  signup: () =>
+    import('../features/auth/components/signup-screen').then((m) => ({
+      Component: m.SignupScreen,
+    })),
+  verify: () =>
+    import('../features/auth/components/verify-screen').then((m) => ({
+      Component: m.VerifyScreen,
+    })),
   setPassword: () =>
-    import('./routes/account/set-password').then((m) => ({ Component: m.SetPasswordRoute })),
-  welcome: () => import('./routes/account/welcome').then((m) => ({ Component: m.WelcomeRoute })),
+    import('../features/auth/components/set-password-screen').then((m) => ({
+      Component: m.SetPasswordScreen,
+    })),
+  welcome: () =>
+    import('../features/auth/components/welcome-screen').then((m) => ({
+      Component: m.WelcomeScreen,
+    })),
   forgot: () =>
-    import('./routes/account/forgot-password').then((m) => ({
-      Component: m.ForgotPasswordRoute,
+    import('../features/auth/components/forgot-password-screen').then((m) => ({
+      Component: m.ForgotPasswordScreen,
     })),
 };
 
@@ -58,15 +74,21 @@ export const router = createBrowserRouter([
           { index: true, lazy: admin.index },
           { path: 'signups', lazy: admin.signups },
           { path: 'answers', lazy: admin.answers },
-          { path: 'surveys', lazy: admin.surveys },
-          { path: 'surveys/new', lazy: admin.newSurvey },
-          { path: 'surveys/:gid', lazy: admin.survey },
-          { path: 'surveys/:gid/preview', lazy: admin.preview },
-          { path: 'genres', lazy: admin.genres },
-          { path: 'users', lazy: admin.users },
-          { path: 'audit-log', lazy: admin.auditLog },
-          { path: 'results', lazy: admin.results },
-          { path: 'analytics', lazy: admin.analytics },
+          {
+            // The admins' tabs: one guard for all of them.
+            lazy: admin.adminsOnly,
+            children: [
+              { path: 'surveys', lazy: admin.surveys },
+              { path: 'surveys/new', lazy: admin.newSurvey },
+              { path: 'surveys/:gid', lazy: admin.survey },
+              { path: 'surveys/:gid/preview', lazy: admin.preview },
+              { path: 'genres', lazy: admin.genres },
+              { path: 'users', lazy: admin.users },
+              { path: 'audit-log', lazy: admin.auditLog },
+              { path: 'results', lazy: admin.results },
+              { path: 'analytics', lazy: admin.analytics },
+            ],
+          },
         ],
       },
       { path: '/login', lazy: account.login },

@@ -1,4 +1,5 @@
 import { type ReactNode, useId } from 'react';
+import './form.css';
 
 /** A labelled form field with its hint and error, wired for screen readers. */
 export function Field({

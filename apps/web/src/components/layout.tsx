@@ -1,6 +1,6 @@
 import { Link, NavLink, Outlet, ScrollRestoration, useNavigate } from 'react-router';
 import { toast } from 'sonner';
-import { useAuthStore } from '../features/auth/stores/auth-store';
+import { useAuthStore } from '../lib/auth-store';
 import { LandscapeAlert } from './landscape-alert';
 import { Logo } from './logo';
 import { NavigationTracker } from './navigation-tracker';

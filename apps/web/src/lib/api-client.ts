@@ -47,7 +47,7 @@ function errorFrom(status: number, body: unknown): ApiError {
     const first = Object.values(b)
       .flat()
       .find((m) => typeof m === 'string');
-    if (first) return new ApiError(status, 'VALIDATION_FAILED', first as string, body);
+    if (first) return new ApiError(status, 'VALIDATION_FAILED', first, body);
   }
   return new ApiError(status, status >= 500 ? 'INTERNAL' : 'VALIDATION_FAILED', 'Request failed.');
 }

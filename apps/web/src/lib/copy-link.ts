@@ -2,7 +2,8 @@ import { toast } from 'sonner';
 
 /** Copies a link to the clipboard and says whether it worked (a toast either way). */
 export function copyLink(link: string): void {
-  void navigator.clipboard
+  // Undefined outside secure contexts, whatever the DOM types say.
+  void (navigator.clipboard as Clipboard | undefined)
     ?.writeText(link)
     .then(() => toast.success('Link copied'))
     .catch(() => toast.error('Copy the link by hand: your browser did not allow it.'));

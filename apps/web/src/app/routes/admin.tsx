@@ -1,18 +1,24 @@
 import type { Question, SurveyDetail } from '@candor/contracts';
 import { useMemo } from 'react';
-import { Navigate, useParams } from 'react-router';
+import { Navigate, Outlet, useParams } from 'react-router';
 import { AdminShell, useIsAdmin } from '../../features/admin/components/admin-shell';
-import { AnalyticsPanel } from '../../features/admin/components/analytics-panel';
-import { AnswersPanel } from '../../features/admin/components/answers-panel';
-import { AuditLogPanel } from '../../features/admin/components/audit-log-panel';
-import { GenresPanel } from '../../features/admin/components/genres-panel';
-import { ResultsPanel } from '../../features/admin/components/results-panel';
-import { SignupsPanel } from '../../features/admin/components/signups-panel';
+import { AnalyticsPanel } from '../../features/admin/components/insights/analytics-panel';
+import { AnswersPanel } from '../../features/admin/components/moderation/answers-panel';
+import { AuditLogPanel } from '../../features/admin/components/moderation/audit-log-panel';
+import { GenresPanel } from '../../features/admin/components/authoring/genres-panel';
+import { ResultsPanel } from '../../features/admin/components/insights/results-panel';
+import { SignupsPanel } from '../../features/admin/components/moderation/signups-panel';
 import { AdminsOnly } from '../../features/admin/components/staff-only';
-import { NewSurveyEditor, SurveyEditor } from '../../features/admin/components/survey-editor';
-import { type PreviewScreens, SurveyPreview } from '../../features/admin/components/survey-preview';
-import { SurveysPanel } from '../../features/admin/components/surveys-panel';
-import { UsersPanel } from '../../features/admin/components/users-panel';
+import {
+  NewSurveyEditor,
+  SurveyEditor,
+} from '../../features/admin/components/authoring/survey-editor';
+import {
+  type PreviewScreens,
+  SurveyPreview,
+} from '../../features/admin/components/authoring/survey-preview';
+import { SurveysPanel } from '../../features/admin/components/authoring/surveys-panel';
+import { UsersPanel } from '../../features/admin/components/moderation/users-panel';
 import { QuestionScreen } from '../../features/answering/components/question-screen';
 import { makeShuffle } from '../../features/answering/lib/flow';
 import { Brick } from '../../features/surveys/components/brick';
@@ -29,38 +35,23 @@ export function AdminIndexRoute() {
 export const AdminSignupsRoute = SignupsPanel;
 export const AdminAnswersRoute = AnswersPanel;
 
-export function AdminUsersRoute() {
-  return useIsAdmin() ? <UsersPanel /> : <AdminsOnly />;
+/** The admins' tabs, guarded once: a moderator who types one of their addresses is told why not. */
+export function AdminsOnlyRoute() {
+  return useIsAdmin() ? <Outlet /> : <AdminsOnly />;
 }
 
-export function AdminAuditLogRoute() {
-  return useIsAdmin() ? <AuditLogPanel /> : <AdminsOnly />;
-}
-
-export function AdminResultsRoute() {
-  return useIsAdmin() ? <ResultsPanel /> : <AdminsOnly />;
-}
-
-export function AdminAnalyticsRoute() {
-  return useIsAdmin() ? <AnalyticsPanel /> : <AdminsOnly />;
-}
-
-export function AdminSurveysRoute() {
-  return useIsAdmin() ? <SurveysPanel /> : <AdminsOnly />;
-}
-
-export function AdminNewSurveyRoute() {
-  return useIsAdmin() ? <NewSurveyEditor /> : <AdminsOnly />;
-}
+export const AdminUsersRoute = UsersPanel;
+export const AdminAuditLogRoute = AuditLogPanel;
+export const AdminResultsRoute = ResultsPanel;
+export const AdminAnalyticsRoute = AnalyticsPanel;
+export const AdminSurveysRoute = SurveysPanel;
+export const AdminNewSurveyRoute = NewSurveyEditor;
+export const AdminGenresRoute = GenresPanel;
 
 export function AdminSurveyRoute() {
   const { gid = '' } = useParams();
   // A new survey's editor is another screen: no form state carries over between surveys.
-  return useIsAdmin() ? <SurveyEditor key={gid} gid={gid} /> : <AdminsOnly />;
-}
-
-export function AdminGenresRoute() {
-  return useIsAdmin() ? <GenresPanel /> : <AdminsOnly />;
+  return <SurveyEditor key={gid} gid={gid} />;
 }
 
 /** One question of the preview in the respondents' screen, its choices shuffled as theirs are. */
@@ -120,9 +111,5 @@ const previewScreens: PreviewScreens = {
 
 export function AdminSurveyPreviewRoute() {
   const { gid = '' } = useParams();
-  return useIsAdmin() ? (
-    <SurveyPreview key={gid} gid={gid} screens={previewScreens} />
-  ) : (
-    <AdminsOnly />
-  );
+  return <SurveyPreview key={gid} gid={gid} screens={previewScreens} />;
 }

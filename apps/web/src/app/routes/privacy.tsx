@@ -1,5 +1,6 @@
 import { PageHead } from '../../components/page-head';
-import { useAuthStore } from '../../features/auth/stores/auth-store';
+import { useAuthStore } from '../../lib/auth-store';
+import './privacy.css';
 
 interface Fact {
   q: string;

@@ -4,7 +4,7 @@ import { PageHead } from '../../components/page-head';
 import { StatusMessage } from '../../components/status';
 import { panelFrom, recalledPanel, rememberPanel } from '../../features/answering/api/panel';
 import { SurveyFlow } from '../../features/answering/components/survey-flow';
-import { useAuthStore } from '../../features/auth/stores/auth-store';
+import { useAuthStore } from '../../lib/auth-store';
 import { useSurvey } from '../../features/surveys/api/surveys';
 import { SurveyIntro } from '../../features/surveys/components/survey-intro';
 import { ApiError } from '../../lib/api-client';

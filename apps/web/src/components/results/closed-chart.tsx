@@ -1,4 +1,6 @@
+/* eslint-disable @typescript-eslint/no-deprecated -- Recharts 3 deprecates Cell (gone in 4): per-row colours move into the data with that upgrade. */
 import { Bar, BarChart, Cell, LabelList, ResponsiveContainer, Text, XAxis, YAxis } from 'recharts';
+import './results.css';
 
 export interface ChartRow {
   label: string;
@@ -89,13 +91,13 @@ export default function ClosedChart({ rows }: { rows: ChartRow[] }) {
               row.percent === null ? (
                 <Cell
                   key={row.label}
-                  fill="#faf8f5"
-                  stroke="#b9b2a6"
+                  fill="var(--paper)"
+                  stroke="var(--hatch)"
                   strokeDasharray="4 4"
                   strokeWidth={1}
                 />
               ) : (
-                <Cell key={row.label} fill="#efebe4" />
+                <Cell key={row.label} fill="var(--track)" />
               ),
             )}
             <LabelList content={(props: LabelProps) => choiceLabel(props, rows)} />
@@ -109,7 +111,7 @@ export default function ClosedChart({ rows }: { rows: ChartRow[] }) {
             animationDuration={600}
           >
             {rows.map((row) => (
-              <Cell key={row.label} fill={row.mine ? '#4328d6' : '#a99cf7'} />
+              <Cell key={row.label} fill={row.mine ? 'var(--violet-dark)' : 'var(--violet-soft)'} />
             ))}
           </Bar>
         </BarChart>

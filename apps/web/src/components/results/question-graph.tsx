@@ -9,6 +9,7 @@ import {
 import { type QueryKey, useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useId, useState } from 'react';
 import { BREAKDOWN_OPTIONS, groupLabel } from './group-labels';
+import './results.css';
 
 const ClosedChart = lazy(() => import('./closed-chart'));
 

@@ -11,16 +11,11 @@ import type {
 } from '@candor/contracts';
 import { type QueryClient, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiPost, apiRequest, apiUpload } from '../../../lib/api-client';
+import { publicSurveysKey } from '../../../lib/query-keys';
 import { adminQueries } from './admin';
 
 const base = '/v1/admin';
 const id = (value: string) => encodeURIComponent(value);
-
-/**
- * The public survey reads (home page, survey screens) of this tab: an admin who changed a survey
- * and opens the home page sees the change at once, not after their minute of freshness.
- */
-const PUBLIC_SURVEYS_KEY = ['surveys'] as const;
 
 const put = <T>(path: string, body: unknown) =>
   apiRequest<T>(path, { method: 'PUT', body: JSON.stringify(body) });
@@ -66,7 +61,9 @@ function surveyChanged(queryClient: QueryClient, survey: AdminSurvey) {
     queryClient.invalidateQueries({ queryKey: authoringQueries.surveys().queryKey }),
     queryClient.invalidateQueries({ queryKey: authoringQueries.preview(survey.gid).queryKey }),
     queryClient.invalidateQueries({ queryKey: adminQueries.surveys().queryKey }),
-    queryClient.invalidateQueries({ queryKey: PUBLIC_SURVEYS_KEY }),
+    // The public survey reads of this tab: an admin who changed a survey and opens the home
+    // page sees the change at once, not after their minute of freshness.
+    queryClient.invalidateQueries({ queryKey: publicSurveysKey }),
     queryClient.invalidateQueries({ queryKey: adminQueries.auditLogAll() }),
     // Genre counts follow the surveys that use them.
     queryClient.invalidateQueries({ queryKey: authoringQueries.genres().queryKey }),
@@ -116,7 +113,7 @@ export function useSurveyOrder() {
           queryKey: [...authoringQueries.surveysAll(), 'survey'],
         }),
         queryClient.invalidateQueries({ queryKey: adminQueries.surveys().queryKey }),
-        queryClient.invalidateQueries({ queryKey: PUBLIC_SURVEYS_KEY }),
+        queryClient.invalidateQueries({ queryKey: publicSurveysKey }),
         queryClient.invalidateQueries({ queryKey: adminQueries.auditLogAll() }),
       ]);
     },
@@ -167,7 +164,7 @@ function genresChanged(queryClient: QueryClient) {
   return Promise.all([
     queryClient.invalidateQueries({ queryKey: authoringQueries.genres().queryKey }),
     queryClient.invalidateQueries({ queryKey: authoringQueries.surveysAll() }),
-    queryClient.invalidateQueries({ queryKey: PUBLIC_SURVEYS_KEY }),
+    queryClient.invalidateQueries({ queryKey: publicSurveysKey }),
     queryClient.invalidateQueries({ queryKey: adminQueries.auditLogAll() }),
   ]);
 }

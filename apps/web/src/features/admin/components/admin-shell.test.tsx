@@ -2,7 +2,7 @@ import type { User } from '@candor/contracts';
 import { render, screen } from '@testing-library/react';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { afterEach, describe, expect, it } from 'vitest';
-import { useAuthStore } from '../../auth/stores/auth-store';
+import { useAuthStore } from '../../../lib/auth-store';
 import { AdminShell } from './admin-shell';
 
 const person: User = {

@@ -1,7 +1,8 @@
 import { NavLink, Outlet } from 'react-router';
-import { useAuthStore } from '../../auth/stores/auth-store';
+import { useAuthStore } from '../../../lib/auth-store';
 import { ROLE_LABELS, isStaff } from '../lib/wording';
 import { StaffOnly } from './staff-only';
+import '../styles/admin.css';
 
 interface Tab {
   to: string;

@@ -57,7 +57,9 @@ export function toLocalInput(iso: string): string {
 export function fromLocalInput(value: string): string | null {
   const m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?$/.exec(value.trim());
   if (!m) return null;
-  const [year, month, day, hour, minute, second] = m.slice(1).map((p) => Number(p ?? 0)) as [
+  const [year, month, day, hour, minute, second] = m
+    .slice(1)
+    .map((p: string | undefined) => Number(p ?? 0)) as [
     number,
     number,
     number,

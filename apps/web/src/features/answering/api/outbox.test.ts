@@ -3,7 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { setApiBase } from '../../../lib/api-client';
-import { openLocalDb, type CandorDb } from '../../../lib/local-db';
+import { openLocalDb, type CandorDb } from '../lib/local-db';
 import { storeTokens } from '../../../lib/tokens';
 import {
   flushOutbox,

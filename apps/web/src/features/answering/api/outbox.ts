@@ -1,6 +1,6 @@
 import type { AnswerRequest, AnswerResponse } from '@candor/contracts';
 import { ApiError } from '../../../lib/api-client';
-import { localDb, today, type CandorDb, type OutboxItem } from '../../../lib/local-db';
+import { localDb, today, type CandorDb, type OutboxItem } from '../lib/local-db';
 import { postAnswer, postRating } from './answers';
 
 /**
@@ -18,7 +18,7 @@ export type OutboxEvent =
   | { type: 'waiting'; pending: number };
 
 interface State {
-  db: CandorDb;
+  db: CandorDb | null;
   /** The logged-in user's uuid, or null for a visitor (whose items wait for a session). */
   owner: string | null;
   online: () => boolean;
@@ -32,9 +32,10 @@ interface State {
 }
 
 const state: State = {
-  db: null as unknown as CandorDb,
+  db: null,
   owner: null,
-  online: () => typeof navigator === 'undefined' || navigator.onLine !== false,
+  online: () =>
+    typeof navigator === 'undefined' || (navigator.onLine as boolean | undefined) !== false,
   chain: Promise.resolve(),
   ownerChange: Promise.resolve(),
   retryTimer: null,
@@ -220,18 +221,18 @@ async function run(): Promise<void> {
     try {
       const response = await sendOne(item);
       if (response) state.acknowledged.set(item.key, response);
-      await db().outbox.delete(item.id!);
+      await db().outbox.delete(item.id);
       emit({ type: 'sent', item, response });
     } catch (err) {
       if (retryable(err)) {
-        await db().outbox.update(item.id!, { tries: item.tries + 1 });
+        await db().outbox.update(item.id, { tries: item.tries + 1 });
         emit({ type: 'waiting', pending: await pendingCount() });
         scheduleRetry(item.tries + 1);
         return;
       }
       // ALREADY_ANSWERED (answered on another device), SURVEY_CLOSED, NOT_FOUND, a field
       // error: sending again can never succeed.
-      await db().outbox.delete(item.id!);
+      await db().outbox.delete(item.id);
       emit({ type: 'dropped', item, error: err as ApiError });
     }
   }

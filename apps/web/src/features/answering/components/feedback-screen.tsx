@@ -2,7 +2,7 @@ import type { Question, QuestionResults } from '@candor/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { useId } from 'react';
 import { answeringQueries, memberBreakdown } from '../api/answers';
-import type { Mine } from './survey-flow';
+import type { Mine } from '../types';
 import { InterestRating } from './interest-rating';
 import { QuestionGraph } from '../../../components/results/question-graph';
 

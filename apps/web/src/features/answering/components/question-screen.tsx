@@ -3,6 +3,7 @@ import { useId, useState } from 'react';
 import { timerSeconds } from '../lib/flow';
 import { Countdown } from './countdown';
 import { QuestionVideo } from './question-video';
+import '../styles/answering.css';
 
 export interface AnswerInput {
   choice?: string;

@@ -2,7 +2,7 @@ import type { Question, SurveyDetail } from '@candor/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { answeringQueries, memberBreakdown } from '../api/answers';
 import { QuestionGraph } from '../../../components/results/question-graph';
-import type { Mine } from './survey-flow';
+import type { Mine } from '../types';
 
 function QuestionResultsItem({
   question,

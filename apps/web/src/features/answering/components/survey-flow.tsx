@@ -20,17 +20,14 @@ import {
   type Step,
 } from '../lib/flow';
 import { useSurveyStore } from '../stores/survey-store';
+import type { Mine } from '../types';
 import { FeedbackScreen } from './feedback-screen';
 import { QuestionScreen, type AnswerInput } from './question-screen';
 import { ResultsScreen } from './results-screen';
 import type { Panel } from '../api/panel';
 import { SurveyOutro } from './survey-outro';
 import { VisitorGate } from './visitor-gate';
-
-export interface Mine {
-  answer: string;
-  isBlank: boolean;
-}
+import '../styles/answering.css';
 
 interface Props {
   survey: SurveyDetail;

@@ -4,7 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { ApiError } from '../../../lib/api-client';
 import { type Panel, panelCompletionQuery } from '../api/panel';
-import type { Mine } from './survey-flow';
+import type { Mine } from '../types';
 
 /** The panel's completion code: issued by the server once every answer is stored. */
 function PanelCode({ gid, panel, member }: { gid: string; panel: Panel; member: boolean }) {

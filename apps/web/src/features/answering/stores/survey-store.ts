@@ -1,6 +1,6 @@
 import type { AttemptedQuestion, Question } from '@candor/contracts';
 import { create } from 'zustand';
-import type { AnsweredQuestion } from '../../../lib/local-db';
+import type { AnsweredQuestion } from '../lib/local-db';
 
 interface SurveyState {
   /** The questions of the survey being answered, in the order they are asked. */

@@ -1,10 +1,11 @@
 import type { SurveyDetail, SurveyList } from '@candor/contracts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api-client';
+import { publicSurveysKey } from '../../../lib/query-keys';
 
 /** Query keys and fetchers of the survey reads; mutations invalidate by these keys. */
 export const surveyQueries = {
-  all: () => ['surveys'] as const,
+  all: () => publicSurveysKey,
   list: () =>
     queryOptions({
       queryKey: [...surveyQueries.all(), 'list'] as const,

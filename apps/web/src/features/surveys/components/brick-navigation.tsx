@@ -2,6 +2,7 @@ import type { SurveySummary } from '@candor/contracts';
 import { useMemo } from 'react';
 import { useSearchParams } from 'react-router';
 import { Brick } from './brick';
+import '../styles/surveys.css';
 
 /** The home page's bricks in slot order, with a genre filter kept in the URL (?genre=...). */
 export function BrickNavigation({ surveys }: { surveys: SurveySummary[] }) {

@@ -1,7 +1,8 @@
 import type { SurveySummary } from '@candor/contracts';
 import { useMemo } from 'react';
 import { Link } from 'react-router';
-import { backgroundPosition, brickSizeOf } from '../../../lib/bricks';
+import { backgroundPosition, brickSizeOf } from '../lib/bricks';
+import '../styles/surveys.css';
 
 /** One survey in the brick navigation: cover, headline, question count, badges, genres. */
 export function Brick({ survey }: { survey: SurveySummary }) {

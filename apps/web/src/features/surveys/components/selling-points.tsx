@@ -1,3 +1,4 @@
+import '../styles/surveys.css';
 const points = [
   {
     title: 'Survey questions',

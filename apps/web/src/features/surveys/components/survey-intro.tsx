@@ -1,7 +1,8 @@
 import type { SurveyDetail } from '@candor/contracts';
 import { PageHead } from '../../../components/page-head';
-import { givesInstantFeedback } from '../../../lib/bricks';
+import { givesInstantFeedback } from '../lib/bricks';
 import { timeAgo } from '../../../lib/relative-time';
+import '../styles/surveys.css';
 
 /** The survey's intro screen: image, text, instructions and the start button. */
 export function SurveyIntro({

@@ -1,0 +1,69 @@
+import PhoneInput, { type Country, type FlagProps } from 'react-phone-number-input';
+import 'react-phone-number-input/style.css';
+import { PINNED_COUNTRIES, countries } from '../lib/countries';
+import './phone-field.css';
+
+// Country names with their dial codes ("United Kingdom +44") for the picker.
+const labels = Object.fromEntries(countries.map((c) => [c.code, `${c.name} ${c.dial_code}`]));
+
+const dialOf = Object.fromEntries(countries.map((c) => [c.code, c.dial_code]));
+
+/**
+ * The picked country as text ("GB +44") instead of a flag: the library's default flags load from
+ * a CDN, and emoji flags do not render on Windows.
+ */
+function CountryBadge({ country }: FlagProps) {
+  return (
+    <span className="phone-field__country" aria-hidden="true">
+      {country} {dialOf[country]}
+    </span>
+  );
+}
+
+/**
+ * The custom phone input: a country picker with the United States, United Kingdom, India and
+ * Nigeria first, then every country with its dial code, and the number; the value is E.164.
+ */
+export function PhoneField({
+  id,
+  value,
+  onChange,
+  onBlur,
+  defaultCountry = 'US',
+  invalid,
+  describedBy,
+  autoFocus,
+  onCountryChange,
+}: {
+  id: string;
+  value: string;
+  onChange: (value: string) => void;
+  onBlur?: () => void;
+  defaultCountry?: Country;
+  invalid?: boolean;
+  describedBy?: string;
+  autoFocus?: boolean;
+  onCountryChange?: (country: Country | undefined) => void;
+}) {
+  return (
+    <PhoneInput
+      id={id}
+      className={`phone-field${invalid ? ' phone-field--invalid' : ''}`}
+      value={value}
+      onChange={(v) => onChange(v ?? '')}
+      onBlur={onBlur}
+      defaultCountry={defaultCountry}
+      labels={{ ...labels, country: 'Country' }}
+      countryOptionsOrder={[...PINNED_COUNTRIES, '|', '...']}
+      flagComponent={CountryBadge}
+      addInternationalOption={false}
+      autoComplete="tel"
+      autoFocus={autoFocus}
+      onCountryChange={onCountryChange}
+      aria-invalid={invalid || undefined}
+      aria-describedby={describedBy}
+      numberInputProps={{ className: 'input', inputMode: 'tel' }}
+      countrySelectProps={{ 'aria-label': 'Country calling code' }}
+    />
+  );
+}

@@ -1,0 +1,201 @@
+import { copyLink } from '../../../../lib/copy-link';
+import type { AdminSurvey } from '@candor/contracts';
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { toast } from 'sonner';
+import { type SurveyTransition, useSurveyTransition } from '../../api/authoring';
+import { STATE_NOTES, answersText } from '../../lib/authoring';
+import { actionErrorText } from '../../lib/wording';
+import { ConfirmDialog } from '../confirm-dialog';
+import { DateTime, StateBadge } from './survey-bits';
+
+/** What the dialog asks before a transition; `unreleased`: its release date has not come yet. */
+const ASK: Record<
+  SurveyTransition,
+  {
+    title: (name: string) => string;
+    note: (unreleased: boolean) => string;
+    confirm: string;
+    danger: boolean;
+  }
+> = {
+  publish: {
+    title: (name) => `Publish “${name}”?`,
+    note: () =>
+      'It goes on the home page at its release date, and people can answer it. A published survey can be closed, not turned back into a draft.',
+    confirm: 'Publish survey',
+    danger: false,
+  },
+  close: {
+    title: (name) => `Close “${name}”?`,
+    note: (unreleased) =>
+      unreleased
+        ? 'It will not open for answers. It is not on the home page yet; from its release date its brick appears there, marked closed. You can reopen it later.'
+        : 'People can no longer answer it. Its brick stays on the home page, marked closed, with the results. You can reopen it later.',
+    confirm: 'Close survey',
+    danger: true,
+  },
+  reopen: {
+    title: (name) => `Reopen “${name}”?`,
+    note: (unreleased) =>
+      unreleased
+        ? 'It is scheduled again: people can answer it from its release date.'
+        : 'People can answer it again.',
+    confirm: 'Reopen survey',
+    danger: false,
+  },
+};
+
+const PAST: Record<SurveyTransition, string> = {
+  publish: 'published',
+  close: 'closed',
+  reopen: 'reopened',
+};
+
+const DONE: Record<SurveyTransition, (survey: AdminSurvey) => string> = {
+  publish: (s) =>
+    s.state === 'scheduled' ? `“${s.name}” is published and scheduled` : `“${s.name}” is open`,
+  close: (s) => `“${s.name}” is closed`,
+  reopen: (s) => `“${s.name}” is open again`,
+};
+
+/** The survey's public link; before its release date the link does not work yet (404). */
+function ShareLink({ link, from }: { link: string; from: string | null }) {
+  return (
+    <div className="survey-status__share">
+      <label className="field__label" htmlFor="survey-share-link">
+        Shareable link
+      </label>
+      {from ? (
+        <p id="survey-share-note" className="field__hint">
+          Works from the release date (<DateTime at={from} />
+          ): until then it leads to “not found”.
+        </p>
+      ) : null}
+      <div className="share__row">
+        <input
+          id="survey-share-link"
+          className="input"
+          readOnly
+          value={link}
+          aria-describedby={from ? 'survey-share-note' : undefined}
+          onFocus={(e) => e.target.select()}
+        />
+        <button type="button" className="button" onClick={() => copyLink(link)}>
+          Copy link
+        </button>
+      </div>
+      {from ? null : (
+        <a href={link} target="_blank" rel="noreferrer" className="survey-status__open">
+          Open it on the site<span className="visually-hidden"> (in a new tab)</span>
+        </a>
+      )}
+    </div>
+  );
+}
+
+/** Where the survey stands, what can happen next (publish, close, reopen), preview and link. */
+export function SurveyStatus({ survey }: { survey: AdminSurvey }) {
+  const transition = useSurveyTransition(survey.gid);
+  const [asking, setAsking] = useState<SurveyTransition | null>(null);
+  const noQuestions = survey.questions.length === 0;
+  // Published but not on the site yet: scheduled, or closed before its release date.
+  const [openedAt] = useState(() => Date.now());
+  const unreleased =
+    survey.state === 'scheduled' ||
+    (survey.state === 'closed' && Date.parse(survey.release_date) > openedAt);
+
+  const run = (t: SurveyTransition) =>
+    transition.mutate(t, {
+      onSuccess: (updated) => toast.success(DONE[t](updated)),
+      onError: (err) =>
+        toast.error(actionErrorText(err, `The survey could not be ${PAST[t]}. Try again.`)),
+    });
+
+  const action = (t: SurveyTransition, label: string, className: string) => (
+    <button
+      type="button"
+      className={`button ${className}`}
+      disabled={transition.isPending || (t === 'publish' && noQuestions)}
+      aria-describedby={t === 'publish' && noQuestions ? 'survey-publish-note' : undefined}
+      onClick={() => setAsking(t)}
+    >
+      {transition.isPending && transition.variables === t ? 'Working…' : label}
+    </button>
+  );
+
+  return (
+    <section className="survey-status" aria-labelledby="survey-status-title">
+      <div className="survey-status__head">
+        <h2 id="survey-status-title" className="survey-status__title">
+          Status
+        </h2>
+        <StateBadge state={survey.state} />
+      </div>
+      <p className="survey-status__note">{STATE_NOTES[survey.state]}</p>
+      <dl className="survey-status__facts">
+        <div>
+          <dt>Release</dt>
+          <dd>
+            <DateTime at={survey.release_date} />
+          </dd>
+        </div>
+        {survey.date_published ? (
+          <div>
+            <dt>Published</dt>
+            <dd>
+              <DateTime at={survey.date_published} />
+            </dd>
+          </div>
+        ) : null}
+        {survey.closed_at ? (
+          <div>
+            <dt>Closed</dt>
+            <dd>
+              <DateTime at={survey.closed_at} />
+            </dd>
+          </div>
+        ) : null}
+        <div>
+          <dt>Answers</dt>
+          <dd>{answersText(survey.answers_count)}</dd>
+        </div>
+      </dl>
+      <div className="survey-status__actions">
+        {survey.state === 'draft' ? action('publish', 'Publish', 'button--primary') : null}
+        {survey.state === 'open' || survey.state === 'scheduled'
+          ? action('close', 'Close survey', 'button--danger-outline')
+          : null}
+        {survey.state === 'closed' ? action('reopen', 'Reopen', 'button--primary') : null}
+        <Link to={`/admin/surveys/${survey.gid}/preview`} className="button">
+          Preview
+        </Link>
+      </div>
+      {survey.state === 'draft' && noQuestions ? (
+        <p id="survey-publish-note" className="field__hint survey-status__hint">
+          Add at least one question to publish.
+        </p>
+      ) : null}
+      {survey.state !== 'draft' ? (
+        <ShareLink link={survey.shareable_link} from={unreleased ? survey.release_date : null} />
+      ) : null}
+      <nav className="survey-status__jump" aria-label="On this page">
+        <a href="#survey-details">Survey details</a>
+        <a href="#survey-questions">Questions ({survey.questions.length})</a>
+      </nav>
+      <ConfirmDialog
+        open={asking !== null}
+        title={asking ? ASK[asking].title(survey.name) : ''}
+        confirmLabel={asking ? ASK[asking].confirm : ''}
+        danger={asking ? ASK[asking].danger : false}
+        onCancel={() => setAsking(null)}
+        onConfirm={() => {
+          if (asking) run(asking);
+          setAsking(null);
+        }}
+      >
+        <p>{asking ? ASK[asking].note(unreleased) : ''}</p>
+      </ConfirmDialog>
+    </section>
+  );
+}

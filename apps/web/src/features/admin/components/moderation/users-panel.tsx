@@ -1,0 +1,231 @@
+import { type AdminUser, type Role, RoleSchema } from '@candor/contracts';
+import { useQuery } from '@tanstack/react-query';
+import { useId, useState } from 'react';
+import { toast } from 'sonner';
+import { countryName } from '../../../../lib/country-names';
+import { useAuthStore } from '../../../../lib/auth-store';
+import { type UserChange, adminQueries, useUserChange } from '../../api/admin';
+import { ROLE_LABELS, actionErrorText } from '../../lib/wording';
+import { ConfirmDialog } from '../confirm-dialog';
+import { type Column, ListPanel, ListTable } from '../list-panel';
+import { usePageParams } from '../use-page-params';
+import { When } from '../when';
+
+const STATUS_LABELS: Record<AdminUser['status'], string> = {
+  active: 'Active',
+  under_review: 'Under review',
+  pending: 'Not verified',
+  rejected: 'Rejected',
+  suspended: 'Suspended',
+};
+
+const ROLE_NOTES: Record<Role, string> = {
+  member: 'They lose access to the staff area.',
+  moderator: 'They can review signups and written answers.',
+  admin: 'They can also manage accounts and read the audit log.',
+};
+
+function StatusBadge({ status }: { status: AdminUser['status'] }) {
+  return <span className={`status-badge status-badge--${status}`}>{STATUS_LABELS[status]}</span>;
+}
+
+function SearchForm({ initial, onSearch }: { initial: string; onSearch: (q: string) => void }) {
+  const [value, setValue] = useState(initial);
+  const id = useId();
+  return (
+    <form
+      className="admin-search"
+      role="search"
+      onSubmit={(e) => {
+        e.preventDefault();
+        onSearch(value.replace(/\D/g, ''));
+      }}
+    >
+      <label htmlFor={id} className="field__label">
+        Phone number
+      </label>
+      <p id={`${id}-hint`} className="field__hint admin-search__hint">
+        Its first digits, country code first. Press Enter to search.
+      </p>
+      <div className="admin-search__row">
+        <input
+          id={id}
+          className="input"
+          type="search"
+          inputMode="tel"
+          autoComplete="off"
+          placeholder="e.g. 1202555"
+          aria-describedby={`${id}-hint`}
+          value={value}
+          onChange={(e) => setValue(e.target.value)}
+        />
+        <button type="submit" className="button button--primary">
+          Search
+        </button>
+      </div>
+    </form>
+  );
+}
+
+/** What the dialog asks about: a role change or a suspension, for one account. */
+type Pending = { user: AdminUser; change: UserChange };
+
+/** Accounts by phone number: change a role, suspend, lift a suspension (admins only). */
+export function UsersPanel() {
+  const { params, page, set } = usePageParams();
+  const phone = (params.get('phone') ?? '').replace(/\D/g, '');
+  const list = useQuery(adminQueries.users(phone, page));
+  const change = useUserChange();
+  const me = useAuthStore((s) => s.user?.uuid);
+  const [asking, setAsking] = useState<Pending | null>(null);
+
+  const run = ({ user, change: c }: Pending) =>
+    change.mutate(c, {
+      onSuccess: (updated) =>
+        toast.success(
+          c.kind === 'role'
+            ? `${updated.phone_number} is now ${ROLE_LABELS[updated.role].toLowerCase()}`
+            : c.kind === 'suspend'
+              ? `${updated.phone_number} is suspended`
+              : `${updated.phone_number} can log in again`,
+        ),
+      onError: (err) =>
+        toast.error(
+          actionErrorText(
+            err,
+            c.kind === 'role'
+              ? `The role of ${user.phone_number} could not be changed. Try again.`
+              : `${user.phone_number} could not be updated. Try again.`,
+          ),
+        ),
+    });
+  const busy = (uuid: string) => change.isPending && change.variables.uuid === uuid;
+
+  const dialog = (() => {
+    if (!asking) return { title: '', note: '', confirm: '', danger: false };
+    const { user, change: c } = asking;
+    if (c.kind === 'role') {
+      return {
+        title: `Make ${user.phone_number} ${c.role === 'admin' ? 'an' : 'a'} ${c.role}?`,
+        note: `${ROLE_NOTES[c.role]} Their sessions end, so the new role applies when they next log in.`,
+        confirm: `Make ${c.role}`,
+        danger: c.role === 'admin',
+      };
+    }
+    return {
+      title: `Suspend ${user.phone_number}?`,
+      note: 'They are logged out everywhere, cannot log in, and their answers leave the results until you lift the suspension.',
+      confirm: 'Suspend account',
+      danger: true,
+    };
+  })();
+
+  const columns: Column<AdminUser>[] = [
+    {
+      header: 'Number',
+      rowHeader: true,
+      className: 'admin-table__number',
+      cell: (user) => (
+        <span>
+          {user.phone_number}
+          {user.uuid === me ? <span className="you-badge">You</span> : null}
+        </span>
+      ),
+    },
+    { header: 'Country', cell: (user) => countryName(user.country) },
+    {
+      header: 'Role',
+      cell: (user) => (
+        <select
+          className="input input--compact"
+          aria-label={`Role of ${user.phone_number}`}
+          value={user.role}
+          disabled={busy(user.uuid)}
+          onChange={(e) => {
+            const role = RoleSchema.parse(e.target.value);
+            setAsking({ user, change: { uuid: user.uuid, kind: 'role', role } });
+          }}
+        >
+          {RoleSchema.options.map((r) => (
+            <option key={r} value={r}>
+              {ROLE_LABELS[r]}
+            </option>
+          ))}
+        </select>
+      ),
+    },
+    { header: 'Status', cell: (user) => <StatusBadge status={user.status} /> },
+    { header: 'Joined', cell: (user) => <When at={user.created_at} /> },
+    {
+      header: 'Suspension',
+      hideHeader: true,
+      className: 'admin-table__actions',
+      cell: (user) =>
+        user.status === 'suspended' ? (
+          <button
+            type="button"
+            className="button"
+            disabled={busy(user.uuid)}
+            aria-label={`Lift the suspension of ${user.phone_number}`}
+            onClick={() => run({ user, change: { uuid: user.uuid, kind: 'unsuspend' } })}
+          >
+            Lift suspension
+          </button>
+        ) : (
+          <button
+            type="button"
+            className="button button--danger-outline"
+            disabled={busy(user.uuid)}
+            aria-label={`Suspend ${user.phone_number}`}
+            onClick={() => setAsking({ user, change: { uuid: user.uuid, kind: 'suspend' } })}
+          >
+            Suspend
+          </button>
+        ),
+    },
+  ];
+
+  return (
+    <ListPanel
+      id="users-title"
+      title="Users"
+      count={(n) =>
+        `${n === 1 ? '1 account' : `${n} accounts`}${phone ? ` starting with +${phone}` : ''}`
+      }
+      filters={
+        <SearchForm key={phone} initial={phone} onSearch={(q) => set({ phone: q, page: null })} />
+      }
+      query={list}
+      what="The accounts"
+      loadingLabel="Loading accounts"
+      empty={{
+        title: 'No account found',
+        text: phone
+          ? `No number starts with +${phone}. Check the country code and the digits.`
+          : 'There are no accounts yet.',
+      }}
+      pagerLabel="Account pages"
+      page={page}
+      onPage={(p) => set({ page: p })}
+      after={
+        <ConfirmDialog
+          open={asking !== null}
+          title={dialog.title}
+          confirmLabel={dialog.confirm}
+          danger={dialog.danger}
+          onCancel={() => setAsking(null)}
+          onConfirm={() => {
+            if (asking) run(asking);
+            setAsking(null);
+          }}
+        >
+          <p>{dialog.note}</p>
+        </ConfirmDialog>
+      }
+    >
+      {(rows, stale) => (
+        <ListTable rows={rows} columns={columns} rowKey={(user) => user.uuid} stale={stale} />
+      )}
+    </ListPanel>
+  );
+}

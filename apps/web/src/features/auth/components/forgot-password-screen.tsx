@@ -1,0 +1,72 @@
+import { type ForgotPasswordRequest, ForgotPasswordRequestSchema } from '@candor/contracts';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Controller, useForm } from 'react-hook-form';
+import { Link, useNavigate } from 'react-router';
+import { AuthCard, Field } from '../../../components/form';
+import { PageHead } from '../../../components/page-head';
+import { accountsApi } from '../api/accounts';
+import { PhoneField } from '../../../components/phone-field';
+import { showServerErrors } from '../../../lib/form-errors';
+import { useFlowStore } from '../stores/flow-store';
+
+export function ForgotPasswordScreen() {
+  const navigate = useNavigate();
+  const codeSent = useFlowStore((s) => s.codeSent);
+  const form = useForm<ForgotPasswordRequest>({
+    resolver: zodResolver(ForgotPasswordRequestSchema),
+    defaultValues: { phone_number: '' },
+  });
+  const { errors, isSubmitting } = form.formState;
+
+  const onSubmit = form.handleSubmit(async (values) => {
+    try {
+      await accountsApi.forgotPassword(values);
+      codeSent(values.phone_number, 'reset');
+      await navigate('/verify');
+    } catch (err) {
+      showServerErrors(err, form.setError, ['phone_number']);
+    }
+  });
+
+  return (
+    <AuthCard
+      title="Reset your password"
+      lead={<p>Enter the number you signed up with. If it has an account, we text it a code.</p>}
+      footer={
+        <p>
+          Remembered it? <Link to="/login">Log in</Link>
+        </p>
+      }
+    >
+      <PageHead title="Reset your password" />
+      <form onSubmit={onSubmit} noValidate className="form">
+        <Field label="Phone number" error={errors.phone_number?.message}>
+          {({ id, describedBy, invalid }) => (
+            <Controller
+              control={form.control}
+              name="phone_number"
+              render={({ field }) => (
+                <PhoneField
+                  id={id}
+                  value={field.value}
+                  onChange={field.onChange}
+                  onBlur={field.onBlur}
+                  invalid={invalid}
+                  describedBy={describedBy}
+                  autoFocus
+                />
+              )}
+            />
+          )}
+        </Field>
+        <button
+          type="submit"
+          className="button button--primary button--block"
+          disabled={isSubmitting}
+        >
+          {isSubmitting ? 'Sending…' : 'Send me a code'}
+        </button>
+      </form>
+    </AuthCard>
+  );
+}

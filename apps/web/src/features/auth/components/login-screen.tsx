@@ -1,0 +1,89 @@
+import { type LoginRequest, LoginRequestSchema } from '@candor/contracts';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Controller, useForm } from 'react-hook-form';
+import { Link, useNavigate } from 'react-router';
+import { toast } from 'sonner';
+import { AuthCard, Field } from '../../../components/form';
+import { PageHead } from '../../../components/page-head';
+import { PhoneField } from '../../../components/phone-field';
+import { showServerErrors } from '../../../lib/form-errors';
+import { PasswordInput } from '../../../components/password-input';
+import { useAuthStore } from '../../../lib/auth-store';
+import { afterLoginPath } from '../../../lib/survey-storage';
+
+export function LoginScreen() {
+  const login = useAuthStore((s) => s.login);
+  const navigate = useNavigate();
+  const form = useForm<LoginRequest>({
+    resolver: zodResolver(LoginRequestSchema),
+    defaultValues: { phone_number: '', password: '' },
+  });
+  const { errors, isSubmitting } = form.formState;
+
+  const onSubmit = form.handleSubmit(async (values) => {
+    try {
+      await login(values);
+      toast.success('Logged In');
+      await navigate(afterLoginPath(), { replace: true });
+    } catch (err) {
+      showServerErrors(err, form.setError, ['phone_number', 'password']);
+    }
+  });
+
+  return (
+    <AuthCard
+      title="Log in"
+      lead={<p>Welcome back. Your answers stay anonymous; your number only proves you are you.</p>}
+      footer={
+        <p>
+          New to Candor? <Link to="/signup">Sign up</Link>
+        </p>
+      }
+    >
+      <PageHead title="Log in" />
+      <form onSubmit={onSubmit} noValidate className="form">
+        <Field label="Phone number" error={errors.phone_number?.message}>
+          {({ id, describedBy, invalid }) => (
+            <Controller
+              control={form.control}
+              name="phone_number"
+              render={({ field }) => (
+                <PhoneField
+                  id={id}
+                  value={field.value}
+                  onChange={field.onChange}
+                  onBlur={field.onBlur}
+                  invalid={invalid}
+                  describedBy={describedBy}
+                  autoFocus
+                />
+              )}
+            />
+          )}
+        </Field>
+        <Field
+          label="Password"
+          error={errors.password?.message}
+          hint={<Link to="/forgot-password">Forgot your password?</Link>}
+        >
+          {({ id, describedBy, invalid }) => (
+            <PasswordInput
+              id={id}
+              autoComplete="current-password"
+              describedBy={describedBy}
+              invalid={invalid}
+              {...form.register('password')}
+            />
+          )}
+        </Field>
+        <button
+          type="submit"
+          className="button button--primary button--block"
+          disabled={isSubmitting}
+        >
+          {isSubmitting ? 'Logging in…' : 'Log in'}
+        </button>
+      </form>
+    </AuthCard>
+  );
+}

@@ -1,0 +1,108 @@
+import { PASSWORD_MIN_LENGTH, PasswordSchema } from '@candor/contracts';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useForm, useWatch } from 'react-hook-form';
+import { Link, useNavigate } from 'react-router';
+import { toast } from 'sonner';
+import { z } from 'zod';
+import { AuthCard, Field } from '../../../components/form';
+import { PageHead } from '../../../components/page-head';
+import { accountsApi } from '../api/accounts';
+import { PasswordInput } from '../../../components/password-input';
+import { showServerErrors } from '../../../lib/form-errors';
+import { useAuthStore } from '../../../lib/auth-store';
+import { useFlowStore } from '../stores/flow-store';
+import { afterLoginPath } from '../../../lib/survey-storage';
+import '../styles/auth.css';
+
+const FormSchema = z.object({ password: PasswordSchema });
+
+/** Choose a password after a verified code (signup or reset); rules shown as the person types. */
+export function SetPasswordScreen() {
+  const navigate = useNavigate();
+  const { passwordToken, purpose } = useFlowStore();
+  const startSession = useAuthStore((s) => s.startSession);
+  const form = useForm<z.infer<typeof FormSchema>>({
+    resolver: zodResolver(FormSchema),
+    defaultValues: { password: '' },
+    mode: 'onTouched',
+  });
+  const { errors, isSubmitting } = form.formState;
+  const password = useWatch({ control: form.control, name: 'password' });
+
+  if (!passwordToken) {
+    return (
+      <AuthCard title="Verify your number first">
+        <PageHead title="Choose a password" />
+        <p>For your security, choosing a password needs a fresh code. It only takes a minute.</p>
+        <Link
+          className="button button--primary button--block"
+          to={purpose === 'reset' ? '/forgot-password' : '/signup'}
+        >
+          Start again
+        </Link>
+      </AuthCard>
+    );
+  }
+
+  const onSubmit = form.handleSubmit(async ({ password: chosen }) => {
+    try {
+      const tokens = await accountsApi.setPassword({
+        password_token: passwordToken,
+        password: chosen,
+      });
+      await startSession(tokens);
+      useFlowStore.getState().reset();
+      if (purpose === 'reset') {
+        toast.success('Password changed. Logged In');
+        await navigate(afterLoginPath(), { replace: true });
+      } else {
+        await navigate('/welcome', { replace: true });
+      }
+    } catch (err) {
+      showServerErrors(err, form.setError, ['password']);
+    }
+  });
+
+  const longEnough = password.length >= PASSWORD_MIN_LENGTH;
+  return (
+    <AuthCard
+      title={purpose === 'reset' ? 'Choose a new password' : 'Choose a password'}
+      lead={<p>Your number is verified. One last step.</p>}
+    >
+      <PageHead title="Choose a password" />
+      <form onSubmit={onSubmit} noValidate className="form">
+        <Field
+          label="Password"
+          error={errors.password?.message}
+          hint={
+            <ul className="rules" aria-live="polite">
+              <li className={longEnough ? 'rules__ok' : undefined}>
+                {longEnough ? '✓ ' : ''}At least {PASSWORD_MIN_LENGTH} characters
+              </li>
+              <li>Not a commonly used password (we check when you save)</li>
+              <li>Long passphrases welcome; no need for symbols or digits</li>
+            </ul>
+          }
+        >
+          {({ id, describedBy, invalid }) => (
+            <PasswordInput
+              id={id}
+              autoComplete="new-password"
+              autoFocus
+              describedBy={describedBy}
+              invalid={invalid}
+              {...form.register('password')}
+            />
+          )}
+        </Field>
+        <button
+          type="submit"
+          className="button button--primary button--block"
+          disabled={isSubmitting}
+        >
+          {isSubmitting ? 'Saving…' : 'Save and continue'}
+        </button>
+      </form>
+    </AuthCard>
+  );
+}

@@ -1,0 +1,167 @@
+import {
+  GENDER_LABELS,
+  type Gender,
+  GenderSchema,
+  MINIMUM_AGE,
+  type SignupRequest,
+  SignupRequestSchema,
+} from '@candor/contracts';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Controller, useForm } from 'react-hook-form';
+import { Link, useNavigate } from 'react-router';
+import { AuthCard, Field } from '../../../components/form';
+import { PageHead } from '../../../components/page-head';
+import { accountsApi } from '../api/accounts';
+import { PhoneField } from '../../../components/phone-field';
+import { showServerErrors } from '../../../lib/form-errors';
+import { useFlowStore } from '../stores/flow-store';
+import { countries } from '../../../lib/countries';
+
+type SignupForm = Omit<SignupRequest, 'year_of_birth'> & { year_of_birth: number };
+
+const FIELDS = ['phone_number', 'name', 'year_of_birth', 'gender', 'country'] as const;
+
+export function SignupScreen() {
+  const navigate = useNavigate();
+  const codeSent = useFlowStore((s) => s.codeSent);
+  const form = useForm<SignupForm>({
+    resolver: zodResolver(SignupRequestSchema),
+    defaultValues: { phone_number: '', name: '', country: 'US' },
+  });
+  const { errors, isSubmitting, dirtyFields } = form.formState;
+
+  const onSubmit = form.handleSubmit(async (values) => {
+    try {
+      await accountsApi.signup({ ...values, name: values.name || undefined });
+      codeSent(values.phone_number, 'signup');
+      await navigate('/verify');
+    } catch (err) {
+      showServerErrors(err, form.setError, FIELDS);
+    }
+  });
+
+  return (
+    <AuthCard
+      title="Sign up"
+      lead={
+        <p>
+          Your phone number proves you are a real person, so bots cannot distort the results. It is
+          never shown next to your answers.
+        </p>
+      }
+      footer={
+        <p>
+          Already have an account? <Link to="/login">Log in</Link>
+        </p>
+      }
+    >
+      <PageHead title="Sign up" />
+      <form onSubmit={onSubmit} noValidate className="form">
+        <Field
+          label="Phone number"
+          hint="We text you a 6-digit code."
+          error={errors.phone_number?.message}
+        >
+          {({ id, describedBy, invalid }) => (
+            <Controller
+              control={form.control}
+              name="phone_number"
+              render={({ field }) => (
+                <PhoneField
+                  id={id}
+                  value={field.value}
+                  onChange={field.onChange}
+                  onBlur={field.onBlur}
+                  invalid={invalid}
+                  describedBy={describedBy}
+                  autoFocus
+                  onCountryChange={(country) => {
+                    // Until the person picks a country, it follows the phone number's.
+                    if (country && !dirtyFields.country) form.setValue('country', country);
+                  }}
+                />
+              )}
+            />
+          )}
+        </Field>
+        <div className="form__row">
+          <Field label="Year of birth" error={errors.year_of_birth?.message}>
+            {({ id, describedBy, invalid }) => (
+              <input
+                id={id}
+                className="input"
+                inputMode="numeric"
+                autoComplete="bday-year"
+                placeholder={`e.g. ${new Date().getFullYear() - 30}`}
+                maxLength={4}
+                aria-describedby={describedBy}
+                aria-invalid={invalid || undefined}
+                {...form.register('year_of_birth', {
+                  setValueAs: (v: string) => (v.trim() === '' ? undefined : Number(v)),
+                })}
+              />
+            )}
+          </Field>
+          <Field label="Country" error={errors.country?.message}>
+            {({ id, describedBy, invalid }) => (
+              <select
+                id={id}
+                className="input"
+                autoComplete="country"
+                aria-describedby={describedBy}
+                aria-invalid={invalid || undefined}
+                {...form.register('country')}
+              >
+                {countries.map((c) => (
+                  <option key={c.code} value={c.code}>
+                    {c.name}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
+        </div>
+        <fieldset className={`choice-group${errors.gender ? ' field--invalid' : ''}`}>
+          <legend className="field__label">Gender</legend>
+          <div className="choice-group__options">
+            {GenderSchema.options.map((g: Gender) => (
+              <label key={g} className="choice-chip">
+                <input type="radio" value={g} {...form.register('gender')} />
+                <span>{GENDER_LABELS[g]}</span>
+              </label>
+            ))}
+          </div>
+          {errors.gender ? (
+            <p className="field__error" role="alert">
+              {errors.gender.message}
+            </p>
+          ) : null}
+        </fieldset>
+        <Field label="Name (optional)" hint="Only you see it." error={errors.name?.message}>
+          {({ id, describedBy, invalid }) => (
+            <input
+              id={id}
+              className="input"
+              autoComplete="given-name"
+              aria-describedby={describedBy}
+              aria-invalid={invalid || undefined}
+              {...form.register('name')}
+            />
+          )}
+        </Field>
+        <p className="form__note">
+          Candor is for people aged {MINIMUM_AGE} and over. Year of birth, gender and country let
+          you compare yourself with people like you; results never show groups of fewer than 10
+          people.
+        </p>
+        <button
+          type="submit"
+          className="button button--primary button--block"
+          disabled={isSubmitting}
+        >
+          {isSubmitting ? 'Sending the code…' : 'Send me a code'}
+        </button>
+      </form>
+    </AuthCard>
+  );
+}

@@ -1,0 +1,43 @@
+import { Link, Navigate } from 'react-router';
+import { AuthCard } from '../../../components/form';
+import { PageHead } from '../../../components/page-head';
+import { useAuthStore } from '../../../lib/auth-store';
+import { afterLoginPath } from '../../../lib/survey-storage';
+import '../styles/auth.css';
+
+/** The after-verification screen. */
+export function WelcomeScreen() {
+  const user = useAuthStore((s) => s.user);
+  const auth = useAuthStore((s) => s.auth);
+  const initialLoading = useAuthStore((s) => s.initialLoading);
+  if (!initialLoading && !auth) return <Navigate to="/login" replace />;
+  const next = afterLoginPath();
+  return (
+    <AuthCard
+      title={user?.name ? `You're verified, ${user.name}` : "You're verified"}
+      lead={
+        <p>
+          {user?.status === 'under_review'
+            ? 'Welcome to Candor. Your number is verified.'
+            : 'Welcome to Candor. You are now counted as a real person.'}
+        </p>
+      }
+    >
+      <PageHead title="You're verified" />
+      {user?.status === 'under_review' ? (
+        <p className="notice notice--review" role="status">
+          A person will look at your signup shortly, as we do for some numbers. You can answer right
+          away; your answers count in the results once it is approved.
+        </p>
+      ) : null}
+      <ul className="welcome-list">
+        <li>Your answers are stored under a pseudonym, never next to your phone number.</li>
+        <li>After each answer you see where you stand against everyone else.</li>
+        <li>You can download or delete everything about you at any time.</li>
+      </ul>
+      <Link to={next} className="button button--primary button--block">
+        {next === '/' ? 'Explore the surveys' : 'Back to your survey'}
+      </Link>
+    </AuthCard>
+  );
+}
