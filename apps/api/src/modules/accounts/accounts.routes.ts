@@ -1,7 +1,6 @@
 import {
   CodeSentSchema,
   DeleteAccountRequestSchema,
-  ErrorBodySchema,
   ForgotPasswordRequestSchema,
   LoginRequestSchema,
   LogoutRequestSchema,
@@ -12,17 +11,19 @@ import {
   SignupRequestSchema,
   TokenPairSchema,
   UserSchema,
-  ValidationErrorBodySchema,
   VerifyRequestSchema,
   VerifyResponseSchema,
 } from '@candor/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { BadRequestSchema, errorResponses } from '../../lib/route-schemas.js';
 import type { AccountsService } from './accounts.service.js';
 
-/** A 400 is either field errors or `{detail, code}` (a wrong code). */
-const BadRequestSchema = z.union([ErrorBodySchema, ValidationErrorBodySchema]);
-const codeSentResponses = { 202: CodeSentSchema, 400: BadRequestSchema, 429: ErrorBodySchema };
+const codeSentResponses = {
+  202: CodeSentSchema,
+  400: BadRequestSchema,
+  ...errorResponses(429),
+};
 const tags = ['accounts'];
 
 /** Signup, verification, passwords and sessions under /api (paths as the spec has them). */
@@ -105,7 +106,7 @@ export const accountsRoutes: FastifyPluginAsyncZod<{ service: AccountsService }>
         tags,
         summary: 'Log in with phone number and password',
         body: LoginRequestSchema,
-        response: { 200: TokenPairSchema, 400: BadRequestSchema, 429: ErrorBodySchema },
+        response: { 200: TokenPairSchema, 400: BadRequestSchema, ...errorResponses(429) },
       },
     },
     async (request) => service.login(request.body, request.ip),
@@ -118,7 +119,7 @@ export const accountsRoutes: FastifyPluginAsyncZod<{ service: AccountsService }>
         tags,
         summary: 'Exchange a refresh token for a new pair (rotated on every use)',
         body: RefreshRequestSchema,
-        response: { 200: TokenPairSchema, 401: ErrorBodySchema },
+        response: { 200: TokenPairSchema, ...errorResponses(401) },
       },
     },
     async (request) => service.refresh(request.body.refresh),
@@ -148,7 +149,7 @@ export const accountsRoutes: FastifyPluginAsyncZod<{ service: AccountsService }>
         tags,
         summary: 'The logged-in user',
         security: [{ bearerAuth: [] }],
-        response: { 200: UserSchema, 401: ErrorBodySchema },
+        response: { 200: UserSchema, ...errorResponses(401) },
       },
     },
     async (request) => service.me(request.user!.uuid),
@@ -162,7 +163,7 @@ export const accountsRoutes: FastifyPluginAsyncZod<{ service: AccountsService }>
         tags,
         summary: 'Everything stored about the logged-in member, as JSON',
         security: [{ bearerAuth: [] }],
-        response: { 200: MyDataSchema, 401: ErrorBodySchema },
+        response: { 200: MyDataSchema, ...errorResponses(401) },
       },
     },
     async (request, reply) => {
@@ -183,8 +184,7 @@ export const accountsRoutes: FastifyPluginAsyncZod<{ service: AccountsService }>
         response: {
           204: z.null(),
           400: BadRequestSchema,
-          401: ErrorBodySchema,
-          429: ErrorBodySchema,
+          ...errorResponses(401, 429),
         },
       },
     },
