@@ -2,13 +2,13 @@ import { PageQuerySchema, ReviewAccountListSchema, ReviewAccountSchema } from '@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { publicOrigin } from '../../lib/origin.js';
 import { UuidParamsSchema, errorResponses } from '../../lib/route-schemas.js';
-import type { AccountsService } from './accounts.service.js';
+import type { SignupReviewService } from './signup-review.service.js';
 
 const tags = ['moderation'];
 const errors = errorResponses(401, 403, 404);
 
 /** Signups the risk checks held back. Registered inside the moderator-only /v1/admin scope. */
-export const moderationRoutes: FastifyPluginAsyncZod<{ service: AccountsService }> = async (
+export const signupReviewRoutes: FastifyPluginAsyncZod<{ service: SignupReviewService }> = async (
   app,
   { service },
 ) => {
