@@ -32,6 +32,7 @@ import { createSignupReviewService } from './modules/accounts/signup-review.serv
 import { signupRoutes } from './modules/accounts/signup.routes.js';
 import { createSignupService } from './modules/accounts/signup.service.js';
 import { answerModerationRoutes } from './modules/answers/answer-moderation.routes.js';
+import { createAnswered } from './modules/answers/answered.js';
 import { createAnswersRepository } from './modules/answers/answers.repository.js';
 import { answersRoutes } from './modules/answers/answers.routes.js';
 import { createAnswersService } from './modules/answers/answers.service.js';
@@ -52,6 +53,7 @@ import { createPanelsService } from './modules/panels/panels.service.js';
 import { createPageViewsRepository } from './modules/page-views/page-views.repository.js';
 import { pageViewStatsRoutes, pageViewsRoutes } from './modules/page-views/page-views.routes.js';
 import { createPageViewsService } from './modules/page-views/page-views.service.js';
+import { createRespondentIds } from './modules/respondents/respondent-ids.js';
 import { createRespondentsRepository } from './modules/respondents/respondents.repository.js';
 import { createRespondentsService } from './modules/respondents/respondents.service.js';
 import { createResultsRepository } from './modules/results/results.repository.js';
@@ -216,10 +218,20 @@ export async function buildApp({
     cacheSeconds: config.contentCacheSeconds,
     visitorQuestions: config.visitorFreeQuestions,
   });
+  // Results are shown to a member only after they answered, and answering replies with the
+  // results: "has answered?" is its own index (answers remember, results ask), built before
+  // both from the respondent ids, so neither service has to be bound late to the other.
+  const respondentsRepository = createRespondentsRepository(database.db);
+  const respondentIds = createRespondentIds(respondentsRepository, {
+    pseudonymKey: derivePseudonymKey(secrets),
+    profileKey: deriveProfileKey(secrets),
+    clock,
+  });
+  const answersRepository = createAnswersRepository(database.db);
+  const answered = createAnswered(answersRepository, respondentIds);
   const results = createResultsService(createResultsRepository(database.db), {
     surveys,
-    // Bound late: the answers service needs the results service first.
-    hasAnswered: (uuid, questionId) => answers.hasAnswered(uuid, questionId),
+    hasAnswered: answered.hasAnswered,
     profileKey: deriveProfileKey(secrets),
     refreshSeconds: config.resultsRefreshSeconds,
     ...(noise ? { noise } : {}),
@@ -227,18 +239,17 @@ export async function buildApp({
     onError: (err) => app.log.warn({ err }, 'results: folding or publishing failed; will retry'),
   });
   app.decorate('results', results);
-  const respondents = createRespondentsService(createRespondentsRepository(database.db), {
-    pseudonymKey: derivePseudonymKey(secrets),
+  const respondents = createRespondentsService(respondentsRepository, {
+    ids: respondentIds,
     profileKey: deriveProfileKey(secrets),
     counting: results,
-    clock,
   });
-  const answersRepository = createAnswersRepository(database.db);
   const audit = createAuditService(createAuditRepository(database.db));
   const answers = createAnswersService(answersRepository, {
     surveys,
-    respondents,
+    respondents: respondentIds,
     results,
+    answered,
     audit,
     timingKey: keys.timing,
     clock,
@@ -251,7 +262,7 @@ export async function buildApp({
   });
   const operatorResults = createOperatorResultsService({ results, surveys, audit, clock });
   const panels = createPanelsService(createPanelsRepository(database.db), {
-    respondents,
+    respondents: respondentIds,
     audit,
     codeKey: keys.panelCode,
     panelKey: derivePanelKey(secrets),
