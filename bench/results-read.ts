@@ -20,6 +20,7 @@ import {
 } from '../apps/api/src/lib/keys';
 import { createTokenService } from '../apps/api/src/lib/tokens';
 import { createRespondentsRepository } from '../apps/api/src/modules/respondents/respondents.repository';
+import { createRespondentIds } from '../apps/api/src/modules/respondents/respondent-ids';
 import { createRespondentsService } from '../apps/api/src/modules/respondents/respondents.service';
 import { createResultsRepository } from '../apps/api/src/modules/results/results.repository';
 import { createResultsService } from '../apps/api/src/modules/results/results.service';
@@ -99,8 +100,12 @@ async function prepare(database: Database, n: number, jwtSecret: string): Promis
     on conflict (question_id) do update set pending = excluded.pending`);
   // Sealed as the server would seal them, before it starts (not during the measurement).
   const profileKey = deriveProfileKey({ pseudonymSecret: jwtSecret });
-  await createRespondentsService(createRespondentsRepository(db), {
-    pseudonymKey: derivePseudonymKey({ pseudonymSecret: jwtSecret }),
+  const respondentsRepository = createRespondentsRepository(db);
+  await createRespondentsService(respondentsRepository, {
+    ids: createRespondentIds(respondentsRepository, {
+      pseudonymKey: derivePseudonymKey({ pseudonymSecret: jwtSecret }),
+      profileKey,
+    }),
     profileKey,
     counting: {
       startCounting: async () => false,

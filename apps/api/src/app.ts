@@ -19,15 +19,21 @@ import { loggableError } from './lib/loggable-error.js';
 import type { RateLimitStore } from './lib/rate-limit.js';
 import type { Secrets } from './lib/secrets.js';
 import { createTokenService } from './lib/tokens.js';
-import {
-  SESSION_CHANNEL,
-  createAccountsRepository,
-} from './modules/accounts/accounts.repository.js';
-import { accountsRoutes } from './modules/accounts/accounts.routes.js';
-import { createAccountsService } from './modules/accounts/accounts.service.js';
-import { moderationRoutes } from './modules/accounts/moderation.routes.js';
+import { createAccountsRepository } from './modules/accounts/accounts.repository.js';
+import { createCodes } from './modules/accounts/codes.js';
+import { memberDataRoutes } from './modules/accounts/member-data.routes.js';
+import { createMemberDataService } from './modules/accounts/member-data.service.js';
+import { createPasswordLimits } from './modules/accounts/password-limits.js';
+import { SESSION_CHANNEL, createSessionChanges } from './modules/accounts/session-changes.js';
 import { createSessionGate } from './modules/accounts/session-gate.js';
+import { sessionsRoutes } from './modules/accounts/sessions.routes.js';
+import { createSessionsService } from './modules/accounts/sessions.service.js';
+import { signupReviewRoutes } from './modules/accounts/signup-review.routes.js';
+import { createSignupReviewService } from './modules/accounts/signup-review.service.js';
+import { signupRoutes } from './modules/accounts/signup.routes.js';
+import { createSignupService } from './modules/accounts/signup.service.js';
 import { answerModerationRoutes } from './modules/answers/answer-moderation.routes.js';
+import { createAnswered } from './modules/answers/answered.js';
 import { createAnswersRepository } from './modules/answers/answers.repository.js';
 import { answersRoutes } from './modules/answers/answers.routes.js';
 import { createAnswersService } from './modules/answers/answers.service.js';
@@ -49,6 +55,7 @@ import { createPanelsService } from './modules/panels/panels.service.js';
 import { createPageViewsRepository } from './modules/page-views/page-views.repository.js';
 import { pageViewStatsRoutes, pageViewsRoutes } from './modules/page-views/page-views.routes.js';
 import { createPageViewsService } from './modules/page-views/page-views.service.js';
+import { createRespondentIds } from './modules/respondents/respondent-ids.js';
 import { createRespondentsRepository } from './modules/respondents/respondents.repository.js';
 import { createRespondentsService } from './modules/respondents/respondents.service.js';
 import { createResultsRepository } from './modules/results/results.repository.js';
@@ -58,6 +65,7 @@ import { type ResultsService, createResultsService } from './modules/results/res
 import { createSurveysRepository } from './modules/surveys/surveys.repository.js';
 import { surveysRoutes } from './modules/surveys/surveys.routes.js';
 import { createSurveysService } from './modules/surveys/surveys.service.js';
+import { createUsersRepository } from './modules/users/users.repository.js';
 import { usersRoutes } from './modules/users/users.routes.js';
 import { createUsersService } from './modules/users/users.service.js';
 import auth from './plugins/auth.js';
@@ -187,21 +195,23 @@ export async function buildApp({
 
   const keys = deriveKeys(secrets);
   // Every access token is checked against its account and session; what this process read is
-  // cached until a change is written here or announced by another process (decision 005).
-  const accountsRepository = createAccountsRepository(database.db, {
-    onSessionChange: (uuid) => sessions.invalidate(uuid),
+  // cached until a change is written here (accounts or users) or announced by another process
+  // (decision 005).
+  const sessionChanges = createSessionChanges(database.db, {
+    onSessionChange: (uuid) => sessionGate.invalidate(uuid),
   });
-  const sessions = createSessionGate(accountsRepository, { now: () => clock().getTime() });
+  const accountsRepository = createAccountsRepository(database.db, sessionChanges);
+  const sessionGate = createSessionGate(accountsRepository, { now: () => clock().getTime() });
   let stopListening: (() => Promise<void>) | undefined;
   app.addHook('onReady', async () => {
     stopListening = await database.listen(SESSION_CHANNEL, {
-      onMessage: (uuid) => sessions.invalidate(uuid),
-      onState: (listening) => sessions.setListening(listening),
+      onMessage: (uuid) => sessionGate.invalidate(uuid),
+      onState: (listening) => sessionGate.setListening(listening),
       onError: (err) => app.log.warn({ err }, 'session notifications: connection lost; retrying'),
     });
   });
   app.addHook('onClose', async () => {
-    sessions.setListening(false);
+    sessionGate.setListening(false);
     await stopListening?.().catch(() => {});
   });
   await app.register(auth, {
@@ -209,7 +219,7 @@ export async function buildApp({
       accessTtlSeconds: config.auth.accessTokenTtlSeconds,
       clock,
     }),
-    sessions,
+    sessions: sessionGate,
   });
   await app.register(rateLimit, rateLimitStore ? { store: rateLimitStore } : {});
   await app.register(sms, { ...(smsSender ? { sender: smsSender } : {}), clock });
@@ -218,10 +228,20 @@ export async function buildApp({
     cacheSeconds: config.contentCacheSeconds,
     visitorQuestions: config.visitorFreeQuestions,
   });
+  // Results are shown to a member only after they answered, and answering replies with the
+  // results: "has answered?" is its own index (answers remember, results ask), built before
+  // both from the respondent ids, so neither service has to be bound late to the other.
+  const respondentsRepository = createRespondentsRepository(database.db);
+  const respondentIds = createRespondentIds(respondentsRepository, {
+    pseudonymKey: derivePseudonymKey(secrets),
+    profileKey: deriveProfileKey(secrets),
+    clock,
+  });
+  const answersRepository = createAnswersRepository(database.db, config.answerBatching);
+  const answered = createAnswered(answersRepository, respondentIds);
   const results = createResultsService(createResultsRepository(database.db), {
     surveys,
-    // Bound late: the answers service needs the results service first.
-    hasAnswered: (uuid, questionId) => answers.hasAnswered(uuid, questionId),
+    hasAnswered: answered.hasAnswered,
     profileKey: deriveProfileKey(secrets),
     refreshSeconds: config.resultsRefreshSeconds,
     ...(noise ? { noise } : {}),
@@ -229,18 +249,17 @@ export async function buildApp({
     onError: (err) => app.log.warn({ err }, 'results: folding or publishing failed; will retry'),
   });
   app.decorate('results', results);
-  const respondents = createRespondentsService(createRespondentsRepository(database.db), {
-    pseudonymKey: derivePseudonymKey(secrets),
+  const respondents = createRespondentsService(respondentsRepository, {
+    ids: respondentIds,
     profileKey: deriveProfileKey(secrets),
     counting: results,
-    clock,
   });
-  const answersRepository = createAnswersRepository(database.db, config.answerBatching);
   const audit = createAuditService(createAuditRepository(database.db));
   const answers = createAnswersService(answersRepository, {
     surveys,
-    respondents,
+    respondents: respondentIds,
     results,
+    answered,
     audit,
     timingKey: keys.timing,
     clock,
@@ -270,7 +289,7 @@ export async function buildApp({
   app.addHook('onClose', async () => stopContentListening?.().catch(() => {}));
   const operatorResults = createOperatorResultsService({ results, surveys, audit, clock });
   const panels = createPanelsService(createPanelsRepository(database.db), {
-    respondents,
+    respondents: respondentIds,
     audit,
     codeKey: keys.panelCode,
     panelKey: derivePanelKey(secrets),
@@ -288,18 +307,44 @@ export async function buildApp({
     audit,
     legacyDir: uploadsDir,
   });
-  const users = createUsersService(accountsRepository, { respondents, audit, clock });
-  const accounts = createAccountsService(accountsRepository, {
-    tokens: app.tokens,
-    keys,
-    sms: app.sms,
-    limits: app.rateLimits,
-    auth: config.auth,
-    smsConfig: config.sms,
+  const users = createUsersService(createUsersRepository(database.db, sessionChanges), {
     respondents,
     audit,
     clock,
   });
+  // Accounts, by job: codes and signup, sessions, the member's own data, signup review.
+  const passwordLimits = createPasswordLimits({
+    limits: app.rateLimits,
+    ipKey: keys.ip,
+    auth: config.auth,
+  });
+  const sessions = createSessionsService(accountsRepository, {
+    tokens: app.tokens,
+    passwordLimits,
+    auth: config.auth,
+    clock,
+  });
+  const signup = createSignupService(accountsRepository, {
+    codes: createCodes(accountsRepository, {
+      keys,
+      sms: app.sms,
+      limits: app.rateLimits,
+      smsConfig: config.sms,
+      clock,
+    }),
+    sessions,
+    tokens: app.tokens,
+    ipKey: keys.ip,
+    auth: config.auth,
+    smsConfig: config.sms,
+    clock,
+  });
+  const memberData = createMemberDataService(accountsRepository, {
+    passwordLimits,
+    respondents,
+    clock,
+  });
+  const signupReview = createSignupReviewService(accountsRepository, { respondents, audit, clock });
 
   await app.register(swagger, {
     openapi: {
@@ -330,7 +375,9 @@ export async function buildApp({
       });
       await api.register(healthRoutes);
       await api.register(surveysRoutes, { service: surveys });
-      await api.register(accountsRoutes, { service: accounts });
+      await api.register(signupRoutes, { service: signup });
+      await api.register(sessionsRoutes, { service: sessions });
+      await api.register(memberDataRoutes, { service: memberData });
       await api.register(answersRoutes, { service: answers });
       await api.register(panelCompletionRoutes, { service: panels });
       await api.register(resultsRoutes, { service: results });
@@ -340,7 +387,7 @@ export async function buildApp({
       await api.register(
         async (staff) => {
           staff.addHook('onRequest', staff.requireRole('moderator', 'admin'));
-          await staff.register(moderationRoutes, { service: accounts });
+          await staff.register(signupReviewRoutes, { service: signupReview });
           await staff.register(answerModerationRoutes, { service: answers });
           await staff.register(async (admin) => {
             admin.addHook('onRequest', admin.requireRole('admin'));

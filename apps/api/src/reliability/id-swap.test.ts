@@ -745,7 +745,7 @@ describe.each(engines)('every member route with another member’s ids, on %s', 
 
   // Found by this file: the fifth wrong code said "Too many wrong codes" only where a live
   // challenge counted the wrong tries, so the reply told whether a number had an account. Now a
-  // number that is sent no code gets a challenge no code matches (accounts.service sendNoCode).
+  // number that is sent no code gets a challenge no code matches (accounts/codes.ts sendNone).
   // Reset: forgot-password, then wrong codes to set-password. Signup: create (a registered
   // number is texted "already registered"), then wrong codes to verify.
   const afterFiveWrongCodes = async (

@@ -1,6 +1,7 @@
-import { and, asc, count, desc, eq, gt, isNull, like, lt, sql } from 'drizzle-orm';
+import { and, asc, count, eq, gt, isNull, lt, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { PASSWORD_TOKEN_TTL_SECONDS } from '../../lib/tokens.js';
+import { type SessionChanges, createSessionChanges } from './session-changes.js';
 import {
   answers,
   otpChallenges,
@@ -21,30 +22,14 @@ export type OtpPurpose = ChallengeRow['purpose'];
 export type UserStatus = UserRow['status'];
 
 /**
- * NOTIFY channel of session changes (payload: the user's uuid): a logout, a revoked session, or
- * a change of the account's role or status. Every API process listens and drops what it had
- * cached about that user's access tokens (session-gate.ts).
+ * Users, one-time-code challenges, refresh tokens and signup events: Drizzle only. Writes that
+ * change what a user's tokens may do are announced through `sessionChanges` (the app passes the
+ * one that also drops this process's cached sessions; scripts need only the NOTIFY).
  */
-export const SESSION_CHANNEL = 'candor_sessions';
-
-export interface AccountsRepositoryOptions {
-  /** Told at once, in this process, after a write changed what the user's tokens may do. */
-  onSessionChange?: (uuid: string) => void;
-}
-
-/** Users, one-time-code challenges, refresh tokens and signup events: Drizzle only. */
-export function createAccountsRepository(db: Db, opts: AccountsRepositoryOptions = {}) {
-  /** This process first (synchronously), then every process through the database. */
-  async function sessionChanged(uuid: string): Promise<void> {
-    opts.onSessionChange?.(uuid);
-    await db.execute(sql`select pg_notify(${SESSION_CHANNEL}, ${uuid})`);
-  }
-
-  async function sessionChangedById(userId: number): Promise<void> {
-    const [row] = await db.select({ uuid: users.uuid }).from(users).where(eq(users.id, userId));
-    if (row) await sessionChanged(row.uuid);
-  }
-
+export function createAccountsRepository(
+  db: Db,
+  sessionChanges: SessionChanges = createSessionChanges(db),
+) {
   return {
     async findUserByPhone(phoneE164: string): Promise<UserRow | undefined> {
       const [row] = await db.select().from(users).where(eq(users.phoneE164, phoneE164));
@@ -83,7 +68,7 @@ export function createAccountsRepository(db: Db, opts: AccountsRepositoryOptions
         .where(and(eq(users.id, id), onlyIfStatus ? eq(users.status, onlyIfStatus) : undefined))
         .returning();
       if (row && (values.role !== undefined || values.status !== undefined)) {
-        await sessionChanged(row.uuid);
+        await sessionChanges.changed(row.uuid);
       }
       return row;
     },
@@ -108,16 +93,6 @@ export function createAccountsRepository(db: Db, opts: AccountsRepositoryOptions
         .from(users)
         .where(eq(users.uuid, uuid));
       return row;
-    },
-
-    /** Accounts whose E.164 number starts with `prefix` (all when empty), newest first. */
-    async searchByPhone(prefix: string, offset: number, limit: number) {
-      const where = prefix ? like(users.phoneE164, `${prefix}%`) : undefined;
-      const [rows, [total]] = await Promise.all([
-        db.select().from(users).where(where).orderBy(desc(users.id)).offset(offset).limit(limit),
-        db.select({ n: count() }).from(users).where(where),
-      ]);
-      return { rows, total: total?.n ?? 0 };
     },
 
     async listByStatus(status: UserStatus, offset: number, limit: number) {
@@ -280,7 +255,7 @@ export function createAccountsRepository(db: Db, opts: AccountsRepositoryOptions
         .set({ revokedAt: now })
         .where(and(eq(refreshTokens.familyId, familyId), isNull(refreshTokens.revokedAt)))
         .returning({ userId: refreshTokens.userId });
-      if (revoked) await sessionChangedById(revoked.userId);
+      if (revoked) await sessionChanges.changedById(revoked.userId);
     },
 
     /** The user's sessions (refresh tokens) for their export: times only, never the hashes. */
@@ -324,7 +299,7 @@ export function createAccountsRepository(db: Db, opts: AccountsRepositoryOptions
         await tx.delete(users).where(eq(users.id, user.id));
         return samples;
       });
-      await sessionChanged(user.uuid);
+      await sessionChanges.changed(user.uuid);
       return resampled;
     },
 
@@ -347,7 +322,7 @@ export function createAccountsRepository(db: Db, opts: AccountsRepositoryOptions
         .update(refreshTokens)
         .set({ revokedAt: now })
         .where(and(eq(refreshTokens.userId, userId), isNull(refreshTokens.revokedAt)));
-      await sessionChangedById(userId);
+      await sessionChanges.changedById(userId);
     },
 
     /**

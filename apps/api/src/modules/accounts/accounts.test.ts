@@ -9,7 +9,8 @@ import { freshIp, freshPhone, get, json, post, signUp, signupBody } from '../../
 import { createTestApp, testSecrets } from '../../test/app.js';
 import { createTestDatabase, engines } from '../../test/database.js';
 import { lastCodeFor, messagesTo, readOutbox } from '../../test/outbox.js';
-import { CODE_SENT, LOGIN_FAILED } from './accounts.service.js';
+import { LOGIN_FAILED } from './sessions.service.js';
+import { CODE_SENT } from './signup.service.js';
 
 const CREATE = '/api/v1/user/create/';
 const VERIFY = '/api/v1/user/verify/';

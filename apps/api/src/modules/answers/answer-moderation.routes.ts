@@ -1,12 +1,8 @@
-import {
-  ErrorBodySchema,
-  PageQuerySchema,
-  PendingAnswerListSchema,
-  ValidationErrorBodySchema,
-} from '@candor/contracts';
+import { PageQuerySchema, PendingAnswerListSchema } from '@candor/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { publicOrigin } from '../../lib/origin.js';
+import { errorResponses } from '../../lib/route-schemas.js';
 import type { AnswersService } from './answers.service.js';
 
 const ListQuerySchema = PageQuerySchema.extend({
@@ -23,12 +19,7 @@ const IdParamsSchema = z.object({
     .max(2 ** 53),
 });
 const tags = ['moderation'];
-const errors = {
-  400: ValidationErrorBodySchema,
-  401: ErrorBodySchema,
-  403: ErrorBodySchema,
-  404: ErrorBodySchema,
-};
+const errors = errorResponses(400, 401, 403, 404);
 
 /** The open-answer moderation queue. Registered inside the moderator-only /v1/admin scope. */
 export const answerModerationRoutes: FastifyPluginAsyncZod<{ service: AnswersService }> = async (
@@ -53,24 +44,35 @@ export const answerModerationRoutes: FastifyPluginAsyncZod<{ service: AnswersSer
     },
   );
 
-  for (const decision of ['approve', 'hide'] as const) {
-    app.post(
-      `/answers/:id/${decision}/`,
-      {
-        schema: {
-          tags,
-          summary:
-            decision === 'approve'
-              ? 'Approve: the answer may be shown as a sample answer'
-              : 'Hide: the answer is never shown (it still counts as written)',
-          params: IdParamsSchema,
-          response: { 204: z.null(), ...errors },
-        },
+  app.post(
+    '/answers/:id/approve/',
+    {
+      schema: {
+        tags,
+        summary: 'Approve: the answer may be shown as a sample answer',
+        params: IdParamsSchema,
+        response: { 204: z.null(), ...errors },
       },
-      async (request, reply) => {
-        await service.moderate(request.params.id, decision, request.user!);
-        return reply.status(204).send(null);
+    },
+    async (request, reply) => {
+      await service.moderate(request.params.id, 'approve', request.user!);
+      return reply.status(204).send(null);
+    },
+  );
+
+  app.post(
+    '/answers/:id/hide/',
+    {
+      schema: {
+        tags,
+        summary: 'Hide: the answer is never shown (it still counts as written)',
+        params: IdParamsSchema,
+        response: { 204: z.null(), ...errors },
       },
-    );
-  }
+    },
+    async (request, reply) => {
+      await service.moderate(request.params.id, 'hide', request.user!);
+      return reply.status(204).send(null);
+    },
+  );
 };

@@ -2,7 +2,6 @@ import {
   AnswerRequestSchema,
   AnswerResponseSchema,
   AttemptedQuestionListSchema,
-  ErrorBodySchema,
   IdempotencyKeySchema,
   MirrorSchema,
   PageQuerySchema,
@@ -10,27 +9,21 @@ import {
   RatingResponseSchema,
   TimingIdSchema,
   TimingStartRequestSchema,
-  ValidationErrorBodySchema,
 } from '@candor/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { publicOrigin } from '../../lib/origin.js';
+import { QidParamsSchema, errorResponses } from '../../lib/route-schemas.js';
 import type { AnswersService } from './answers.service.js';
 
-// Any qid or timing id that names nothing is a 404 from the service, never a field error.
-const QidParamsSchema = z.object({ qid: z.string() });
+// A timing id that names nothing is a 404 from the service, never a field error.
 const TimingParamsSchema = z.object({ id: z.string() });
 // Loose: the other headers (authorization, accept-encoding) stay on the request.
 const AnswerHeadersSchema = z.looseObject({ 'idempotency-key': IdempotencyKeySchema.optional() });
 const tags = ['answers'];
 const security = [{ bearerAuth: [] }];
-const errors = {
-  400: ValidationErrorBodySchema,
-  401: ErrorBodySchema,
-  404: ErrorBodySchema,
-  409: ErrorBodySchema,
-};
+const errors = errorResponses(400, 401, 404, 409);
 
 /**
  * The end calls need no body; clients send none, `{}` or an empty JSON body. This scope reads an
@@ -89,7 +82,7 @@ export const answersRoutes: FastifyPluginAsyncZod<{ service: AnswersService }> =
         summary: "The logged-in member's answers, newest first",
         security,
         querystring: PageQuerySchema,
-        response: { 200: AttemptedQuestionListSchema, 400: ValidationErrorBodySchema },
+        response: { 200: AttemptedQuestionListSchema, ...errorResponses(400) },
       },
     },
     async (request) =>
@@ -108,7 +101,7 @@ export const answersRoutes: FastifyPluginAsyncZod<{ service: AnswersService }> =
         tags,
         summary: "The mirror: the member's answers against everyone's, and their ratings",
         security,
-        response: { 200: MirrorSchema, 401: ErrorBodySchema },
+        response: { 200: MirrorSchema, ...errorResponses(401) },
       },
     },
     async (request) => service.mirror(request.user!.uuid),
@@ -133,39 +126,70 @@ export const answersRoutes: FastifyPluginAsyncZod<{ service: AnswersService }> =
   await app.register(async (scope) => {
     acceptEmptyJson(scope);
     const timing = scope.withTypeProvider<ZodTypeProvider>();
-    for (const kind of ['answer', 'graph'] as const) {
-      timing.post(
-        `/v1/questions/${kind}-time-start/`,
-        {
-          onRequest: timing.requireUser,
-          schema: {
-            tags,
-            summary: `Start timing ${kind === 'answer' ? 'an answer' : 'a graph view'}: an opaque id`,
-            security,
-            body: TimingStartRequestSchema,
-            response: { 201: TimingIdSchema, ...errors },
-          },
+    timing.post(
+      '/v1/questions/answer-time-start/',
+      {
+        onRequest: timing.requireUser,
+        schema: {
+          tags,
+          summary: 'Start timing an answer: an opaque id',
+          security,
+          body: TimingStartRequestSchema,
+          response: { 201: TimingIdSchema, ...errors },
         },
-        async (request, reply) =>
-          reply
-            .status(201)
-            .send(await service.startTiming(request.user!.uuid, kind, request.body.qid)),
-      );
+      },
+      async (request, reply) =>
+        reply
+          .status(201)
+          .send(await service.startTiming(request.user!.uuid, 'answer', request.body.qid)),
+    );
 
-      timing.put(
-        `/v1/questions/${kind}-time-end/:id`,
-        {
-          onRequest: timing.requireUser,
-          schema: {
-            tags,
-            summary: 'End the timing: only its duration is stored, once',
-            security,
-            params: TimingParamsSchema,
-            response: { 200: TimingIdSchema, ...errors },
-          },
+    timing.put(
+      '/v1/questions/answer-time-end/:id',
+      {
+        onRequest: timing.requireUser,
+        schema: {
+          tags,
+          summary: 'End the timing: only its duration is stored, once',
+          security,
+          params: TimingParamsSchema,
+          response: { 200: TimingIdSchema, ...errors },
         },
-        async (request) => service.endTiming(request.user!.uuid, kind, request.params.id),
-      );
-    }
+      },
+      async (request) => service.endTiming(request.user!.uuid, 'answer', request.params.id),
+    );
+
+    timing.post(
+      '/v1/questions/graph-time-start/',
+      {
+        onRequest: timing.requireUser,
+        schema: {
+          tags,
+          summary: 'Start timing a graph view: an opaque id',
+          security,
+          body: TimingStartRequestSchema,
+          response: { 201: TimingIdSchema, ...errors },
+        },
+      },
+      async (request, reply) =>
+        reply
+          .status(201)
+          .send(await service.startTiming(request.user!.uuid, 'graph', request.body.qid)),
+    );
+
+    timing.put(
+      '/v1/questions/graph-time-end/:id',
+      {
+        onRequest: timing.requireUser,
+        schema: {
+          tags,
+          summary: 'End the timing: only its duration is stored, once',
+          security,
+          params: TimingParamsSchema,
+          response: { 200: TimingIdSchema, ...errors },
+        },
+      },
+      async (request) => service.endTiming(request.user!.uuid, 'graph', request.params.id),
+    );
   });
 };

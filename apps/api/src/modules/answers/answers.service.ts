@@ -13,11 +13,11 @@ import {
 import { AppError } from '../../lib/app-error.js';
 import { FOREIGN_KEY_VIOLATION, sqlConstraint, sqlState } from '../../lib/sql-state.js';
 import { pageLinks } from '../../lib/paging.js';
-import { createPairCache } from '../../lib/pair-cache.js';
 import type { Actor, AuditService } from '../audit/audit.service.js';
-import type { RespondentsService } from '../respondents/respondents.service.js';
+import type { RespondentIds } from '../respondents/respondent-ids.js';
 import type { ResultsService } from '../results/results.service.js';
 import type { CatalogQuestion, SurveysService } from '../surveys/surveys.service.js';
+import type { Answered } from './answered.js';
 import type { AnswersRepository, StoredAnswer } from './answers.repository.js';
 import {
   type TimingKind,
@@ -27,9 +27,6 @@ import {
   timingOwner,
   verifyTimingId,
 } from './timing-id.js';
-
-/** Answers remembered as existing, per process: 2^18 slots, 2 MiB allocated at start. */
-const ANSWERED_CACHE_BITS = 18;
 
 /** Timings longer than this (or negative: a clock moved) are dropped as not meaningful. */
 export const MAX_TIMING_MS = 3_600_000;
@@ -67,8 +64,11 @@ type Normalised = ReturnType<typeof normalise>;
 
 export interface AnswersServiceDeps {
   surveys: Pick<SurveysService, 'findQuestion'>;
-  respondents: RespondentsService;
+  /** uuid -> respondent id; a respondent is created on a member's first answer. */
+  respondents: RespondentIds;
   results: ResultsService;
+  /** Remembers each stored answer for the results' "answered first?" check. */
+  answered: Pick<Answered, 'remember'>;
   /** Moderation decisions are written to the audit log. */
   audit: Pick<AuditService, 'record'>;
   /** Keys.timing: signs the timing ids. */
@@ -115,13 +115,6 @@ export function createAnswersService(repo: AnswersRepository, deps: AnswersServi
       results: await resultsFor(q),
     };
   }
-
-  // Answers known to exist (respondent id, question id): an answer is never taken back while its
-  // member exists, so results can check "answered first?" without a query. Fixed size: a newer
-  // pair may take an older one's place (then the query answers), never claim it.
-  const answered = createPairCache(ANSWERED_CACHE_BITS);
-  const remember = (respondentId: number, questionId: number) =>
-    answered.add(respondentId, questionId);
 
   /**
    * A write that fails on a foreign key refers to something gone since this process read it:
@@ -171,7 +164,7 @@ export function createAnswersService(repo: AnswersRepository, deps: AnswersServi
         idempotencyKey: idempotencyKey ?? null,
       };
       if (await goneIfErased(uuid, repo.insertAnswer(values))) {
-        remember(respondentId, q.id);
+        deps.answered.remember(respondentId, q.id);
         return { status: 201, body: await reply(q, values) };
       }
       const stored = await repo.findAnswer(respondentId, q.id);
@@ -215,16 +208,6 @@ export function createAnswersService(repo: AnswersRepository, deps: AnswersServi
       const done = await repo.setModeration(id, decision === 'approve' ? 'approved' : 'hidden');
       if (!done) throw new AppError('NOT_FOUND');
       await deps.audit.record(actor, `answer.${decision}`, `answer:${id}`);
-    },
-
-    /** Whether the member answered the question (results are shown only after answering). */
-    async hasAnswered(uuid: string, questionId: number): Promise<boolean> {
-      const respondentId = await respondents.find(uuid);
-      if (respondentId === undefined) return false;
-      if (answered.has(respondentId, questionId)) return true;
-      const found = (await repo.findAnswer(respondentId, questionId)) !== undefined;
-      if (found) remember(respondentId, questionId);
-      return found;
     },
 
     /** The member's answers, newest first; nobody else's. */

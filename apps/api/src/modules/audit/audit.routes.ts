@@ -1,6 +1,7 @@
-import { AuditEntryListSchema, ErrorBodySchema, PageQuerySchema } from '@candor/contracts';
+import { AuditEntryListSchema, PageQuerySchema } from '@candor/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { publicOrigin } from '../../lib/origin.js';
+import { errorResponses } from '../../lib/route-schemas.js';
 import type { AuditService } from './audit.service.js';
 
 /** The audit log. Registered inside the admin-only part of /v1/admin. */
@@ -15,7 +16,7 @@ export const auditRoutes: FastifyPluginAsyncZod<{ service: AuditService }> = asy
         tags: ['admin'],
         summary: 'Staff actions, newest first',
         querystring: PageQuerySchema,
-        response: { 200: AuditEntryListSchema, 401: ErrorBodySchema, 403: ErrorBodySchema },
+        response: { 200: AuditEntryListSchema, ...errorResponses(401, 403) },
       },
     },
     async (request) =>

@@ -3,32 +3,22 @@ import {
   AdminGenreSchema,
   AdminSurveyListSchema,
   AdminSurveySchema,
-  ErrorBodySchema,
   GenreInputSchema,
   QuestionInputSchema,
   QuestionOrderSchema,
   SurveyDetailSchema,
   SurveyInputSchema,
   SurveyOrderSchema,
-  ValidationErrorBodySchema,
 } from '@candor/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { publicOrigin } from '../../lib/origin.js';
+import { GidParamsSchema, QidParamsSchema, errorResponses } from '../../lib/route-schemas.js';
 import type { SurveysService } from '../surveys/surveys.service.js';
 import type { AuthoringService } from './authoring.service.js';
 
-// Ids that name nothing are a 404 from the service, never a field error.
-const GidParams = z.object({ gid: z.string() });
-const QidParams = z.object({ qid: z.string() });
 const tags = ['admin'];
-const errors = {
-  400: ValidationErrorBodySchema,
-  401: ErrorBodySchema,
-  403: ErrorBodySchema,
-  404: ErrorBodySchema,
-  409: ErrorBodySchema,
-};
+const errors = errorResponses(400, 401, 403, 404, 409);
 
 /** Survey authoring and genres for admins. Registered inside the admin-only part of /v1/admin. */
 export const authoringRoutes: FastifyPluginAsyncZod<{
@@ -69,7 +59,7 @@ export const authoringRoutes: FastifyPluginAsyncZod<{
       schema: {
         tags,
         summary: 'One survey as admins edit it, with its questions and which choices have answers',
-        params: GidParams,
+        params: GidParamsSchema,
         response: { 200: AdminSurveySchema, ...errors },
       },
     },
@@ -82,7 +72,7 @@ export const authoringRoutes: FastifyPluginAsyncZod<{
       schema: {
         tags,
         summary: "Edit a survey's fields and genres",
-        params: GidParams,
+        params: GidParamsSchema,
         body: SurveyInputSchema,
         response: { 200: AdminSurveySchema, ...errors },
       },
@@ -91,24 +81,44 @@ export const authoringRoutes: FastifyPluginAsyncZod<{
       service.update(request.params.gid, request.body, request.user!, publicOrigin(request)),
   );
 
-  for (const [verb, summary] of [
-    ['publish', 'Publish a draft: listed from its release date (needs a question)'],
-    ['close', 'Close: no more answers (sets closed_at); results visible to everyone'],
-    ['reopen', 'Reopen a closed survey: it takes answers again'],
-  ] as const) {
-    app.post(
-      `/surveys/:gid/${verb}/`,
-      {
-        schema: {
-          tags,
-          summary,
-          params: GidParams,
-          response: { 200: AdminSurveySchema, ...errors },
-        },
+  app.post(
+    '/surveys/:gid/publish/',
+    {
+      schema: {
+        tags,
+        summary: 'Publish a draft: listed from its release date (needs a question)',
+        params: GidParamsSchema,
+        response: { 200: AdminSurveySchema, ...errors },
       },
-      async (request) => service[verb](request.params.gid, request.user!, publicOrigin(request)),
-    );
-  }
+    },
+    async (request) => service.publish(request.params.gid, request.user!, publicOrigin(request)),
+  );
+
+  app.post(
+    '/surveys/:gid/close/',
+    {
+      schema: {
+        tags,
+        summary: 'Close: no more answers (sets closed_at); results visible to everyone',
+        params: GidParamsSchema,
+        response: { 200: AdminSurveySchema, ...errors },
+      },
+    },
+    async (request) => service.close(request.params.gid, request.user!, publicOrigin(request)),
+  );
+
+  app.post(
+    '/surveys/:gid/reopen/',
+    {
+      schema: {
+        tags,
+        summary: 'Reopen a closed survey: it takes answers again',
+        params: GidParamsSchema,
+        response: { 200: AdminSurveySchema, ...errors },
+      },
+    },
+    async (request) => service.reopen(request.params.gid, request.user!, publicOrigin(request)),
+  );
 
   app.get(
     '/surveys/:gid/preview/',
@@ -116,7 +126,7 @@ export const authoringRoutes: FastifyPluginAsyncZod<{
       schema: {
         tags,
         summary: 'A survey exactly as respondents will get it, whatever its state',
-        params: GidParams,
+        params: GidParamsSchema,
         response: { 200: SurveyDetailSchema, ...errors },
       },
     },
@@ -142,7 +152,7 @@ export const authoringRoutes: FastifyPluginAsyncZod<{
       schema: {
         tags,
         summary: 'Add a question at the end (closed ones get the leave-blank choice)',
-        params: GidParams,
+        params: GidParamsSchema,
         body: QuestionInputSchema,
         response: { 201: AdminSurveySchema, ...errors },
       },
@@ -166,7 +176,7 @@ export const authoringRoutes: FastifyPluginAsyncZod<{
       schema: {
         tags,
         summary: "Reorder a survey's questions (every qid, in the new order)",
-        params: GidParams,
+        params: GidParamsSchema,
         body: QuestionOrderSchema,
         response: { 200: AdminSurveySchema, ...errors },
       },
@@ -187,7 +197,7 @@ export const authoringRoutes: FastifyPluginAsyncZod<{
         tags,
         summary:
           'Edit a question; refused (409 ANSWERS_EXIST) if it removes or renames an answered choice or changes an answered question’s type',
-        params: QidParams,
+        params: QidParamsSchema,
         body: QuestionInputSchema,
         response: { 200: AdminSurveySchema, ...errors },
       },
@@ -207,7 +217,7 @@ export const authoringRoutes: FastifyPluginAsyncZod<{
       schema: {
         tags,
         summary: 'Delete a question nobody has answered (409 ANSWERS_EXIST otherwise)',
-        params: QidParams,
+        params: QidParamsSchema,
         response: { 200: AdminSurveySchema, ...errors },
       },
     },
@@ -247,7 +257,7 @@ export const authoringRoutes: FastifyPluginAsyncZod<{
       schema: {
         tags,
         summary: 'Rename a genre',
-        params: GidParams,
+        params: GidParamsSchema,
         body: GenreInputSchema,
         response: { 200: AdminGenreSchema, ...errors },
       },
@@ -261,7 +271,7 @@ export const authoringRoutes: FastifyPluginAsyncZod<{
       schema: {
         tags,
         summary: 'Delete a genre (surveys that had it lose it)',
-        params: GidParams,
+        params: GidParamsSchema,
         response: { 204: z.null(), ...errors },
       },
     },

@@ -1,11 +1,7 @@
-import {
-  ErrorBodySchema,
-  UPLOAD_MAX_BYTES,
-  UploadedImageSchema,
-  ValidationErrorBodySchema,
-} from '@candor/contracts';
+import { UPLOAD_MAX_BYTES, UploadedImageSchema } from '@candor/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { errorResponses } from '../../lib/route-schemas.js';
 import { UPLOADS_PATH, type ImagesService } from './images.service.js';
 
 const MEGABYTES = UPLOAD_MAX_BYTES / 1024 / 1024;
@@ -32,14 +28,7 @@ export const imageUploadRoutes: FastifyPluginAsyncZod<{ service: ImagesService }
         tags: ['admin'],
         summary: `Upload an image (JPEG, PNG, WebP or GIF, at most ${MEGABYTES} MB); stored as WebP`,
         consumes: ['image/jpeg', 'image/png', 'image/webp', 'image/gif'],
-        response: {
-          201: UploadedImageSchema,
-          400: ValidationErrorBodySchema,
-          401: ErrorBodySchema,
-          403: ErrorBodySchema,
-          413: ErrorBodySchema,
-          415: ErrorBodySchema,
-        },
+        response: { 201: UploadedImageSchema, ...errorResponses(400, 401, 403, 413, 415) },
       },
     },
     async (request, reply) => {

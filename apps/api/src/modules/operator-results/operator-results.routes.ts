@@ -1,19 +1,15 @@
 import {
-  ErrorBodySchema,
   OperatorQuestionResultsSchema,
   ResultsQuerySchema,
   SurveyExportSchema,
-  ValidationErrorBodySchema,
 } from '@candor/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { GidParamsSchema, QidParamsSchema, errorResponses } from '../../lib/route-schemas.js';
 import type { OperatorResultsService } from './operator-results.service.js';
 
-// An id that names nothing is a 404 from the service, not a field error.
-const QidParamsSchema = z.object({ qid: z.string() });
-const GidParamsSchema = z.object({ gid: z.string() });
 const tags = ['admin'];
-const errors = { 401: ErrorBodySchema, 403: ErrorBodySchema, 404: ErrorBodySchema };
+const errors = errorResponses(401, 403, 404);
 
 /** Results and exports for admins. Registered inside the admin-only part of /v1/admin. */
 export const operatorResultsRoutes: FastifyPluginAsyncZod<{
@@ -29,7 +25,7 @@ export const operatorResultsRoutes: FastifyPluginAsyncZod<{
           'staff too: suppressed numbers stay hidden), with answer timings and ratings',
         params: QidParamsSchema,
         querystring: ResultsQuerySchema,
-        response: { 200: OperatorQuestionResultsSchema, 400: ValidationErrorBodySchema, ...errors },
+        response: { 200: OperatorQuestionResultsSchema, ...errorResponses(400, 401, 403, 404) },
       },
     },
     async (request) => service.forQuestion(request.params.qid, request.query.breakdown),

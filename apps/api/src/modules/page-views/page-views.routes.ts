@@ -1,12 +1,11 @@
 import {
-  ErrorBodySchema,
   PageViewRequestSchema,
   PageViewStatsQuerySchema,
   PageViewStatsSchema,
-  ValidationErrorBodySchema,
 } from '@candor/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { errorResponses } from '../../lib/route-schemas.js';
 import type { PageViewsService } from './page-views.service.js';
 
 /** First-party page views; no authentication (an Authorization header is ignored). */
@@ -21,7 +20,7 @@ export const pageViewsRoutes: FastifyPluginAsyncZod<{ service: PageViewsService 
         tags: ['analytics'],
         summary: 'Count one page view: route pattern and referring host (no IP, user or cookie)',
         body: PageViewRequestSchema,
-        response: { 204: z.null(), 400: ValidationErrorBodySchema, 429: ErrorBodySchema },
+        response: { 204: z.null(), ...errorResponses(400, 429) },
       },
     },
     async (request, reply) => {
@@ -43,12 +42,7 @@ export const pageViewStatsRoutes: FastifyPluginAsyncZod<{ service: PageViewsServ
         tags: ['admin'],
         summary: 'Page views per day, route pattern and referring host over the last days',
         querystring: PageViewStatsQuerySchema,
-        response: {
-          200: PageViewStatsSchema,
-          400: ValidationErrorBodySchema,
-          401: ErrorBodySchema,
-          403: ErrorBodySchema,
-        },
+        response: { 200: PageViewStatsSchema, ...errorResponses(400, 401, 403) },
       },
     },
     async (request) => service.stats(request.query.days),

@@ -1,18 +1,14 @@
 import {
-  ErrorBodySchema,
   PanelCodeCheckRequestSchema,
   PanelCodeCheckSchema,
   PanelCompletionCountsSchema,
   PanelCompletionRequestSchema,
   PanelCompletionSchema,
-  ValidationErrorBodySchema,
 } from '@candor/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { GidParamsSchema, errorResponses } from '../../lib/route-schemas.js';
 import type { PanelsService } from './panels.service.js';
-
-// A gid that names nothing is a 404 from the service, never a field error.
-const GidParamsSchema = z.object({ gid: z.string() });
 
 /** The respondent's completion code for a research panel, under the survey's answers. */
 export const panelCompletionRoutes: FastifyPluginAsyncZod<{ service: PanelsService }> = async (
@@ -34,10 +30,7 @@ export const panelCompletionRoutes: FastifyPluginAsyncZod<{ service: PanelsServi
         response: {
           200: PanelCompletionSchema,
           201: PanelCompletionSchema,
-          400: ValidationErrorBodySchema,
-          401: ErrorBodySchema,
-          404: ErrorBodySchema,
-          409: ErrorBodySchema,
+          ...errorResponses(400, 401, 404, 409),
         },
       },
     },
@@ -58,7 +51,7 @@ export const panelAdminRoutes: FastifyPluginAsyncZod<{ service: PanelsService }>
   { service },
 ) => {
   const tags = ['admin'];
-  const errors = { 401: ErrorBodySchema, 403: ErrorBodySchema, 404: ErrorBodySchema };
+  const errors = errorResponses(401, 403, 404);
 
   app.get(
     '/surveys/:gid/panel-completions/',
@@ -104,7 +97,7 @@ export const panelAdminRoutes: FastifyPluginAsyncZod<{ service: PanelsService }>
           'participant of that panel for this survey',
         params: GidParamsSchema,
         body: PanelCodeCheckRequestSchema,
-        response: { 200: PanelCodeCheckSchema, 400: ValidationErrorBodySchema, ...errors },
+        response: { 200: PanelCodeCheckSchema, ...errorResponses(400, 401, 403, 404) },
       },
     },
     async (request) => service.check(request.params.gid, request.body),

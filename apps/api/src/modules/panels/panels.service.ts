@@ -11,7 +11,7 @@ import { hmacHex } from '../../lib/keys.js';
 import { isUuid } from '../../lib/uuid.js';
 import type { Actor, AuditService } from '../audit/audit.service.js';
 import { csvCell } from '../operator-results/operator-results.service.js';
-import type { RespondentsService } from '../respondents/respondents.service.js';
+import type { RespondentIds } from '../respondents/respondent-ids.js';
 import type { PanelsRepository } from './panels.repository.js';
 
 // 32 letters and digits without 0, 1, I and O: 5 bits a character, 60 bits a code.
@@ -39,7 +39,7 @@ function sameCode(a: string, b: string): boolean {
 }
 
 export interface PanelsServiceDeps {
-  respondents: Pick<RespondentsService, 'find'>;
+  respondents: Pick<RespondentIds, 'find'>;
   audit: Pick<AuditService, 'record'>;
   /** Keys.panelCode: signs the completion codes. */
   codeKey: Buffer;

@@ -1,11 +1,7 @@
-import { ErrorBodySchema, QuestionResultsSchema, ResultsQuerySchema } from '@candor/contracts';
-import { ValidationErrorBodySchema } from '@candor/contracts';
+import { QuestionResultsSchema, ResultsQuerySchema } from '@candor/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
+import { QidParamsSchema, errorResponses } from '../../lib/route-schemas.js';
 import type { ResultsService } from './results.service.js';
-
-// Any qid that names no answerable question is a 404 from the service, never a field error.
-const QidParamsSchema = z.object({ qid: z.string() });
 
 /** Published results of one question: after answering it, or for anyone once it closed. */
 export const resultsRoutes: FastifyPluginAsyncZod<{ service: ResultsService }> = async (
@@ -22,13 +18,7 @@ export const resultsRoutes: FastifyPluginAsyncZod<{ service: ResultsService }> =
         security: [{ bearerAuth: [] }],
         params: QidParamsSchema,
         querystring: ResultsQuerySchema,
-        response: {
-          200: QuestionResultsSchema,
-          400: ValidationErrorBodySchema,
-          401: ErrorBodySchema,
-          403: ErrorBodySchema,
-          404: ErrorBodySchema,
-        },
+        response: { 200: QuestionResultsSchema, ...errorResponses(400, 401, 403, 404) },
       },
     },
     async (request) =>

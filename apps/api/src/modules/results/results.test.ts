@@ -31,7 +31,7 @@ import { createTestApp, testSecrets } from '../../test/app.js';
 import { createTestDatabase, engines } from '../../test/database.js';
 import { zeroNoise } from '../../test/noise.js';
 import { pendingOf, pendingTotal, snapshotOf } from '../../test/results.js';
-import { ageBand } from '../respondents/respondents.service.js';
+import { ageBand } from '../respondents/respondent-ids.js';
 import { thresholdOf, wordThreshold } from './privacy.js';
 
 describe('age bands', () => {

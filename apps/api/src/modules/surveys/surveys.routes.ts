@@ -1,18 +1,9 @@
-import {
-  ErrorBodySchema,
-  PageQuerySchema,
-  SurveyDetailSchema,
-  SurveyListSchema,
-} from '@candor/contracts';
+import { PageQuerySchema, SurveyDetailSchema, SurveyListSchema } from '@candor/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { publicOrigin } from '../../lib/origin.js';
+import { GidParamsSchema, errorResponses } from '../../lib/route-schemas.js';
 import { sendJsonOnce } from '../../lib/serialize.js';
 import type { SurveysService } from './surveys.service.js';
-
-// Any gid that is not a known survey's uuid, however long or odd, is simply not found (404, from the
-// service), never a field error; the router's maxParamLength already bounds its length.
-const GidParamsSchema = z.object({ gid: z.string() });
 
 export const surveysRoutes: FastifyPluginAsyncZod<{ service: SurveysService }> = async (
   app,
@@ -42,7 +33,7 @@ export const surveysRoutes: FastifyPluginAsyncZod<{ service: SurveysService }> =
         tags: ['surveys'],
         summary: 'One survey with its questions',
         params: GidParamsSchema,
-        response: { 200: SurveyDetailSchema, 404: ErrorBodySchema },
+        response: { 200: SurveyDetailSchema, ...errorResponses(404) },
       },
     },
     async (request, reply) => {

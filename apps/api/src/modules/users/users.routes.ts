@@ -1,25 +1,16 @@
 import {
   AdminUserListSchema,
   AdminUserSchema,
-  ErrorBodySchema,
   RoleChangeRequestSchema,
   UserSearchQuerySchema,
-  ValidationErrorBodySchema,
 } from '@candor/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { publicOrigin } from '../../lib/origin.js';
+import { UuidParamsSchema, errorResponses } from '../../lib/route-schemas.js';
 import type { UsersService } from './users.service.js';
 
-// Any uuid text that names no account is a 404 from the service, not a field error.
-const UuidParamsSchema = z.object({ uuid: z.string() });
 const tags = ['admin'];
-const errors = {
-  400: ValidationErrorBodySchema,
-  401: ErrorBodySchema,
-  403: ErrorBodySchema,
-  404: ErrorBodySchema,
-};
+const errors = errorResponses(400, 401, 403, 404);
 
 /** Accounts for admins. Registered inside the admin-only part of /v1/admin. */
 export const usersRoutes: FastifyPluginAsyncZod<{ service: UsersService }> = async (
@@ -57,23 +48,29 @@ export const usersRoutes: FastifyPluginAsyncZod<{ service: UsersService }> = asy
     async (request) => service.setRole(request.params.uuid, request.body.role, request.user!),
   );
 
-  for (const [verb, suspended] of [
-    ['suspend', true],
-    ['unsuspend', false],
-  ] as const) {
-    app.post(
-      `/users/:uuid/${verb}/`,
-      {
-        schema: {
-          tags,
-          summary: suspended
-            ? 'Suspend: the account cannot log in and its answers leave the results'
-            : 'Lift a suspension: the account can log in and its answers count again',
-          params: UuidParamsSchema,
-          response: { 200: AdminUserSchema, ...errors },
-        },
+  app.post(
+    '/users/:uuid/suspend/',
+    {
+      schema: {
+        tags,
+        summary: 'Suspend: the account cannot log in and its answers leave the results',
+        params: UuidParamsSchema,
+        response: { 200: AdminUserSchema, ...errors },
       },
-      async (request) => service.setSuspended(request.params.uuid, suspended, request.user!),
-    );
-  }
+    },
+    async (request) => service.setSuspended(request.params.uuid, true, request.user!),
+  );
+
+  app.post(
+    '/users/:uuid/unsuspend/',
+    {
+      schema: {
+        tags,
+        summary: 'Lift a suspension: the account can log in and its answers count again',
+        params: UuidParamsSchema,
+        response: { 200: AdminUserSchema, ...errors },
+      },
+    },
+    async (request) => service.setSuspended(request.params.uuid, false, request.user!),
+  );
 };

@@ -1,10 +1,10 @@
 import type { AdminUser, AdminUserList, Role, UserSearchQuery } from '@candor/contracts';
 import { AppError } from '../../lib/app-error.js';
 import { pageLinks } from '../../lib/paging.js';
-import type { AccountsRepository, UserRow } from '../accounts/accounts.repository.js';
+import { isUuid } from '../../lib/uuid.js';
 import type { Actor, AuditService } from '../audit/audit.service.js';
 import type { RespondentsService } from '../respondents/respondents.service.js';
-import { isUuid } from '../../lib/uuid.js';
+import type { UserRow, UsersRepository } from './users.repository.js';
 
 function toAdminUser(u: UserRow): AdminUser {
   return {
@@ -24,11 +24,11 @@ export interface UsersServiceDeps {
 }
 
 /** Admins' view of accounts: search by number, roles, suspension. Every change is audited. */
-export function createUsersService(repo: AccountsRepository, deps: UsersServiceDeps) {
+export function createUsersService(repo: UsersRepository, deps: UsersServiceDeps) {
   const clock = deps.clock ?? (() => new Date());
 
   async function userOf(uuid: string): Promise<UserRow> {
-    const user = isUuid(uuid) ? await repo.findUserByUuid(uuid.toLowerCase()) : undefined;
+    const user = isUuid(uuid) ? await repo.findByUuid(uuid.toLowerCase()) : undefined;
     if (!user) throw new AppError('NOT_FOUND');
     return user;
   }
@@ -56,9 +56,9 @@ export function createUsersService(repo: AccountsRepository, deps: UsersServiceD
     async setRole(uuid: string, role: Role, actor: Actor): Promise<AdminUser> {
       const user = await userOf(uuid);
       notSelf(actor, user);
-      const updated = (await repo.updateUser(user.id, { role }))!;
+      const updated = (await repo.setStanding(user.id, { role }))!;
       // Tokens carry the role: end the sessions so the new role applies at the next login.
-      await repo.revokeAllOfUser(user.id, clock());
+      await repo.endSessions(user.id, clock());
       await deps.audit.record(actor, 'user.role', `user:${user.uuid}`, {
         from: user.role,
         to: role,
@@ -73,10 +73,10 @@ export function createUsersService(repo: AccountsRepository, deps: UsersServiceD
       if (suspended ? user.status === 'suspended' : user.status !== 'suspended') {
         return toAdminUser(user);
       }
-      const updated = (await repo.updateUser(user.id, {
+      const updated = (await repo.setStanding(user.id, {
         status: suspended ? 'suspended' : 'active',
       }))!;
-      if (suspended) await repo.revokeAllOfUser(user.id, clock());
+      if (suspended) await repo.endSessions(user.id, clock());
       await deps.respondents.accountStatusChanged(
         updated.uuid,
         updated.status,

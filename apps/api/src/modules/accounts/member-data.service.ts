@@ -1,0 +1,136 @@
+import type { MyData, User } from '@candor/contracts';
+import { AppError } from '../../lib/app-error.js';
+import { burnPasswordCheck, verifyPassword } from '../../lib/passwords.js';
+import type { RespondentsService } from '../respondents/respondents.service.js';
+import type { AccountsRepository } from './accounts.repository.js';
+import type { PasswordLimits } from './password-limits.js';
+import { SESSION_STATUSES } from './session-gate.js';
+
+export interface MemberDataServiceDeps {
+  passwordLimits: PasswordLimits;
+  /** What the member's answers hold (export), and their leaving the results (erase). */
+  respondents?: Pick<RespondentsService, 'exportOf' | 'withdraw' | 'erased'>;
+  clock: () => Date;
+}
+
+/** The member's own data: their record, an export of everything stored, and erasure. */
+export function createMemberDataService(
+  repo: Pick<
+    AccountsRepository,
+    'findUserByUuid' | 'listSessions' | 'listChallenges' | 'deleteUser'
+  >,
+  { passwordLimits, respondents, clock }: MemberDataServiceDeps,
+) {
+  return {
+    /** The logged-in user's own record; 401 once the account cannot hold a session. */
+    async me(uuid: string): Promise<User> {
+      const user = await repo.findUserByUuid(uuid);
+      if (!user || !SESSION_STATUSES.has(user.status)) throw new AppError('UNAUTHENTICATED');
+      return {
+        uuid: user.uuid,
+        name: user.name,
+        phone_number: user.phoneE164,
+        country: user.country,
+        year_of_birth: user.yearOfBirth,
+        gender: user.gender,
+        role: user.role,
+        status: user.status as User['status'],
+      };
+    },
+
+    /** Every stored field about the member: account, sessions, and what their answers hold. */
+    async exportMine(uuid: string): Promise<MyData> {
+      const user = await repo.findUserByUuid(uuid);
+      if (!user || !SESSION_STATUSES.has(user.status)) throw new AppError('UNAUTHENTICATED');
+      const [sessions, challenges, filed] = await Promise.all([
+        repo.listSessions(user.id),
+        repo.listChallenges(user.phoneE164),
+        respondents?.exportOf(uuid) ?? null,
+      ]);
+      const iso = (d: Date | null) => (d ? d.toISOString() : null);
+      return {
+        exported_at: clock().toISOString(),
+        account: {
+          uuid: user.uuid,
+          name: user.name,
+          phone_number: user.phoneE164,
+          year_of_birth: user.yearOfBirth,
+          gender: user.gender,
+          country: user.country,
+          role: user.role,
+          status: user.status as MyData['account']['status'],
+          phone_verified_at: iso(user.phoneVerifiedAt),
+          risk_reasons: user.riskReasons,
+          created_at: user.createdAt.toISOString(),
+          updated_at: user.updatedAt.toISOString(),
+        },
+        sessions: sessions.map((t) => ({
+          family: t.family,
+          created_at: t.createdAt.toISOString(),
+          expires_at: t.expiresAt.toISOString(),
+          used_at: iso(t.usedAt),
+          revoked_at: iso(t.revokedAt),
+        })),
+        code_challenges: challenges.map((c) => ({
+          purpose: c.purpose,
+          created_at: c.createdAt.toISOString(),
+          expires_at: c.expiresAt.toISOString(),
+          wrong_tries: c.wrongTries,
+          used_at: iso(c.usedAt),
+        })),
+        respondent: filed?.profile
+          ? {
+              gender: filed.profile.gender,
+              age_band: filed.profile.ageBand,
+              country: filed.profile.country,
+              counts_in_results: filed.profile.counts,
+            }
+          : null,
+        answers: (filed?.answered ?? []).map((a) => ({
+          qid: a.qid,
+          question: a.question,
+          gid: a.gid,
+          survey: a.survey,
+          answer: a.choice ?? a.text ?? '',
+          is_blank: a.isBlank,
+          date: a.answeredOn,
+          moderation: a.moderation,
+          idempotency_key: a.idempotencyKey,
+        })),
+        ratings: (filed?.rated ?? []).map((r) => ({ qid: r.qid, score: r.score })),
+        timings: (filed?.timed ?? []).map((t) => ({
+          qid: t.qid,
+          kind: t.kind,
+          duration_ms: t.durationMs,
+        })),
+      };
+    },
+
+    /**
+     * Erases the member after checking their password: their answers leave the results, then
+     * answers, ratings, timings, sessions, code challenges and the account itself are deleted.
+     */
+    async eraseMine(uuid: string, password: string): Promise<void> {
+      const user = await repo.findUserByUuid(uuid);
+      if (!user || !SESSION_STATUSES.has(user.status)) throw new AppError('UNAUTHENTICATED');
+      // A password check like a login's: it takes a slot of the number's failure window first,
+      // so a stolen access token is no way around the login limit.
+      const numberKey = passwordLimits.numberKey(user.phoneE164);
+      await passwordLimits.reserve(numberKey);
+      const ok = user.passwordHash
+        ? await verifyPassword(password, user.passwordHash)
+        : await burnPasswordCheck(password);
+      if (ok) await passwordLimits.reset(numberKey);
+      if (!ok) {
+        throw new AppError('VALIDATION_FAILED', undefined, {
+          password: ['That is not your password.'],
+        });
+      }
+      const respondentId = await respondents?.withdraw(uuid);
+      const samples = await repo.deleteUser(user, respondentId);
+      await respondents?.erased(uuid, samples);
+    },
+  };
+}
+
+export type MemberDataService = ReturnType<typeof createMemberDataService>;

@@ -1,0 +1,147 @@
+import crypto from 'node:crypto';
+import type { LoginRequest, TokenPair } from '@candor/contracts';
+import type { AuthConfig } from '../../config.js';
+import { AppError } from '../../lib/app-error.js';
+import { burnPasswordCheck, verifyPassword } from '../../lib/passwords.js';
+import { normalisePhone } from '../../lib/phone.js';
+import type { TokenService } from '../../lib/tokens.js';
+import type { AccountsRepository, UserRow } from './accounts.repository.js';
+import type { PasswordLimits } from './password-limits.js';
+import { SESSION_STATUSES } from './session-gate.js';
+
+export const LOGIN_FAILED = 'The phone number or password is not right.';
+
+export interface SessionsServiceDeps {
+  tokens: TokenService;
+  passwordLimits: PasswordLimits;
+  auth: Pick<
+    AuthConfig,
+    'defaultPhoneRegion' | 'refreshTokenTtlSeconds' | 'refreshReuseGraceSeconds'
+  >;
+  clock: () => Date;
+}
+
+/**
+ * Sessions: login by phone and password, access + rotating refresh tokens, logout. Each
+ * session is a refresh-token family; plugins/auth.ts checks access tokens against it per
+ * request through the session gate (session-gate.ts).
+ */
+export function createSessionsService(
+  repo: Pick<
+    AccountsRepository,
+    'findUserByPhone' | 'insertRefreshToken' | 'rotate' | 'revokeFamily' | 'findRefreshByHash'
+  >,
+  { tokens, passwordLimits, auth, clock }: SessionsServiceDeps,
+) {
+  /** A new session for the user: an access token naming it and its first refresh token. */
+  async function issue(user: UserRow): Promise<TokenPair> {
+    const refresh = tokens.newRefresh();
+    const now = clock();
+    const familyId = crypto.randomUUID();
+    await repo.insertRefreshToken({
+      userId: user.id,
+      familyId,
+      tokenHash: tokens.hashRefresh(refresh),
+      expiresAt: new Date(now.getTime() + auth.refreshTokenTtlSeconds * 1000),
+      createdAt: now,
+    });
+    // The access token names its session: logging out ends it at once (plugins/auth.ts).
+    return {
+      access: await tokens.signAccess({ sub: user.uuid, role: user.role, sid: familyId }),
+      refresh,
+    };
+  }
+
+  return {
+    issue,
+
+    /**
+     * Phone + password -> tokens. Every failure looks the same and costs the same. Each attempt
+     * takes its slot in the failure windows before the password is checked; a failure keeps
+     * it, a success clears the number's window and gives the IP's slot back.
+     */
+    async login(body: LoginRequest, ip: string): Promise<TokenPair> {
+      const phone = normalisePhone(body.phone_number, auth.defaultPhoneRegion);
+      const numberKey = passwordLimits.numberKey(phone.e164);
+      const ipKey = passwordLimits.ipKey(ip);
+      await passwordLimits.reserve(numberKey, ipKey);
+
+      let user: UserRow | undefined;
+      let passwordOk: boolean;
+      try {
+        user = await repo.findUserByPhone(phone.e164);
+        passwordOk = user?.passwordHash
+          ? await verifyPassword(body.password, user.passwordHash)
+          : await burnPasswordCheck(body.password);
+      } catch (err) {
+        // No verdict was reached (the database failed): the attempt does not count.
+        await Promise.all([passwordLimits.release(numberKey), passwordLimits.release(ipKey)]).catch(
+          () => {},
+        );
+        throw err;
+      }
+      if (!user || !passwordOk || !SESSION_STATUSES.has(user.status)) {
+        throw new AppError('VALIDATION_FAILED', LOGIN_FAILED, { non_field_errors: [LOGIN_FAILED] });
+      }
+      await Promise.all([passwordLimits.reset(numberKey), passwordLimits.release(ipKey)]);
+      return issue(user);
+    },
+
+    /**
+     * Rotates a refresh token. A token presented again within the grace window of its first use
+     * gets the same child (two tabs refreshing at once); later, the whole family is revoked.
+     */
+    async refresh(raw: string): Promise<TokenPair> {
+      const now = clock();
+      const child = tokens.childRefresh(raw);
+      const result = await repo.rotate(
+        tokens.hashRefresh(raw),
+        (row, user) => {
+          if (row.revokedAt || row.expiresAt <= now || !SESSION_STATUSES.has(user.status)) {
+            return null;
+          }
+          if (row.usedAt) {
+            const sinceUse = now.getTime() - row.usedAt.getTime();
+            return sinceUse <= auth.refreshReuseGraceSeconds * 1000 ? { kind: 'grace' } : null;
+          }
+          return {
+            kind: 'rotate',
+            child: {
+              userId: row.userId,
+              familyId: row.familyId,
+              tokenHash: tokens.hashRefresh(child),
+              parentId: row.id,
+              expiresAt: new Date(now.getTime() + auth.refreshTokenTtlSeconds * 1000),
+              createdAt: now,
+            },
+          };
+        },
+        now,
+      );
+      if (result.outcome === 'refused') {
+        // Reuse after the grace window, or a session of a suspended user: end the family.
+        if (
+          result.row &&
+          !result.row.revokedAt &&
+          (result.row.usedAt || result.row.expiresAt > now)
+        ) {
+          await repo.revokeFamily(result.row.familyId, now);
+        }
+        throw new AppError('TOKEN_INVALID');
+      }
+      const { user, row } = result;
+      return {
+        access: await tokens.signAccess({ sub: user.uuid, role: user.role, sid: row.familyId }),
+        refresh: child,
+      };
+    },
+
+    /** Ends the session the refresh token belongs to (its whole family). Idempotent. */
+    async logout(raw: string): Promise<void> {
+      const row = await repo.findRefreshByHash(tokens.hashRefresh(raw));
+      if (row) await repo.revokeFamily(row.familyId, clock());
+    },
+  };
+}
+
+export type SessionsService = ReturnType<typeof createSessionsService>;

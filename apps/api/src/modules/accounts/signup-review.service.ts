@@ -1,0 +1,75 @@
+import type { PageQuery, ReviewAccount } from '@candor/contracts';
+import { AppError } from '../../lib/app-error.js';
+import { pageLinks } from '../../lib/paging.js';
+import { maskPhone } from '../../lib/phone.js';
+import { isUuid } from '../../lib/uuid.js';
+import type { Actor, AuditService } from '../audit/audit.service.js';
+import type { RespondentsService } from '../respondents/respondents.service.js';
+import type { AccountsRepository, UserRow } from './accounts.repository.js';
+
+export interface SignupReviewServiceDeps {
+  /** Told when a moderator decides, so the account's answers count or stop counting. */
+  respondents?: Pick<RespondentsService, 'accountStatusChanged'>;
+  /** Every decision is written to the audit log. */
+  audit?: Pick<AuditService, 'record'>;
+  clock: () => Date;
+}
+
+/** Signups the risk checks held back (signup-risk.ts), for moderators to approve or reject. */
+export function createSignupReviewService(
+  repo: Pick<
+    AccountsRepository,
+    'listByStatus' | 'findUserByUuid' | 'updateUser' | 'revokeAllOfUser'
+  >,
+  { respondents, audit, clock }: SignupReviewServiceDeps,
+) {
+  return {
+    /** Accounts waiting for a moderator, oldest first. */
+    async listUnderReview(page: PageQuery, listUrl: string) {
+      const { rows, total } = await repo.listByStatus(
+        'under_review',
+        (page.page - 1) * page.page_size,
+        page.page_size,
+      );
+      return { count: total, ...pageLinks(listUrl, page, total), results: rows.map(toReview) };
+    },
+
+    /** approve: the account counts; reject: it cannot log in and its sessions end. */
+    async review(
+      uuid: string,
+      decision: 'approve' | 'reject',
+      actor: Actor,
+    ): Promise<ReviewAccount> {
+      if (!isUuid(uuid)) throw new AppError('NOT_FOUND');
+      const user = await repo.findUserByUuid(uuid.toLowerCase());
+      if (!user || user.status !== 'under_review') throw new AppError('NOT_FOUND');
+      const updated = await repo.updateUser(
+        user.id,
+        { status: decision === 'approve' ? 'active' : 'rejected' },
+        'under_review',
+      );
+      if (!updated) throw new AppError('NOT_FOUND');
+      if (decision === 'reject') await repo.revokeAllOfUser(user.id, clock());
+      await audit?.record(actor, `signup.${decision}`, `user:${updated.uuid}`);
+      await respondents?.accountStatusChanged(
+        updated.uuid,
+        updated.status,
+        updated.phoneVerifiedAt,
+      );
+      return toReview(updated);
+    },
+  };
+}
+
+export type SignupReviewService = ReturnType<typeof createSignupReviewService>;
+
+function toReview(user: UserRow): ReviewAccount {
+  return {
+    uuid: user.uuid,
+    phone_masked: maskPhone(user.phoneE164),
+    country: user.country,
+    status: user.status as ReviewAccount['status'],
+    risk_reasons: user.riskReasons,
+    created_at: user.createdAt.toISOString(),
+  };
+}
