@@ -167,6 +167,8 @@ const NOT_IDS: Record<string, (q: Answered | undefined) => unknown> = {
   // A's own panel and participant id: a completion is A's, whatever survey it names.
   'body panel': () => 'panel-a',
   'body pid': () => 'participant-a',
+  // An image's name is the hash of its content: nobody's; A asks for one that does not exist.
+  'path name': () => `${'0'.repeat(32)}.webp`,
 };
 
 interface Policy {
@@ -232,6 +234,8 @@ const POLICY: Record<string, Policy> = {
   // A's completion code for B's survey: NOT_ANSWERED until A answered every question of it,
   // then A's own code (B's answers make nothing A's).
   'POST /api/v1/surveys/{gid}/answers/panel-completion/': { ...members(409), answered: [409, 201] },
+  // Uploaded images are public content (covers), nobody's: a name that is not there is 404.
+  'GET /uploads/{name}': anyone(404),
   // Anonymous: no user, IP or cookie is stored, so there is nothing of B's to touch.
   'POST /api/v1/page-views/': anyone(204),
 };

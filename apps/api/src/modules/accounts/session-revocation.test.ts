@@ -139,7 +139,7 @@ describe.each(engines)('access tokens end with their session on %s', (engine) =>
       const listeners = async () => {
         const result = (await database.db.execute(
           sql`select count(*)::int as n from pg_stat_activity
-              where datname = current_database() and query ilike 'LISTEN%'`,
+              where datname = current_database() and query ilike 'LISTEN "candor_sessions"%'`,
         )) as unknown as { rows: Array<{ n: number }> };
         return result.rows[0]!.n;
       };
