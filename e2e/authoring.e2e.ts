@@ -1,5 +1,3 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { SurveyExport } from '@candor/contracts';
 import type { Page } from 'playwright-core';
@@ -18,7 +16,6 @@ import {
 } from './screens';
 
 const baseURL = inject('baseURL');
-const dataDir = inject('dataDir');
 
 test.override('contextOptions', { reducedMotion: 'reduce' });
 
@@ -107,7 +104,9 @@ describe('survey authoring in the staff area', () => {
       .locator('.image-field', { hasText: 'Cover image' })
       .locator('input[type="file"]')
       .setInputFiles(cover);
-    await page.locator('.image-field', { hasText: 'Cover image' }).locator('img').waitFor();
+    const coverImage = page.locator('.image-field', { hasText: 'Cover image' }).locator('img');
+    await coverImage.waitFor();
+    const coverUrl = await coverImage.getAttribute('src');
     await page.getByLabel('Intro text', { exact: true }).fill('Two questions about the night.');
     await page.getByLabel('Outro text', { exact: true }).fill('Sleep well.');
     await page.getByRole('radio', { name: /Feedback at the end/ }).check({ force: true });
@@ -220,7 +219,11 @@ describe('survey authoring in the staff area', () => {
     }
     staff.watch.assertNoErrors();
     await staff.context.close();
-    expect(fs.existsSync(path.join(dataDir, 'uploads'))).toBe(true);
+    // The uploaded cover is stored (in the database) and served as WebP.
+    expect(coverUrl).toMatch(/\/uploads\/[0-9a-f]{32}\.webp$/);
+    const served = await fetch(new URL(coverUrl!, baseURL));
+    expect(served.status).toBe(200);
+    expect(served.headers.get('content-type')).toBe('image/webp');
   });
 
   it('every authoring screen fits a tablet', async ({ people, admin }) => {
