@@ -100,7 +100,7 @@ export async function prepare(opts: { databaseUrl?: string; dataDir?: string }, 
  * `from` on: pair i is member i mod M with question (member + i div M) mod Q, so none repeats
  * (bench/wrk/answers.lua).
  */
-export async function ingest(url: string, files: PairFiles, from: number, seconds = SECONDS) {
+async function ingest(url: string, files: PairFiles, from: number, seconds = SECONDS) {
   const out = execFileSync(
     'wrk',
     [

@@ -65,38 +65,21 @@ export function createPanelsRepository(db: Db) {
       return rows.length === 1;
     },
 
-    async findByRespondent(
+    /** The completion of a panel's survey held by a respondent, or by a participant. */
+    async find(
       surveyId: number,
       panel: string,
-      respondentKey: string,
+      by: { respondentKey: string } | { participantHash: string },
     ): Promise<StoredPanelCompletion | undefined> {
+      const holder =
+        'respondentKey' in by
+          ? eq(panelCompletions.respondentKey, by.respondentKey)
+          : eq(panelCompletions.participantHash, by.participantHash);
       const [row] = await db
         .select(stored)
         .from(panelCompletions)
         .where(
-          and(
-            eq(panelCompletions.surveyId, surveyId),
-            eq(panelCompletions.panel, panel),
-            eq(panelCompletions.respondentKey, respondentKey),
-          ),
-        );
-      return row;
-    },
-
-    async findByParticipant(
-      surveyId: number,
-      panel: string,
-      participantHash: string,
-    ): Promise<StoredPanelCompletion | undefined> {
-      const [row] = await db
-        .select(stored)
-        .from(panelCompletions)
-        .where(
-          and(
-            eq(panelCompletions.surveyId, surveyId),
-            eq(panelCompletions.panel, panel),
-            eq(panelCompletions.participantHash, participantHash),
-          ),
+          and(eq(panelCompletions.surveyId, surveyId), eq(panelCompletions.panel, panel), holder),
         );
       return row;
     },

@@ -101,7 +101,7 @@ export function createPanelsService(repo: PanelsRepository, deps: PanelsServiceD
         completed_at: row.completedAt.toISOString(),
       });
       if (await repo.insert(values)) return { status: 201, body: body(values) };
-      const mine = await repo.findByRespondent(values.surveyId, panel, values.respondentKey);
+      const mine = await repo.find(values.surveyId, panel, { respondentKey: values.respondentKey });
       if (mine && mine.participantHash === values.participantHash) {
         return { status: 200, body: body(mine) };
       }
@@ -119,7 +119,9 @@ export function createPanelsService(repo: PanelsRepository, deps: PanelsServiceD
       const gid = rawGid.toLowerCase();
       const { panel, pid } = request;
       const expected = completionCode(deps.codeKey, gid, panel, pid);
-      const row = await repo.findByParticipant(surveyId, panel, participantHash(gid, panel, pid));
+      const row = await repo.find(surveyId, panel, {
+        participantHash: participantHash(gid, panel, pid),
+      });
       const valid =
         sameCode(normaliseCode(request.code), expected) &&
         row !== undefined &&
