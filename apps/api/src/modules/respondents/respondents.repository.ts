@@ -30,6 +30,19 @@ export function createRespondentsRepository(db: Db) {
     .from(respondents)
     .where(eq(respondents.pseudonym, sql.placeholder('pseudonym')))
     .prepare('respondent_by_pseudonym');
+  // A member's first answer: their respondent if any and the account's breakdown fields, in one
+  // statement (each statement is a round trip; on the embedded engine it costs ~0.2 ms alone).
+  const accountAndRespondent = db
+    .select({
+      id: respondents.id,
+      gender: users.gender,
+      yearOfBirth: users.yearOfBirth,
+      country: users.country,
+    })
+    .from(users)
+    .leftJoin(respondents, eq(respondents.pseudonym, sql.placeholder('pseudonym')))
+    .where(eq(users.uuid, sql.placeholder('uuid')))
+    .prepare('respondent_and_account');
 
   return {
     async findIdByPseudonym(pseudonym: string): Promise<number | undefined> {
@@ -40,7 +53,7 @@ export function createRespondentsRepository(db: Db) {
     /**
      * The respondent of the account `uuid` (filed under `pseudonym`), created on first use with
      * the sealed profile `seal` makes of the account's breakdown fields, and its standing;
-     * undefined when the account does not exist. Race-safe: a concurrent creation wins and its
+     * undefined when the account does not exist (any more). Race-safe: a concurrent creation wins and its
      * id is returned; the account row is share-locked, so an erasure or a review decision in
      * progress is waited for (and then no account, or the new standing, is found). Ids are
      * random: a rare collision is tried again with another.
@@ -52,13 +65,9 @@ export function createRespondentsRepository(db: Db) {
         account: Pick<typeof users.$inferSelect, 'gender' | 'yearOfBirth' | 'country'>,
       ) => string,
     ): Promise<number | undefined> {
-      const [known] = await byPseudonym.execute({ pseudonym });
-      if (known) return known.id;
-      const [account] = await db
-        .select({ gender: users.gender, yearOfBirth: users.yearOfBirth, country: users.country })
-        .from(users)
-        .where(eq(users.uuid, uuid));
+      const [account] = await accountAndRespondent.execute({ pseudonym, uuid });
       if (!account) return undefined;
+      if (account.id !== null) return account.id;
       const profile = seal(account);
       for (let attempt = 0; ; attempt++) {
         try {
