@@ -48,10 +48,14 @@ async function foldedAll(client: pg.Client): Promise<void> {
   }
 }
 
-export async function prepare(opts: { databaseUrl?: string; dataDir?: string }, jwtSecret: string) {
+export async function prepare(
+  opts: { databaseUrl?: string; dataDir?: string; embedded?: 'postgres' | 'pglite' },
+  jwtSecret: string,
+) {
   const database = await openDatabase({
     databaseUrl: opts.databaseUrl,
     dataDir: opts.dataDir ?? null,
+    embedded: opts.embedded,
   });
   try {
     await database.migrate();
@@ -369,26 +373,38 @@ export async function answerIngestBench(): Promise<string> {
     await scratchDb.drop();
   }
 
-  // PGlite: the same, in a temporary DATA_DIR prepared before the server takes it.
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'candor-bench-pglite-'));
-  try {
-    const prepared = await prepare({ dataDir }, secret);
-    const files = writePairFiles(prepared);
-    const server = await startCandor({ DATA_DIR: dataDir, ...secrets });
+  // The embedded default (no DATABASE_URL): its own PostgreSQL in DATA_DIR (decision 013), and
+  // PGlite (EMBEDDED_DATABASE=pglite), each in a temporary DATA_DIR prepared before the server
+  // takes it.
+  const embedded = [
+    ['postgres', 'Candor API on the embedded PostgreSQL (default, fsync on)'],
+    ['pglite', 'Candor API on PGlite (EMBEDDED_DATABASE=pglite)'],
+  ] as const;
+  for (const [engine, label] of embedded) {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `candor-bench-${engine}-`));
     try {
-      let cursor = (await ingest(server.url, files, 0, 3)).used;
-      const api: Array<Awaited<ReturnType<typeof ingest>>> = [];
-      for (let i = 0; i < RUNS; i++) {
-        const run = await ingest(server.url, files, cursor);
-        cursor += run.used;
-        api.push(run);
+      const prepared = await prepare({ dataDir, embedded: engine }, secret);
+      const files = writePairFiles(prepared);
+      const server = await startCandor({
+        DATA_DIR: dataDir,
+        EMBEDDED_DATABASE: engine,
+        ...secrets,
+      });
+      try {
+        let cursor = (await ingest(server.url, files, 0, 3)).used;
+        const api: Array<Awaited<ReturnType<typeof ingest>>> = [];
+        for (let i = 0; i < RUNS; i++) {
+          const run = await ingest(server.url, files, cursor);
+          cursor += run.used;
+          api.push(run);
+        }
+        rows.push(summarise(label, api));
+      } finally {
+        await server.stop();
       }
-      rows.push(summarise('Candor API on PGlite (50 connections)', api));
     } finally {
-      await server.stop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
     }
-  } finally {
-    fs.rmSync(dataDir, { recursive: true, force: true });
   }
 
   const base = rows[0]!.rps;

@@ -15,7 +15,7 @@ async function measure(label: string, url: string) {
 
 export async function readApiBench() {
   const rows: Array<Awaited<ReturnType<typeof measure>>> = [];
-  const pglite = await startCandor({});
+  const pglite = await startCandor({ EMBEDDED_DATABASE: 'pglite' });
   try {
     rows.push(await measure('Candor on PGlite', pglite.url));
   } finally {

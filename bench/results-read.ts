@@ -216,11 +216,11 @@ export async function resultsReadBench(): Promise<string> {
   for (const n of SIZES) {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'candor-bench-results-'));
     try {
-      const database = await openDatabase({ dataDir });
+      const database = await openDatabase({ dataDir, embedded: 'pglite' });
       const p = await prepare(database, n, secret);
       const naive = await naiveTimes(p);
       await database.close();
-      const server = await startCandor({ DATA_DIR: dataDir, ...env });
+      const server = await startCandor({ DATA_DIR: dataDir, EMBEDDED_DATABASE: 'pglite', ...env });
       try {
         const single = await singleTimes(server.url, p);
         lines.push(row('PGlite', n, await loadResults(server.url, p), single, naive));

@@ -63,6 +63,7 @@ const EnvSchema = z
       .refine((u) => /^postgres(ql)?:\/\//.test(u), 'must be a postgres:// or postgresql:// URL')
       .optional(),
     DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+    EMBEDDED_DATABASE: z.enum(['auto', 'postgres', 'pglite']).default('auto'),
     WEB_CONCURRENCY: z.coerce.number().int().min(1).max(256).optional(),
     PUBLIC_URL: z.url().optional(),
     LOG_LEVEL: z
@@ -209,6 +210,8 @@ export interface Config {
   /** Unset: the embedded PGlite database in `dataDir`. */
   databaseUrl: string | undefined;
   databasePoolSize: number;
+  /** Without DATABASE_URL: the embedded PostgreSQL (`auto`: unless the folder holds PGlite's). */
+  embeddedDatabase: 'auto' | 'postgres' | 'pglite';
   /**
    * API processes (cluster mode): with PostgreSQL one per core unless set; the embedded
    * database has one process (its folder is locked to it).
@@ -271,6 +274,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: path.resolve(e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,
     databasePoolSize: e.DATABASE_POOL_SIZE,
+    embeddedDatabase: e.EMBEDDED_DATABASE,
     webConcurrency: e.DATABASE_URL ? (e.WEB_CONCURRENCY ?? os.availableParallelism()) : 1,
     publicUrl: e.PUBLIC_URL?.replace(/\/+$/, ''),
     logLevel: e.LOG_LEVEL,

@@ -38,7 +38,11 @@ try {
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
     poolSize: config.databasePoolSize,
+    embedded: config.embeddedDatabase,
     onPoolError: (err) => log.warn({ err }, 'database connection lost'),
+    onEmbeddedLog: (line) => log.debug({ postgres: line }, 'embedded PostgreSQL'),
+    onEmbeddedRestart: (reason) => log.error({ reason }, 'embedded PostgreSQL restarting'),
+    onNote: (message) => log.warn(message),
   });
 } catch (err) {
   if (err instanceof DataDirLockedError) fail(err.message);

@@ -8,6 +8,12 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
+import {
+  type EmbeddedPostgres,
+  EmbeddedPostgresUnavailable,
+  hasPgliteData,
+  startEmbeddedPostgres,
+} from './embedded-postgres.js';
 import { acquireDataDirLock } from './lock.js';
 import * as schema from './schema.js';
 
@@ -170,13 +176,25 @@ async function leadPg(
 }
 
 export interface DatabaseOptions {
-  /** postgres://... ; unset opens the embedded PGlite database. */
+  /** postgres://... ; unset opens the embedded database in `dataDir`. */
   databaseUrl?: string | undefined;
   /** Folder of the embedded database; null keeps it in memory (tests). */
   dataDir: string | null;
   poolSize?: number;
   /** Told about idle-connection errors (e.g. PostgreSQL restarting) instead of crashing. */
   onPoolError?: (err: Error) => void;
+  /**
+   * Which embedded database a data folder gets without DATABASE_URL (EMBEDDED_DATABASE):
+   * `auto` (default) is PostgreSQL, except for a folder already holding PGlite's files or a
+   * platform without the binaries.
+   */
+  embedded?: 'auto' | 'postgres' | 'pglite';
+  /** The embedded PostgreSQL's log lines. */
+  onEmbeddedLog?: (line: string) => void;
+  /** The embedded PostgreSQL stopped on its own and is being started again. */
+  onEmbeddedRestart?: (reason: string) => void;
+  /** Why the embedded database is PGlite although PostgreSQL was the choice. */
+  onNote?: (message: string) => void;
 }
 
 // Resolved beside this module: src/db/migrations in development, dist/migrations in the bundle.
@@ -185,32 +203,78 @@ const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url))
 // Any fixed number works; it only has to be the same in every Candor process.
 const MIGRATION_LOCK_KEY = 725_311_902;
 
-/** Opens the configured database; with PGlite on disk it also locks the data folder. */
+/** A PostgreSQL server at `databaseUrl`: the configured one, or the embedded one. */
+function openPostgres(databaseUrl: string, opts: DatabaseOptions, location: string): Database {
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: opts.poolSize ?? 10 });
+  pool.on('error', (err) => opts.onPoolError?.(err));
+  const db = drizzlePg({ client: pool, schema });
+  return {
+    db,
+    engine: 'postgres',
+    location,
+    async migrate() {
+      // One client holds an advisory lock so several API processes starting together migrate once.
+      const client = await pool.connect();
+      try {
+        await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+        await migratePg(drizzlePg({ client, schema }), { migrationsFolder });
+      } finally {
+        await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => {});
+        client.release();
+      }
+    },
+    listen: (channel, handlers) => listenPg(databaseUrl, channel, handlers),
+    lead: (key, onState) => leadPg(databaseUrl, key, onState),
+    close: () => pool.end(),
+  };
+}
+
+/**
+ * Opens the configured database. Without DATABASE_URL it is the embedded one in the data
+ * folder (locked to this process): its own PostgreSQL server (decision 013), or PGlite when
+ * asked for, when the folder already holds a PGlite database, or when this platform cannot
+ * run the embedded server (`onNote` is told why). With no folder at all, PGlite in memory.
+ */
 export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   if (opts.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: opts.poolSize ?? 10 });
-    pool.on('error', (err) => opts.onPoolError?.(err));
-    const db = drizzlePg({ client: pool, schema });
     const url = new URL(opts.databaseUrl);
-    return {
-      db,
-      engine: 'postgres',
-      location: `postgresql://${url.host}${url.pathname}`,
-      async migrate() {
-        // One client holds an advisory lock so several API processes starting together migrate once.
-        const client = await pool.connect();
-        try {
-          await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
-          await migratePg(drizzlePg({ client, schema }), { migrationsFolder });
-        } finally {
-          await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => {});
-          client.release();
-        }
-      },
-      listen: (channel, handlers) => listenPg(opts.databaseUrl!, channel, handlers),
-      lead: (key, onState) => leadPg(opts.databaseUrl!, key, onState),
-      close: () => pool.end(),
-    };
+    return openPostgres(opts.databaseUrl, opts, `postgresql://${url.host}${url.pathname}`);
+  }
+  const embedded = opts.embedded ?? 'auto';
+  if (
+    opts.dataDir &&
+    embedded !== 'pglite' &&
+    !(embedded === 'auto' && hasPgliteData(opts.dataDir))
+  ) {
+    const lock = acquireDataDirLock(opts.dataDir);
+    let server: EmbeddedPostgres | undefined;
+    try {
+      server = await startEmbeddedPostgres({
+        dataDir: opts.dataDir,
+        onLog: opts.onEmbeddedLog,
+        onRestart: opts.onEmbeddedRestart,
+      });
+      const database = openPostgres(server.url, opts, `embedded PostgreSQL in ${server.dir}`);
+      const running = server;
+      return {
+        ...database,
+        async close() {
+          try {
+            await database.close();
+          } finally {
+            try {
+              await running.stop();
+            } finally {
+              lock.release();
+            }
+          }
+        },
+      };
+    } catch (err) {
+      lock.release();
+      if (!(err instanceof EmbeddedPostgresUnavailable) || embedded === 'postgres') throw err;
+      opts.onNote?.(`embedded PostgreSQL unavailable (${err.message}): using PGlite instead`);
+    }
   }
 
   const pgDataDir = opts.dataDir ? path.join(opts.dataDir, 'pgdata') : undefined;

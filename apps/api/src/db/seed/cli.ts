@@ -7,7 +7,9 @@ const config = loadConfig();
 const database = await openDatabase({
   databaseUrl: config.databaseUrl,
   dataDir: config.dataDir,
+  embedded: config.embeddedDatabase,
   poolSize: 2,
+  onNote: (message) => console.warn(message),
 });
 try {
   await database.migrate();

