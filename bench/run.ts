@@ -1,6 +1,6 @@
 // `npm run bench`: every scenario, each several times, medians and ratios to a baseline measured
 // in the same run. Paste the printed tables into docs/performance.md.
-// Scenarios: read-api, answer-ingest, results-read, page-weight, lighthouse, startup, memory
+// Scenarios: read-api, answer-ingest, results-read, page-weight, lighthouse, startup, memory, viral
 // (default: all). Needs `npm run build` first.
 import { answerIngestBench } from './answer-ingest';
 import { resultsReadBench } from './results-read';
@@ -10,6 +10,7 @@ import { memoryBench } from './memory';
 import { pageWeightBench } from './page-weight';
 import { readApiBench } from './read-api';
 import { startupBench } from './startup';
+import { viralBench } from './viral';
 
 const scenarios: Record<string, () => Promise<string>> = {
   'read-api': readApiBench,
@@ -19,6 +20,7 @@ const scenarios: Record<string, () => Promise<string>> = {
   lighthouse: lighthouseBench,
   startup: () => startupBench(),
   memory: memoryBench,
+  viral: viralBench,
 };
 
 const chosen = process.argv.slice(2).length ? process.argv.slice(2) : Object.keys(scenarios);
