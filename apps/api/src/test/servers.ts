@@ -6,6 +6,7 @@ import { once } from 'node:events';
 import fs from 'node:fs';
 import net from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { Redis } from 'ioredis';
 import type pg from 'pg';
 import { deriveKeys } from '../lib/keys.js';
 import { createTokenService } from '../lib/tokens.js';
@@ -147,4 +148,20 @@ export async function insertMembers(
       token: await tokens.signAccess({ sub: uuid, role: 'member' }),
     })),
   );
+}
+
+/** Deletes the keys under `prefix` (a test's own namespace), never anything else. */
+export async function dropRedisKeys(url: string, prefix: string): Promise<void> {
+  const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  try {
+    await redis.connect();
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 500);
+      if (keys.length) await redis.del(...keys);
+      cursor = next;
+    } while (cursor !== '0');
+  } finally {
+    redis.disconnect();
+  }
 }
