@@ -8,9 +8,11 @@ const FOLD_BATCH = 5000;
 /** Sample answers shown per open question. */
 const SAMPLES = 5;
 
-// Folds take this advisory lock shared; a respondent starting or stopping to count takes it
-// exclusively, so its answers are never counted twice or half-withdrawn by a fold in between.
-const RESULTS_LOCK = 727_001;
+/**
+ * Folds take this advisory lock shared; a respondent starting or stopping to count takes it
+ * exclusively, so its answers are never counted twice or half-withdrawn by a fold in between.
+ */
+export const RESULTS_LOCK = 727_001;
 
 /** Both drivers answer `{rows}` (node-postgres and PGlite). */
 const rowsOf = <T>(result: unknown) => (result as { rows: T[] }).rows;

@@ -1,0 +1,167 @@
+// Real API processes for the process-level tests: the server from source (`node --import tsx
+// server.ts`), each on its own port and DATA_DIR, sharing whatever database, Redis and secrets
+// the test gives them, with their JSON log lines collected as they come.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import fs from 'node:fs';
+import net from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { Redis } from 'ioredis';
+import type pg from 'pg';
+import { deriveKeys } from '../lib/keys.js';
+import { createTokenService } from '../lib/tokens.js';
+import { tempDataDir } from './app.js';
+
+const repoRoot = fileURLToPath(new URL('../../../../', import.meta.url));
+const serverEntry = fileURLToPath(new URL('../server.ts', import.meta.url));
+
+/** The secrets every process of a test shares (as every node of a deployment must). */
+export const SERVER_SECRETS = {
+  jwtSecret: 'process-test-jwt-secret-0123456789abcdef0123456789',
+  pseudonymSecret: 'process-test-pseudonym-secret-0123456789abcdef0123',
+};
+
+/** A JSON log line of a server process (pino). */
+export interface LogLine {
+  pid: number;
+  msg: string;
+}
+
+export interface ServerProcess {
+  /** http://127.0.0.1:<port> */
+  origin: string;
+  child: ChildProcess;
+  dataDir: string;
+  /** Its log lines so far (a cluster's workers write through their primary's). */
+  lines: LogLine[];
+  /** SIGTERM, waits for the exit, removes DATA_DIR. */
+  stop(): Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  const probe = net.createServer();
+  probe.listen(0, '127.0.0.1');
+  await once(probe, 'listening');
+  const { port } = probe.address() as net.AddressInfo;
+  probe.close();
+  await once(probe, 'close');
+  return port;
+}
+
+/**
+ * Starts the server from source with `env` over the test defaults (one process, the shared
+ * secrets, no Redis, info logs) and resolves once `/api/health` answers 200.
+ */
+export async function startServer(env: Record<string, string>): Promise<ServerProcess> {
+  const port = await freePort();
+  const origin = `http://127.0.0.1:${port}`;
+  const dataDir = tempDataDir();
+  const child = spawn(process.execPath, ['--import', 'tsx', serverEntry], {
+    cwd: repoRoot,
+    env: {
+      ...process.env,
+      JWT_SECRET: SERVER_SECRETS.jwtSecret,
+      PSEUDONYM_SECRET: SERVER_SECRETS.pseudonymSecret,
+      WEB_CONCURRENCY: '1',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'info',
+      REDIS_URL: '',
+      PUBLIC_URL: '',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const lines: LogLine[] = [];
+  let rest = '';
+  child.stdout!.on('data', (chunk: Buffer) => {
+    rest += chunk.toString();
+    const parts = rest.split('\n');
+    rest = parts.pop()!;
+    for (const part of parts) {
+      if (!part.startsWith('{')) continue;
+      try {
+        lines.push(JSON.parse(part) as LogLine);
+      } catch {
+        // not a log line
+      }
+    }
+  });
+  let stderr = '';
+  child.stderr!.on('data', (chunk: Buffer) => {
+    stderr = (stderr + chunk.toString()).slice(-4000);
+  });
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      const exited = once(child, 'exit');
+      child.kill('SIGTERM');
+      await exited;
+    }
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  };
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    try {
+      if ((await fetch(`${origin}/api/health`)).status === 200) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline || child.exitCode !== null) {
+      await stop();
+      throw new Error(`the server did not start:\n${stderr}`);
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return { origin, child, dataDir, lines, stop };
+}
+
+/** The pids that have said they lead the background work (app.ts), in order. */
+export function leaderPids(lines: LogLine[]): number[] {
+  return [
+    ...new Set(
+      lines.filter((l) => l.msg === 'this process leads the background work').map((l) => l.pid),
+    ),
+  ];
+}
+
+/**
+ * Verified, active members written straight into the database (signup is tested elsewhere),
+ * one per phone number given, each with an access token the servers accept.
+ */
+export async function insertMembers(
+  db: pg.Client,
+  phones: string[],
+): Promise<Array<{ uuid: string; token: string }>> {
+  const { rows } = await db.query<{ uuid: string }>(
+    `insert into users (phone_e164, year_of_birth, gender, country, status, phone_verified_at)
+     select p, 1990, 'female', 'US', 'active', now() from unnest($1::text[]) as p
+     returning uuid`,
+    [phones],
+  );
+  const tokens = createTokenService(deriveKeys({ jwtSecret: SERVER_SECRETS.jwtSecret }), {
+    accessTtlSeconds: 600,
+  });
+  return Promise.all(
+    rows.map(async ({ uuid }) => ({
+      uuid,
+      token: await tokens.signAccess({ sub: uuid, role: 'member' }),
+    })),
+  );
+}
+
+/** Deletes the keys under `prefix` (a test's own namespace), never anything else. */
+export async function dropRedisKeys(url: string, prefix: string): Promise<void> {
+  const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  try {
+    await redis.connect();
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 500);
+      if (keys.length) await redis.del(...keys);
+      cursor = next;
+    } while (cursor !== '0');
+  } finally {
+    redis.disconnect();
+  }
+}
