@@ -171,6 +171,12 @@ function programOf(pid: number): string | undefined {
   }
   if (process.platform === 'win32') return 'unknown';
   try {
+    // Linux: no `ps` needed (slim container images lack it).
+    return fs.readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
+  } catch {
+    // not Linux, or the process just ended
+  }
+  try {
     return execFileSync('ps', ['-o', 'comm=', '-p', String(pid)], { encoding: 'utf8' }).trim();
   } catch {
     return undefined;
