@@ -49,6 +49,12 @@ export interface TriggerState {
   events: number;
   thresholdNoise: number;
   periods: number;
+  /**
+   * The question's survey was closed after its last snapshot: its open period is released once
+   * whatever it holds (a public event, not the data, decides; decision 011), so a closed
+   * survey's results include every answer.
+   */
+  closing: boolean;
 }
 
 /** What a release reads, locked: the open period, the last snapshot, outcomes and samples. */
@@ -289,17 +295,24 @@ export function createResultsRepository(db: Db) {
         events: number | null;
         threshold_noise: number | null;
         periods: number | null;
+        closing: boolean | null;
       }>(
         await db.execute(sql`
-          select question_id, (pending->>'events')::int as events, threshold_noise,
-                 (snapshot->>'periods')::int as periods
-          from question_tallies order by question_id`),
+          select t.question_id, (t.pending->>'events')::int as events, t.threshold_noise,
+                 (t.snapshot->>'periods')::int as periods,
+                 (s.closed_at is not null
+                   and (t.published_at is null or t.published_at < s.closed_at)) as closing
+          from question_tallies t
+          join questions q on q.id = t.question_id
+          join surveys s on s.id = q.survey_id
+          order by t.question_id`),
       );
       return rows.map((r) => ({
         questionId: Number(r.question_id),
         events: Number(r.events ?? 0),
         thresholdNoise: Number(r.threshold_noise ?? 0),
         periods: Number(r.periods ?? 0),
+        closing: r.closing === true,
       }));
     },
 

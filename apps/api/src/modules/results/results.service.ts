@@ -327,7 +327,8 @@ export function createResultsService(repo: ResultsRepository, deps: ResultsServi
   /**
    * Folds the queue, then tests every question's open period (each test draws fresh noise,
    * whether or not anything is pending: skipping quiet questions would itself depend on the
-   * data) and releases those that ended. Returns the questions released.
+   * data) and releases those that ended, and once each question of a survey just closed.
+   * Returns the questions released.
    */
   async function tick(): Promise<number[]> {
     while ((await repo.fold(counting)) > 0) {
@@ -336,7 +337,9 @@ export function createResultsService(repo: ResultsRepository, deps: ResultsServi
     await repo.ensureTallies(counting.thresholdNoise);
     const released: number[] = [];
     for (const t of await repo.triggers()) {
-      if (periodIsOver(t.events, t.periods, t.thresholdNoise, noise)) {
+      // Tested even when closing: the noise drawn must not depend on which questions close.
+      const over = periodIsOver(t.events, t.periods, t.thresholdNoise, noise);
+      if (over || t.closing) {
         if (await releaseNow(t.questionId)) released.push(t.questionId);
       }
     }

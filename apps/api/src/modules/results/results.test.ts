@@ -32,7 +32,7 @@ import { createTestDatabase, engines } from '../../test/database.js';
 import { zeroNoise } from '../../test/noise.js';
 import { pendingOf, pendingTotal, snapshotOf } from '../../test/results.js';
 import { ageBand } from '../respondents/respondent-ids.js';
-import { thresholdOf, wordThreshold } from './privacy.js';
+import { approximateTotal, thresholdOf, wordThreshold } from './privacy.js';
 
 describe('age bands', () => {
   it('bands the age reached in the current year', () => {
@@ -185,6 +185,26 @@ describe.each(engines)('results on %s', (engine) => {
     expect(await tick()).toContain(q.id);
     const second = await resultsFor(q, token);
     expect(second).toMatchObject({ respondents: first + thresholdOf(1), updates: 2 });
+  });
+
+  it('releases every open period of a survey once when it closes, however few it holds', async () => {
+    const q = closedOf('consent')[0]!;
+    let token = '';
+    for (let i = 0; i < 5; i++) token = (await answerAs(q, { choice: q.labels[i % 2] })).token;
+    expect(await tick()).not.toContain(q.id);
+    expect((await resultsFor(q, token)).respondents).toBeNull();
+    // Under the first threshold these 5 answers would wait for more; the survey closes instead.
+    time.now += 60_000;
+    await database.db.update(surveys).set({ closedAt: clock() }).where(eq(surveys.slug, 'consent'));
+    const released = await tick();
+    expect(released).toEqual(expect.arrayContaining(closedOf('consent').map((c) => c.id)));
+    const final = await get(app, url(q.qid));
+    expect(final.statusCode).toBe(200);
+    // Noise off in this suite: the count is exact, though still under the row's minimum.
+    expect(approximateTotal((await snapshotOf(database.db, q.id)) ?? undefined)).toBe(5);
+    // Once: the next ticks release nothing more for a closed survey.
+    time.now += 60_000;
+    expect(await tick()).not.toContain(q.id);
   });
 
   it('shows results after answering, or to anyone once the survey closed', async () => {
