@@ -9,7 +9,7 @@ import {
   AdminInputError,
   checkAdminInput,
   createOrPromoteAdmin,
-} from '../modules/accounts/admin-account.js';
+} from '../modules/auth/admin-account.js';
 
 const USAGE =
   'Usage: npm run create-admin -- --phone <number> [--name <name>] [--year-of-birth <yyyy>]\n' +

@@ -118,7 +118,7 @@ const B_IDS: Record<string, { swaps: (b: Owner) => Swap[]; neutral?: (b: Owner) 
   // B's credentials, as A could come to hold them: spent or ended. A live refresh token is a
   // bearer credential (decision 005): whoever presents it is its session, and a used one of a
   // live session ends that session (reuse detection: a thief is caught by that, not by the
-  // caller's identity; accounts.test.ts). What this file proves for live ones is that no route
+  // caller's identity; auth.test.ts). What this file proves for live ones is that no route
   // ever hands them to anyone else (the secrets check).
   'body refresh': {
     swaps: (b) => b.endedRefresh.map((value) => ({ label: "B's ended refresh token", value })),
@@ -362,7 +362,7 @@ describe.each(engines)('every member route with another member’s ids, on %s', 
         resultsRefreshSeconds: 0,
         analytics: true,
         // Many callers type B's number: with the real limits the later ones would get 429 (the
-        // limits have their own tests in accounts.test.ts) instead of the answer under test.
+        // limits have their own tests in auth.test.ts) instead of the answer under test.
         sms: { ...base.sms, perNumberPerHour: 10_000, perIpPerHour: 10_000 },
         auth: { ...base.auth, loginFailuresPerNumber: 10_000, loginFailuresPerIp: 10_000 },
       },
@@ -749,7 +749,7 @@ describe.each(engines)('every member route with another member’s ids, on %s', 
 
   // Found by this file: the fifth wrong code said "Too many wrong codes" only where a live
   // challenge counted the wrong tries, so the reply told whether a number had an account. Now a
-  // number that is sent no code gets a challenge no code matches (accounts/codes.ts sendNone).
+  // number that is sent no code gets a challenge no code matches (auth/codes.ts sendNone).
   // Reset: forgot-password, then wrong codes to set-password. Signup: create (a registered
   // number is texted "already registered"), then wrong codes to verify.
   const afterFiveWrongCodes = async (

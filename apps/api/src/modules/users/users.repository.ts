@@ -1,7 +1,7 @@
 import { and, count, desc, eq, isNull, like, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { refreshTokens, users } from '../../db/schema.js';
-import type { SessionChanges } from '../accounts/session-changes.js';
+import type { SessionChanges } from '../auth/session-changes.js';
 
 export type UserRow = typeof users.$inferSelect;
 

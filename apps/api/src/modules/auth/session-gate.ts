@@ -1,6 +1,6 @@
 import type { Role } from '@candor/contracts';
 import type { AccessClaims } from '../../lib/tokens.js';
-import type { AccountsRepository, UserStatus } from './accounts.repository.js';
+import type { AccountsRepository, UserStatus } from './auth.repository.js';
 
 /**
  * How long a process trusts what it read about a session while it hears every change through

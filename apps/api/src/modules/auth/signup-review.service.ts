@@ -5,7 +5,7 @@ import { maskPhone } from '../../lib/phone.js';
 import { isUuid } from '../../lib/uuid.js';
 import type { Actor, AuditService } from '../audit/audit.service.js';
 import type { RespondentsService } from '../respondents/respondents.service.js';
-import type { AccountsRepository, UserRow } from './accounts.repository.js';
+import type { AccountsRepository, UserRow } from './auth.repository.js';
 
 export interface SignupReviewServiceDeps {
   /** Told when a moderator decides, so the account's answers count or stop counting. */

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../db/client.js';
 import { signupEvents } from '../../db/schema.js';
 import { createTestDatabase, engines } from '../../test/database.js';
-import { SIGNUP_EVENT_RETENTION_MS, createAccountsRepository } from './accounts.repository.js';
+import { SIGNUP_EVENT_RETENTION_MS, createAccountsRepository } from './auth.repository.js';
 
 describe.each(engines)('accounts repository on %s', (engine) => {
   let database: Database;

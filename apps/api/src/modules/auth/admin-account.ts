@@ -3,7 +3,7 @@ import { type Gender, MINIMUM_AGE } from '@candor/contracts';
 import type { Db } from '../../db/client.js';
 import { hashPassword, passwordProblem } from '../../lib/passwords.js';
 import { normalisePhone } from '../../lib/phone.js';
-import { createAccountsRepository } from './accounts.repository.js';
+import { createAccountsRepository } from './auth.repository.js';
 
 export const DEMO_ADMIN_PHONE = '+15555550100';
 

@@ -2,7 +2,7 @@ import type { MyData, User } from '@candor/contracts';
 import { AppError } from '../../lib/app-error.js';
 import { burnPasswordCheck, verifyPassword } from '../../lib/passwords.js';
 import type { RespondentsService } from '../respondents/respondents.service.js';
-import type { AccountsRepository } from './accounts.repository.js';
+import type { AccountsRepository } from './auth.repository.js';
 import type { PasswordLimits } from './password-limits.js';
 import { SESSION_STATUSES } from './session-gate.js';
 

@@ -5,7 +5,7 @@ import { AppError } from '../../lib/app-error.js';
 import { burnPasswordCheck, verifyPassword } from '../../lib/passwords.js';
 import { normalisePhone } from '../../lib/phone.js';
 import type { TokenService } from '../../lib/tokens.js';
-import type { AccountsRepository, UserRow } from './accounts.repository.js';
+import type { AccountsRepository, UserRow } from './auth.repository.js';
 import type { PasswordLimits } from './password-limits.js';
 import { SESSION_STATUSES } from './session-gate.js';
 

@@ -19,7 +19,7 @@ import {
 } from '../../lib/passwords.js';
 import { type Phone, normalisePhone } from '../../lib/phone.js';
 import { InvalidTokenError, type TokenService } from '../../lib/tokens.js';
-import type { AccountsRepository, ChallengeRow, UserRow } from './accounts.repository.js';
+import type { AccountsRepository, ChallengeRow, UserRow } from './auth.repository.js';
 import type { Codes } from './codes.js';
 import { SESSION_STATUSES } from './session-gate.js';
 import type { SessionsService } from './sessions.service.js';
