@@ -30,7 +30,7 @@ import { createAuthoringService } from './modules/authoring/authoring.service.js
 import { createAuditRepository } from './modules/audit/audit.repository.js';
 import { auditRoutes } from './modules/audit/audit.routes.js';
 import { createAuditService } from './modules/audit/audit.service.js';
-import { createAccountsRepository } from './modules/auth/auth.repository.js';
+import { createAuthRepository } from './modules/auth/auth.repository.js';
 import { createCodes } from './modules/auth/codes.js';
 import { memberDataRoutes } from './modules/auth/member-data.routes.js';
 import { createMemberDataService } from './modules/auth/member-data.service.js';
@@ -200,8 +200,8 @@ export async function buildApp({
   const sessionChanges = createSessionChanges(database.db, {
     onSessionChange: (uuid) => sessionGate.invalidate(uuid),
   });
-  const accountsRepository = createAccountsRepository(database.db, sessionChanges);
-  const sessionGate = createSessionGate(accountsRepository, { now: () => clock().getTime() });
+  const authRepository = createAuthRepository(database.db, sessionChanges);
+  const sessionGate = createSessionGate(authRepository, { now: () => clock().getTime() });
   let stopListening: (() => Promise<void>) | undefined;
   app.addHook('onReady', async () => {
     stopListening = await database.listen(SESSION_CHANNEL, {
@@ -318,14 +318,14 @@ export async function buildApp({
     ipKey: keys.ip,
     auth: config.auth,
   });
-  const sessions = createSessionsService(accountsRepository, {
+  const sessions = createSessionsService(authRepository, {
     tokens: app.tokens,
     passwordLimits,
     auth: config.auth,
     clock,
   });
-  const signup = createSignupService(accountsRepository, {
-    codes: createCodes(accountsRepository, {
+  const signup = createSignupService(authRepository, {
+    codes: createCodes(authRepository, {
       keys,
       sms: app.sms,
       limits: app.rateLimits,
@@ -339,12 +339,12 @@ export async function buildApp({
     smsConfig: config.sms,
     clock,
   });
-  const memberData = createMemberDataService(accountsRepository, {
+  const memberData = createMemberDataService(authRepository, {
     passwordLimits,
     respondents,
     clock,
   });
-  const signupReview = createSignupReviewService(accountsRepository, { respondents, audit, clock });
+  const signupReview = createSignupReviewService(authRepository, { respondents, audit, clock });
 
   await app.register(swagger, {
     openapi: {

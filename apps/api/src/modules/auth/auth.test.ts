@@ -34,7 +34,7 @@ const UNAUTHENTICATED = {
 };
 const MINUTE = 60_000;
 
-describe.each(engines)('accounts API on %s', (engine) => {
+describe.each(engines)('auth API on %s', (engine) => {
   let database: Database;
   let app: App;
   const time = { now: Date.now() };

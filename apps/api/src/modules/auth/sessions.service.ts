@@ -5,7 +5,7 @@ import { AppError } from '../../lib/app-error.js';
 import { burnPasswordCheck, verifyPassword } from '../../lib/passwords.js';
 import { normalisePhone } from '../../lib/phone.js';
 import type { TokenService } from '../../lib/tokens.js';
-import type { AccountsRepository, UserRow } from './auth.repository.js';
+import type { AuthRepository, UserRow } from './auth.repository.js';
 import type { PasswordLimits } from './password-limits.js';
 import { SESSION_STATUSES } from './session-gate.js';
 
@@ -28,7 +28,7 @@ export interface SessionsServiceDeps {
  */
 export function createSessionsService(
   repo: Pick<
-    AccountsRepository,
+    AuthRepository,
     'findUserByPhone' | 'insertRefreshToken' | 'rotate' | 'revokeFamily' | 'findRefreshByHash'
   >,
   { tokens, passwordLimits, auth, clock }: SessionsServiceDeps,

@@ -7,7 +7,7 @@ export type UserRow = typeof users.$inferSelect;
 
 /**
  * Accounts as admins see and change them: Drizzle only. Role and status writes are announced
- * through `sessionChanges` (the accounts repository's too), so tokens stop at once.
+ * through `sessionChanges` (the auth repository's too), so tokens stop at once.
  */
 export function createUsersRepository(db: Db, sessionChanges: SessionChanges) {
   return {
