@@ -212,7 +212,9 @@ export async function buildApp({
   });
   app.addHook('onClose', async () => {
     sessionGate.setListening(false);
-    await stopListening?.().catch(() => {});
+    await stopListening?.().catch(() => {
+      // Closing anyway: a connection that fails to stop listening is gone.
+    });
   });
   await app.register(auth, {
     tokens: createTokenService(keys, {
@@ -241,7 +243,7 @@ export async function buildApp({
   const answered = createAnswered(answersRepository, respondentIds);
   const results = createResultsService(createResultsRepository(database.db), {
     surveys,
-    hasAnswered: answered.hasAnswered,
+    hasAnswered: (uuid, questionId) => answered.hasAnswered(uuid, questionId),
     profileKey: deriveProfileKey(secrets),
     refreshSeconds: config.resultsRefreshSeconds,
     ...(noise ? { noise } : {}),
@@ -286,7 +288,11 @@ export async function buildApp({
       onError: (err) => app.log.warn({ err }, 'content notifications: connection lost; retrying'),
     });
   });
-  app.addHook('onClose', async () => stopContentListening?.().catch(() => {}));
+  app.addHook('onClose', async () => {
+    await stopContentListening?.().catch(() => {
+      // Closing anyway: a connection that fails to stop listening is gone.
+    });
+  });
   const operatorResults = createOperatorResultsService({ results, surveys, audit, clock });
   const panels = createPanelsService(createPanelsRepository(database.db), {
     respondents: respondentIds,
@@ -417,7 +423,8 @@ export async function buildApp({
   app.addHook('onReady', async () => {
     sealed = respondents.sealLegacyProfiles(sealing.signal).then(
       (n) => n && app.log.info({ sealed: n }, 'respondent profiles sealed'),
-      (err) => app.log.warn({ err }, 'sealing respondent profiles failed; the next start retries'),
+      (err: unknown) =>
+        app.log.warn({ err }, 'sealing respondent profiles failed; the next start retries'),
     );
   });
   app.addHook('onClose', async () => {

@@ -74,7 +74,10 @@ async function stopWorkers(signal: string): Promise<void> {
     all.map(
       (w) =>
         new Promise<void>((resolve) => {
-          if (w.isDead()) return resolve();
+          if (w.isDead()) {
+            resolve();
+            return;
+          }
           w.once('exit', () => resolve());
           w.process.kill(signal as NodeJS.Signals);
         }),

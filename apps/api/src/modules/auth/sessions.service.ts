@@ -76,7 +76,9 @@ export function createSessionsService(
       } catch (err) {
         // No verdict was reached (the database failed): the attempt does not count.
         await Promise.all([passwordLimits.release(numberKey), passwordLimits.release(ipKey)]).catch(
-          () => {},
+          () => {
+            // The error to report is the one below; a failed release only counts this attempt.
+          },
         );
         throw err;
       }

@@ -39,7 +39,7 @@ export function createSignupReviewService(
     ): Promise<ReviewAccount> {
       if (!isUuid(uuid)) throw new AppError('NOT_FOUND');
       const user = await repo.findUserByUuid(uuid.toLowerCase());
-      if (!user || user.status !== 'under_review') throw new AppError('NOT_FOUND');
+      if (user?.status !== 'under_review') throw new AppError('NOT_FOUND');
       const updated = await repo.updateUser(
         user.id,
         { status: decision === 'approve' ? 'active' : 'rejected' },

@@ -139,7 +139,8 @@ export function createSignupService(
       body.purpose === 'signup'
         ? user?.status === 'pending'
         : user !== undefined && SESSION_STATUSES.has(user.status);
-    await (wanted ? codes.send : codes.sendNone)(phone.e164, body.purpose);
+    if (wanted) await codes.send(phone.e164, body.purpose);
+    else await codes.sendNone(phone.e164, body.purpose);
     return CODE_SENT;
   }
 
