@@ -31,20 +31,23 @@ interface LogLine {
 }
 
 describe.skipIf(!adminUrl)('cluster mode on postgres', () => {
-  let scratch: Awaited<ReturnType<typeof createScratchPostgres>>;
-  let primary: ChildProcess;
+  // Undefined when beforeAll failed before making them; afterAll undoes what exists.
+  let scratch: Awaited<ReturnType<typeof createScratchPostgres>> | undefined;
+  let primary: ChildProcess | undefined;
+  let databaseUrl: string;
   let base: string;
   const lines: LogLine[] = [];
 
   beforeAll(async () => {
     scratch = await createScratchPostgres(adminUrl!);
+    databaseUrl = scratch.url;
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
     primary = spawn(process.execPath, ['--import', 'tsx', serverEntry], {
       cwd: repoRoot,
       env: {
         ...process.env,
-        DATABASE_URL: scratch.url,
+        DATABASE_URL: databaseUrl,
         JWT_SECRET: 'cluster-test-jwt-secret-0123456789abcdef0123456789',
         PSEUDONYM_SECRET: 'cluster-test-pseudonym-secret-0123456789abcdef01234',
         WEB_CONCURRENCY: '2',
@@ -85,7 +88,7 @@ describe.skipIf(!adminUrl)('cluster mode on postgres', () => {
   }, 90_000);
 
   afterAll(async () => {
-    if (primary && primary.exitCode === null) {
+    if (primary?.exitCode === null) {
       const exited = once(primary, 'exit');
       primary.kill('SIGTERM');
       await exited;
@@ -106,7 +109,7 @@ describe.skipIf(!adminUrl)('cluster mode on postgres', () => {
     const [leader] = leaders() as [number];
 
     // Members answer one closed question each, 8 at a time, while the leader is killed.
-    const db = new pg.Client({ connectionString: scratch.url });
+    const db = new pg.Client({ connectionString: databaseUrl });
     await db.connect();
     try {
       const list = SurveyListSchema.parse(
