@@ -104,7 +104,7 @@ export async function prepare(
  * `from` on: pair i is member i mod M with question (member + i div M) mod Q, so none repeats
  * (bench/wrk/answers.lua).
  */
-async function ingest(url: string, files: PairFiles, from: number, seconds = SECONDS) {
+function ingest(url: string, files: PairFiles, from: number, seconds = SECONDS) {
   const out = execFileSync(
     'wrk',
     [
@@ -291,13 +291,13 @@ export async function answerIngestBench(): Promise<string> {
     const server = await startCandor({ DATABASE_URL: databaseUrl, ...secrets });
     try {
       let cursor = 0;
-      const warm = await ingest(server.url, files, cursor, 3);
+      const warm = ingest(server.url, files, cursor, 3);
       cursor += warm.used;
-      const api: Array<Awaited<ReturnType<typeof ingest>>> = [];
+      const api: Array<ReturnType<typeof ingest>> = [];
       const bench: number[] = [];
       const queued: number[] = [];
       for (let i = 0; i < RUNS; i++) {
-        const run = await ingest(server.url, files, cursor);
+        const run = ingest(server.url, files, cursor);
         cursor += run.used;
         api.push(run);
         // The server folds what it just took in the background: pgbench gets the database
@@ -340,7 +340,7 @@ export async function answerIngestBench(): Promise<string> {
       await server.stop();
       try {
         const bareRuns = [];
-        for (let i = 0; i < RUNS; i++) bareRuns.push(await ingest(bare.url, files, i * 1000));
+        for (let i = 0; i < RUNS; i++) bareRuns.push(ingest(bare.url, files, i * 1000));
         rows.push(summarise('bare Fastify route, same requests, no database', bareRuns));
       } finally {
         await bare.stop();
@@ -353,10 +353,10 @@ export async function answerIngestBench(): Promise<string> {
           WEB_CONCURRENCY: String(processes),
         });
         try {
-          cursor += (await ingest(cluster.url, files, cursor, 3)).used;
-          const runs: Array<Awaited<ReturnType<typeof ingest>>> = [];
+          cursor += ingest(cluster.url, files, cursor, 3).used;
+          const runs: Array<ReturnType<typeof ingest>> = [];
           for (let i = 0; i < RUNS; i++) {
-            const run = await ingest(cluster.url, files, cursor);
+            const run = ingest(cluster.url, files, cursor);
             cursor += run.used;
             runs.push(run);
           }
@@ -391,10 +391,10 @@ export async function answerIngestBench(): Promise<string> {
         ...secrets,
       });
       try {
-        let cursor = (await ingest(server.url, files, 0, 3)).used;
-        const api: Array<Awaited<ReturnType<typeof ingest>>> = [];
+        let cursor = ingest(server.url, files, 0, 3).used;
+        const api: Array<ReturnType<typeof ingest>> = [];
         for (let i = 0; i < RUNS; i++) {
-          const run = await ingest(server.url, files, cursor);
+          const run = ingest(server.url, files, cursor);
           cursor += run.used;
           api.push(run);
         }

@@ -39,7 +39,7 @@ for (const people of sizes.length ? sizes : [60, 400]) {
   let hiddenGroups = 0;
   for (const { qid } of await database.db.select({ qid: questions.qid }).from(questions)) {
     const q = await surveys.findQuestion(qid);
-    if (!q || q.type !== 'Closed') continue;
+    if (q?.type !== 'Closed') continue;
     const stored = await repo.readSnapshot(q.id);
     const overall = toResults(q, stored, undefined);
     for (const c of overall.choices.filter((x) => !x.is_blank)) {

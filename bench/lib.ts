@@ -168,7 +168,7 @@ async function serve(
 export async function surveyPath(baseUrl: string): Promise<string> {
   const list = (await (
     await fetch(`${baseUrl}/api/v1/surveys/open-closed-random-video-surveys`)
-  ).json()) as { results: { gid: string }[] };
+  ).json()) as { results: Array<{ gid: string }> };
   const gid = list.results[0]?.gid;
   if (!gid) throw new Error('No survey listed: is the sample content seeded?');
   return `/surveys/${gid}`;

@@ -27,8 +27,7 @@ export async function mixedDatabase(jwtSecret: string) {
             order by q.position limit 1) as qid
     from surveys s where s.published_at is not null and s.release_date <= now()`);
   await database.close();
-  const rows = (result as unknown as { rows: Array<{ gid: string; closed: boolean; qid: string }> })
-    .rows;
+  const rows = (result as { rows: Array<{ gid: string; closed: boolean; qid: string }> }).rows;
   const targets: MixedTargets = {
     tokens: prepared.tokens,
     answers: prepared.targets,

@@ -6,8 +6,9 @@ import { loadMedian, startBare, startCandor, withPostgresDatabase } from './lib'
 const LIST = '/api/v1/surveys/open-closed-random-video-surveys';
 
 async function measure(label: string, url: string) {
-  const listId = ((await (await fetch(`${url}${LIST}`)).json()) as { results: { gid: string }[] })
-    .results[0]!.gid;
+  const listId = (
+    (await (await fetch(`${url}${LIST}`)).json()) as { results: Array<{ gid: string }> }
+  ).results[0]!.gid;
   const list = await loadMedian(`${url}${LIST}`);
   const detail = await loadMedian(`${url}/api/v1/surveys/${listId}/video-survey`);
   return { label, list, detail, url, listId };

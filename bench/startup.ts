@@ -15,8 +15,8 @@ async function timeStart(dir: string, port: number): Promise<number> {
     detached: true,
   });
   let output = '';
-  child.stdout.on('data', (d) => (output += d));
-  child.stderr.on('data', (d) => (output += d));
+  child.stdout.on('data', (d: Buffer) => (output += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (output += d.toString()));
   const exited = new Promise((r) => child.once('exit', r));
   try {
     for (;;) {

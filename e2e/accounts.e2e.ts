@@ -54,7 +54,7 @@ describe('accounts in Chromium', () => {
     const { context, page, who } = await people.newPage(phone, people.person('GB'));
     await logIn(page, who, 'not the password');
     await toast(page, 'The phone number or password is not right.').waitFor();
-    await expect(page.url()).toBe(`${baseURL}/login`);
+    expect(page.url()).toBe(`${baseURL}/login`);
     await screenshot(page, 'login-error-phone');
     await context.close();
   });

@@ -40,8 +40,8 @@ async function createFirstAdmin(env: NodeJS.ProcessEnv, admin: { e164: string; p
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
-  child.stdout.on('data', (d) => (output += d));
-  child.stderr.on('data', (d) => (output += d));
+  child.stdout.on('data', (d: Buffer) => (output += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (output += d.toString()));
   const code = await new Promise((r) => child.once('exit', r));
   if (code !== 0) throw new Error(`npm run create-admin failed:\n${output}`);
 }
@@ -84,8 +84,8 @@ export default async function setup(project: TestProject) {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
-  child.stdout?.on('data', (d) => (output += d));
-  child.stderr?.on('data', (d) => (output += d));
+  child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
+  child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
 
   const deadline = Date.now() + 90_000;
   for (;;) {

@@ -19,19 +19,6 @@ import { loggableError } from './lib/loggable-error.js';
 import type { RateLimitStore } from './lib/rate-limit.js';
 import type { Secrets } from './lib/secrets.js';
 import { createTokenService } from './lib/tokens.js';
-import { createAccountsRepository } from './modules/accounts/accounts.repository.js';
-import { createCodes } from './modules/accounts/codes.js';
-import { memberDataRoutes } from './modules/accounts/member-data.routes.js';
-import { createMemberDataService } from './modules/accounts/member-data.service.js';
-import { createPasswordLimits } from './modules/accounts/password-limits.js';
-import { SESSION_CHANNEL, createSessionChanges } from './modules/accounts/session-changes.js';
-import { createSessionGate } from './modules/accounts/session-gate.js';
-import { sessionsRoutes } from './modules/accounts/sessions.routes.js';
-import { createSessionsService } from './modules/accounts/sessions.service.js';
-import { signupReviewRoutes } from './modules/accounts/signup-review.routes.js';
-import { createSignupReviewService } from './modules/accounts/signup-review.service.js';
-import { signupRoutes } from './modules/accounts/signup.routes.js';
-import { createSignupService } from './modules/accounts/signup.service.js';
 import { answerModerationRoutes } from './modules/answers/answer-moderation.routes.js';
 import { createAnswered } from './modules/answers/answered.js';
 import { createAnswersRepository } from './modules/answers/answers.repository.js';
@@ -43,6 +30,19 @@ import { createAuthoringService } from './modules/authoring/authoring.service.js
 import { createAuditRepository } from './modules/audit/audit.repository.js';
 import { auditRoutes } from './modules/audit/audit.routes.js';
 import { createAuditService } from './modules/audit/audit.service.js';
+import { createAuthRepository } from './modules/auth/auth.repository.js';
+import { createCodes } from './modules/auth/codes.js';
+import { memberDataRoutes } from './modules/auth/member-data.routes.js';
+import { createMemberDataService } from './modules/auth/member-data.service.js';
+import { createPasswordLimits } from './modules/auth/password-limits.js';
+import { SESSION_CHANNEL, createSessionChanges } from './modules/auth/session-changes.js';
+import { createSessionGate } from './modules/auth/session-gate.js';
+import { sessionsRoutes } from './modules/auth/sessions.routes.js';
+import { createSessionsService } from './modules/auth/sessions.service.js';
+import { signupReviewRoutes } from './modules/auth/signup-review.routes.js';
+import { createSignupReviewService } from './modules/auth/signup-review.service.js';
+import { signupRoutes } from './modules/auth/signup.routes.js';
+import { createSignupService } from './modules/auth/signup.service.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { imageFiles, imageUploadRoutes } from './modules/images/images.routes.js';
 import { createImagesRepository } from './modules/images/images.repository.js';
@@ -200,8 +200,8 @@ export async function buildApp({
   const sessionChanges = createSessionChanges(database.db, {
     onSessionChange: (uuid) => sessionGate.invalidate(uuid),
   });
-  const accountsRepository = createAccountsRepository(database.db, sessionChanges);
-  const sessionGate = createSessionGate(accountsRepository, { now: () => clock().getTime() });
+  const authRepository = createAuthRepository(database.db, sessionChanges);
+  const sessionGate = createSessionGate(authRepository, { now: () => clock().getTime() });
   let stopListening: (() => Promise<void>) | undefined;
   app.addHook('onReady', async () => {
     stopListening = await database.listen(SESSION_CHANNEL, {
@@ -212,7 +212,9 @@ export async function buildApp({
   });
   app.addHook('onClose', async () => {
     sessionGate.setListening(false);
-    await stopListening?.().catch(() => {});
+    await stopListening?.().catch(() => {
+      // Closing anyway: a connection that fails to stop listening is gone.
+    });
   });
   await app.register(auth, {
     tokens: createTokenService(keys, {
@@ -241,7 +243,7 @@ export async function buildApp({
   const answered = createAnswered(answersRepository, respondentIds);
   const results = createResultsService(createResultsRepository(database.db), {
     surveys,
-    hasAnswered: answered.hasAnswered,
+    hasAnswered: (uuid, questionId) => answered.hasAnswered(uuid, questionId),
     profileKey: deriveProfileKey(secrets),
     refreshSeconds: config.resultsRefreshSeconds,
     ...(noise ? { noise } : {}),
@@ -286,7 +288,11 @@ export async function buildApp({
       onError: (err) => app.log.warn({ err }, 'content notifications: connection lost; retrying'),
     });
   });
-  app.addHook('onClose', async () => stopContentListening?.().catch(() => {}));
+  app.addHook('onClose', async () => {
+    await stopContentListening?.().catch(() => {
+      // Closing anyway: a connection that fails to stop listening is gone.
+    });
+  });
   const operatorResults = createOperatorResultsService({ results, surveys, audit, clock });
   const panels = createPanelsService(createPanelsRepository(database.db), {
     respondents: respondentIds,
@@ -318,14 +324,14 @@ export async function buildApp({
     ipKey: keys.ip,
     auth: config.auth,
   });
-  const sessions = createSessionsService(accountsRepository, {
+  const sessions = createSessionsService(authRepository, {
     tokens: app.tokens,
     passwordLimits,
     auth: config.auth,
     clock,
   });
-  const signup = createSignupService(accountsRepository, {
-    codes: createCodes(accountsRepository, {
+  const signup = createSignupService(authRepository, {
+    codes: createCodes(authRepository, {
       keys,
       sms: app.sms,
       limits: app.rateLimits,
@@ -339,12 +345,12 @@ export async function buildApp({
     smsConfig: config.sms,
     clock,
   });
-  const memberData = createMemberDataService(accountsRepository, {
+  const memberData = createMemberDataService(authRepository, {
     passwordLimits,
     respondents,
     clock,
   });
-  const signupReview = createSignupReviewService(accountsRepository, { respondents, audit, clock });
+  const signupReview = createSignupReviewService(authRepository, { respondents, audit, clock });
 
   await app.register(swagger, {
     openapi: {
@@ -417,7 +423,8 @@ export async function buildApp({
   app.addHook('onReady', async () => {
     sealed = respondents.sealLegacyProfiles(sealing.signal).then(
       (n) => n && app.log.info({ sealed: n }, 'respondent profiles sealed'),
-      (err) => app.log.warn({ err }, 'sealing respondent profiles failed; the next start retries'),
+      (err: unknown) =>
+        app.log.warn({ err }, 'sealing respondent profiles failed; the next start retries'),
     );
   });
   app.addHook('onClose', async () => {

@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Secrets } from './lib/secrets.js';
 
 const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
 const serverEntry = fileURLToPath(new URL('./server.ts', import.meta.url));
@@ -25,6 +26,14 @@ function tempDir(prefix: string): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
   tempDirs.push(dir);
   return dir;
+}
+
+/** The pid the holder of DATA_DIR's lock wrote into it (db/lock.ts). */
+function lockHolderPid(dataDir: string): unknown {
+  const info = JSON.parse(fs.readFileSync(path.join(dataDir, 'candor.lock'), 'utf8')) as {
+    pid?: unknown;
+  };
+  return info.pid;
 }
 
 async function freePort(): Promise<number> {
@@ -58,8 +67,8 @@ async function startServer(dataDir: string, webDistDir: string): Promise<Server>
   });
   let stdout = '';
   let stderr = '';
-  child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const exited = once(child, 'exit').then(([code]) => code as number | null);
   const server = { child, port, output: () => ({ stdout, stderr }), exited };
   servers.push(server);
@@ -126,12 +135,11 @@ describe('server process on an embedded data folder', () => {
     expect(res.status).toBe(200);
     expect(((await res.json()) as { count: number }).count).toBe(6);
 
-    const lock = JSON.parse(fs.readFileSync(path.join(dataDir, 'candor.lock'), 'utf8'));
-    expect(lock.pid).toBe(first.child.pid);
+    expect(lockHolderPid(dataDir)).toBe(first.child.pid);
 
     const secretsFile = path.join(dataDir, 'secrets.json');
     expect(fs.statSync(secretsFile).mode & 0o777).toBe(0o600);
-    const secrets = JSON.parse(fs.readFileSync(secretsFile, 'utf8'));
+    const secrets = JSON.parse(fs.readFileSync(secretsFile, 'utf8')) as Secrets;
     expect(secrets.jwtSecret.length).toBeGreaterThanOrEqual(32);
     expect(secrets.pseudonymSecret.length).toBeGreaterThanOrEqual(32);
     expect(secrets.jwtSecret).not.toBe(secrets.pseudonymSecret);
@@ -150,8 +158,7 @@ describe('server process on an embedded data folder', () => {
     expect(second.output().stderr).toContain(dataDir);
 
     // The refused server left the lock of the first alone.
-    const lock = JSON.parse(fs.readFileSync(path.join(dataDir, 'candor.lock'), 'utf8'));
-    expect(lock.pid).toBe(first.child.pid);
+    expect(lockHolderPid(dataDir)).toBe(first.child.pid);
 
     const res = await fetch(url(first, '/api/v1/surveys/open-closed-random-video-surveys'));
     expect(res.status).toBe(200);
@@ -170,10 +177,10 @@ describe('server process on an embedded data folder', () => {
   }, 90_000);
 
   /** SIGKILLs `server` (a crash: nothing cleaned up), then starts another on the same folder. */
-  async function crashAndRestart(server: Server, beforeRestart = () => {}): Promise<Server> {
+  async function crashAndRestart(server: Server, beforeRestart?: () => void): Promise<Server> {
     server.child.kill('SIGKILL');
     await server.exited;
-    beforeRestart();
+    beforeRestart?.();
     const next = await startServer(dataDir, webDist);
     await waitForHealth(next, 60_000);
     const res = await fetch(url(next, '/api/v1/surveys/open-closed-random-video-surveys'));
@@ -195,8 +202,7 @@ describe('server process on an embedded data folder', () => {
     for (let round = 0; round < 2; round++) {
       const killedPid = server.child.pid;
       server = await crashAndRestart(server, () => {
-        const left = JSON.parse(fs.readFileSync(path.join(dataDir, 'candor.lock'), 'utf8'));
-        expect(left.pid).toBe(killedPid);
+        expect(lockHolderPid(dataDir)).toBe(killedPid);
       });
     }
     crashed = server;

@@ -13,7 +13,7 @@ import { seedSampleAnswers } from './db/seed/sample-answers.js';
 import { isDatabaseEmpty, seedSampleContent } from './db/seed/seed.js';
 import { resolveSecrets } from './lib/secrets.js';
 import { deriveProfileKey } from './lib/keys.js';
-import { ensureDemoAdmin } from './modules/accounts/admin-account.js';
+import { ensureDemoAdmin } from './modules/auth/admin-account.js';
 
 function fail(message: string): never {
   console.error(`\n${message}\n`);
@@ -78,7 +78,10 @@ async function stopWorkers(signal: string): Promise<void> {
     all.map(
       (w) =>
         new Promise<void>((resolve) => {
-          if (w.isDead()) return resolve();
+          if (w.isDead()) {
+            resolve();
+            return;
+          }
           w.once('exit', () => resolve());
           w.process.kill(signal as NodeJS.Signals);
         }),

@@ -9,7 +9,7 @@ import {
   AdminInputError,
   checkAdminInput,
   createOrPromoteAdmin,
-} from '../modules/accounts/admin-account.js';
+} from '../modules/auth/admin-account.js';
 
 const USAGE =
   'Usage: npm run create-admin -- --phone <number> [--name <name>] [--year-of-birth <yyyy>]\n' +
@@ -122,5 +122,7 @@ try {
   }
   throw err;
 } finally {
-  await database.close().catch(() => {});
+  await database.close().catch(() => {
+    // The outcome is decided above; a database that fails to close changes nothing.
+  });
 }

@@ -42,17 +42,27 @@ export interface Database {
   close(): Promise<void>;
 }
 
+/** Plain functions, not methods: `onMessage` is handed on by itself (PGlite's listen). */
 export interface ListenHandlers {
-  onMessage(payload: string): void;
+  onMessage: (payload: string) => void;
   /**
    * Whether notifications are being received: false while the connection is down, so a cache
    * that relies on them for invalidation stops trusting itself until it is back.
    */
-  onState?(listening: boolean): void;
-  onError?(err: Error): void;
+  onState?: (listening: boolean) => void;
+  onError?: (err: Error) => void;
 }
 
 const RELISTEN_MS = 1000;
+
+/** Ends a connection that was lost or is no longer wanted: if that fails, it is gone anyway. */
+async function endQuietly(client: pg.Client | undefined): Promise<void> {
+  try {
+    await client?.end();
+  } catch {
+    // nothing left to close
+  }
+}
 
 /** LISTEN on a dedicated PostgreSQL connection, outside the pool, reconnecting when lost. */
 async function listenPg(
@@ -75,7 +85,7 @@ async function listenPg(
       if (current !== client) return;
       current = undefined;
       handlers.onState?.(false);
-      client.end().catch(() => {});
+      void endQuietly(client);
       retry();
     };
     client.on('notification', (msg) => {
@@ -88,12 +98,12 @@ async function listenPg(
       await client.query(`LISTEN ${client.escapeIdentifier(channel)}`);
     } catch (err) {
       handlers.onError?.(err as Error);
-      client.end().catch(() => {});
+      void endQuietly(client);
       retry();
       return;
     }
     if (closed) {
-      await client.end().catch(() => {});
+      await endQuietly(client);
       return;
     }
     current = client;
@@ -105,7 +115,7 @@ async function listenPg(
     clearTimeout(timer);
     const client = current;
     current = undefined;
-    await client?.end().catch(() => {});
+    await endQuietly(client);
   };
 }
 
@@ -142,7 +152,7 @@ async function leadPg(
           if (client !== fresh) return;
           client = undefined;
           set(false);
-          fresh.end().catch(() => {});
+          void endQuietly(fresh);
           later(); // the lock went with the connection: try again for it
         };
         fresh.on('error', lost);
@@ -171,7 +181,7 @@ async function leadPg(
     const held = client;
     client = undefined;
     leading = false; // stepping down on close: the caller stops its own work
-    await held?.end().catch(() => {});
+    await endQuietly(held);
   };
 }
 
@@ -219,7 +229,9 @@ function openPostgres(databaseUrl: string, opts: DatabaseOptions, location: stri
         await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
         await migratePg(drizzlePg({ client, schema }), { migrationsFolder });
       } finally {
-        await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => {});
+        await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => {
+          // A connection that failed holds no lock: it went with its session.
+        });
         client.release();
       }
     },
@@ -300,7 +312,9 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     // One process owns the embedded database (the data-folder lock): it always leads.
     async lead(_key, onState) {
       onState(true);
-      return async () => {};
+      return async () => {
+        // Nothing to step down from: the only process leads until it closes.
+      };
     },
     async close() {
       try {

@@ -12,6 +12,7 @@ import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Database, openDatabase } from './client.js';
 
+const rowsOf = <T>(result: unknown) => (result as { rows: T[] }).rows;
 const dirs: string[] = [];
 const opened: Database[] = [];
 const children: ChildProcess[] = [];
@@ -51,7 +52,11 @@ async function until(check: () => Promise<boolean> | boolean, ms = 20_000): Prom
 
 afterEach(async () => {
   for (const child of children.splice(0)) child.kill('SIGKILL');
-  for (const database of opened.splice(0)) await database.close().catch(() => {});
+  for (const database of opened.splice(0)) {
+    await database.close().catch(() => {
+      // closed by the test already
+    });
+  }
   for (const dir of dirs.splice(0)) {
     const pid = postmaster(dir);
     if (pid) process.kill(pid, 'SIGKILL');
@@ -67,11 +72,7 @@ describe('embedded PostgreSQL', () => {
     expect(database.location).toBe(`embedded PostgreSQL in ${path.join(dataDir, 'postgres')}`);
     await database.migrate();
     const setting = async (name: string) =>
-      (
-        (await database.db.execute(sql.raw(`show ${name}`))) as unknown as {
-          rows: Array<Record<string, string>>;
-        }
-      ).rows[0]![name];
+      rowsOf<Record<string, string>>(await database.db.execute(sql.raw(`show ${name}`)))[0]![name];
     expect(await setting('fsync')).toBe('on');
     expect(await setting('synchronous_commit')).toBe('on');
     expect(await setting('full_page_writes')).toBe('on');
@@ -90,7 +91,9 @@ describe('embedded PostgreSQL', () => {
       database: 'candor',
     });
     await expect(intruder.connect()).rejects.toThrow(/password authentication failed/);
-    await intruder.end().catch(() => {});
+    await intruder.end().catch(() => {
+      // never connected
+    });
 
     await database.close();
     opened.pop();
@@ -106,7 +109,7 @@ describe('embedded PostgreSQL', () => {
     });
     children.push(child);
     let out = '';
-    child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     await until(() => out.includes('ready'), 60_000);
     const orphan = postmaster(dataDir);
     expect(orphan).toBeDefined();
@@ -115,10 +118,10 @@ describe('embedded PostgreSQL', () => {
     expect(postmaster(dataDir)).toBe(orphan); // still running without its server
 
     const database = await open(dataDir);
-    const rows = (await database.db.execute(sql`select note from holder_notes`)) as unknown as {
-      rows: Array<{ note: string }>;
-    };
-    expect(rows.rows).toEqual([{ note: 'written before the kill' }]);
+    const rows = rowsOf<{ note: string }>(
+      await database.db.execute(sql`select note from holder_notes`),
+    );
+    expect(rows).toEqual([{ note: 'written before the kill' }]);
     expect(postmaster(dataDir)).not.toBe(orphan);
     await until(() => {
       try {

@@ -242,7 +242,9 @@ async function waitReady(config: pg.ClientConfig, exited: () => string | undefin
       await client.end();
       return;
     } catch (err) {
-      await client.end().catch(() => {});
+      await client.end().catch(() => {
+        // never connected: nothing to end
+      });
       if (Date.now() > deadline) throw err;
     }
     await new Promise((r) => setTimeout(r, 100));
@@ -256,7 +258,7 @@ async function waitReady(config: pg.ClientConfig, exited: () => string | undefin
 export async function startEmbeddedPostgres(
   opts: EmbeddedPostgresOptions,
 ): Promise<EmbeddedPostgres> {
-  const onLog = opts.onLog ?? (() => {});
+  const onLog = (line: string) => opts.onLog?.(line);
   const bin = await binaries();
   const user = runAs(opts.dataDir);
   const dir = path.join(opts.dataDir, 'postgres');
@@ -315,7 +317,8 @@ export async function startEmbeddedPostgres(
     return proc;
   };
 
-  child = launch();
+  const first = launch();
+  child = first;
   // A crash of Candor itself (not SIGKILL) takes its database down with it.
   const onExit = () => child?.kill('SIGINT');
   process.once('exit', onExit);
@@ -333,7 +336,7 @@ export async function startEmbeddedPostgres(
     }
   } catch (err) {
     stopping = true;
-    child?.kill('SIGINT');
+    first.kill('SIGINT');
     process.removeListener('exit', onExit);
     throw err;
   }
@@ -347,7 +350,7 @@ export async function startEmbeddedPostgres(
       process.removeListener('exit', onExit);
       const proc = child;
       child = undefined;
-      if (!proc || proc.exitCode !== null || proc.signalCode !== null) return;
+      if (proc?.exitCode !== null || proc.signalCode !== null) return;
       await new Promise<void>((resolve) => {
         const timer = setTimeout(() => proc.kill('SIGKILL'), STOP_TIMEOUT_MS);
         proc.once('exit', () => {

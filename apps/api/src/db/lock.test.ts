@@ -61,10 +61,10 @@ function startHolder(folder: string): Holder {
   children.push(child);
   let stdout = '';
   let stderr = '';
-  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const exited = once(child, 'exit').then(([status]) => status as number | null);
   const outcome = new Promise<'held' | 'refused'>((resolve, reject) => {
-    child.stdout!.on('data', (chunk: Buffer) => {
+    child.stdout.on('data', (chunk: Buffer) => {
       stdout += chunk.toString();
       if (stdout.includes('held')) resolve('held');
     });

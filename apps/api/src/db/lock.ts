@@ -29,7 +29,7 @@ let flockFn: Flock | undefined;
 function flock(fd: number, operation: number): number {
   if (!flockFn) {
     try {
-      flockFn = koffi.load(null).func('int flock(int, int)') as unknown as Flock;
+      flockFn = koffi.load(null).func('int flock(int, int)');
     } catch (err) {
       // Refused like a held folder: the server prints the message and exits.
       throw new DataDirLockedError(

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createTestDatabase, engines } from '../test/database.js';
+import { closeAll, createTestDatabase, engines } from '../test/database.js';
 import type { Database } from './client.js';
 import { autovacuumRuns, createMaintenance, dueTables, freezeDue } from './maintenance.js';
 import { seedSampleContent } from './seed/seed.js';
@@ -11,7 +11,7 @@ const QUESTIONS = 9;
 describe.each(engines)('database maintenance on %s', (engine) => {
   let database: Database;
   const rows = async <T>(query: ReturnType<typeof sql>) =>
-    ((await database.db.execute(query)) as unknown as { rows: T[] }).rows;
+    ((await database.db.execute(query)) as { rows: T[] }).rows;
 
   let member = 0;
   // A member's own answers, newest first (the mirror's and the answer list's read).
@@ -47,7 +47,7 @@ describe.each(engines)('database maintenance on %s', (engine) => {
   });
 
   afterAll(async () => {
-    await database?.close();
+    await closeAll(database);
   });
 
   it('knows whether the database vacuums by itself', async () => {

@@ -163,7 +163,7 @@ export function createMaintenance(
   function pass() {
     if (running) return;
     running = runOnce()
-      .catch((err): Pass => {
+      .catch((err: unknown): Pass => {
         opts.onError?.(err);
         return { tables: [], froze: false };
       })

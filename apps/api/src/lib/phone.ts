@@ -1,6 +1,6 @@
 import {
   type CountryCode,
-  type NumberType,
+  type PhoneNumberType,
   parsePhoneNumberFromString,
 } from 'libphonenumber-js/max';
 import { AppError } from './app-error.js';
@@ -13,7 +13,7 @@ export interface Phone {
   /** The number's country when its range names one, else the main country of its dial code. */
   country: string;
   /** libphonenumber's classification with full metadata; undefined when the range is unknown. */
-  type: NumberType;
+  type: PhoneNumberType | undefined;
   countryCallingCode: string;
   nationalNumber: string;
 }

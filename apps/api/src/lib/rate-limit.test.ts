@@ -7,7 +7,7 @@ const redisUrl = process.env.TEST_REDIS_URL;
 interface Subject {
   store: RateLimitStore;
   /** Lets `ms` pass for the store. */
-  advance(ms: number): Promise<void>;
+  advance: (ms: number) => Promise<void>;
 }
 
 function memory(): Subject {
@@ -83,7 +83,7 @@ describe.each(kinds)('rate-limit store: %s', (_name, make) => {
     expect(results.filter((r) => r.ok)).toHaveLength(5);
     const refused = results.filter((r) => !r.ok);
     expect(refused).toHaveLength(145);
-    for (const r of refused) expect(r.ok === false && r.resetInMs).toBeGreaterThan(59_000);
+    for (const r of refused) expect(r.resetInMs).toBeGreaterThan(59_000);
     // A refused reservation takes no slot in the other window either.
     expect((await store.peek('n')).count).toBe(5);
     expect((await store.peek('ip')).count).toBe(5);

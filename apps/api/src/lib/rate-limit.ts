@@ -153,7 +153,9 @@ export class RedisRateLimitStore implements RateLimitStore {
   constructor(
     url: string | Redis,
     private readonly prefix: string,
-    onError: (err: Error) => void = () => {},
+    onError: (err: Error) => void = () => {
+      // Dropped: with no listener at all, ioredis would print each one to the console.
+    },
   ) {
     // A client that fails fast while Redis is away (lib/redis.ts): the request errors (503)
     // rather than hanging. Connection errors go to `onError` (the app's log), never the console.

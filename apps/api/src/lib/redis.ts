@@ -56,7 +56,8 @@ export function createRedisClient(url: string, opts: RedisClientOptions = {}): R
 export async function pingRedis(redis: Redis): Promise<boolean> {
   if (redis.status !== 'ready') return false;
   try {
-    return (await redis.ping()) === 'PONG';
+    await redis.ping(); // resolves 'PONG' or rejects
+    return true;
   } catch {
     return false;
   }

@@ -22,7 +22,7 @@ export function resolveSecrets(
   const stored: Partial<Secrets> = fs.existsSync(file)
     ? (JSON.parse(fs.readFileSync(file, 'utf8')) as Partial<Secrets>)
     : {};
-  const generated: Partial<Secrets> = {
+  const generated: Secrets = {
     jwtSecret: stored.jwtSecret ?? crypto.randomBytes(48).toString('base64url'),
     pseudonymSecret: stored.pseudonymSecret ?? crypto.randomBytes(48).toString('base64url'),
   };
@@ -31,7 +31,7 @@ export function resolveSecrets(
     fs.writeFileSync(file, JSON.stringify(generated, null, 2), { mode: 0o600 });
   }
   return {
-    jwtSecret: fromEnv.jwtSecret ?? (generated.jwtSecret as string),
-    pseudonymSecret: fromEnv.pseudonymSecret ?? (generated.pseudonymSecret as string),
+    jwtSecret: fromEnv.jwtSecret ?? generated.jwtSecret,
+    pseudonymSecret: fromEnv.pseudonymSecret ?? generated.pseudonymSecret,
   };
 }

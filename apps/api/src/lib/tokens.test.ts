@@ -15,7 +15,7 @@ describe('access tokens', () => {
   it('carry the user uuid and role, signed HS256 with a typ of their own', async () => {
     const tokens = service();
     const token = await tokens.signAccess({ sub: SUB, role: 'moderator' });
-    const header = JSON.parse(Buffer.from(token.split('.')[0]!, 'base64url').toString());
+    const header: unknown = JSON.parse(Buffer.from(token.split('.')[0]!, 'base64url').toString());
     expect(header).toEqual({ alg: 'HS256', typ: 'at+jwt' });
     expect(await tokens.verifyAccess(token)).toEqual({ sub: SUB, role: 'moderator' });
   });

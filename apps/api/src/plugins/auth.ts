@@ -40,7 +40,7 @@ export interface SessionCheck {
 
 /**
  * Access tokens are checked by signature and claims, then against the account and the session
- * they were issued for (a cached read, invalidated on change: modules/accounts/session-gate.ts),
+ * they were issued for (a cached read, invalidated on change: modules/auth/session-gate.ts),
  * so a logout, a suspension or a role change refuses the very next request, on every process.
  */
 async function auth(app: FastifyInstance, opts: { tokens: TokenService; sessions: SessionCheck }) {

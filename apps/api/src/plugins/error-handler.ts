@@ -1,5 +1,11 @@
 import type { ErrorCode } from '@candor/contracts';
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type {
+  FastifyError,
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  FastifySchemaValidationError,
+} from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import {
@@ -62,8 +68,11 @@ async function errorHandler(app: FastifyInstance) {
       }
       if (hasZodFastifySchemaValidationErrors(error)) {
         const fields: Record<string, string[]> = {};
-        for (const issue of error.validation) {
-          const field = issue.instancePath.split('/').filter(Boolean)[0] ?? NON_FIELD;
+        // Named here: the guard's own element type does not resolve under NodeNext (the
+        // library imports "fastify/types/schema", a path without an extension).
+        const issues = error.validation as FastifySchemaValidationError[];
+        for (const issue of issues) {
+          const field = issue.instancePath.split('/').find(Boolean) ?? NON_FIELD;
           (fields[field] ??= []).push(issue.message ?? 'Invalid value.');
         }
         return reply.status(400).send(fields);
@@ -104,13 +113,18 @@ export function jsonNotFound(_request: FastifyRequest, reply: FastifyReply) {
  * segment over maxParamLength) names nothing that exists, so it gets the JSON 404 of any unknown
  * path instead of Fastify's own 400/414 body (which also echoed the path back).
  */
-export function routerError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+export function routerError(
+  error: FastifyError,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): void {
   // The router answers before any hook runs: these headers are set here.
   withSecurityHeaders(reply).header('Cache-Control', 'no-store');
   if (error.code === 'FST_ERR_BAD_URL' || error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
-    return jsonNotFound(request, reply);
+    jsonNotFound(request, reply);
+  } else {
+    reply.send(error); // to the error handler
   }
-  return reply.send(error); // to the error handler
 }
 
 export default fp(errorHandler, { name: 'error-handler' });

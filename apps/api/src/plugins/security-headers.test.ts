@@ -7,7 +7,7 @@ import type { Database } from '../db/client.js';
 import { seedSampleContent } from '../db/seed/seed.js';
 import { createMember } from '../test/accounts.js';
 import { createTestApp, tempDataDir } from '../test/app.js';
-import { createTestDatabase } from '../test/database.js';
+import { closeAll, createTestDatabase } from '../test/database.js';
 
 /** The directives of a Content-Security-Policy header, by name. */
 function directives(csp: string): Map<string, string[]> {
@@ -38,8 +38,7 @@ describe('security headers', () => {
   });
 
   afterAll(async () => {
-    await app?.close();
-    await database?.close();
+    await closeAll(app, database);
     fs.rmSync(web, { recursive: true, force: true });
   });
 
@@ -73,7 +72,7 @@ describe('security headers', () => {
         ...(r.body ? { payload: r.body, headers: { 'content-type': 'application/json' } } : {}),
       });
       const where = `${r.method} ${r.url} (${res.statusCode})`;
-      const csp = directives(String(res.headers['content-security-policy'] ?? ''));
+      const csp = directives(res.headers['content-security-policy'] ?? '');
       expect(csp.get('default-src'), where).toEqual(["'self'"]);
       expect(csp.get('script-src'), where).toBeDefined();
       expect(

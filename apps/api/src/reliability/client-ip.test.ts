@@ -9,7 +9,7 @@ import { loadConfig } from '../config.js';
 import type { Database } from '../db/client.js';
 import { freshPhone, signupBody } from '../test/accounts.js';
 import { tempDataDir, testConfig, testSecrets } from '../test/app.js';
-import { createTestDatabase, engines } from '../test/database.js';
+import { closeAll, createTestDatabase, engines } from '../test/database.js';
 import { memoryLog } from '../test/log.js';
 
 interface Listening {
@@ -28,7 +28,7 @@ describe.each(engines)('client IP behind proxies on %s', (engine) => {
   });
   afterAll(async () => {
     for (const a of apps) await a.close();
-    await database?.close();
+    await closeAll(database);
   });
 
   /** A listening app with TRUST_PROXY=`trust`; the client IP is read from its request log. */
@@ -104,7 +104,7 @@ describe.each(engines)('client IP behind proxies on %s', (engine) => {
       ),
     );
     const statuses = burst.map((r) => r.status).sort();
-    expect(statuses).toEqual([...Array(limit).fill(202), ...Array(3).fill(429)]);
+    expect(statuses).toEqual([...Array<number>(limit).fill(202), ...Array<number>(3).fill(429)]);
     expect(new Set(server.ips())).toEqual(new Set([client]));
     // Someone else behind the same proxy is not held back by it.
     const other = await fetch(`${server.url}/api/v1/user/create/`, {

@@ -66,14 +66,14 @@ describe.skipIf(!adminUrl || !redisUrl)('rate limits of two API processes', () =
     // The first migrates the empty database; the others find it ready.
     const first = await start(true);
     const [second, third, fourth] = await Promise.all([start(true), start(false), start(false)]);
-    shared = [first, second!];
-    alone = [third!, fourth!];
+    shared = [first, second];
+    alone = [third, fourth];
   }, 120_000);
 
   afterAll(async () => {
     await Promise.all(started.map((s) => s.stop()));
-    await db?.end();
-    await scratch?.drop();
+    await db.end();
+    await scratch.drop();
     if (redisUrl) await dropRedisKeys(redisUrl, prefix);
   });
 

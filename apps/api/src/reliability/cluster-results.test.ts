@@ -98,8 +98,8 @@ describe.skipIf(!adminUrl)('results with two API processes on postgres', () => {
 
   afterAll(async () => {
     await Promise.all(servers.map((s) => s.stop()));
-    await db?.end();
-    await scratch?.drop();
+    await db.end();
+    await scratch.drop();
     if (redisUrl) await dropRedisKeys(redisUrl, prefix);
   });
 
@@ -182,7 +182,7 @@ describe.skipIf(!adminUrl)('results with two API processes on postgres', () => {
       create function slow_publication() returns trigger language plpgsql as $$
       begin perform pg_sleep(${SLOW_SECONDS}); return new; end $$;
       create trigger slow_publication before update on question_tallies for each row
-        when (new.question_id = ${Number(id)} and new.published_at is distinct from old.published_at)
+        when (new.question_id = ${id} and new.published_at is distinct from old.published_at)
         execute function slow_publication();`);
     const publications = async () =>
       (

@@ -10,8 +10,9 @@ import { type ServerProcess, insertMembers, leaderPids, startServer } from '../t
 const adminUrl = process.env.TEST_DATABASE_URL;
 
 describe.skipIf(!adminUrl)('cluster mode on postgres', () => {
-  let scratch: Awaited<ReturnType<typeof createScratchPostgres>>;
-  let primary: ServerProcess;
+  // Undefined when beforeAll failed before making them; afterAll undoes what exists.
+  let scratch: Awaited<ReturnType<typeof createScratchPostgres>> | undefined;
+  let primary: ServerProcess | undefined;
 
   beforeAll(async () => {
     scratch = await createScratchPostgres(adminUrl!);
@@ -28,6 +29,7 @@ describe.skipIf(!adminUrl)('cluster mode on postgres', () => {
   });
 
   it('loses no acknowledged answer when a worker is killed, and the lead moves on', async () => {
+    if (!primary || !scratch) throw new Error('the cluster did not start');
     const { origin: base, lines } = primary;
     await expect.poll(() => leaderPids(lines).length, { timeout: 15_000 }).toBe(1);
     const [leader] = leaderPids(lines) as [number];

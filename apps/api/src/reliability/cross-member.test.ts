@@ -5,7 +5,7 @@ import type { Database } from '../db/client.js';
 import { seedSampleContent } from '../db/seed/seed.js';
 import { createMember, get, json, post, send, signUp } from '../test/accounts.js';
 import { createTestApp } from '../test/app.js';
-import { createTestDatabase, engines } from '../test/database.js';
+import { closeAll, createTestDatabase, engines } from '../test/database.js';
 
 // Every member-held id (idempotency keys, timing ids, refresh tokens) used by another member:
 // nothing of one member is read, replayed, ended or changed by another.
@@ -35,8 +35,7 @@ describe.each(engines)('one member with another member’s ids, on %s', (engine)
   });
 
   afterAll(async () => {
-    await app?.close();
-    await database?.close();
+    await closeAll(app, database);
   });
 
   const attempted = async (token: string) =>

@@ -27,7 +27,7 @@ import {
   signupBody,
 } from '../test/accounts.js';
 import { createTestApp, testConfig, testSecrets } from '../test/app.js';
-import { createTestDatabase, engines } from '../test/database.js';
+import { closeAll, createTestDatabase, engines } from '../test/database.js';
 import { type ApiField, type ApiRoute, apiRoutes } from '../test/openapi.js';
 import { lastCodeFor } from '../test/outbox.js';
 
@@ -118,7 +118,7 @@ const B_IDS: Record<string, { swaps: (b: Owner) => Swap[]; neutral?: (b: Owner) 
   // B's credentials, as A could come to hold them: spent or ended. A live refresh token is a
   // bearer credential (decision 005): whoever presents it is its session, and a used one of a
   // live session ends that session (reuse detection: a thief is caught by that, not by the
-  // caller's identity; accounts.test.ts). What this file proves for live ones is that no route
+  // caller's identity; auth.test.ts). What this file proves for live ones is that no route
   // ever hands them to anyone else (the secrets check).
   'body refresh': {
     swaps: (b) => b.endedRefresh.map((value) => ({ label: "B's ended refresh token", value })),
@@ -148,7 +148,7 @@ const A_TEXT = 'what A writes';
 const A_PASSWORD = 'A has a long passphrase too';
 
 /** Inputs that name nothing of anyone's, and what A sends in them (undefined: left out). */
-const NOT_IDS: Record<string, (q: Answered | undefined) => unknown> = {
+const NOT_IDS: Record<string, (q: Answered | undefined) => string | number | undefined> = {
   'query page': () => undefined,
   'query page_size': () => undefined,
   'query breakdown': () => undefined,
@@ -268,7 +268,7 @@ function casesFor(routes: ApiRoute[], b: Owner): Case[] {
 function requestOf(c: Case, b: Owner) {
   const given: Record<string, string> = c.swap ? { [c.input!]: c.swap.value, ...c.swap.with } : {};
   const question = b.answered.find((a) => a.qid === given['path qid']);
-  const valueOf = (f: ApiField): unknown => {
+  const valueOf = (f: ApiField): string | number | undefined => {
     const k = inputKey(f);
     if (k in given) return given[k];
     if (B_IDS[k]) {
@@ -303,7 +303,7 @@ function requestOf(c: Case, b: Owner) {
       if (v !== undefined) body[f.name] = v;
     }
   } else if (c.route.method === 'POST' || c.route.method === 'PUT') body = {};
-  if (query.size) url += `?${query}`;
+  if (query.size) url += `?${query.toString()}`;
   return { method: c.route.method, url, headers, body };
 }
 
@@ -328,7 +328,10 @@ function leaksOf(res: LightMyRequestResponse, sent: string, b: Owner): string[] 
   }
   // B's choice is a public label; next to B's qid as someone's own answer, it is B's.
   const visit = (v: unknown): void => {
-    if (Array.isArray(v)) return v.forEach(visit);
+    if (Array.isArray(v)) {
+      v.forEach(visit);
+      return;
+    }
     if (!v || typeof v !== 'object') return;
     const o = v as Record<string, unknown>;
     const mine = b.answered.find((a) => a.qid === o.qid);
@@ -362,7 +365,7 @@ describe.each(engines)('every member route with another member’s ids, on %s', 
         resultsRefreshSeconds: 0,
         analytics: true,
         // Many callers type B's number: with the real limits the later ones would get 429 (the
-        // limits have their own tests in accounts.test.ts) instead of the answer under test.
+        // limits have their own tests in auth.test.ts) instead of the answer under test.
         sms: { ...base.sms, perNumberPerHour: 10_000, perIpPerHour: 10_000 },
         auth: { ...base.auth, loginFailuresPerNumber: 10_000, loginFailuresPerIp: 10_000 },
       },
@@ -373,8 +376,7 @@ describe.each(engines)('every member route with another member’s ids, on %s', 
   });
 
   afterAll(async () => {
-    await app?.close();
-    await database?.close();
+    await closeAll(app, database);
   });
 
   function expectStatus(res: LightMyRequestResponse, status: number, what: string) {
@@ -445,7 +447,7 @@ describe.each(engines)('every member route with another member’s ids, on %s', 
       results: Array<{
         gid: string;
         status: string;
-        questions: Omit<Answered, 'gid' | 'answer'>[];
+        questions: Array<Omit<Answered, 'gid' | 'answer'>>;
       }>;
     }>(await get(app, '/api/v1/surveys/open-closed-random-video-surveys?page_size=100'));
     const open = list.results
@@ -749,7 +751,7 @@ describe.each(engines)('every member route with another member’s ids, on %s', 
 
   // Found by this file: the fifth wrong code said "Too many wrong codes" only where a live
   // challenge counted the wrong tries, so the reply told whether a number had an account. Now a
-  // number that is sent no code gets a challenge no code matches (accounts/codes.ts sendNone).
+  // number that is sent no code gets a challenge no code matches (auth/codes.ts sendNone).
   // Reset: forgot-password, then wrong codes to set-password. Signup: create (a registered
   // number is texted "already registered"), then wrong codes to verify.
   const afterFiveWrongCodes = async (

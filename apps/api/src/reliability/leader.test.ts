@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../app.js';
 import type { Database } from '../db/client.js';
 import { createTestApp, testSecrets } from '../test/app.js';
-import { createTestDatabase } from '../test/database.js';
+import { closeAll, createTestDatabase } from '../test/database.js';
 
 const hasPostgres = Boolean(process.env.TEST_DATABASE_URL);
 
@@ -22,7 +22,7 @@ describe.skipIf(!hasPostgres)('one leader among API processes on postgres', () =
 
   afterAll(async () => {
     await Promise.all(apps.map((a) => a.close()));
-    await database?.close();
+    await closeAll(database);
   });
 
   const leaders = (list: App[]) => list.filter((a) => a.leading()).length;

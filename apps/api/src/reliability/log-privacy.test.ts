@@ -6,7 +6,7 @@ import type { Database } from '../db/client.js';
 import { seedSampleContent } from '../db/seed/seed.js';
 import { get, json, post, signUp, signupBody } from '../test/accounts.js';
 import { createTestApp } from '../test/app.js';
-import { createTestDatabase } from '../test/database.js';
+import { closeAll, createTestDatabase } from '../test/database.js';
 import { lastCodeFor } from '../test/outbox.js';
 
 // Canaries: a phone number, a password, a texted code, an answer and the tokens of one person,
@@ -38,8 +38,7 @@ describe('what the log never holds', () => {
   });
 
   afterAll(async () => {
-    await app?.close();
-    await database?.close();
+    await closeAll(app, database);
   });
 
   it('holds no phone number, password, code, token or answer of a whole session', async () => {

@@ -9,7 +9,7 @@ import type { App } from '../app.js';
 import type { Database } from '../db/client.js';
 import { freshIp, freshPhone, get, post, signupBody } from '../test/accounts.js';
 import { createTestApp } from '../test/app.js';
-import { createTestDatabase, engines } from '../test/database.js';
+import { closeAll, createTestDatabase, engines } from '../test/database.js';
 
 const CREATE = '/api/v1/user/create/';
 
@@ -44,8 +44,8 @@ async function startRedis(port: number): Promise<ChildProcess> {
       output += d.toString();
       if (output.includes('Ready to accept connections')) resolve();
     };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
     child.once('exit', (code) => reject(new Error(`redis-server exited (${code}):\n${output}`)));
   });
   return child;
@@ -77,7 +77,9 @@ function burst(app: App, n: number) {
 }
 
 function expectUnavailable(responses: Awaited<ReturnType<typeof burst>>) {
-  const seen = responses.map((r) => `${r.statusCode} ${r.headers['retry-after']} ${r.json().code}`);
+  const seen = responses.map(
+    (r) => `${r.statusCode} ${r.headers['retry-after']} ${r.json<{ code?: string }>().code}`,
+  );
   expect(seen).toEqual(responses.map(() => '503 2 SERVICE_UNAVAILABLE'));
 }
 
@@ -93,7 +95,7 @@ describe.each(engines)('Redis outage on %s', (engine) => {
   afterAll(async () => {
     for (const a of apps) await a.close();
     for (const r of redises) await stopRedis(r, 'SIGKILL');
-    await database?.close();
+    await closeAll(database);
   });
 
   async function appOn(port: number): Promise<App> {

@@ -9,7 +9,7 @@ import type { App } from '../app.js';
 import type { HttpConfig } from '../config.js';
 import type { Database } from '../db/client.js';
 import { createTestApp } from '../test/app.js';
-import { createTestDatabase } from '../test/database.js';
+import { closeAll, createTestDatabase } from '../test/database.js';
 
 const TICK_MS = 200;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -25,7 +25,9 @@ class Conn {
     this.socket.setEncoding('utf8');
     this.socket.on('data', (d: string) => (this.data += d));
     this.socket.on('close', () => (this.closed = true));
-    this.socket.on('error', () => {}); // a reset by the server reads as closed
+    this.socket.on('error', () => {
+      // a reset by the server reads as closed
+    });
   }
 
   write(text: string) {
@@ -33,9 +35,9 @@ class Conn {
   }
 
   /** Ticks until `done()` holds; false when the client gives up after `ticks`. */
-  async until(done: () => boolean, ticks: number, eachTick: () => void = () => {}) {
+  async until(done: () => boolean, ticks: number, eachTick?: () => void) {
     for (let i = 0; i < ticks && !done(); i++) {
-      eachTick();
+      eachTick?.();
       await sleep(TICK_MS);
     }
     return done();
@@ -56,7 +58,7 @@ describe('slow clients against a listening server', () => {
   afterAll(async () => {
     for (const c of conns) c.socket.destroy();
     for (const a of apps) await a.close();
-    await database?.close();
+    await closeAll(database);
   });
 
   async function listening(http: Partial<HttpConfig>): Promise<number> {

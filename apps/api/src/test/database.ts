@@ -56,3 +56,13 @@ export async function createTestDatabase(engine: Engine): Promise<Database> {
     },
   };
 }
+
+/**
+ * Closes what a test file opened (apps, databases), in order: for `afterAll`. When `beforeAll`
+ * failed, some were never assigned; they are skipped, so that failure is reported, not a TypeError.
+ */
+export async function closeAll(
+  ...opened: Array<{ close(): Promise<unknown> } | undefined>
+): Promise<void> {
+  for (const thing of opened) await thing?.close();
+}

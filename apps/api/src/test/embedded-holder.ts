@@ -7,4 +7,4 @@ const database = await openDatabase({ dataDir: process.argv[2]!, poolSize: 1 });
 await database.db.execute(sql`create table holder_notes (note text)`);
 await database.db.execute(sql`insert into holder_notes values ('written before the kill')`);
 process.stdout.write('ready\n');
-setInterval(() => {}, 1 << 30);
+setInterval(() => undefined, 1 << 30);

@@ -9,7 +9,7 @@ import { logOptions } from '../app.js';
 export function memoryLog(level: Level = 'info') {
   const out = { text: '' };
   const sink = new Writable({
-    write(chunk, _encoding, done) {
+    write(chunk: Buffer, _encoding, done) {
       out.text += chunk.toString();
       done();
     },

@@ -75,7 +75,7 @@ export async function startServer(env: Record<string, string>): Promise<ServerPr
   });
   const lines: LogLine[] = [];
   let rest = '';
-  child.stdout!.on('data', (chunk: Buffer) => {
+  child.stdout.on('data', (chunk: Buffer) => {
     rest += chunk.toString();
     const parts = rest.split('\n');
     rest = parts.pop()!;
@@ -89,7 +89,7 @@ export async function startServer(env: Record<string, string>): Promise<ServerPr
     }
   });
   let stderr = '';
-  child.stderr!.on('data', (chunk: Buffer) => {
+  child.stderr.on('data', (chunk: Buffer) => {
     stderr = (stderr + chunk.toString()).slice(-4000);
   });
   const stop = async () => {

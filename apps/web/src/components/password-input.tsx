@@ -17,7 +17,7 @@ export function PasswordInput({
         type={visible ? 'text' : 'password'}
         className="input"
         aria-describedby={describedBy}
-        aria-invalid={invalid || undefined}
+        aria-invalid={invalid ? true : undefined}
         spellCheck={false}
         autoCapitalize="off"
       />

@@ -60,7 +60,7 @@ export function PhoneField({
       autoComplete="tel"
       autoFocus={autoFocus}
       onCountryChange={onCountryChange}
-      aria-invalid={invalid || undefined}
+      aria-invalid={invalid ? true : undefined}
       aria-describedby={describedBy}
       numberInputProps={{ className: 'input', inputMode: 'tel' }}
       countrySelectProps={{ 'aria-label': 'Country calling code' }}

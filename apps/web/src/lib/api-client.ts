@@ -150,7 +150,7 @@ export function attachmentFileName(header: string | null): string | null {
   const plain = /filename\s*=\s*("([^"]*)"|[^;]+)/i.exec(header);
   // Only a bare name: a path in it would be the server's mistake, not a folder to write to.
   const base = (plain?.[2] ?? plain?.[1])?.trim().split(/[\\/]/).pop();
-  return base ? base : null;
+  return base === undefined || base === '' ? null : base;
 }
 
 /**

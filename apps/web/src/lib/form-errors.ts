@@ -10,7 +10,7 @@ import { ApiError } from './api-client';
 export function applyIssues<T extends FieldValues>(
   issues: readonly z.core.$ZodIssue[],
   setError: UseFormSetError<T>,
-  fields: readonly Path<T>[],
+  fields: ReadonlyArray<Path<T>>,
   pathOf: (path: readonly PropertyKey[]) => string = (path) => String(path[0] ?? ''),
 ): string[] {
   const seen = new Set<string>();
@@ -34,7 +34,7 @@ export function applyIssues<T extends FieldValues>(
 export function applyServerErrors<T extends FieldValues>(
   err: unknown,
   setError: UseFormSetError<T>,
-  fields: readonly Path<T>[],
+  fields: ReadonlyArray<Path<T>>,
   fallback: string,
   rename: (field: string) => string = (field) => field,
 ): string[] {
@@ -63,7 +63,7 @@ export function applyServerErrors<T extends FieldValues>(
 export function showServerErrors<T extends FieldValues>(
   err: unknown,
   setError: UseFormSetError<T>,
-  fields: readonly Path<T>[],
+  fields: ReadonlyArray<Path<T>>,
 ): void {
   for (const message of applyServerErrors(
     err,

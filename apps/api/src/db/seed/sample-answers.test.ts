@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import { count } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openProfile } from '../../lib/profile-seal.js';
-import { createTestDatabase, engines } from '../../test/database.js';
+import { closeAll, createTestDatabase, engines } from '../../test/database.js';
 import type { Database } from '../client.js';
 import { answers, questions, respondents } from '../schema.js';
 import { SAMPLE_PEOPLE, seedSampleAnswers } from './sample-answers.js';
@@ -20,7 +20,7 @@ describe.each(engines)('sample answers on %s', (engine) => {
   });
 
   afterAll(async () => {
-    await database?.close();
+    await closeAll(database);
   });
 
   it('answers every question with made-up people, counting and sealed, once', async () => {

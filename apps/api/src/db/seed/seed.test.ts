@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { LEAVE_BLANK_CHOICE, SurveyVariantSchema } from '@candor/contracts';
 import { asc, count } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, engines } from '../../test/database.js';
+import { closeAll, createTestDatabase, engines } from '../../test/database.js';
 import type { Database } from '../client.js';
 import { choices, genres, questions, surveys } from '../schema.js';
 import { isDatabaseEmpty, seedSampleContent } from './seed.js';
@@ -57,7 +57,7 @@ describe.each(engines)('sample content on %s', (engine) => {
   });
 
   afterAll(async () => {
-    await database?.close();
+    await closeAll(database);
   });
 
   it('loads 7 surveys, 6 of them listed', () => {
@@ -149,7 +149,7 @@ describe.each(engines)('sample content on %s', (engine) => {
     const videos = all
       .flatMap((s) => s.questions)
       .flatMap((q) => [q.videoLink1, q.videoLink2])
-      .filter((v): v is string => v !== null && v.startsWith('/sample/'));
+      .filter((v): v is string => typeof v === 'string' && v.startsWith('/sample/'));
     expect(videos.length).toBeGreaterThan(0);
     const total = videos.reduce((sum, v) => sum + sizeOf(v), 0);
     expect(total).toBeLessThan(1024 * KB);

@@ -6,7 +6,7 @@ import { questions, surveys } from '../../db/schema.js';
 import { seedSampleContent } from '../../db/seed/seed.js';
 import { createMember, json, post } from '../../test/accounts.js';
 import { createTestApp } from '../../test/app.js';
-import { createTestDatabase, engines } from '../../test/database.js';
+import { closeAll, createTestDatabase, engines } from '../../test/database.js';
 import { memoryLog } from '../../test/log.js';
 
 const CANARY = 'canary confession 9c41';
@@ -23,8 +23,7 @@ describe.each(engines)('answers stay out of the logs on %s', (engine) => {
   });
 
   afterAll(async () => {
-    await app?.close();
-    await database?.close();
+    await closeAll(app, database);
   });
 
   it('logs answering, its errors, a rating and a timing without the answer or the key', async () => {
@@ -84,7 +83,7 @@ describe.each(engines)('answers stay out of the logs on %s', (engine) => {
       .catch((err: unknown) => err);
     expect(failure).toBeInstanceOf(Error);
     // Drizzle's own message carries the parameters: that is what must not be logged.
-    expect(String((failure as Error).message)).toContain(CANARY);
+    expect((failure as Error).message).toContain(CANARY);
     const out = memoryLog();
     out.logger.error({ err: failure }, 'unhandled error');
     expect(out.text).not.toContain(CANARY);
@@ -100,7 +99,7 @@ describe('what the answer tables can hold (the privacy page says so)', () => {
   });
 
   afterAll(async () => {
-    await database?.close();
+    await closeAll(database);
   });
 
   it('no table of answers, ratings, timings, results or page views has a user, phone, IP or time column', async () => {
@@ -110,7 +109,7 @@ describe('what the answer tables can hold (the privacy page says so)', () => {
         and table_name in ('respondents', 'answers', 'ratings', 'timings', 'answer_counts',
                            'answer_words', 'question_tallies', 'page_views')`);
     const columns = (
-      result as unknown as {
+      result as {
         rows: Array<{ table_name: string; column_name: string; data_type: string }>;
       }
     ).rows;

@@ -306,8 +306,7 @@ export function createAnswersService(repo: AnswersRepository, deps: AnswersServi
     async endTiming(uuid: string, kind: TimingKind, id: string): Promise<TimingId> {
       const claims = verifyTimingId(deps.timingKey, id);
       if (
-        !claims ||
-        claims.kind !== kind ||
+        claims?.kind !== kind ||
         claims.who !== timingOwner(deps.timingKey, respondents.pseudonymOf(uuid))
       ) {
         throw new AppError('NOT_FOUND');

@@ -20,7 +20,7 @@ import {
 import { seedSampleContent } from '../../db/seed/seed.js';
 import { type MemberOptions, createMember, get, json, post } from '../../test/accounts.js';
 import { createTestApp } from '../../test/app.js';
-import { createTestDatabase, engines } from '../../test/database.js';
+import { closeAll, createTestDatabase, engines } from '../../test/database.js';
 
 const NOT_FOUND = { detail: 'Not found.', code: 'NOT_FOUND' };
 const UNAUTHENTICATED = {
@@ -134,8 +134,7 @@ describe.each(engines)('answers API on %s', (engine) => {
   });
 
   afterAll(async () => {
-    await app?.close();
-    await database?.close();
+    await closeAll(app, database);
   });
 
   describe('answering', () => {
@@ -444,7 +443,7 @@ describe.each(engines)('answers API on %s', (engine) => {
       // Durations only: no column of the table holds a time.
       const columns = (await database.db.execute(
         sql`select data_type from information_schema.columns where table_name = 'timings'`,
-      )) as unknown as { rows: Array<{ data_type: string }> };
+      )) as { rows: Array<{ data_type: string }> };
       for (const c of columns.rows) {
         expect(c.data_type).not.toMatch(/time|date/);
       }

@@ -7,7 +7,7 @@ import { answers, choices, questions, respondents } from '../../db/schema.js';
 import { seedSampleContent } from '../../db/seed/seed.js';
 import { createMember, post } from '../../test/accounts.js';
 import { createTestApp } from '../../test/app.js';
-import { createTestDatabase, engines } from '../../test/database.js';
+import { closeAll, createTestDatabase, engines } from '../../test/database.js';
 import { createAnswersRepository } from './answers.repository.js';
 
 const answerUrl = (qid: string) => `/api/v1/questions/${qid}/answer/`;
@@ -17,14 +17,16 @@ async function commitsOf(database: Database, questionId: number): Promise<number
   const rows = await database.db.execute(
     sql`select count(distinct xmin::text)::int as n from answers where question_id = ${questionId}`,
   );
-  const list = (Array.isArray(rows) ? rows : (rows as { rows: unknown[] }).rows) as { n: number }[];
+  const list = (Array.isArray(rows) ? rows : (rows as { rows: unknown[] }).rows) as Array<{
+    n: number;
+  }>;
   return list[0]!.n;
 }
 
 describe.each(engines)('group commit of answers on %s', (engine) => {
   let database: Database;
   let app: App;
-  let closed: { id: number; qid: string; labels: string[] }[];
+  let closed: Array<{ id: number; qid: string; labels: string[] }>;
 
   beforeAll(async () => {
     database = await createTestDatabase(engine);
@@ -45,8 +47,7 @@ describe.each(engines)('group commit of answers on %s', (engine) => {
   });
 
   afterAll(async () => {
-    await app?.close();
-    await database?.close();
+    await closeAll(app, database);
   });
 
   it('writes answers that arrive together in a few commits, each acknowledged once stored', async () => {

@@ -95,7 +95,7 @@ export function createAuthoringService(
   {
     audit,
     results,
-    onChange = () => {},
+    onChange,
     clock = () => new Date(),
   }: {
     audit: AuditService;
@@ -108,7 +108,7 @@ export function createAuthoringService(
 ) {
   /** Records a change in the audit log and lets public reads see it. */
   async function changed(...entry: Parameters<AuditService['record']>) {
-    onChange();
+    onChange?.();
     await audit.record(...entry);
   }
 
@@ -392,10 +392,12 @@ export function createAuthoringService(
       const before = isUuid(gid) ? await repo.findGenre(gid.toLowerCase()) : undefined;
       if (!before) throw new AppError('NOT_FOUND');
       // Checked first for the message; the unique index settles a race between two renames.
-      const renamed = await repo.renameGenre(before.genre.gid, input.genre_name).catch((err) => {
-        if (sqlState(err) === UNIQUE_VIOLATION) return false;
-        throw err;
-      });
+      const renamed = await repo
+        .renameGenre(before.genre.gid, input.genre_name)
+        .catch((err: unknown) => {
+          if (sqlState(err) === UNIQUE_VIOLATION) return false;
+          throw err;
+        });
       if (!renamed) throw nameTaken(input.genre_name);
       await changed(actor, 'genre.rename', `genre:${before.genre.gid}`, {
         from: before.genre.name,

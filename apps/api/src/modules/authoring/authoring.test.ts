@@ -18,7 +18,7 @@ import { choices, questions, surveys } from '../../db/schema.js';
 import { seedSampleContent } from '../../db/seed/seed.js';
 import { createMember, get, json, post, send } from '../../test/accounts.js';
 import { createTestApp, testSecrets } from '../../test/app.js';
-import { createTestDatabase, engines } from '../../test/database.js';
+import { closeAll, createTestDatabase, engines } from '../../test/database.js';
 import { seededNoise } from '../../test/noise.js';
 
 const ADMIN = '/api/v1/admin';
@@ -62,8 +62,7 @@ describe.each(engines)('survey authoring on %s', (engine) => {
   });
 
   afterAll(async () => {
-    await app?.close();
-    await database?.close();
+    await closeAll(app, database);
   });
 
   const call = () => ({ token: admin.token });

@@ -43,7 +43,10 @@ export const imageUploadRoutes: FastifyPluginAsyncZod<{ service: ImagesService }
 export async function imageFiles(app: FastifyInstance, { service }: { service: ImagesService }) {
   app.get<{ Params: { name: string } }>(`${UPLOADS_PATH}:name`, async (request, reply) => {
     const bytes = await service.read(request.params.name);
-    if (!bytes) return reply.callNotFound();
+    if (!bytes) {
+      reply.callNotFound();
+      return;
+    }
     return reply
       .header('Content-Type', 'image/webp')
       .header('Cache-Control', 'public, max-age=31536000, immutable')

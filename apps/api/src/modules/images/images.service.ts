@@ -63,7 +63,7 @@ export function createImagesService({
       try {
         const image = sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error' });
         const { format } = await image.metadata();
-        if (!format || !FORMATS.has(format)) throw new Error(`format ${format}`);
+        if (!FORMATS.has(format)) throw new Error(`format ${format}`);
         out = await image
           .rotate()
           .resize({ width: MAX_SIDE, height: MAX_SIDE, fit: 'inside', withoutEnlargement: true })

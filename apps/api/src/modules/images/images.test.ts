@@ -7,7 +7,7 @@ import type { App } from '../../app.js';
 import type { Database } from '../../db/client.js';
 import { createMember, get, json } from '../../test/accounts.js';
 import { createTestApp } from '../../test/app.js';
-import { createTestDatabase, engines } from '../../test/database.js';
+import { closeAll, createTestDatabase, engines } from '../../test/database.js';
 import { images } from '../../db/schema.js';
 
 const URL = '/api/v1/admin/uploads/';
@@ -34,8 +34,7 @@ describe.each(engines)('image uploads on %s', (engine) => {
   });
 
   afterAll(async () => {
-    await app?.close();
-    await database?.close();
+    await closeAll(app, database);
   });
 
   const upload = (body: Buffer | string, type: string, token = admin.token) =>

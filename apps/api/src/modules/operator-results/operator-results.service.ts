@@ -93,7 +93,7 @@ export function createOperatorResultsService(deps: OperatorResultsServiceDeps) {
           position,
           question: text,
           type: catalog.type,
-          results: results!,
+          results,
           breakdowns: { gender: breakdownOf(0), age: breakdownOf(1), country: breakdownOf(2) },
         };
       }),

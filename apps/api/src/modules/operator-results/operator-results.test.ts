@@ -12,7 +12,7 @@ import { choices, questions, ratings, respondents, surveys, timings } from '../.
 import { seedSampleContent } from '../../db/seed/seed.js';
 import { type MemberOptions, createMember, get, json, post } from '../../test/accounts.js';
 import { createTestApp } from '../../test/app.js';
-import { createTestDatabase, engines } from '../../test/database.js';
+import { closeAll, createTestDatabase, engines } from '../../test/database.js';
 import { zeroNoise } from '../../test/noise.js';
 
 type Who = 'visitor' | 'member' | 'under_review' | 'moderator' | 'admin';
@@ -128,8 +128,7 @@ describe.each(engines)('operators’ results and exports on %s', (engine) => {
   });
 
   afterAll(async () => {
-    await app?.close();
-    await database?.close();
+    await closeAll(app, database);
   });
 
   it('lets only admins read results and export (401 visitor, 403 members and moderators)', async () => {

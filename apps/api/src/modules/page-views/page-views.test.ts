@@ -6,7 +6,7 @@ import type { Database } from '../../db/client.js';
 import { pageViews } from '../../db/schema.js';
 import { createMember, freshIp, get, json, post } from '../../test/accounts.js';
 import { createTestApp } from '../../test/app.js';
-import { createTestDatabase, engines } from '../../test/database.js';
+import { closeAll, createTestDatabase, engines } from '../../test/database.js';
 import { PAGE_VIEWS_PER_IP_PER_MINUTE } from './page-views.service.js';
 
 const PAGE_VIEWS = '/api/v1/page-views/';
@@ -22,8 +22,7 @@ describe.each(engines)('page views on %s', (engine) => {
   });
 
   afterAll(async () => {
-    await app?.close();
-    await database?.close();
+    await closeAll(app, database);
   });
 
   const views = () => database.db.select().from(pageViews);
@@ -39,6 +38,7 @@ describe.each(engines)('page views on %s', (engine) => {
     expect(res.body).toBe('');
     expect(await views()).toEqual([
       {
+        // eslint-disable-next-line @typescript-eslint/no-unsafe-assignment -- vitest types its asymmetric matchers as any
         id: expect.any(Number),
         path: '/surveys/:surveyId',
         day: '2026-11-22',
@@ -48,7 +48,7 @@ describe.each(engines)('page views on %s', (engine) => {
     // No column could hold an IP, a user or a time.
     const columns = (await database.db.execute(
       sql`select column_name from information_schema.columns where table_name = 'page_views'`,
-    )) as unknown as { rows: Array<{ column_name: string }> };
+    )) as { rows: Array<{ column_name: string }> };
     expect(columns.rows.map((c) => c.column_name).sort()).toEqual([
       'day',
       'id',

@@ -102,7 +102,7 @@ export function createPanelsService(repo: PanelsRepository, deps: PanelsServiceD
       });
       if (await repo.insert(values)) return { status: 201, body: body(values) };
       const mine = await repo.find(values.surveyId, panel, { respondentKey: values.respondentKey });
-      if (mine && mine.participantHash === values.participantHash) {
+      if (mine?.participantHash === values.participantHash) {
         return { status: 200, body: body(mine) };
       }
       throw new AppError(
@@ -122,11 +122,8 @@ export function createPanelsService(repo: PanelsRepository, deps: PanelsServiceD
       const row = await repo.find(surveyId, panel, {
         participantHash: participantHash(gid, panel, pid),
       });
-      const valid =
-        sameCode(normaliseCode(request.code), expected) &&
-        row !== undefined &&
-        row.code === expected;
-      return { valid, completed_at: valid ? row!.completedAt.toISOString() : null };
+      const valid = sameCode(normaliseCode(request.code), expected) && row?.code === expected;
+      return { valid, completed_at: valid ? row.completedAt.toISOString() : null };
     },
 
     /** Completions per panel of a survey of any status. */

@@ -81,7 +81,7 @@ export function createRespondentsRepository(db: Db) {
             for share of u
             on conflict (pseudonym) do nothing
             returning id`);
-          const [inserted] = (result as unknown as { rows: Array<{ id: number }> }).rows;
+          const [inserted] = (result as { rows: Array<{ id: number }> }).rows;
           if (inserted) return inserted.id;
           break;
         } catch (err) {
@@ -109,7 +109,7 @@ export function createRespondentsRepository(db: Db) {
     },
 
     /** Replaces the profiles of the respondents given, in one statement. */
-    async setProfiles(rows: { id: number; profile: string }[]): Promise<void> {
+    async setProfiles(rows: Array<{ id: number; profile: string }>): Promise<void> {
       if (!rows.length) return;
       await db.execute(sql`
         update respondents r set profile = v.profile

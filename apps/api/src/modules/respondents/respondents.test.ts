@@ -5,7 +5,7 @@ import { respondents } from '../../db/schema.js';
 import { deriveProfileKey } from '../../lib/keys.js';
 import { openProfile } from '../../lib/profile-seal.js';
 import { createTestApp, testSecrets } from '../../test/app.js';
-import { createTestDatabase, engines } from '../../test/database.js';
+import { closeAll, createTestDatabase, engines } from '../../test/database.js';
 
 describe.each(engines)('respondent profiles on %s', (engine) => {
   let database: Database;
@@ -15,7 +15,7 @@ describe.each(engines)('respondent profiles on %s', (engine) => {
   });
 
   afterAll(async () => {
-    await database?.close();
+    await closeAll(database);
   });
 
   it('seals the plain profiles migration 0007 left, in the background, every one of them', async () => {

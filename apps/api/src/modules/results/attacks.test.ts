@@ -21,7 +21,7 @@ import { deriveProfileKey, derivePseudonymKey, hmacHex } from '../../lib/keys.js
 import { openProfile } from '../../lib/profile-seal.js';
 import { type MemberOptions, createMember, get, json, post } from '../../test/accounts.js';
 import { createTestApp, testSecrets } from '../../test/app.js';
-import { createTestDatabase, engines } from '../../test/database.js';
+import { closeAll, createTestDatabase, engines } from '../../test/database.js';
 import { seededNoise } from '../../test/noise.js';
 
 const ADMIN = '/api/v1/admin';
@@ -66,8 +66,7 @@ describe.each(engines)('the attacks of issue 14 through the API on %s', (engine)
   });
 
   afterAll(async () => {
-    await app?.close();
-    await database?.close();
+    await closeAll(app, database);
   });
 
   const staff = () => ({ token: admin.token });
@@ -148,8 +147,9 @@ describe.each(engines)('the attacks of issue 14 through the API on %s', (engine)
   }
 
   /** Counts per choice of a row (0 for a hidden one): what the attacker reads. */
-  const countsOf = (row: { choices: { choice: string; count: number | null }[] } | undefined) =>
-    CHOICES.map((c) => row?.choices.find((x) => x.choice === c)?.count ?? 0);
+  const countsOf = (
+    row: { choices: Array<{ choice: string; count: number | null }> } | undefined,
+  ) => CHOICES.map((c) => row?.choices.find((x) => x.choice === c)?.count ?? 0);
 
   /** The attacker's guess: the choice whose count moved most in the direction given. */
   function guess(before: number[], after: number[], sign: 1 | -1, known: number[] = [0, 0, 0]) {

@@ -131,7 +131,7 @@ function chiSquare(samples: Int32Array, pmf: (x: number) => number): Fit {
   expected[0]! += tail;
   expected[2 * w]! += tail;
 
-  const bins: { e: number; o: number }[] = [];
+  const bins: Array<{ e: number; o: number }> = [];
   let e = 0;
   let o = 0;
   for (let i = 0; i <= 2 * w; i++) {

@@ -241,7 +241,7 @@ export function release(
   for (const dimension of DIMENSIONS) {
     const rows: Record<string, number[]> = {};
     for (const bucket of BUCKETS[dimension]) {
-      const before = previous?.cells[dimension]?.[bucket];
+      const before = previous?.cells[dimension][bucket];
       rows[bucket] = outcomes.map((o) => {
         const i = previous ? previous.outcomes.indexOf(o) : -1;
         const prior = i >= 0 && before ? (before[i] ?? 0) : 0;
@@ -300,7 +300,7 @@ export function rowOf(
   outcomes: OutcomeKey[],
 ): NoisyRow | undefined {
   if (!snapshot) return undefined;
-  const stored = snapshot.cells[dimension]?.[bucket];
+  const stored = snapshot.cells[dimension][bucket];
   if (!stored) return undefined;
   const sigma2 = PARAMETERS.sigma2[dimension];
   return {
@@ -317,7 +317,7 @@ export function rowOf(
  * so it costs no privacy): the sum of its noisy counts, rounded, never negative; 0 before any.
  */
 export function approximateTotal(snapshot: Snapshot | undefined): number {
-  const row = snapshot?.cells.all?.[''];
+  const row = snapshot?.cells.all[''];
   return row ? Math.max(0, Math.round(row.reduce((sum, n) => sum + n, 0))) : 0;
 }
 
@@ -326,11 +326,11 @@ export interface PublishedRow {
   /** Noisy number of people, rounded; null when under MIN_ROW_TOTAL. */
   total: number | null;
   /** Per outcome: approximate count (never negative), or null when the row is not split. */
-  counts: (number | null)[];
+  counts: Array<number | null>;
   /** Per outcome: share of the row's total, 0..100, one decimal; null likewise. */
-  percents: (number | null)[];
+  percents: Array<number | null>;
   /** Per outcome: half-width of the 95% interval of the share, in points, one decimal. */
-  margins: (number | null)[];
+  margins: Array<number | null>;
   /** True when one answer has DOMINANCE or more of the row: shown as a total only. */
   dominated: boolean;
 }

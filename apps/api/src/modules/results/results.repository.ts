@@ -80,15 +80,15 @@ interface RawCounted {
 }
 
 const toCounted = (r: RawCounted): CountedRow => ({
-  respondentId: Number(r.respondent_id),
-  questionId: Number(r.question_id),
+  respondentId: r.respondent_id,
+  questionId: r.question_id,
   kind: r.kind,
   profile: r.profile,
-  choiceId: r.choice_id === null ? null : Number(r.choice_id),
+  choiceId: r.choice_id,
   isBlank: r.is_blank,
   text: r.text,
-  score: r.score === null ? null : Number(r.score),
-  durationMs: r.duration_ms === null ? null : Number(r.duration_ms),
+  score: r.score,
+  durationMs: r.duration_ms,
 });
 
 /**
@@ -146,7 +146,7 @@ export function createResultsRepository(db: Db) {
     let locked = rowsOf<{ question_id: number; pending: Pending | null }>(await lock());
     if (locked.length < ids.length) {
       // A question counted for the first time: its tally opens with its threshold noise.
-      const have = new Set(locked.map((r) => Number(r.question_id)));
+      const have = new Set(locked.map((r) => r.question_id));
       for (const id of ids.filter((i) => !have.has(i))) {
         await tx.execute(sql`
           insert into question_tallies (question_id, threshold_noise)
@@ -154,7 +154,7 @@ export function createResultsRepository(db: Db) {
       }
       locked = rowsOf<{ question_id: number; pending: Pending | null }>(await lock());
     }
-    const current = new Map(locked.map((r) => [Number(r.question_id), r.pending]));
+    const current = new Map(locked.map((r) => [r.question_id, r.pending]));
     for (const id of ids) {
       const pending = counting.merge(current.get(id) ?? null, changes.get(id)!);
       await tx.execute(sql`
@@ -177,7 +177,7 @@ export function createResultsRepository(db: Db) {
       for (const { id } of missing) {
         await db.execute(sql`
           insert into question_tallies (question_id, threshold_noise)
-          values (${Number(id)}, ${thresholdNoise()}) on conflict (question_id) do nothing`);
+          values (${id}, ${thresholdNoise()}) on conflict (question_id) do nothing`);
       }
       return missing.length;
     },
@@ -199,9 +199,7 @@ export function createResultsRepository(db: Db) {
             returning respondent_id, question_id, kind`),
         );
         if (taken.length === 0) return 0;
-        const list = JSON.stringify(
-          taken.map((t) => [Number(t.respondent_id), Number(t.question_id), t.kind]),
-        );
+        const list = JSON.stringify(taken.map((t) => [t.respondent_id, t.question_id, t.kind]));
         const counted = rowsOf<RawCounted>(
           await tx.execute(
             countable(sql`select (e->>0)::int as r, (e->>1)::int as q, (e->>2) as k
@@ -308,10 +306,10 @@ export function createResultsRepository(db: Db) {
           order by t.question_id`),
       );
       return rows.map((r) => ({
-        questionId: Number(r.question_id),
-        events: Number(r.events ?? 0),
-        thresholdNoise: Number(r.threshold_noise ?? 0),
-        periods: Number(r.periods ?? 0),
+        questionId: r.question_id,
+        events: r.events ?? 0,
+        thresholdNoise: r.threshold_noise ?? 0,
+        periods: r.periods ?? 0,
         closing: r.closing === true,
       }));
     },

@@ -291,7 +291,7 @@ export function createResultsService(repo: ResultsRepository, deps: ResultsServi
     if (!cached) return read(questionId);
     if (clock().getTime() - cached.readAt >= deps.refreshSeconds * 1000) {
       // Stale: served while one read replaces it (an answer's reply never waits for it).
-      read(questionId).catch((err) => deps.onError?.(err));
+      read(questionId).catch((err: unknown) => deps.onError?.(err));
     }
     return cached;
   }
@@ -334,7 +334,7 @@ export function createResultsService(repo: ResultsRepository, deps: ResultsServi
     while ((await repo.fold(counting)) > 0) {
       // A full batch may leave more behind; a short one emptied the queue.
     }
-    await repo.ensureTallies(counting.thresholdNoise);
+    await repo.ensureTallies(() => counting.thresholdNoise());
     const released: number[] = [];
     for (const t of await repo.triggers()) {
       // Tested even when closing: the noise drawn must not depend on which questions close.
@@ -404,7 +404,7 @@ export function createResultsService(repo: ResultsRepository, deps: ResultsServi
         if (ticking) return;
         ticking = tick()
           .then(() => undefined)
-          .catch((err) => deps.onError?.(err))
+          .catch((err: unknown) => deps.onError?.(err))
           .finally(() => (ticking = undefined));
       }, deps.refreshSeconds * 1000);
       timer.unref();

@@ -28,7 +28,7 @@ import {
   signUp,
 } from '../../test/accounts.js';
 import { createTestApp, testSecrets } from '../../test/app.js';
-import { createTestDatabase, engines } from '../../test/database.js';
+import { closeAll, createTestDatabase, engines } from '../../test/database.js';
 import { zeroNoise } from '../../test/noise.js';
 import { pendingOf, pendingTotal, snapshotOf } from '../../test/results.js';
 import { ageBand } from '../respondents/respondent-ids.js';
@@ -112,8 +112,7 @@ describe.each(engines)('results on %s', (engine) => {
   });
 
   afterAll(async () => {
-    await app?.close();
-    await database?.close();
+    await closeAll(app, database);
   });
 
   it('counts verified members per choice, blank apart; under review and suspended do not count', async () => {
@@ -469,7 +468,7 @@ describe.each(engines)('results on %s', (engine) => {
 // many reads learns nothing; and it is not the truth.
 describe.each(engines)('noisy results on %s', (engine) => {
   let database: Database;
-  let apps: App[];
+  let apps: App[] = [];
 
   beforeAll(async () => {
     database = await createTestDatabase(engine);
@@ -483,8 +482,7 @@ describe.each(engines)('noisy results on %s', (engine) => {
   });
 
   afterAll(async () => {
-    for (const app of apps ?? []) await app.close();
-    await database?.close();
+    await closeAll(...apps, database);
   });
 
   it('serves one stored update to every read and every process, noisy', async () => {

@@ -5,7 +5,7 @@ import type { Database } from '../../db/client.js';
 import { questionTallies, questions } from '../../db/schema.js';
 import { seedSampleAnswers } from '../../db/seed/sample-answers.js';
 import { seedSampleContent } from '../../db/seed/seed.js';
-import { createTestDatabase, engines } from '../../test/database.js';
+import { closeAll, createTestDatabase, engines } from '../../test/database.js';
 import { createResultsRepository } from './results.repository.js';
 import { createResultsService } from './results.service.js';
 
@@ -19,7 +19,7 @@ describe.each(engines)('sample answers in the results on %s', (engine) => {
   });
 
   afterAll(async () => {
-    await database?.close();
+    await closeAll(database);
   });
 
   it('publishes the sample answers at the next tick', async () => {

@@ -13,7 +13,7 @@ import { surveys } from '../../db/schema.js';
 import { seedSampleContent } from '../../db/seed/seed.js';
 import type { SeedQuestion, SeedSurvey } from '../../db/seed/types.js';
 import { createTestApp } from '../../test/app.js';
-import { createTestDatabase, engines } from '../../test/database.js';
+import { closeAll, createTestDatabase, engines } from '../../test/database.js';
 
 const HOUR_MS = 3_600_000;
 const HOST = 'candor.test:8080';
@@ -116,8 +116,7 @@ describe.each(engines)('surveys API on %s', (engine) => {
   });
 
   afterAll(async () => {
-    await app?.close();
-    await database?.close();
+    await closeAll(app, database);
   });
 
   const get = (url: string, target: App = app) =>
@@ -132,7 +131,10 @@ describe.each(engines)('surveys API on %s', (engine) => {
   async function getDetail(gid: string, target: App = app) {
     const res = await get(detailPath(gid), target);
     expect(res.statusCode).toBe(200);
-    return { body: SurveyDetailSchema.parse(res.json()), raw: res.json() };
+    return {
+      body: SurveyDetailSchema.parse(res.json()),
+      raw: res.json<{ questions: Array<Record<string, unknown>> }>(),
+    };
   }
 
   async function listedSurvey(name: string) {
@@ -161,7 +163,7 @@ describe.each(engines)('surveys API on %s', (engine) => {
     });
 
     it('describes a survey with the wire field names and values', async () => {
-      const raw = (await get(LIST_PATH)).json() as { results: Record<string, unknown>[] };
+      const raw = (await get(LIST_PATH)).json<{ results: Array<Record<string, unknown>> }>();
       const owls = raw.results.find((s) => s.name === 'Night Owls')!;
       expect(Object.keys(owls).sort()).toEqual(
         [
@@ -194,7 +196,7 @@ describe.each(engines)('surveys API on %s', (engine) => {
         variant: 'v1_large',
         is_within_24_hours: true,
       });
-      const genres = owls.genres as { unique_GID: string; genre_name: string }[];
+      const genres = owls.genres as Array<{ unique_GID: string; genre_name: string }>;
       expect(genres.map((g) => g.genre_name)).toEqual(['Ethics', 'Money']);
     });
 
@@ -396,7 +398,7 @@ describe.each(engines)('surveys API on %s', (engine) => {
   });
 
   describe('not found', () => {
-    const notFoundGids: [string, () => string][] = [
+    const notFoundGids: Array<[string, () => string]> = [
       ['an unknown uuid', () => crypto.randomUUID()],
       ['a scheduled survey', () => gidOf.get('not-yet')!],
       ['a draft', () => gidOf.get('draft')!],
@@ -447,7 +449,7 @@ describe.each(engines)('surveys API on %s', (engine) => {
     it('serves an OpenAPI document describing both survey endpoints', async () => {
       const res = await get('/api/docs/json');
       expect(res.statusCode).toBe(200);
-      const doc = res.json() as { openapi: string; paths: Record<string, Record<string, unknown>> };
+      const doc = res.json<{ openapi: string; paths: Record<string, Record<string, unknown>> }>();
       expect(doc.openapi).toMatch(/^3\./);
       expect(doc.paths[LIST_PATH]).toHaveProperty('get');
       expect(doc.paths['/api/v1/surveys/{gid}/video-survey']).toHaveProperty('get');

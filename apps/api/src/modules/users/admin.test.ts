@@ -11,7 +11,7 @@ import { answers, questions, surveys, users } from '../../db/schema.js';
 import { seedSampleContent } from '../../db/seed/seed.js';
 import { createMember, get, json, post, send } from '../../test/accounts.js';
 import { createTestApp } from '../../test/app.js';
-import { createTestDatabase, engines } from '../../test/database.js';
+import { closeAll, createTestDatabase, engines } from '../../test/database.js';
 import { zeroNoise } from '../../test/noise.js';
 import { pendingOf, pendingTotal } from '../../test/results.js';
 
@@ -44,8 +44,7 @@ describe.each(engines)('staff area on %s', (engine) => {
   });
 
   afterAll(async () => {
-    await app?.close();
-    await database?.close();
+    await closeAll(app, database);
   });
 
   // Every staff route and who may call it: moderators and admins, or admins only.

@@ -1,13 +1,13 @@
 import { and, count, desc, eq, isNull, like, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { refreshTokens, users } from '../../db/schema.js';
-import type { SessionChanges } from '../accounts/session-changes.js';
+import type { SessionChanges } from '../auth/session-changes.js';
 
 export type UserRow = typeof users.$inferSelect;
 
 /**
  * Accounts as admins see and change them: Drizzle only. Role and status writes are announced
- * through `sessionChanges` (the accounts repository's too), so tokens stop at once.
+ * through `sessionChanges` (the auth repository's too), so tokens stop at once.
  */
 export function createUsersRepository(db: Db, sessionChanges: SessionChanges) {
   return {

@@ -33,7 +33,7 @@ export function ListTable<T>({
   className,
 }: {
   rows: T[];
-  columns: Column<T>[];
+  columns: Array<Column<T>>;
   rowKey: (row: T) => string | number;
   /** The rows are the previous page's while the next one loads. */
   stale: boolean;

@@ -151,7 +151,7 @@ describe('outbox', () => {
     await answer(6);
     expect(await pendingCount()).toBe(0);
     const dropped = events.find((e) => e.type === 'dropped');
-    expect(dropped && dropped.type === 'dropped' && dropped.error.code).toBe('ALREADY_ANSWERED');
+    expect(dropped?.type === 'dropped' && dropped.error.code).toBe('ALREADY_ANSWERED');
   });
 
   it('records one answer per question in the browser, whatever is tapped twice', async () => {

@@ -99,7 +99,7 @@ export function makeShuffle(gid: string, questions: Question[], random = Math.ra
 
 /** A saved shuffle still fits when it is for this survey and holds the same choices. */
 export function shuffleFits(saved: Shuffle | null, gid: string, questions: Question[]): boolean {
-  if (!saved || saved.gid !== gid || typeof saved.choices !== 'object') return false;
+  if (saved?.gid !== gid || typeof saved.choices !== 'object') return false;
   return questions.every((q) => {
     if (q.type !== 'Closed') return true;
     const order = saved.choices[q.qid];
@@ -113,6 +113,7 @@ export function shuffleFits(saved: Shuffle | null, gid: string, questions: Quest
 
 /** Seconds of a `H:MM:SS` timer; 0 means no timer. */
 export function timerSeconds(timerLength: string): number {
-  const [h, m, s] = timerLength.split(':').map(Number);
-  return (h || 0) * 3600 + (m || 0) * 60 + (s || 0);
+  // A part missing or not a number counts as 0.
+  const [h = 0, m = 0, s = 0] = timerLength.split(':').map((part) => Number(part) || 0);
+  return h * 3600 + m * 60 + s;
 }

@@ -32,7 +32,7 @@ export function SignupScreen() {
 
   const onSubmit = form.handleSubmit(async (values) => {
     try {
-      await accountsApi.signup({ ...values, name: values.name || undefined });
+      await accountsApi.signup({ ...values, name: values.name === '' ? undefined : values.name });
       codeSent(values.phone_number, 'signup');
       await navigate('/verify');
     } catch (err) {

@@ -125,7 +125,7 @@ export function QuestionForm({
     const rest = applyIssues(
       parsed.error.issues.filter((issue) => !failed.has(issuePath(issue.path))),
       form.setError,
-      [...FIELDS, ...rows] as Path<QuestionFormValues>[],
+      [...FIELDS, ...rows] as Array<Path<QuestionFormValues>>,
       issuePath,
     );
     if (rest.length) setRefusal(rest);

@@ -57,7 +57,7 @@ const FIELDS = [
   'slot',
   'release_date',
   'genres',
-] as const satisfies readonly (keyof SurveyFormValues)[];
+] as const satisfies ReadonlyArray<keyof SurveyFormValues>;
 
 /** The form's starting values: the saved survey's, or a new draft released now. */
 export function surveyValues(survey: AdminSurvey | null): SurveyFormValues {

@@ -6,7 +6,7 @@ import { type Column, ListPanel, ListTable } from '../list-panel';
 import { usePageParams } from '../use-page-params';
 import { When } from '../when';
 
-const COLUMNS: Column<AuditEntry>[] = [
+const COLUMNS: Array<Column<AuditEntry>> = [
   { header: 'When', cell: (entry) => <When at={entry.at} /> },
   {
     header: 'Who',

@@ -41,7 +41,7 @@ export function SignupsPanel() {
   };
   const busy = (uuid: string) => decide.isPending && decide.variables.uuid === uuid;
 
-  const columns: Column<ReviewAccount>[] = [
+  const columns: Array<Column<ReviewAccount>> = [
     {
       header: 'Number',
       rowHeader: true,

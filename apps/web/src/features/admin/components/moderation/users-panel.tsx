@@ -68,7 +68,10 @@ function SearchForm({ initial, onSearch }: { initial: string; onSearch: (q: stri
 }
 
 /** What the dialog asks about: a role change or a suspension, for one account. */
-type Pending = { user: AdminUser; change: UserChange };
+interface Pending {
+  user: AdminUser;
+  change: UserChange;
+}
 
 /** Accounts by phone number: change a role, suspend, lift a suspension (admins only). */
 export function UsersPanel() {
@@ -120,7 +123,7 @@ export function UsersPanel() {
     };
   })();
 
-  const columns: Column<AdminUser>[] = [
+  const columns: Array<Column<AdminUser>> = [
     {
       header: 'Number',
       rowHeader: true,

@@ -19,7 +19,7 @@ import {
 } from '../../lib/passwords.js';
 import { type Phone, normalisePhone } from '../../lib/phone.js';
 import { InvalidTokenError, type TokenService } from '../../lib/tokens.js';
-import type { AccountsRepository, ChallengeRow, UserRow } from './accounts.repository.js';
+import type { AuthRepository, ChallengeRow, UserRow } from './auth.repository.js';
 import type { Codes } from './codes.js';
 import { SESSION_STATUSES } from './session-gate.js';
 import type { SessionsService } from './sessions.service.js';
@@ -57,7 +57,7 @@ export interface SignupServiceDeps {
 /** Signup by SMS code, verification, and passwords (chosen after verifying, or reset by code). */
 export function createSignupService(
   repo: Pick<
-    AccountsRepository,
+    AuthRepository,
     | 'findUserByPhone'
     | 'findUserByUuid'
     | 'insertUser'
@@ -139,7 +139,8 @@ export function createSignupService(
       body.purpose === 'signup'
         ? user?.status === 'pending'
         : user !== undefined && SESSION_STATUSES.has(user.status);
-    await (wanted ? codes.send : codes.sendNone)(phone.e164, body.purpose);
+    if (wanted) await codes.send(phone.e164, body.purpose);
+    else await codes.sendNone(phone.e164, body.purpose);
     return CODE_SENT;
   }
 

@@ -7,7 +7,7 @@ import type { Database } from '../../db/client.js';
 import { otpChallenges, refreshTokens, users } from '../../db/schema.js';
 import { freshIp, freshPhone, get, json, post, signUp, signupBody } from '../../test/accounts.js';
 import { createTestApp, testSecrets } from '../../test/app.js';
-import { createTestDatabase, engines } from '../../test/database.js';
+import { closeAll, createTestDatabase, engines } from '../../test/database.js';
 import { lastCodeFor, messagesTo, readOutbox } from '../../test/outbox.js';
 import { LOGIN_FAILED } from './sessions.service.js';
 import { CODE_SENT } from './signup.service.js';
@@ -23,7 +23,7 @@ const DETAIL = '/api/v1/user/detail/';
 const LOGOUT = '/api/v1/user/logout/';
 const PASSWORD = 'correct horse battery staple';
 const LOGIN_FAILURE = { non_field_errors: [LOGIN_FAILED] };
-const OTP_INVALID = expect.objectContaining({ code: 'OTP_INVALID' });
+const OTP_INVALID: unknown = expect.objectContaining({ code: 'OTP_INVALID' });
 const TOKEN_INVALID = {
   detail: 'Your session has ended. Please log in again.',
   code: 'TOKEN_INVALID',
@@ -34,7 +34,7 @@ const UNAUTHENTICATED = {
 };
 const MINUTE = 60_000;
 
-describe.each(engines)('accounts API on %s', (engine) => {
+describe.each(engines)('auth API on %s', (engine) => {
   let database: Database;
   let app: App;
   const time = { now: Date.now() };
@@ -70,7 +70,7 @@ describe.each(engines)('accounts API on %s', (engine) => {
 
   afterAll(async () => {
     for (const a of apps) await a.close();
-    await database?.close();
+    await closeAll(database);
   });
 
   describe('signup', () => {
@@ -222,6 +222,7 @@ describe.each(engines)('accounts API on %s', (engine) => {
     it('refuses malformed bodies on every route with field errors', async () => {
       const cases: Array<[string, unknown, Record<string, string[]>]> = [
         [RESEND, {}, { phone_number: ['Enter your phone number.'] }],
+        // eslint-disable-next-line @typescript-eslint/no-unsafe-assignment -- vitest types its asymmetric matchers as any
         [RESEND, { phone_number: freshPhone(), purpose: 'other' }, { purpose: expect.any(Array) }],
         [FORGOT, { phone_number: '' }, { phone_number: ['Enter your phone number.'] }],
         [VERIFY, { phone_number: freshPhone() }, { otp: ['Enter the 6-digit code.'] }],
@@ -951,7 +952,10 @@ describe.each(engines)('accounts API on %s', (engine) => {
       const phone = freshPhone();
       const pair = await signUp(app, phone);
       const [header, payload] = pair.access.split('.') as [string, string, string];
-      const claims = JSON.parse(Buffer.from(payload, 'base64url').toString());
+      const claims = JSON.parse(Buffer.from(payload, 'base64url').toString()) as Record<
+        string,
+        unknown
+      >;
       expect(claims).toMatchObject({ role: 'member', sub: (await userRow(phone))!.uuid });
 
       const none = `${Buffer.from(JSON.stringify({ alg: 'none', typ: 'at+jwt' })).toString('base64url')}.${payload}.`;
@@ -1068,6 +1072,7 @@ describe.each(engines)('accounts API on %s', (engine) => {
         country: 'US',
         status: 'under_review',
         risk_reasons: ['Every signup is reviewed (REVIEW_ALL_SIGNUPS).'],
+        // eslint-disable-next-line @typescript-eslint/no-unsafe-assignment -- vitest types its asymmetric matchers as any
         created_at: expect.any(String),
       });
       expect(JSON.stringify(page)).not.toContain(phones[0]!.slice(2));

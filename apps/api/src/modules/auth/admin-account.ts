@@ -3,7 +3,7 @@ import { type Gender, MINIMUM_AGE } from '@candor/contracts';
 import type { Db } from '../../db/client.js';
 import { hashPassword, passwordProblem } from '../../lib/passwords.js';
 import { normalisePhone } from '../../lib/phone.js';
-import { createAccountsRepository } from './accounts.repository.js';
+import { createAuthRepository } from './auth.repository.js';
 
 export const DEMO_ADMIN_PHONE = '+15555550100';
 
@@ -47,7 +47,7 @@ export async function createOrPromoteAdmin(
 ): Promise<{ outcome: 'created' | 'promoted'; phone: string; uuid: string }> {
   const phone = checkAdminInput(input);
   const now = input.now ?? new Date();
-  const repo = createAccountsRepository(db);
+  const repo = createAuthRepository(db);
   const passwordHash = await hashPassword(input.password);
   const verified = { role: 'admin', status: 'active', phoneVerifiedAt: now, passwordHash } as const;
 
@@ -75,7 +75,7 @@ export async function createOrPromoteAdmin(
 
 /** DEMO_ADMIN: the demo admin, created once with a random password (returned only then). */
 export async function ensureDemoAdmin(db: Db): Promise<{ phone: string; password?: string }> {
-  const repo = createAccountsRepository(db);
+  const repo = createAuthRepository(db);
   if (await repo.findUserByPhone(DEMO_ADMIN_PHONE)) return { phone: DEMO_ADMIN_PHONE };
   const password = crypto.randomBytes(12).toString('base64url');
   await createOrPromoteAdmin(db, {

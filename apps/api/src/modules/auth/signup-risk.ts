@@ -1,4 +1,4 @@
-import type { NumberType } from 'libphonenumber-js/max';
+import type { PhoneNumberType } from 'libphonenumber-js/max';
 
 /** Verified signups from one IP in 24 h above which an account goes to review. */
 export const MAX_SIGNUPS_PER_IP_PER_DAY = 3;
@@ -6,7 +6,7 @@ export const MAX_SIGNUPS_PER_IP_PER_DAY = 3;
 export const MAX_SIGNUPS_PER_PREFIX_PER_DAY = 5;
 export const PHONE_PREFIX_DIGITS = 8;
 
-const RISKY_TYPES: Partial<Record<NonNullable<NumberType>, string>> = {
+const RISKY_TYPES: Partial<Record<PhoneNumberType, string>> = {
   VOIP: 'a VoIP number',
   PREMIUM_RATE: 'a premium-rate number',
   SHARED_COST: 'a shared-cost number',
@@ -17,7 +17,7 @@ const RISKY_TYPES: Partial<Record<NonNullable<NumberType>, string>> = {
 
 /** Reasons, in words for moderators, to review a signup before its answers count. */
 export function riskReasons(input: {
-  type: NumberType;
+  type: PhoneNumberType | undefined;
   signupsFromIp: number;
   signupsFromPrefix: number;
   reviewAll: boolean;

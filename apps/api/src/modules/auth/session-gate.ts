@@ -1,6 +1,6 @@
 import type { Role } from '@candor/contracts';
 import type { AccessClaims } from '../../lib/tokens.js';
-import type { AccountsRepository, UserStatus } from './accounts.repository.js';
+import type { AuthRepository, UserStatus } from './auth.repository.js';
 
 /**
  * How long a process trusts what it read about a session while it hears every change through
@@ -9,7 +9,7 @@ import type { AccountsRepository, UserStatus } from './accounts.repository.js';
 export const SESSION_CACHE_MS = 60_000;
 const MAX_CACHED_USERS = 50_000;
 
-/** Statuses that may hold a session (the accounts service refuses logins and refreshes alike). */
+/** Statuses that may hold a session (the sessions service refuses logins and refreshes alike). */
 export const SESSION_STATUSES: ReadonlySet<UserStatus> = new Set(['active', 'under_review']);
 
 export interface SessionGateOptions {
@@ -25,7 +25,7 @@ export interface SessionGateOptions {
  * NOTIFY), and not used at all while notifications are not being received.
  */
 export function createSessionGate(
-  repo: Pick<AccountsRepository, 'sessionStanding'>,
+  repo: Pick<AuthRepository, 'sessionStanding'>,
   opts: SessionGateOptions = {},
 ) {
   const cacheMs = opts.cacheMs ?? SESSION_CACHE_MS;

@@ -4,7 +4,7 @@ import type { Database } from '../../db/client.js';
 import { passwordHashCount } from '../../lib/passwords.js';
 import { freshIp, freshPhone, post, signUp, signupBody } from '../../test/accounts.js';
 import { createTestApp } from '../../test/app.js';
-import { createTestDatabase, engines } from '../../test/database.js';
+import { closeAll, createTestDatabase, engines } from '../../test/database.js';
 
 // A signup must cost the same whatever the number is (new, waiting for its code, or registered):
 // otherwise the time of the reply says which (found 2026-11-23: a pending number answered in
@@ -23,8 +23,7 @@ describe.each(engines)('signup work per kind of number on %s', (engine) => {
     app = await createTestApp(database);
   });
   afterAll(async () => {
-    await app?.close();
-    await database?.close();
+    await closeAll(app, database);
   });
 
   /** Password hashes (scrypt runs) one signup of `phone` costs, and its status code. */

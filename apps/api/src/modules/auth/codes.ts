@@ -5,7 +5,7 @@ import { hmacHex, sameDigest } from '../../lib/keys.js';
 import type { Phone } from '../../lib/phone.js';
 import type { RateLimitStore } from '../../lib/rate-limit.js';
 import type { SmsSender } from '../../plugins/sms.js';
-import type { AccountsRepository, ChallengeRow, OtpPurpose } from './accounts.repository.js';
+import type { AuthRepository, ChallengeRow, OtpPurpose } from './auth.repository.js';
 import { limitKey } from './password-limits.js';
 
 export const OTP_TTL_MS = 10 * 60_000;
@@ -32,7 +32,7 @@ export interface CodesDeps {
 
 /** One-time codes by text message: the texts' allowance, sending, and spending a code once. */
 export function createCodes(
-  repo: Pick<AccountsRepository, 'issueCode' | 'reserveTry' | 'findChallenge' | 'consumeCode'>,
+  repo: Pick<AuthRepository, 'issueCode' | 'reserveTry' | 'findChallenge' | 'consumeCode'>,
   { keys, sms, limits, smsConfig, clock }: CodesDeps,
 ) {
   const otpHash = (phone: string, purpose: OtpPurpose, code: string) =>

@@ -5,7 +5,7 @@ import type { App } from '../../app.js';
 import type { Database } from '../../db/client.js';
 import { freshIp, freshPhone, post, signupBody } from '../../test/accounts.js';
 import { createTestApp, tempDataDir, testSecrets } from '../../test/app.js';
-import { createTestDatabase } from '../../test/database.js';
+import { closeAll, createTestDatabase } from '../../test/database.js';
 
 const redisUrl = process.env.TEST_REDIS_URL;
 
@@ -28,9 +28,7 @@ describe.skipIf(!redisUrl)('rate limits shared through Redis', () => {
     second = await createTestApp(database, shared, { secrets });
   });
   afterAll(async () => {
-    await first?.close();
-    await second?.close();
-    await database?.close();
+    await closeAll(first, second, database);
     if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
   });
 

@@ -3,7 +3,7 @@ import type { App } from '../../app.js';
 import type { Database } from '../../db/client.js';
 import { get, json, post, signupBody } from '../../test/accounts.js';
 import { createTestApp } from '../../test/app.js';
-import { createTestDatabase, engines } from '../../test/database.js';
+import { closeAll, createTestDatabase, engines } from '../../test/database.js';
 import { memoryLog } from '../../test/log.js';
 import { lastCodeFor } from '../../test/outbox.js';
 
@@ -22,8 +22,7 @@ describe.each(engines)('personal data stays out of the logs on %s', (engine) => 
   });
 
   afterAll(async () => {
-    await app?.close();
-    await database?.close();
+    await closeAll(app, database);
   });
 
   it('logs a whole signup, login, refresh and logout without a number, code, password or token', async () => {

@@ -3,7 +3,7 @@ import type { App } from '../../app.js';
 import type { Database } from '../../db/client.js';
 import { get, json, post } from '../../test/accounts.js';
 import { createTestApp } from '../../test/app.js';
-import { createTestDatabase, engines } from '../../test/database.js';
+import { closeAll, createTestDatabase, engines } from '../../test/database.js';
 import { DEMO_ADMIN_PHONE, createOrPromoteAdmin, ensureDemoAdmin } from './admin-account.js';
 
 describe.each(engines)('admin accounts on %s', (engine) => {
@@ -15,8 +15,7 @@ describe.each(engines)('admin accounts on %s', (engine) => {
     app = await createTestApp(database);
   });
   afterAll(async () => {
-    await app?.close();
-    await database?.close();
+    await closeAll(app, database);
   });
 
   it('creates the demo admin once, with a random password returned only then', async () => {

@@ -26,7 +26,7 @@ export type UserStatus = UserRow['status'];
  * change what a user's tokens may do are announced through `sessionChanges` (the app passes the
  * one that also drops this process's cached sessions; scripts need only the NOTIFY).
  */
-export function createAccountsRepository(
+export function createAuthRepository(
   db: Db,
   sessionChanges: SessionChanges = createSessionChanges(db),
 ) {
@@ -389,4 +389,4 @@ export function createAccountsRepository(
   };
 }
 
-export type AccountsRepository = ReturnType<typeof createAccountsRepository>;
+export type AuthRepository = ReturnType<typeof createAuthRepository>;

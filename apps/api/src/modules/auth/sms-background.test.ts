@@ -4,7 +4,7 @@ import type { Database } from '../../db/client.js';
 import { SmsDeliveryError, type SmsSender } from '../../plugins/sms.js';
 import { createMember, freshIp, freshPhone, post } from '../../test/accounts.js';
 import { createTestApp } from '../../test/app.js';
-import { createTestDatabase, engines } from '../../test/database.js';
+import { closeAll, createTestDatabase, engines } from '../../test/database.js';
 import { memoryLog } from '../../test/log.js';
 
 // Decision 005: a request that texts a code must not take longer than one for a number that gets
@@ -16,10 +16,14 @@ describe.each(engines)('texts go out after the reply, on %s', (engine) => {
   const log = memoryLog();
   const sent: Array<{ to: string; body: string }> = [];
   const refused: Array<{ to: string; body: string }> = [];
-  let release: () => void = () => {};
+  let release = () => {
+    // nothing held yet
+  };
   let held = Promise.resolve();
   let refuse = false;
-  const hold = () => (held = new Promise<void>((resolve) => (release = resolve)));
+  const hold = () => {
+    held = new Promise<void>((resolve) => (release = resolve));
+  };
   const sender: SmsSender = {
     async send(to, body) {
       await held;
@@ -38,8 +42,7 @@ describe.each(engines)('texts go out after the reply, on %s', (engine) => {
 
   afterAll(async () => {
     release();
-    await app?.close();
-    await database?.close();
+    await closeAll(app, database);
   });
 
   it('answers a reset for a registered number before its code is sent, then sends it', async () => {
@@ -55,6 +58,7 @@ describe.each(engines)('texts go out after the reply, on %s', (engine) => {
     expect([stranger.statusCode, stranger.body]).toEqual([reply.statusCode, reply.body]);
     release();
     await app.sms.settled();
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-assignment -- vitest types its asymmetric matchers as any
     expect(sent).toEqual([{ to: phone, body: expect.stringMatching(/\b\d{6}\b/) }]);
   });
 
@@ -89,6 +93,7 @@ describe.each(engines)('texts go out after the reply, on %s', (engine) => {
     );
     expect(again.statusCode).toBe(202);
     await app.sms.settled();
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-assignment -- vitest types its asymmetric matchers as any
     expect(sent.at(-1)).toEqual({ to: phone, body: expect.stringMatching(/\b\d{6}\b/) });
   });
 });

@@ -13,7 +13,7 @@ import {
   type Call,
 } from '../../test/accounts.js';
 import { createTestApp, testSecrets } from '../../test/app.js';
-import { createTestDatabase, engines } from '../../test/database.js';
+import { closeAll, createTestDatabase, engines } from '../../test/database.js';
 
 // Access tokens must not outlive a logout, a suspension or a demotion (found 2026-11-23: they
 // did, by up to ACCESS_TOKEN_TTL = 10 minutes). Two API processes share one database: the
@@ -38,9 +38,7 @@ describe.each(engines)('access tokens end with their session on %s', (engine) =>
     admin = (await createMember(one, { role: 'admin' })).token;
   });
   afterAll(async () => {
-    await one?.close();
-    await other?.close();
-    await database?.close();
+    await closeAll(one, other, database);
   });
 
   /**
@@ -140,7 +138,7 @@ describe.each(engines)('access tokens end with their session on %s', (engine) =>
         const result = (await database.db.execute(
           sql`select count(*)::int as n from pg_stat_activity
               where datname = current_database() and query ilike 'LISTEN "candor_sessions"%'`,
-        )) as unknown as { rows: Array<{ n: number }> };
+        )) as { rows: Array<{ n: number }> };
         return result.rows[0]!.n;
       };
       expect(await listeners()).toBe(2);

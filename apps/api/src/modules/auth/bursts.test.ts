@@ -7,7 +7,7 @@ import { otpChallenges, users } from '../../db/schema.js';
 import { passwordHashCount } from '../../lib/passwords.js';
 import { freshIp, freshPhone, json, post, signUp, signupBody } from '../../test/accounts.js';
 import { createTestApp, testSecrets } from '../../test/app.js';
-import { createTestDatabase, engines } from '../../test/database.js';
+import { closeAll, createTestDatabase, engines } from '../../test/database.js';
 import { lastCodeFor } from '../../test/outbox.js';
 
 // An attacker does not wait for one guess to be refused before sending the next: every limited
@@ -45,8 +45,7 @@ describe.each(cases)('limits under concurrent bursts on %s with %s limits', (eng
     );
   });
   afterAll(async () => {
-    await app?.close();
-    await database?.close();
+    await closeAll(app, database);
   });
 
   it(`checks at most 5 passwords of ${BURST} concurrent logins to one number; the right one past them gets no token`, async () => {
@@ -169,7 +168,7 @@ describe.skipIf(!redisUrl)('a login burst across two processes sharing Redis', (
   });
   afterAll(async () => {
     for (const app of apps) await app.close();
-    await database?.close();
+    await closeAll(database);
   });
 
   it(`checks at most 5 passwords of ${BURST} concurrent logins over HTTP; the right one gets no token`, async () => {

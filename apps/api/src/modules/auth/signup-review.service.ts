@@ -5,7 +5,7 @@ import { maskPhone } from '../../lib/phone.js';
 import { isUuid } from '../../lib/uuid.js';
 import type { Actor, AuditService } from '../audit/audit.service.js';
 import type { RespondentsService } from '../respondents/respondents.service.js';
-import type { AccountsRepository, UserRow } from './accounts.repository.js';
+import type { AuthRepository, UserRow } from './auth.repository.js';
 
 export interface SignupReviewServiceDeps {
   /** Told when a moderator decides, so the account's answers count or stop counting. */
@@ -17,10 +17,7 @@ export interface SignupReviewServiceDeps {
 
 /** Signups the risk checks held back (signup-risk.ts), for moderators to approve or reject. */
 export function createSignupReviewService(
-  repo: Pick<
-    AccountsRepository,
-    'listByStatus' | 'findUserByUuid' | 'updateUser' | 'revokeAllOfUser'
-  >,
+  repo: Pick<AuthRepository, 'listByStatus' | 'findUserByUuid' | 'updateUser' | 'revokeAllOfUser'>,
   { respondents, audit, clock }: SignupReviewServiceDeps,
 ) {
   return {
@@ -42,7 +39,7 @@ export function createSignupReviewService(
     ): Promise<ReviewAccount> {
       if (!isUuid(uuid)) throw new AppError('NOT_FOUND');
       const user = await repo.findUserByUuid(uuid.toLowerCase());
-      if (!user || user.status !== 'under_review') throw new AppError('NOT_FOUND');
+      if (user?.status !== 'under_review') throw new AppError('NOT_FOUND');
       const updated = await repo.updateUser(
         user.id,
         { status: decision === 'approve' ? 'active' : 'rejected' },

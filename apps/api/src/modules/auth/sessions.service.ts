@@ -5,7 +5,7 @@ import { AppError } from '../../lib/app-error.js';
 import { burnPasswordCheck, verifyPassword } from '../../lib/passwords.js';
 import { normalisePhone } from '../../lib/phone.js';
 import type { TokenService } from '../../lib/tokens.js';
-import type { AccountsRepository, UserRow } from './accounts.repository.js';
+import type { AuthRepository, UserRow } from './auth.repository.js';
 import type { PasswordLimits } from './password-limits.js';
 import { SESSION_STATUSES } from './session-gate.js';
 
@@ -28,7 +28,7 @@ export interface SessionsServiceDeps {
  */
 export function createSessionsService(
   repo: Pick<
-    AccountsRepository,
+    AuthRepository,
     'findUserByPhone' | 'insertRefreshToken' | 'rotate' | 'revokeFamily' | 'findRefreshByHash'
   >,
   { tokens, passwordLimits, auth, clock }: SessionsServiceDeps,
@@ -76,7 +76,9 @@ export function createSessionsService(
       } catch (err) {
         // No verdict was reached (the database failed): the attempt does not count.
         await Promise.all([passwordLimits.release(numberKey), passwordLimits.release(ipKey)]).catch(
-          () => {},
+          () => {
+            // The error to report is the one below; a failed release only counts this attempt.
+          },
         );
         throw err;
       }

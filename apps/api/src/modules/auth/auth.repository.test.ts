@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../db/client.js';
 import { signupEvents } from '../../db/schema.js';
 import { createTestDatabase, engines } from '../../test/database.js';
-import { SIGNUP_EVENT_RETENTION_MS, createAccountsRepository } from './accounts.repository.js';
+import { SIGNUP_EVENT_RETENTION_MS, createAuthRepository } from './auth.repository.js';
 
-describe.each(engines)('accounts repository on %s', (engine) => {
+describe.each(engines)('auth repository on %s', (engine) => {
   let database: Database;
   beforeAll(async () => {
     database = await createTestDatabase(engine);
@@ -12,7 +12,7 @@ describe.each(engines)('accounts repository on %s', (engine) => {
   afterAll(() => database.close());
 
   it('forgets signup events (IP hashes) older than a day, as the privacy page says', async () => {
-    const repo = createAccountsRepository(database.db);
+    const repo = createAuthRepository(database.db);
     const now = new Date();
     const old = new Date(now.getTime() - SIGNUP_EVENT_RETENTION_MS - 60_000);
     await repo.insertSignupEvent('old-ip-hash', '+1202555', old);

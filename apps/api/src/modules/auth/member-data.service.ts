@@ -2,7 +2,7 @@ import type { MyData, User } from '@candor/contracts';
 import { AppError } from '../../lib/app-error.js';
 import { burnPasswordCheck, verifyPassword } from '../../lib/passwords.js';
 import type { RespondentsService } from '../respondents/respondents.service.js';
-import type { AccountsRepository } from './accounts.repository.js';
+import type { AuthRepository } from './auth.repository.js';
 import type { PasswordLimits } from './password-limits.js';
 import { SESSION_STATUSES } from './session-gate.js';
 
@@ -15,10 +15,7 @@ export interface MemberDataServiceDeps {
 
 /** The member's own data: their record, an export of everything stored, and erasure. */
 export function createMemberDataService(
-  repo: Pick<
-    AccountsRepository,
-    'findUserByUuid' | 'listSessions' | 'listChallenges' | 'deleteUser'
-  >,
+  repo: Pick<AuthRepository, 'findUserByUuid' | 'listSessions' | 'listChallenges' | 'deleteUser'>,
   { passwordLimits, respondents, clock }: MemberDataServiceDeps,
 ) {
   return {
