@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useId } from 'react';
 import { answeringQueries, memberBreakdown } from '../api/answers';
 import type { Mine } from '../types';
+import { LandscapeAlert } from '../../../components/landscape-alert';
 import { InterestRating } from './interest-rating';
 import { QuestionGraph } from '../../../components/results/question-graph';
 
@@ -65,13 +66,16 @@ export function FeedbackScreen(props: Props) {
         </p>
       ) : withGraph ? (
         results ? (
-          <QuestionGraph
-            question={question}
-            results={results}
-            mine={mine?.answer ?? null}
-            breakdownQuery={memberBreakdown(question.qid)}
-            pending={props.results !== null}
-          />
+          <>
+            <LandscapeAlert topic="graph" />
+            <QuestionGraph
+              question={question}
+              results={results}
+              mine={mine?.answer ?? null}
+              breakdownQuery={memberBreakdown(question.qid)}
+              pending={props.results !== null}
+            />
+          </>
         ) : fetched.isError ? (
           <p className="notice">The graph could not be loaded. You can see it at the end.</p>
         ) : (

@@ -210,7 +210,7 @@ export function SurveyFlow({ survey, member, panel, renderIntro }: Props) {
       const question = questions[step.index];
       if (!question) return null;
       return (
-        <div className="flow">
+        <div className={`flow${question.video_link_1 ? ' flow--video' : ''}`}>
           <QuestionScreen
             key={question.qid}
             question={question}
