@@ -12,6 +12,8 @@ interface Props {
   number: number;
   total: number;
   mine: Mine | null;
+  /** The blank was recorded because the question's time ran out. */
+  timedOut: boolean;
   /** Results that came with the answer; fetched when missing (after a reload). */
   results: QuestionResults | null;
   /** v1_* surveys show everyone's answers right away; v2_* ones at the end. */
@@ -44,7 +46,11 @@ export function FeedbackScreen(props: Props) {
         {question.question}
       </h1>
       <p className="feedback__mine">
-        {mine === null ? null : mine.isBlank ? (
+        {mine === null ? null : mine.isBlank && props.timedOut ? (
+          <>
+            <strong>Time’s up.</strong> This one is recorded as left blank.
+          </>
+        ) : mine.isBlank ? (
           <>You left this one blank.</>
         ) : (
           <>

@@ -1,5 +1,6 @@
 import { LEAVE_BLANK_CHOICE, OPEN_ANSWER_MAX_LENGTH, type Question } from '@candor/contracts';
 import { useId, useState } from 'react';
+import { clearDeadline } from '../lib/deadline';
 import { timerSeconds } from '../lib/flow';
 import { LandscapeAlert } from '../../../components/landscape-alert';
 import { Countdown } from './countdown';
@@ -12,6 +13,8 @@ export interface AnswerInput {
   /** What the person sees as their answer; '' when left blank. */
   answer: string;
   isBlank: boolean;
+  /** Recorded as left blank because the question's time ran out. */
+  timedOut?: boolean;
 }
 
 interface Props {
@@ -38,6 +41,8 @@ export function QuestionScreen({ question, choices, number, total, onAnswer, bus
   const submit = (input: AnswerInput) => {
     if (busy || picked !== null) return;
     setPicked(input.choice ?? input.text ?? '');
+    // Answered in time: a reload must not call it run out.
+    if (!input.timedOut) clearDeadline(question.qid);
     onAnswer(input);
   };
   const video = question.video_link_1;
@@ -55,7 +60,11 @@ export function QuestionScreen({ question, choices, number, total, onAnswer, bus
         </span>
       </p>
       {seconds > 0 ? (
-        <Countdown seconds={seconds} onExpire={() => submit(blankFor(question))} />
+        <Countdown
+          qid={question.qid}
+          seconds={seconds}
+          onExpire={() => submit({ ...blankFor(question), timedOut: true })}
+        />
       ) : null}
       {video ? (
         <div className="question__media">
@@ -74,7 +83,7 @@ export function QuestionScreen({ question, choices, number, total, onAnswer, bus
         </div>
       ) : null}
       <div className="question__main">
-        <h1 id={headingId} className="question__text">
+        <h1 id={headingId} className="question__text" tabIndex={-1}>
           {question.question}
         </h1>
         {question.type === 'Closed' ? (
