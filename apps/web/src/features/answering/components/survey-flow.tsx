@@ -111,11 +111,14 @@ export function SurveyFlow({ survey, member, panel, renderIntro }: Props) {
   );
   const ready = local !== null && (member === null || !attempted.isPending);
 
-  // Where to start, until the person acts: the saved position (a reload, or the return from
-  // signing up), else the intro.
+  // Where to start, until the person acts: a survey they finished reopens on its results;
+  // else the saved position (a reload, or the return from signing up), else the intro.
   const step = useMemo((): Step | null => {
     if (chosen) return chosen;
     if (!ready) return null;
+    if (ctx.questions.length > 0 && ctx.questions.every((q) => ctx.answered.has(q.qid))) {
+      return { kind: 'results' };
+    }
     const saved = readSurveyPosition();
     return saved.surveyId === gid && survey.status === 'Open'
       ? resumeStep(ctx, saved.activeQuestion)
@@ -125,8 +128,9 @@ export function SurveyFlow({ survey, member, panel, renderIntro }: Props) {
   // Keep the position and the shuffle so a reload lands on the same screen in the same order.
   useEffect(() => {
     if (!step || step.kind === 'intro') return;
-    if (step.kind === 'outro') {
-      clearSurveyPosition();
+    if (step.kind === 'outro' || step.kind === 'results') {
+      // The end: nothing to come back to but the results (another survey's place is kept).
+      if (readSurveyPosition().surveyId === gid) clearSurveyPosition();
       return;
     }
     const active =
