@@ -1,5 +1,5 @@
 import { Link, NavLink, Outlet, ScrollRestoration, useNavigate } from 'react-router';
-import { toast } from 'sonner';
+import { successToast } from '../lib/toasts';
 import { useAuthStore } from '../lib/auth-store';
 import { Logo } from './logo';
 import { NavigationTracker } from './navigation-tracker';
@@ -25,7 +25,7 @@ function AccountLinks() {
           className="navbar__button"
           onClick={() => {
             void logout().then(() => {
-              toast.success('Logged out');
+              successToast('Logged out');
               void navigate('/');
             });
           }}

@@ -16,6 +16,7 @@ import { PhoneField } from '../../../components/phone-field';
 import { showServerErrors } from '../../../lib/form-errors';
 import { useFlowStore } from '../stores/flow-store';
 import { countries } from '../../../lib/countries';
+import { dismissErrorToasts } from '../../../lib/toasts';
 
 type SignupForm = Omit<SignupRequest, 'year_of_birth'> & { year_of_birth: number };
 
@@ -33,6 +34,7 @@ export function SignupScreen() {
   const onSubmit = form.handleSubmit(async (values) => {
     try {
       await accountsApi.signup({ ...values, name: values.name || undefined });
+      dismissErrorToasts();
       codeSent(values.phone_number, 'signup');
       await navigate('/verify');
     } catch (err) {

@@ -4,7 +4,7 @@ import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { formatPhoneNumberIntl } from 'react-phone-number-input';
 import { Link, Navigate, useNavigate } from 'react-router';
-import { toast } from 'sonner';
+import { dismissErrorToasts, successToast } from '../../../lib/toasts';
 import { z } from 'zod';
 import { AuthCard, Field } from '../../../components/form';
 import { PageHead } from '../../../components/page-head';
@@ -45,6 +45,7 @@ export function VerifyScreen() {
   const onSubmit = form.handleSubmit(async ({ otp }) => {
     try {
       const result = await accountsApi.verify({ phone_number: phone, otp, purpose });
+      dismissErrorToasts();
       if (result.status === 'password_required') {
         verified(result.password_token);
         await navigate('/set-password');
@@ -64,7 +65,7 @@ export function VerifyScreen() {
     try {
       await accountsApi.resend({ phone_number: phone, purpose });
       codeSent(phone, purpose);
-      toast.success('A new code is on its way.');
+      successToast('A new code is on its way.');
     } catch (err) {
       showServerErrors(err, form.setError, ['otp']);
     } finally {
