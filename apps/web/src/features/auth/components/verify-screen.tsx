@@ -65,7 +65,11 @@ export function VerifyScreen() {
     try {
       await accountsApi.resend({ phone_number: phone, purpose });
       codeSent(phone, purpose);
-      successToast('A new code is on its way.');
+      successToast(
+        purpose === 'reset'
+          ? 'If this number has an account, a new code is on its way.'
+          : 'A new code is on its way.',
+      );
     } catch (err) {
       showServerErrors(err, form.setError, ['otp']);
     } finally {
@@ -77,11 +81,20 @@ export function VerifyScreen() {
     <AuthCard
       title="Enter your code"
       lead={
-        <p>
-          We sent a 6-digit code to{' '}
-          <strong className="nowrap">{formatPhoneNumberIntl(phone) || phone}</strong>. It expires in
-          10 minutes.
-        </p>
+        purpose === 'reset' ? (
+          // The API answers alike whether the number has an account or not (no account probing),
+          // so the screen cannot claim a text was sent.
+          <p>
+            If this number has an account, we texted it a code. It expires in 10 minutes.{' '}
+            <span className="nowrap">({formatPhoneNumberIntl(phone) || phone})</span>
+          </p>
+        ) : (
+          <p>
+            We sent a 6-digit code to{' '}
+            <strong className="nowrap">{formatPhoneNumberIntl(phone) || phone}</strong>. It expires
+            in 10 minutes.
+          </p>
+        )
       }
       footer={
         <p>
