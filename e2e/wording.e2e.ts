@@ -1,9 +1,11 @@
-// Words and small screens a new user meets: the reset code's promise and /signup for a member.
+// Words and small screens a new user meets: the reset code's promise, /signup for a member,
+// and the groups of a breakdown.
 import { describe, expect, inject } from 'vitest';
+import { sampleSurvey } from './api';
 import { axeViolations } from './axe';
 import { desktop, phone } from './chromium';
 import { it } from './fixtures';
-import { fillPhone, logIn, screenshot } from './screens';
+import { fillPhone, logIn, questionHeading, screenshot } from './screens';
 
 const baseURL = inject('baseURL');
 
@@ -32,6 +34,37 @@ describe('the words of the account screens', () => {
     await page.waitForURL(`${baseURL}/`);
     await page.locator('.brick').first().waitFor();
     await expect(page.getByRole('heading', { name: 'Sign up' }).count()).resolves.toBe(0);
+    watch.assertNoErrors();
+    await context.close();
+  });
+
+  it('gender reads the same on signup and in a breakdown; no "Under 18" band on an 18+ product', async ({
+    people,
+  }) => {
+    const s = await sampleSurvey((x) => x.name === 'Time Travel');
+    const member = await people.member();
+    const { context, page, watch } = await people.newPage(phone, member);
+    await page.goto('/signup');
+    await page.getByRole('radio', { name: 'Another gender' }).waitFor();
+    await expect(page.getByRole('radio', { name: 'Other', exact: true }).count()).resolves.toBe(0);
+
+    await logIn(page, member);
+    await page.waitForURL(`${baseURL}/`);
+    await page.goto(`/surveys/${s.gid}`);
+    await page.getByRole('button', { name: 'Start the survey' }).click();
+    await questionHeading(page, s.questions[0]!.question).waitFor();
+    await page.getByRole('list', { name: 'Answers' }).getByRole('button').first().click();
+    const by = page.getByRole('group', { name: 'Show answers by' });
+    await by.getByRole('button', { name: 'Gender' }).click();
+    await page.locator('.groups__name').first().waitFor();
+    const genders = await page.locator('.groups__name').allTextContents();
+    expect(genders.some((n) => n.startsWith('Another gender'))).toBe(true);
+    expect(genders.some((n) => /^Other\b/.test(n))).toBe(false);
+    await by.getByRole('button', { name: 'Age' }).click();
+    await expect.poll(() => page.locator('.groups__name').first().textContent()).toMatch(/^18–24/);
+    const ages = await page.locator('.groups__name').allTextContents();
+    expect(ages.some((n) => /under 18/i.test(n))).toBe(false);
+    await screenshot(page, 'breakdown-age-phone');
     watch.assertNoErrors();
     await context.close();
   });

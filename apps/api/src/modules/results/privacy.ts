@@ -19,6 +19,7 @@
 // person pays for at most two periods whatever the number of snapshots; a snapshot is stored and
 // served as is (reading twice gives the same numbers, nothing to average).
 
+import { AGE_BANDS } from '@candor/contracts';
 import { getCountries } from 'libphonenumber-js';
 
 /** The noise the mechanism draws: exact integer samplers (noise.ts), injected in tests. */
@@ -33,7 +34,8 @@ export const DIMENSIONS = ['all', 'gender', 'age', 'country'] as const;
 export type Dimension = (typeof DIMENSIONS)[number];
 
 export const GENDERS = ['female', 'male', 'non_binary', 'other', 'undisclosed'] as const;
-export const AGE_BANDS = ['under-18', '18-24', '25-34', '35-44', '45-54', '55-64', '65+'] as const;
+/** The contract's bands (none under 18: signup asks for 18 and over). */
+export { AGE_BANDS };
 /** Every country a phone number can have, then `other`: the domain is public and fixed. */
 export const COUNTRIES: readonly string[] = [...(getCountries() as string[])]
   .sort()
@@ -54,7 +56,8 @@ export function bucketsOf(profile: { gender: string; ageBand: string; country: s
   return {
     all: '',
     gender: within(GENDERS, profile.gender, 'other'),
-    age: within(AGE_BANDS, profile.ageBand, '65+'),
+    // A band outside the domain (none is made today) joins its nearest end.
+    age: within(AGE_BANDS, profile.ageBand, profile.ageBand.startsWith('under') ? '18-24' : '65+'),
     country: within(COUNTRIES, profile.country, 'other'),
   } satisfies Record<Dimension, string>;
 }
