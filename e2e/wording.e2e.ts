@@ -1,13 +1,47 @@
-// Words and small screens a new user meets: the reset code's promise, /signup for a member,
-// and the groups of a breakdown.
+// Words and small screens a new user meets: the reset code's promise, the groups of a breakdown,
+// a closed survey's intro, /signup for a member, and a survey without a cover on the home page.
+import type { AdminSurvey } from '@candor/contracts';
 import { describe, expect, inject } from 'vitest';
-import { sampleSurvey } from './api';
+import { AUTHORED_PREFIX, call, sampleSurvey, token } from './api';
 import { axeViolations } from './axe';
 import { desktop, phone } from './chromium';
-import { it } from './fixtures';
+import { type Admin, it } from './fixtures';
 import { fillPhone, logIn, questionHeading, screenshot } from './screens';
 
 const baseURL = inject('baseURL');
+
+/** Publishes a one-question survey without a cover image, as an admin would (API). */
+async function publishUncovered(admin: Admin): Promise<string> {
+  const name = `${AUTHORED_PREFIX}No cover ${Date.now()}`;
+  const made = await call('/api/v1/admin/surveys/', {
+    body: {
+      name,
+      cover_headline: 'A survey that has no picture yet',
+      release_date: new Date(Date.now() - 60_000).toISOString(),
+    },
+    token: await token(admin),
+    ip: admin.ip,
+  });
+  expect(made.status).toBe(201);
+  const { gid } = (await made.json()) as AdminSurvey;
+  const q = await call(`/api/v1/admin/surveys/${gid}/questions/`, {
+    body: {
+      type: 'Closed',
+      question: 'Is a picture worth a thousand words?',
+      choices: ['Yes', 'No'],
+    },
+    token: await token(admin),
+    ip: admin.ip,
+  });
+  expect(q.status).toBe(201);
+  const published = await call(`/api/v1/admin/surveys/${gid}/publish/`, {
+    body: {},
+    token: await token(admin),
+    ip: admin.ip,
+  });
+  expect(published.status).toBe(200);
+  return name;
+}
 
 describe('the words of the account screens', () => {
   it('a reset for a number with no account promises nothing it cannot know', async ({ people }) => {
@@ -65,6 +99,51 @@ describe('the words of the account screens', () => {
     const ages = await page.locator('.groups__name').allTextContents();
     expect(ages.some((n) => /under 18/i.test(n))).toBe(false);
     await screenshot(page, 'breakdown-age-phone');
+    watch.assertNoErrors();
+    await context.close();
+  });
+});
+
+describe.each([
+  ['phone', phone],
+  ['desktop', desktop],
+] as const)('on a %s', (size, options) => {
+  it('a closed survey’s intro does not ask for ratings', async ({ people }) => {
+    const s = await sampleSurvey((x) => x.status === 'Closed');
+    const { context, page, watch } = await people.newPage(options);
+    await page.goto(`/surveys/${s.gid}`);
+    await page.getByRole('heading', { level: 1, name: s.name }).waitFor();
+    await page.getByText(/This survey closed/).waitFor();
+    const intro = await page.locator('.intro__content').innerText();
+    expect(intro).not.toMatch(/\brate\b|interesting/i);
+    expect(intro).toMatch(/See the results/);
+    expect(await axeViolations(page)).toEqual([]);
+    await screenshot(page, `intro-closed-${size}`);
+    watch.assertNoErrors();
+    await context.close();
+  });
+
+  it('a survey without a cover image gets a designed brick, not a black one', async ({
+    people,
+    admin,
+  }) => {
+    const name = await publishUncovered(admin);
+    const { context, page, watch } = await people.newPage(options);
+    await page.goto('/');
+    const brick = page.locator('.brick', { hasText: name });
+    await brick.waitFor();
+    const look = await brick.locator('.brick__link').evaluate((el) => {
+      const style = getComputedStyle(el);
+      return { image: style.backgroundImage, color: style.backgroundColor };
+    });
+    expect(look.image).toMatch(/gradient/);
+    expect(await axeViolations(page)).toEqual([]);
+    await brick.scrollIntoViewIfNeeded();
+    await screenshot(page, `home-uncovered-${size}`);
+    await brick.locator('.brick__link').click();
+    await page.getByRole('heading', { level: 1, name }).waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+    await screenshot(page, `intro-uncovered-${size}`);
     watch.assertNoErrors();
     await context.close();
   });

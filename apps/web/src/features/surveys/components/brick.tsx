@@ -4,13 +4,24 @@ import { Link } from 'react-router';
 import { backgroundPosition, brickSizeOf } from '../lib/bricks';
 import '../styles/surveys.css';
 
+/** One of four colourways for a survey without a cover, the same for a survey every time. */
+function toneOf(gid: string): number {
+  let sum = 0;
+  for (const c of gid) sum += c.charCodeAt(0);
+  return sum % 4;
+}
+
 /** One survey in the brick navigation: cover, headline, question count, badges, genres. */
 export function Brick({ survey }: { survey: SurveySummary }) {
   const size = brickSizeOf(survey.variant);
   const position = useMemo(() => backgroundPosition(size), [size]);
   const closed = survey.status === 'Closed';
+  const covered = Boolean(survey.cover_image);
   return (
-    <li className={`brick brick--${size}${closed ? ' brick--closed' : ''}`}>
+    <li
+      className={`brick brick--${size}${closed ? ' brick--closed' : ''}${covered ? '' : ' brick--uncovered'}`}
+      data-tone={covered ? undefined : toneOf(survey.gid)}
+    >
       <Link
         to={`/surveys/${survey.gid}`}
         className="brick__link"
@@ -19,6 +30,11 @@ export function Brick({ survey }: { survey: SurveySummary }) {
           backgroundPosition: position,
         }}
       >
+        {covered ? null : (
+          <span className="brick__mark" aria-hidden="true">
+            ?
+          </span>
+        )}
         <span className="brick__badges">
           {survey.is_within_24_hours ? <span className="badge badge--new">New</span> : null}
           {closed ? <span className="badge badge--closed">Closed · results only</span> : null}

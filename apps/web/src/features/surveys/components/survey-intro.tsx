@@ -45,16 +45,27 @@ export function SurveyIntro({
           </p>
         ) : null}
         <p className="intro__text">{survey.intro_screen_text}</p>
-        <ul className="intro__facts">
-          <li>{survey.instructions}</li>
-          <li>
-            {givesInstantFeedback(survey.variant)
-              ? 'You see how everyone answered right after each question.'
-              : 'You see how everyone answered at the end.'}
-          </li>
-          {hasVideo ? <li>Some questions are videos, with captions.</li> : null}
-          <li>Anonymous: your answers are never shown next to your name or number.</li>
-        </ul>
+        {closed ? (
+          // Nothing to answer or rate any more: only what there is to see.
+          <ul className="intro__facts">
+            <li>
+              {survey.questions_count} {survey.questions_count === 1 ? 'question' : 'questions'},
+              each with how verified people answered it.
+            </li>
+            {hasVideo ? <li>Some questions are videos, with captions.</li> : null}
+          </ul>
+        ) : (
+          <ul className="intro__facts">
+            <li>{survey.instructions}</li>
+            <li>
+              {givesInstantFeedback(survey.variant)
+                ? 'You see how everyone answered right after each question.'
+                : 'You see how everyone answered at the end.'}
+            </li>
+            {hasVideo ? <li>Some questions are videos, with captions.</li> : null}
+            <li>Anonymous: your answers are never shown next to your name or number.</li>
+          </ul>
+        )}
         <button type="button" className="button button--primary button--large" onClick={onStart}>
           {closed
             ? 'See the results'
