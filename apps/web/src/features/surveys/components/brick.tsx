@@ -1,15 +1,8 @@
 import type { SurveySummary } from '@candor/contracts';
 import { useMemo } from 'react';
 import { Link } from 'react-router';
-import { backgroundPosition, brickSizeOf } from '../lib/bricks';
+import { backgroundPosition, brickSizeOf, toneOf } from '../lib/bricks';
 import '../styles/surveys.css';
-
-/** One of four colourways for a survey without a cover, the same for a survey every time. */
-function toneOf(gid: string): number {
-  let sum = 0;
-  for (const c of gid) sum += c.charCodeAt(0);
-  return sum % 4;
-}
 
 /** One survey in the brick navigation: cover, headline, question count, badges, genres. */
 export function Brick({ survey }: { survey: SurveySummary }) {

@@ -1,6 +1,6 @@
 import type { SurveyDetail } from '@candor/contracts';
 import { PageHead } from '../../../components/page-head';
-import { givesInstantFeedback } from '../lib/bricks';
+import { givesInstantFeedback, toneOf } from '../lib/bricks';
 import { timeAgo } from '../../../lib/relative-time';
 import '../styles/surveys.css';
 
@@ -29,7 +29,12 @@ export function SurveyIntro({
       <div className="intro__media">
         {survey.intro_screen_image ? (
           <img src={survey.intro_screen_image} alt="" width={960} height={540} />
-        ) : null}
+        ) : survey.cover_image ? null : (
+          // No picture at all: the survey's colourway, as on its brick.
+          <div className="cover-placeholder" data-tone={toneOf(survey.gid)} aria-hidden="true">
+            <span className="cover-placeholder__mark">?</span>
+          </div>
+        )}
       </div>
       <div className="intro__content">
         <p className="intro__eyebrow">
@@ -76,7 +81,8 @@ export function SurveyIntro({
                 : 'Start the survey'}
         </button>
         <p className="intro__byline">
-          By {survey.author} · released {timeAgo(survey.release_date)}
+          {survey.author ? `By ${survey.author} · released` : 'Released'}{' '}
+          {timeAgo(survey.release_date)}
         </p>
       </div>
     </article>
