@@ -84,10 +84,7 @@ export function VerifyScreen() {
         purpose === 'reset' ? (
           // The API answers alike whether the number has an account or not (no account probing),
           // so the screen cannot claim a text was sent.
-          <p>
-            If this number has an account, we texted it a code. It expires in 10 minutes.{' '}
-            <span className="nowrap">({formatPhoneNumberIntl(phone) || phone})</span>
-          </p>
+          <p>If this number has an account, we texted it a code. It expires in 10 minutes.</p>
         ) : (
           <p>
             We sent a 6-digit code to{' '}
@@ -97,10 +94,16 @@ export function VerifyScreen() {
         )
       }
       footer={
-        <p>
-          Wrong number?{' '}
-          <Link to={purpose === 'reset' ? '/forgot-password' : '/signup'}>Change it</Link>
-        </p>
+        purpose === 'reset' ? (
+          <p>
+            Not <strong className="nowrap">{formatPhoneNumberIntl(phone) || phone}</strong>?{' '}
+            <Link to="/forgot-password">Change it</Link>
+          </p>
+        ) : (
+          <p>
+            Wrong number? <Link to="/signup">Change it</Link>
+          </p>
+        )
       }
     >
       <PageHead title="Enter your code" />
