@@ -69,6 +69,8 @@ export const AuditActorSchema = z.object({
   label: z.string(),
   /** Their role now. */
   role: RoleSchema,
+  /** Their first action in the log: tells apart two people whose masked numbers look alike. */
+  first_at: when,
 });
 export type AuditActor = z.infer<typeof AuditActorSchema>;
 

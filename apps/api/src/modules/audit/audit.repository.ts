@@ -1,4 +1,4 @@
-import { type SQL, and, count, desc, eq, inArray, sql } from 'drizzle-orm';
+import { type SQL, and, count, desc, eq, inArray, min, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { auditLog, genres, questions, surveys, users } from '../../db/schema.js';
 
@@ -105,12 +105,21 @@ export function createAuditRepository(db: Db) {
       };
     },
 
-    /** Everyone who has acted (and still has an account), with their number and role now. */
+    /**
+     * Everyone who has acted (and still has an account): their number, role now and first
+     * action.
+     */
     async actors() {
       return db
-        .selectDistinct({ uuid: users.uuid, phone: users.phoneE164, role: users.role })
+        .select({
+          uuid: users.uuid,
+          phone: users.phoneE164,
+          role: users.role,
+          firstAt: min(auditLog.at),
+        })
         .from(auditLog)
         .innerJoin(users, eq(users.id, auditLog.actorId))
+        .groupBy(users.id)
         .orderBy(users.phoneE164);
     },
   };

@@ -98,7 +98,12 @@ export function createAuditService(repo: AuditRepository) {
     async actors(): Promise<AuditActorList> {
       const rows = await repo.actors();
       return {
-        results: rows.map((r) => ({ uuid: r.uuid, label: maskPhone(r.phone), role: r.role })),
+        results: rows.map((r) => ({
+          uuid: r.uuid,
+          label: maskPhone(r.phone),
+          role: r.role,
+          first_at: (r.firstAt ?? new Date(0)).toISOString(),
+        })),
       };
     },
   };

@@ -108,10 +108,23 @@ describe.each(engines)('audit log on %s', (engine) => {
     const actors = AuditActorListSchema.parse(json(res));
     expect(actors.results).toEqual(
       expect.arrayContaining([
-        { uuid: admin.uuid, label: maskPhone(admin.phone), role: 'admin' },
-        { uuid: other.uuid, label: maskPhone(other.phone), role: 'admin' },
+        {
+          uuid: admin.uuid,
+          label: maskPhone(admin.phone),
+          role: 'admin',
+          first_at: expect.any(String),
+        },
+        {
+          uuid: other.uuid,
+          label: maskPhone(other.phone),
+          role: 'admin',
+          first_at: expect.any(String),
+        },
       ]),
     );
+    const first = (uuid: string) => actors.results.find((a) => a.uuid === uuid)!.first_at;
+    // The admin created the survey before the other suspended anyone.
+    expect(first(admin.uuid) < first(other.uuid)).toBe(true);
     expect(actors.results.map((a) => a.uuid)).not.toContain(member.uuid);
     expect(res.body).not.toContain(admin.phone);
   });

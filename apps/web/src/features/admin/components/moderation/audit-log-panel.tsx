@@ -1,4 +1,9 @@
-import { type AuditAction, type AuditEntry, AuditActionSchema } from '@candor/contracts';
+import {
+  type AuditAction,
+  type AuditActor,
+  type AuditEntry,
+  AuditActionSchema,
+} from '@candor/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { useId } from 'react';
 import { adminQueries } from '../../api/admin';
@@ -38,6 +43,15 @@ const COLUMNS: Column<AuditEntry>[] = [
 const ACTIONS = [...AuditActionSchema.options].sort((a, b) =>
   AUDIT_ACTION_LABELS[a].localeCompare(AUDIT_ACTION_LABELS[b]),
 );
+
+const firstDay = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeZone: 'UTC' });
+
+/** "+44 •••• ••3456 (Admin)"; when two look alike, with when each first acted. */
+function actorOption(actor: AuditActor, all: AuditActor[]): string {
+  const base = `${actor.label} (${ROLE_LABELS[actor.role]})`;
+  const twin = all.some((a) => a.uuid !== actor.uuid && a.label === actor.label);
+  return twin ? `${base}, since ${firstDay.format(new Date(actor.first_at))}` : base;
+}
 
 const parseAction = (value: string | null): AuditAction | null =>
   AuditActionSchema.safeParse(value).data ?? null;
@@ -95,7 +109,7 @@ export function AuditLogPanel() {
               ) : null}
               {actors.data?.results.map((a) => (
                 <option key={a.uuid} value={a.uuid}>
-                  {a.label} ({ROLE_LABELS[a.role]})
+                  {actorOption(a, actors.data.results)}
                 </option>
               ))}
             </select>
