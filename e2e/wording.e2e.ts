@@ -17,7 +17,8 @@ async function publishUncovered(admin: Admin): Promise<string> {
     body: {
       name,
       cover_headline: 'A survey that has no picture yet',
-      release_date: new Date(Date.now() - 60_000).toISOString(),
+      // Released days ago: no "New" badge (shell.e2e counts the sample survey's one).
+      release_date: new Date(Date.now() - 3 * 86_400_000).toISOString(),
     },
     token: await token(admin),
     ip: admin.ip,
