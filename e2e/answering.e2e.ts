@@ -201,7 +201,9 @@ describe('answering in Chromium', () => {
     await context.close();
   });
 
-  it('a timer running out records the question as left blank', async ({ people }) => {
+  it('a timer running out records the question as left blank, and says time was up', async ({
+    people,
+  }) => {
     const s = await survey((x) => x.name === 'Consent in Practice');
     const timed = s.questions.findIndex((q) => q.timer_length !== '0:00:00');
     expect(timed).toBeGreaterThan(0);
@@ -218,7 +220,7 @@ describe('answering in Chromium', () => {
     await page.getByText(/\d+s left/).waitFor();
     await screenshot(page, 'question-timer-desktop');
     await page.clock.fastForward('01:00');
-    await page.getByText('You left this one blank.').waitFor();
+    await page.getByText('Time’s up.').waitFor();
     await expect
       .poll(
         async () => (await attempted(who)).find((a) => a.qid === s.questions[timed]!.qid)?.is_blank,

@@ -1,7 +1,7 @@
-import axe from 'axe-core';
-import type { BrowserContextOptions, Page } from 'playwright-core';
+import type { BrowserContextOptions } from 'playwright-core';
 import { describe, expect } from 'vitest';
 import { listedSurveys } from './api';
+import { axeViolations } from './axe';
 import { desktop, phone } from './chromium';
 import { type People, it } from './fixtures';
 import { screenshot } from './screens';
@@ -10,19 +10,6 @@ async function open(people: People, options: BrowserContextOptions, path: string
   const { context, page, watch } = await people.newPage(options);
   await page.goto(path);
   return { context, page, watch };
-}
-
-/** Serious or critical accessibility violations reported by axe-core on the current page. */
-async function axeViolations(page: Page) {
-  // Evaluated by the test driver: the page's policy forbids inline scripts (as it should).
-  await page.evaluate(axe.source);
-  const result = await page.evaluate(async () => {
-    const inPage = (window as unknown as { axe: typeof axe }).axe;
-    return inPage.run(document, { resultTypes: ['violations'] });
-  });
-  return result.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
 
 describe.each([
@@ -149,40 +136,6 @@ describe('shell rules', () => {
     const { context, page } = await open(people, desktop, '/');
     await page.locator('.brick').first().waitFor();
     await expect(page.getByText('You are using an outdated browser').count()).resolves.toBe(0);
-    await context.close();
-  });
-
-  it('a touch device in portrait sees the landscape alert, which can be dismissed', async ({
-    people,
-  }) => {
-    const { context, page, watch } = await open(people, phone, '/');
-    const alert = page.getByText('Turn your device to landscape');
-    await alert.waitFor();
-    await page.getByRole('button', { name: 'Got it' }).click();
-    await expect(alert.count()).resolves.toBe(0);
-    await page.reload();
-    await page.locator('.brick').first().waitFor();
-    await expect(alert.count()).resolves.toBe(0);
-    watch.assertNoErrors();
-    await context.close();
-  });
-
-  it('a touch device in landscape, tall enough, sees no alert; a short one does', async ({
-    people,
-  }) => {
-    const tall = await open(people, { ...phone, viewport: { width: 1180, height: 820 } }, '/');
-    await tall.page.locator('.brick').first().waitFor();
-    await expect(tall.page.getByText('Turn your device to landscape').count()).resolves.toBe(0);
-    await tall.context.close();
-    const short = await open(people, { ...phone, viewport: { width: 844, height: 390 } }, '/');
-    await short.page.getByText('Turn your device to landscape').waitFor();
-    await short.context.close();
-  });
-
-  it('a desktop browser never sees the landscape alert', async ({ people }) => {
-    const { context, page } = await open(people, { viewport: { width: 600, height: 900 } }, '/');
-    await page.locator('.brick').first().waitFor();
-    await expect(page.getByText('Turn your device to landscape').count()).resolves.toBe(0);
     await context.close();
   });
 });

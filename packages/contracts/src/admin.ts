@@ -35,10 +35,17 @@ export type AuditAction = z.infer<typeof AuditActionSchema>;
 export const AuditEntrySchema = z.object({
   id: z.number().int(),
   actor: z.uuid().nullable(),
+  /** The staff member as people read them: their number masked ("+44 •••• ••3456"); null once erased. */
+  actor_label: z.string().nullable(),
   actor_role: RoleSchema,
   action: AuditActionSchema,
   /** `user:<uuid>`, `answer:<id>`, `survey:<gid>`, `question:<qid>`, `genre:<gid>` or `image:<name>`. */
   target: z.string(),
+  /**
+   * What was acted on as people read it: a survey's or genre's name, a question's text, an
+   * account's masked number (never a whole one); null when there is no name or it is gone.
+   */
+  target_label: z.string().nullable(),
   details: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])),
   at: when,
 });
@@ -47,6 +54,29 @@ export type AuditEntry = z.infer<typeof AuditEntrySchema>;
 /** `GET /api/v1/admin/audit-log/` (admins): newest first, paged. */
 export const AuditEntryListSchema = pagedSchema(AuditEntrySchema);
 export type AuditEntryList = z.infer<typeof AuditEntryListSchema>;
+
+/** Query of the audit log: a page, and optionally one kind of action and one staff member. */
+export const AuditLogQuerySchema = PageQuerySchema.extend({
+  action: AuditActionSchema.optional(),
+  actor: z.uuid('Pick someone from the list.').optional(),
+});
+export type AuditLogQuery = z.infer<typeof AuditLogQuerySchema>;
+
+/** A staff member who appears in the audit log, for its filter. */
+export const AuditActorSchema = z.object({
+  uuid: z.uuid(),
+  /** Their number masked, as in the log. */
+  label: z.string(),
+  /** Their role now. */
+  role: RoleSchema,
+  /** Their first action in the log: tells apart two people whose masked numbers look alike. */
+  first_at: when,
+});
+export type AuditActor = z.infer<typeof AuditActorSchema>;
+
+/** `GET /api/v1/admin/audit-log/actors/` (admins): everyone who acted, by label. */
+export const AuditActorListSchema = z.object({ results: z.array(AuditActorSchema) });
+export type AuditActorList = z.infer<typeof AuditActorListSchema>;
 
 /** A written answer waiting for a moderator: its text and question, never who wrote it. */
 export const PendingAnswerSchema = z.object({

@@ -18,6 +18,13 @@ export const ChoiceResultSchema = z.object({
 });
 export type ChoiceResult = z.infer<typeof ChoiceResultSchema>;
 
+/**
+ * The age bands of a breakdown, youngest first. Candor is for adults (MINIMUM_AGE, checked at
+ * signup), so there is no band under 18.
+ */
+export const AGE_BANDS = ['18-24', '25-34', '35-44', '45-54', '55-64', '65+'] as const;
+export type AgeBand = (typeof AGE_BANDS)[number];
+
 export const BreakdownDimensionSchema = z.enum(['gender', 'age', 'country'], {
   error: 'Break down by gender, age or country.',
 });

@@ -57,7 +57,16 @@ export function App() {
   return (
     <QueryClientProvider client={queryClient}>
       <RouterProvider router={router} />
-      <Toaster theme="dark" position="top-center" richColors closeButton duration={4500} />
+      {/* Below the sticky navbar (60 px), never over it: its links stay in reach. */}
+      <Toaster
+        theme="dark"
+        position="top-center"
+        richColors
+        closeButton
+        duration={4500}
+        offset={{ top: 76 }}
+        mobileOffset={{ top: 72, left: 12, right: 12 }}
+      />
     </QueryClientProvider>
   );
 }

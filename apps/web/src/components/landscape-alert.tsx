@@ -1,5 +1,5 @@
-import { useSyncExternalStore, useState } from 'react';
-import { shouldShowLandscapeAlert } from '../lib/landscape';
+import { useState, useSyncExternalStore } from 'react';
+import { landscapeAdvice, landscapeAlertReason } from '../lib/landscape';
 
 const DISMISSED_KEY = 'candor.landscapeAlertDismissed';
 
@@ -13,22 +13,31 @@ function subscribe(onChange: () => void) {
 }
 
 const snapshot = () =>
-  shouldShowLandscapeAlert({
+  landscapeAlertReason({
     isTouch: navigator.maxTouchPoints > 0 || window.matchMedia('(pointer: coarse)').matches,
     width: window.innerWidth,
     height: window.innerHeight,
   });
 
+function wasDismissed(): boolean {
+  try {
+    return sessionStorage.getItem(DISMISSED_KEY) === '1';
+  } catch {
+    return false;
+  }
+}
+
 /**
- * Spec: on touch devices, an alert in portrait or below 560 px of height. It suggests landscape
- * for videos and graphs and can be dismissed for the session; it never blocks the page.
+ * The spec's landscape alert (touch devices, in portrait or lower than 560 px), shown only on
+ * the screens it helps: a video or a graph. Worded for the screen's shape, never blocking, and
+ * gone for the rest of the tab's session once dismissed.
  */
-export function LandscapeAlert() {
-  const show = useSyncExternalStore(subscribe, snapshot, () => false);
-  const [dismissed, setDismissed] = useState(() => sessionStorage.getItem(DISMISSED_KEY) === '1');
-  if (!show || dismissed) return null;
+export function LandscapeAlert({ topic }: { topic: 'video' | 'graph' }) {
+  const reason = useSyncExternalStore(subscribe, snapshot, () => null);
+  const [dismissed, setDismissed] = useState(wasDismissed);
+  if (!reason || dismissed) return null;
   return (
-    <div className="landscape-alert" role="status">
+    <div className="landscape-alert" role="note">
       <svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true">
         <rect
           x="3"
@@ -48,12 +57,16 @@ export function LandscapeAlert() {
           strokeLinecap="round"
         />
       </svg>
-      <p>Turn your device to landscape for the best view of videos and graphs.</p>
+      <p>{landscapeAdvice(reason, topic)}</p>
       <button
         type="button"
         className="landscape-alert__close"
         onClick={() => {
-          sessionStorage.setItem(DISMISSED_KEY, '1');
+          try {
+            sessionStorage.setItem(DISMISSED_KEY, '1');
+          } catch {
+            // Storage refused: dismissed for this screen only.
+          }
           setDismissed(true);
         }}
       >

@@ -1,7 +1,6 @@
 import { Link, NavLink, Outlet, ScrollRestoration, useNavigate } from 'react-router';
-import { toast } from 'sonner';
+import { successToast } from '../lib/toasts';
 import { useAuthStore } from '../lib/auth-store';
-import { LandscapeAlert } from './landscape-alert';
 import { Logo } from './logo';
 import { NavigationTracker } from './navigation-tracker';
 
@@ -26,7 +25,7 @@ function AccountLinks() {
           className="navbar__button"
           onClick={() => {
             void logout().then(() => {
-              toast.success('Logged out');
+              successToast('Logged out');
               void navigate('/');
             });
           }}
@@ -66,7 +65,6 @@ export function Layout() {
           </nav>
         </div>
       </header>
-      <LandscapeAlert />
       <main id="main" className="main">
         <Outlet />
       </main>

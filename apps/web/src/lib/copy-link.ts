@@ -1,10 +1,11 @@
 import { toast } from 'sonner';
+import { successToast } from './toasts';
 
 /** Copies a link to the clipboard and says whether it worked (a toast either way). */
 export function copyLink(link: string): void {
   // Undefined outside secure contexts, whatever the DOM types say.
   void (navigator.clipboard as Clipboard | undefined)
     ?.writeText(link)
-    .then(() => toast.success('Link copied'))
+    .then(() => successToast('Link copied'))
     .catch(() => toast.error('Copy the link by hand: your browser did not allow it.'));
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { shouldShowLandscapeAlert } from './landscape';
+import { landscapeAdvice, landscapeAlertReason, shouldShowLandscapeAlert } from './landscape';
 
 describe('shouldShowLandscapeAlert', () => {
   it.each([
@@ -11,5 +11,16 @@ describe('shouldShowLandscapeAlert', () => {
     [{ isTouch: false, width: 1280, height: 500 }, false, 'no touch, low window'],
   ])('%o -> %s (%s)', (view, expected) => {
     expect(shouldShowLandscapeAlert(view)).toBe(expected);
+  });
+});
+
+describe('landscapeAlertReason and landscapeAdvice', () => {
+  it('tells a phone in portrait to turn, and never tells one already on its side to', () => {
+    expect(landscapeAlertReason({ isTouch: true, width: 390, height: 844 })).toBe('portrait');
+    expect(landscapeAlertReason({ isTouch: true, width: 844, height: 390 })).toBe('low');
+    expect(landscapeAdvice('portrait', 'video')).toMatch(/^Turn your phone sideways/);
+    for (const topic of ['video', 'graph'] as const) {
+      expect(landscapeAdvice('low', topic)).not.toMatch(/turn|sideways|landscape/i);
+    }
   });
 });

@@ -1,8 +1,25 @@
-import { count, desc, eq, sql } from 'drizzle-orm';
+import { type SQL, and, count, desc, eq, inArray, min, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { auditLog, users } from '../../db/schema.js';
+import { auditLog, genres, questions, surveys, users } from '../../db/schema.js';
 
 export type AuditRow = typeof auditLog.$inferInsert;
+
+/** Which entries to list: one kind of action, one staff member (by uuid), or all. */
+export interface AuditFilter {
+  action?: string | undefined;
+  actor?: string | undefined;
+}
+
+/** The ids an audit page names, by kind (uuids, already checked to be uuids). */
+export interface AuditRefs {
+  users: string[];
+  surveys: string[];
+  questions: string[];
+  genres: string[];
+}
+
+const pairs = <K, V>(rows: Array<{ key: K; value: V }>) =>
+  new Map(rows.map((r) => [r.key, r.value]));
 
 /** The audit log: Drizzle only. */
 export function createAuditRepository(db: Db) {
@@ -18,13 +35,18 @@ export function createAuditRepository(db: Db) {
       });
     },
 
-    /** Newest first, with the actor's public uuid. */
-    async list(offset: number, limit: number) {
+    /** Newest first, with the actor's public uuid and number (the service masks it). */
+    async list(offset: number, limit: number, filter: AuditFilter = {}) {
+      const conditions: SQL[] = [];
+      if (filter.action) conditions.push(eq(auditLog.action, filter.action));
+      if (filter.actor) conditions.push(eq(users.uuid, filter.actor));
+      const where = conditions.length ? and(...conditions) : undefined;
       const [rows, [total]] = await Promise.all([
         db
           .select({
             id: auditLog.id,
             actor: users.uuid,
+            actorPhone: users.phoneE164,
             actorRole: auditLog.actorRole,
             action: auditLog.action,
             target: auditLog.target,
@@ -33,12 +55,72 @@ export function createAuditRepository(db: Db) {
           })
           .from(auditLog)
           .leftJoin(users, eq(users.id, auditLog.actorId))
+          .where(where)
           .orderBy(desc(auditLog.id))
           .offset(offset)
           .limit(limit),
-        db.select({ n: count() }).from(auditLog),
+        db
+          .select({ n: count() })
+          .from(auditLog)
+          .leftJoin(users, eq(users.id, auditLog.actorId))
+          .where(where),
       ]);
       return { rows, total: total?.n ?? 0 };
+    },
+
+    /** Names of what a page of entries acted on: numbers of accounts, names, question texts. */
+    async namesOf(refs: AuditRefs) {
+      const none = Promise.resolve([]);
+      const [phones, surveyNames, questionTexts, genreNames] = await Promise.all([
+        refs.users.length
+          ? db
+              .select({ key: users.uuid, value: users.phoneE164 })
+              .from(users)
+              .where(inArray(users.uuid, refs.users))
+          : none,
+        refs.surveys.length
+          ? db
+              .select({ key: surveys.gid, value: surveys.name })
+              .from(surveys)
+              .where(inArray(surveys.gid, refs.surveys))
+          : none,
+        refs.questions.length
+          ? db
+              .select({ key: questions.qid, value: questions.text })
+              .from(questions)
+              .where(inArray(questions.qid, refs.questions))
+          : none,
+        refs.genres.length
+          ? db
+              .select({ key: genres.gid, value: genres.name })
+              .from(genres)
+              .where(inArray(genres.gid, refs.genres))
+          : none,
+      ]);
+      return {
+        phones: pairs(phones),
+        surveys: pairs(surveyNames),
+        questions: pairs(questionTexts),
+        genres: pairs(genreNames),
+      };
+    },
+
+    /**
+     * Everyone who has acted (and still has an account): their number, role now and first
+     * action.
+     */
+    async actors() {
+      return db
+        .select({
+          uuid: users.uuid,
+          phone: users.phoneE164,
+          role: users.role,
+          firstAt: min(auditLog.at),
+        })
+        .from(auditLog)
+        .innerJoin(users, eq(users.id, auditLog.actorId))
+        .groupBy(users.id)
+        .orderBy(users.phoneE164);
     },
   };
 }

@@ -1,4 +1,4 @@
-import { AuditEntryListSchema, PageQuerySchema } from '@candor/contracts';
+import { AuditActorListSchema, AuditEntryListSchema, AuditLogQuerySchema } from '@candor/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { publicOrigin } from '../../lib/origin.js';
 import { errorResponses } from '../../lib/route-schemas.js';
@@ -14,12 +14,24 @@ export const auditRoutes: FastifyPluginAsyncZod<{ service: AuditService }> = asy
     {
       schema: {
         tags: ['admin'],
-        summary: 'Staff actions, newest first',
-        querystring: PageQuerySchema,
-        response: { 200: AuditEntryListSchema, ...errorResponses(401, 403) },
+        summary: 'Staff actions, newest first; by action and by who acted',
+        querystring: AuditLogQuerySchema,
+        response: { 200: AuditEntryListSchema, ...errorResponses(400, 401, 403) },
       },
     },
     async (request) =>
       service.list(request.query, `${publicOrigin(request)}/api/v1/admin/audit-log/`),
+  );
+
+  app.get(
+    '/audit-log/actors/',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'Everyone who appears in the audit log, for its filter',
+        response: { 200: AuditActorListSchema, ...errorResponses(401, 403) },
+      },
+    },
+    async () => service.actors(),
   );
 };

@@ -1,11 +1,27 @@
-import type { AuditAction, AuditEntry, AuditEntryList, PageQuery, Role } from '@candor/contracts';
+import type {
+  AuditAction,
+  AuditActorList,
+  AuditEntry,
+  AuditEntryList,
+  AuditLogQuery,
+  Role,
+} from '@candor/contracts';
 import { pageLinks } from '../../lib/paging.js';
-import type { AuditRepository } from './audit.repository.js';
+import { maskPhone } from '../../lib/phone.js';
+import type { AuditRefs, AuditRepository } from './audit.repository.js';
 
 /** The staff member acting: the request's user. */
 export interface Actor {
   uuid: string;
   role: Role;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** `kind:ref` of a target (`user:<uuid>`...), or null for one without a ref (`surveys`). */
+function split(target: string): { kind: string; ref: string } | null {
+  const at = target.indexOf(':');
+  return at < 0 ? null : { kind: target.slice(0, at), ref: target.slice(at + 1) };
 }
 
 /** Records staff actions and lists them for admins. */
@@ -21,19 +37,72 @@ export function createAuditService(repo: AuditRepository) {
       await repo.insert({ actorUuid: actor.uuid, actorRole: actor.role, action, target, details });
     },
 
-    async list(page: PageQuery, listUrl: string): Promise<AuditEntryList> {
-      const { rows, total } = await repo.list((page.page - 1) * page.page_size, page.page_size);
+    /**
+     * A page of the log, newest first, filtered by action and actor: each entry with readable
+     * labels (masked numbers, names, question texts) beside its ids.
+     */
+    async list(query: AuditLogQuery, listUrl: string): Promise<AuditEntryList> {
+      const { rows, total } = await repo.list((query.page - 1) * query.page_size, query.page_size, {
+        action: query.action,
+        actor: query.actor,
+      });
+      const refs: AuditRefs = { users: [], surveys: [], questions: [], genres: [] };
+      for (const row of rows) {
+        const t = split(row.target);
+        if (!t || !UUID.test(t.ref)) continue;
+        if (t.kind === 'user') refs.users.push(t.ref);
+        else if (t.kind === 'survey') refs.surveys.push(t.ref);
+        else if (t.kind === 'question') refs.questions.push(t.ref);
+        else if (t.kind === 'genre') refs.genres.push(t.ref);
+      }
+      const names = await repo.namesOf(refs);
+      const labelOf = (target: string): string | null => {
+        const t = split(target);
+        if (!t) return null;
+        switch (t.kind) {
+          case 'user': {
+            const phone = names.phones.get(t.ref);
+            return phone ? maskPhone(phone) : null;
+          }
+          case 'survey':
+            return names.surveys.get(t.ref) ?? null;
+          case 'question':
+            return names.questions.get(t.ref) ?? null;
+          case 'genre':
+            return names.genres.get(t.ref) ?? null;
+          default:
+            return null;
+        }
+      };
+      const url = new URL(listUrl);
+      if (query.action) url.searchParams.set('action', query.action);
+      if (query.actor) url.searchParams.set('actor', query.actor);
       return {
         count: total,
-        ...pageLinks(listUrl, page, total),
+        ...pageLinks(url.toString(), query, total),
         results: rows.map((r) => ({
           id: r.id,
           actor: r.actor,
+          actor_label: r.actorPhone ? maskPhone(r.actorPhone) : null,
           actor_role: r.actorRole,
           action: r.action as AuditAction,
           target: r.target,
+          target_label: labelOf(r.target),
           details: r.details,
           at: r.at.toISOString(),
+        })),
+      };
+    },
+
+    /** Everyone who appears in the log, for its filter: masked numbers, never whole ones. */
+    async actors(): Promise<AuditActorList> {
+      const rows = await repo.actors();
+      return {
+        results: rows.map((r) => ({
+          uuid: r.uuid,
+          label: maskPhone(r.phone),
+          role: r.role,
+          first_at: (r.firstAt ?? new Date(0)).toISOString(),
         })),
       };
     },

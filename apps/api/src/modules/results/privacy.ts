@@ -19,6 +19,7 @@
 // person pays for at most two periods whatever the number of snapshots; a snapshot is stored and
 // served as is (reading twice gives the same numbers, nothing to average).
 
+import { AGE_BANDS } from '@candor/contracts';
 import { getCountries } from 'libphonenumber-js';
 
 /** The noise the mechanism draws: exact integer samplers (noise.ts), injected in tests. */
@@ -33,7 +34,16 @@ export const DIMENSIONS = ['all', 'gender', 'age', 'country'] as const;
 export type Dimension = (typeof DIMENSIONS)[number];
 
 export const GENDERS = ['female', 'male', 'non_binary', 'other', 'undisclosed'] as const;
-export const AGE_BANDS = ['under-18', '18-24', '25-34', '35-44', '45-54', '55-64', '65+'] as const;
+/**
+ * The age cells of the fixed domain: an `under-18` cell, then the contract's bands. Nobody falls
+ * in `under-18` (signup asks for 18 and over, and bucketsOf never maps to it) and it is never
+ * published (PUBLISHED_AGE_BANDS). It stays only so that each release draws the same noise as
+ * before and stored snapshots keep their shape: dropping it would reshuffle every seeded draw
+ * the attack tests (attacks.test.ts) were calibrated on, and change nothing for privacy.
+ */
+export const AGE_CELLS = ['under-18', ...AGE_BANDS] as const;
+/** The age bands a breakdown publishes: the contract's, none under 18. */
+export const PUBLISHED_AGE_BANDS: readonly string[] = AGE_BANDS;
 /** Every country a phone number can have, then `other`: the domain is public and fixed. */
 export const COUNTRIES: readonly string[] = [...(getCountries() as string[])]
   .sort()
@@ -43,7 +53,7 @@ export const COUNTRIES: readonly string[] = [...(getCountries() as string[])]
 export const BUCKETS: Record<Dimension, readonly string[]> = {
   all: [''],
   gender: GENDERS,
-  age: AGE_BANDS,
+  age: AGE_CELLS,
   country: COUNTRIES,
 };
 
@@ -54,7 +64,8 @@ export function bucketsOf(profile: { gender: string; ageBand: string; country: s
   return {
     all: '',
     gender: within(GENDERS, profile.gender, 'other'),
-    age: within(AGE_BANDS, profile.ageBand, '65+'),
+    // Only the published bands: a band outside them (none is made today) joins its nearest end.
+    age: within(AGE_BANDS, profile.ageBand, profile.ageBand.startsWith('under') ? '18-24' : '65+'),
     country: within(COUNTRIES, profile.country, 'other'),
   } satisfies Record<Dimension, string>;
 }

@@ -10,6 +10,7 @@ import type { CatalogQuestion, SurveysService } from '../surveys/surveys.service
 import { discreteGaussianOf, discreteLaplaceOf } from './noise.js';
 import {
   BUCKETS,
+  PUBLISHED_AGE_BANDS,
   DIMENSIONS,
   approximateTotal,
   type NoisyRow,
@@ -132,9 +133,8 @@ function breakdownOf(
     };
   };
   if (dimension !== 'country') {
-    return BUCKETS[dimension].map((key) =>
-      group(key, rowOf(snapshot, dimension, key, outcomes), GROUP_SDS),
-    );
+    const keys = dimension === 'age' ? PUBLISHED_AGE_BANDS : BUCKETS[dimension];
+    return keys.map((key) => group(key, rowOf(snapshot, dimension, key, outcomes), GROUP_SDS));
   }
   const overall = rowOf(snapshot, 'all', '', outcomes);
   const shown: Array<{ key: string; row: NoisyRow }> = [];

@@ -65,6 +65,7 @@ describe.each(engines)('staff area on %s', (engine) => {
     { method: 'GET', url: () => '/api/v1/admin/answers/', who: ['moderator', 'admin'] },
     { method: 'GET', url: () => '/api/v1/admin/users/', who: ['admin'] },
     { method: 'GET', url: () => '/api/v1/admin/audit-log/', who: ['admin'] },
+    { method: 'GET', url: () => '/api/v1/admin/audit-log/actors/', who: ['admin'] },
     { method: 'GET', url: () => '/api/v1/admin/page-views/', who: ['admin'] },
     {
       method: 'GET',

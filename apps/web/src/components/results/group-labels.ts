@@ -5,7 +5,8 @@ const GENDER_GROUPS: Record<string, string> = {
   female: 'Women',
   male: 'Men',
   non_binary: 'Non-binary',
-  other: 'Other',
+  // The signup form's word for it (GENDER_LABELS), one wording everywhere.
+  other: 'Another gender',
   undisclosed: 'Prefer not to say',
 };
 
@@ -15,7 +16,6 @@ export function groupLabel(dimension: BreakdownDimension, key: string): string {
     case 'gender':
       return GENDER_GROUPS[key] ?? key;
     case 'age':
-      if (key === 'under-18') return 'Under 18';
       if (key.endsWith('+')) return `${key.slice(0, -1)} and over`;
       return key.replace('-', '–');
     case 'country':

@@ -185,7 +185,7 @@ describe('QuestionGraph', () => {
     const men = screen.getByText('Men').closest('li')!;
     expect(within(men).getByText('Every share hidden to protect privacy')).toBeTruthy();
     expect(within(men).queryByText('hidden')).toBeNull();
-    const other = screen.getByText('Other').closest('li')!;
+    const other = screen.getByText('Another gender').closest('li')!;
     expect(within(other).getByText('No answers from this group yet')).toBeTruthy();
     expect(within(other).queryByText('0%')).toBeNull();
   });

@@ -1,6 +1,8 @@
 import type {
   AdminUser,
   AdminUserList,
+  AuditAction,
+  AuditActorList,
   AuditEntryList,
   BreakdownDimension,
   OperatorQuestionResults,
@@ -64,12 +66,30 @@ export const adminQueries = {
       placeholderData: keepPreviousData,
     }),
   auditLogAll: () => [...adminQueries.all(), 'audit-log'] as const,
-  auditLog: (page: number) =>
+  auditLog: (page: number, filter: { action?: AuditAction | null; actor?: string | null } = {}) =>
     queryOptions({
-      queryKey: [...adminQueries.auditLogAll(), page] as const,
+      queryKey: [
+        ...adminQueries.auditLogAll(),
+        page,
+        filter.action ?? '',
+        filter.actor ?? '',
+      ] as const,
       queryFn: ({ signal }) =>
-        apiRequest<AuditEntryList>(withQuery(`${base}/audit-log/`, { page }), { signal }),
+        apiRequest<AuditEntryList>(
+          withQuery(`${base}/audit-log/`, {
+            page,
+            action: filter.action ?? undefined,
+            actor: filter.actor ?? undefined,
+          }),
+          { signal },
+        ),
       placeholderData: keepPreviousData,
+    }),
+  /** Everyone who appears in the audit log, for its filter. */
+  auditActors: () =>
+    queryOptions({
+      queryKey: [...adminQueries.auditLogAll(), 'actors'] as const,
+      queryFn: ({ signal }) => apiRequest<AuditActorList>(`${base}/audit-log/actors/`, { signal }),
     }),
   /** The released surveys with their questions (the public list; a hundred is plenty). */
   surveys: () =>

@@ -1,7 +1,12 @@
 import { type AuditEntry, AuditActionSchema } from '@candor/contracts';
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../../lib/api-client';
-import { actionErrorText, describeAuditAction, describeAuditTarget } from './wording';
+import {
+  AUDIT_ACTION_LABELS,
+  actionErrorText,
+  describeAuditAction,
+  describeAuditTarget,
+} from './wording';
 
 const entry = (action: AuditEntry['action'], details: AuditEntry['details'] = {}) => ({
   action,
@@ -77,24 +82,33 @@ describe('audit wording', () => {
     expect(describeAuditAction(entry('user.role', { from: '<b>', to: 42 }))).toBe('changed a role');
   });
 
-  it('names the target: a short account or survey id, or the answer number', () => {
-    expect(describeAuditTarget('user:3f2a9c1e-0000-4000-8000-000000000001')).toBe(
-      'Account 3f2a9c1e',
+  it('names the target by the name the API gives, else by what it was: never a bare id', () => {
+    const target = (t: string, target_label: string | null = null, details = {}) =>
+      describeAuditTarget({ target: t, target_label, details });
+    const uuid = '3f2a9c1e-0000-4000-8000-000000000001';
+    expect(target(`user:${uuid}`, '+44 •••• ••3456')).toBe('+44 •••• ••3456');
+    expect(target(`user:${uuid}`)).toBe('An erased account');
+    expect(target(`survey:${uuid}`, 'Money Talks')).toBe('Money Talks');
+    expect(target(`survey:${uuid}`, null, { name: 'Old one' })).toBe(
+      'The survey “Old one” (deleted)',
     );
-    expect(describeAuditTarget('answer:12')).toBe('Written answer #12');
-    expect(describeAuditTarget('survey:9c0ffee0-0000-4000-8000-000000000001')).toBe(
-      'Survey 9c0ffee0',
-    );
-    expect(describeAuditTarget('question:7d1e2f30-0000-4000-8000-000000000001')).toBe(
-      'Question 7d1e2f30',
-    );
-    expect(describeAuditTarget('genre:5a6b7c8d-0000-4000-8000-000000000001')).toBe(
-      'Genre 5a6b7c8d',
-    );
-    expect(describeAuditTarget('image:9b1c2d3e4f5a6b7c.webp')).toBe('Image 9b1c2d3e');
-    expect(describeAuditTarget('surveys')).toBe('All surveys');
-    expect(describeAuditTarget('thing:x')).toBe('thing:x');
-    expect(describeAuditTarget('genre:')).toBe('genre:');
+    expect(target(`survey:${uuid}`)).toBe('A deleted survey');
+    expect(target(`question:${uuid}`, 'Q'.repeat(120))).toBe(`${'Q'.repeat(89)}…`);
+    expect(target(`question:${uuid}`)).toBe('A deleted question');
+    expect(target(`genre:${uuid}`, 'Money')).toBe('Money');
+    expect(target(`genre:${uuid}`)).toBe('A deleted genre');
+    expect(target('answer:12')).toBe('Written answer #12');
+    expect(target('image:9b1c2d3e4f5a6b7c.webp')).toBe('Image 9b1c2d3e');
+    expect(target('surveys')).toBe('All surveys');
+    expect(target('thing:x')).toBe('thing:x');
+    expect(target('genre:')).toBe('genre:');
+    for (const said of [target(`user:${uuid}`), target(`survey:${uuid}`)]) {
+      expect(said).not.toContain('3f2a9c1e');
+    }
+  });
+
+  it('offers every action in the filter', () => {
+    expect(Object.keys(AUDIT_ACTION_LABELS).sort()).toEqual([...AuditActionSchema.options].sort());
   });
 });
 

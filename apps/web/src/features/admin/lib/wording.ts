@@ -1,4 +1,4 @@
-import type { AuditEntry, Role } from '@candor/contracts';
+import type { AuditAction, AuditEntry, Role } from '@candor/contracts';
 import { ApiError } from '../../../lib/api-client';
 
 /** Moderators and admins: the people the operators' area is for. */
@@ -95,22 +95,35 @@ export function describeAuditAction(entry: Pick<AuditEntry, 'action' | 'details'
   }
 }
 
-/** The object of an action in words: "Account 3f2a9c1e", "Written answer #12", "Image 9b1c2d3e". */
-export function describeAuditTarget(target: string): string {
+/** A question's text cut short for a table cell. */
+const clipped = (text: string): string =>
+  text.length > 90 ? `${text.slice(0, 89).trimEnd()}…` : text;
+
+/**
+ * The object of an action in words: its name as the API gives it (a survey's or genre's name, a
+ * question's text, an account's masked number), else what it was: "Written answer #12", "An
+ * erased account", "Image 9b1c2d3e". Never a bare id.
+ */
+export function describeAuditTarget(
+  entry: Pick<AuditEntry, 'target' | 'target_label' | 'details'>,
+): string {
+  const { target } = entry;
   // The home page's order concerns every survey at once.
   if (target === 'surveys') return 'All surveys';
   const [kind, ...rest] = target.split(':');
   const ref = rest.join(':');
   if (!ref) return target;
+  const label = entry.target_label?.trim();
+  const named = typeof entry.details.name === 'string' ? entry.details.name.trim() : '';
   switch (kind) {
     case 'user':
-      return `Account ${shortId(ref)}`;
+      return label ?? 'An erased account';
     case 'survey':
-      return `Survey ${shortId(ref)}`;
+      return label ?? (named ? `The survey ${quoted(named)} (deleted)` : 'A deleted survey');
     case 'question':
-      return `Question ${shortId(ref)}`;
+      return label ? clipped(label) : 'A deleted question';
     case 'genre':
-      return `Genre ${shortId(ref)}`;
+      return label ?? (named ? `The genre ${quoted(named)} (deleted)` : 'A deleted genre');
     case 'answer':
       return `Written answer #${ref}`;
     case 'image':
@@ -121,8 +134,31 @@ export function describeAuditTarget(target: string): string {
   }
 }
 
-/** The first block of a uuid: enough to tell accounts apart on one screen. */
-export const shortId = (uuid: string): string => uuid.split('-')[0] ?? uuid;
+/** Each kind of action as the audit log's filter offers it. */
+export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
+  'signup.approve': 'Approved a signup',
+  'signup.reject': 'Rejected a signup',
+  'answer.approve': 'Approved a written answer',
+  'answer.hide': 'Hid a written answer',
+  'user.role': 'Changed a role',
+  'user.suspend': 'Suspended an account',
+  'user.unsuspend': 'Lifted a suspension',
+  'results.export': 'Exported results',
+  'survey.create': 'Created a survey',
+  'survey.update': 'Edited a survey',
+  'survey.publish': 'Published a survey',
+  'survey.close': 'Closed a survey',
+  'survey.reopen': 'Reopened a survey',
+  'survey.order': 'Reordered the surveys',
+  'question.create': 'Added a question',
+  'question.update': 'Edited a question',
+  'question.delete': 'Deleted a question',
+  'question.order': 'Reordered questions',
+  'genre.create': 'Added a genre',
+  'genre.rename': 'Renamed a genre',
+  'genre.delete': 'Deleted a genre',
+  'image.upload': 'Uploaded an image',
+};
 
 /** A staff action failed: what to tell the operator, by the error's code. */
 export function actionErrorText(err: unknown, fallback: string): string {

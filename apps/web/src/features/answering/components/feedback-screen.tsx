@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useId } from 'react';
 import { answeringQueries, memberBreakdown } from '../api/answers';
 import type { Mine } from '../types';
+import { LandscapeAlert } from '../../../components/landscape-alert';
 import { InterestRating } from './interest-rating';
 import { QuestionGraph } from '../../../components/results/question-graph';
 
@@ -11,6 +12,8 @@ interface Props {
   number: number;
   total: number;
   mine: Mine | null;
+  /** The blank was recorded because the question's time ran out. */
+  timedOut: boolean;
   /** Results that came with the answer; fetched when missing (after a reload). */
   results: QuestionResults | null;
   /** v1_* surveys show everyone's answers right away; v2_* ones at the end. */
@@ -43,7 +46,11 @@ export function FeedbackScreen(props: Props) {
         {question.question}
       </h1>
       <p className="feedback__mine">
-        {mine === null ? null : mine.isBlank ? (
+        {mine === null ? null : mine.isBlank && props.timedOut ? (
+          <>
+            <strong>Time’s up.</strong> This one is recorded as left blank.
+          </>
+        ) : mine.isBlank ? (
           <>You left this one blank.</>
         ) : (
           <>
@@ -65,13 +72,16 @@ export function FeedbackScreen(props: Props) {
         </p>
       ) : withGraph ? (
         results ? (
-          <QuestionGraph
-            question={question}
-            results={results}
-            mine={mine?.answer ?? null}
-            breakdownQuery={memberBreakdown(question.qid)}
-            pending={props.results !== null}
-          />
+          <>
+            <LandscapeAlert topic="graph" />
+            <QuestionGraph
+              question={question}
+              results={results}
+              mine={mine?.answer ?? null}
+              breakdownQuery={memberBreakdown(question.qid)}
+              pending={props.results !== null}
+            />
+          </>
         ) : fetched.isError ? (
           <p className="notice">The graph could not be loaded. You can see it at the end.</p>
         ) : (

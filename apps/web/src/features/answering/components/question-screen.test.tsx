@@ -19,7 +19,10 @@ const closed: Question = {
 };
 const open: Question = { ...closed, type: 'Open', choices: [], max_length: 20 };
 
-afterEach(() => vi.useRealTimers());
+afterEach(() => {
+  vi.useRealTimers();
+  localStorage.clear();
+});
 
 describe('QuestionScreen', () => {
   it('takes one answer however often it is tapped', () => {
@@ -85,7 +88,58 @@ describe('QuestionScreen', () => {
       choice: LEAVE_BLANK_CHOICE,
       answer: '',
       isBlank: true,
+      timedOut: true,
     });
+  });
+
+  it('gives more time when asked, as often as asked, and warns before the time runs out', () => {
+    vi.useFakeTimers();
+    const onAnswer = vi.fn();
+    render(
+      <QuestionScreen
+        question={{ ...closed, timer_length: '0:00:25' }}
+        choices={closed.choices}
+        number={2}
+        total={3}
+        busy={false}
+        onAnswer={onAnswer}
+      />,
+    );
+    expect(screen.queryByText(/Need more time/)).toBeNull();
+    act(() => void vi.advanceTimersByTime(6000));
+    expect(screen.getByRole('status').textContent).toMatch(/Need more time\?/);
+    for (let i = 0; i < 3; i++) {
+      fireEvent.click(screen.getByRole('button', { name: /More time/ }));
+    }
+    expect(screen.getByText('109s left')).toBeTruthy();
+    act(() => void vi.advanceTimersByTime(100_000));
+    expect(onAnswer).not.toHaveBeenCalled();
+    act(() => void vi.advanceTimersByTime(10_000));
+    expect(onAnswer).toHaveBeenCalledTimes(1);
+  });
+
+  it('keeps the deadline across a remount (a reload), and forgets it once answered', () => {
+    vi.useFakeTimers();
+    const question = { ...closed, timer_length: '0:00:25' };
+    const screenFor = (onAnswer = vi.fn()) => (
+      <QuestionScreen
+        question={question}
+        choices={closed.choices}
+        number={2}
+        total={3}
+        busy={false}
+        onAnswer={onAnswer}
+      />
+    );
+    const first = render(screenFor());
+    act(() => void vi.advanceTimersByTime(10_000));
+    first.unmount();
+    const again = render(screenFor());
+    expect(screen.getByText('15s left')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Yes' }));
+    again.unmount();
+    render(screenFor());
+    expect(screen.getByText('25s left')).toBeTruthy();
   });
 
   it('sends trimmed open text, limited to the question length, or a blank', () => {

@@ -1,6 +1,8 @@
 import { LEAVE_BLANK_CHOICE, OPEN_ANSWER_MAX_LENGTH, type Question } from '@candor/contracts';
 import { useId, useState } from 'react';
+import { clearDeadline } from '../lib/deadline';
 import { timerSeconds } from '../lib/flow';
+import { LandscapeAlert } from '../../../components/landscape-alert';
 import { Countdown } from './countdown';
 import { QuestionVideo } from './question-video';
 import '../styles/answering.css';
@@ -11,6 +13,8 @@ export interface AnswerInput {
   /** What the person sees as their answer; '' when left blank. */
   answer: string;
   isBlank: boolean;
+  /** Recorded as left blank because the question's time ran out. */
+  timedOut?: boolean;
 }
 
 interface Props {
@@ -37,10 +41,18 @@ export function QuestionScreen({ question, choices, number, total, onAnswer, bus
   const submit = (input: AnswerInput) => {
     if (busy || picked !== null) return;
     setPicked(input.choice ?? input.text ?? '');
+    // Answered in time: a reload must not call it run out.
+    if (!input.timedOut) clearDeadline(question.qid);
     onAnswer(input);
   };
+  const video = question.video_link_1;
+  const hasVideo = Boolean(video);
   return (
-    <section className="question" aria-labelledby={headingId}>
+    <section
+      className={`question${hasVideo ? ' question--video' : ''}`}
+      aria-labelledby={headingId}
+    >
+      {hasVideo ? <LandscapeAlert topic="video" /> : null}
       <p className="question__progress">
         Question {number} of {total}
         <span className="question__progress-bar" aria-hidden="true">
@@ -48,55 +60,65 @@ export function QuestionScreen({ question, choices, number, total, onAnswer, bus
         </span>
       </p>
       {seconds > 0 ? (
-        <Countdown seconds={seconds} onExpire={() => submit(blankFor(question))} />
-      ) : null}
-      {question.video_link_1 ? (
-        <QuestionVideo
-          src={question.video_link_1}
-          captions={question.video_captions_1}
-          title={`Video for question ${number}`}
+        <Countdown
+          qid={question.qid}
+          seconds={seconds}
+          onExpire={() => submit({ ...blankFor(question), timedOut: true })}
         />
       ) : null}
-      {question.video_link_2 ? (
-        <QuestionVideo
-          src={question.video_link_2}
-          captions={question.video_captions_2}
-          title={`Second video for question ${number}`}
-        />
+      {video ? (
+        <div className="question__media">
+          <QuestionVideo
+            src={video}
+            captions={question.video_captions_1}
+            title={`Video for question ${number}`}
+          />
+          {question.video_link_2 ? (
+            <QuestionVideo
+              src={question.video_link_2}
+              captions={question.video_captions_2}
+              title={`Second video for question ${number}`}
+            />
+          ) : null}
+        </div>
       ) : null}
-      <h1 id={headingId} className="question__text">
-        {question.question}
-      </h1>
-      {question.type === 'Closed' ? (
-        <ul className="answers" aria-label="Answers">
-          {choices.map((choice) => {
-            const blank = choice === LEAVE_BLANK_CHOICE;
-            return (
-              <li key={choice}>
-                <button
-                  type="button"
-                  className={`answer${blank ? ' answer--blank' : ''}${picked === choice ? ' answer--picked' : ''}`}
-                  disabled={busy || picked !== null}
-                  aria-pressed={picked === choice}
-                  onClick={() =>
-                    submit(blank ? blankFor(question) : { choice, answer: choice, isBlank: false })
-                  }
-                >
-                  {blank ? 'Leave blank' : choice}
-                </button>
-              </li>
-            );
-          })}
-        </ul>
-      ) : (
-        <OpenAnswer
-          maxLength={question.max_length ?? OPEN_ANSWER_MAX_LENGTH}
-          disabled={busy || picked !== null}
-          onSubmit={(text) =>
-            submit(text ? { text, answer: text, isBlank: false } : blankFor(question))
-          }
-        />
-      )}
+      <div className="question__main">
+        <h1 id={headingId} className="question__text" tabIndex={-1}>
+          {question.question}
+        </h1>
+        {question.type === 'Closed' ? (
+          <ul className="answers" aria-label="Answers">
+            {choices.map((choice) => {
+              const blank = choice === LEAVE_BLANK_CHOICE;
+              return (
+                <li key={choice}>
+                  <button
+                    type="button"
+                    className={`answer${blank ? ' answer--blank' : ''}${picked === choice ? ' answer--picked' : ''}`}
+                    disabled={busy || picked !== null}
+                    aria-pressed={picked === choice}
+                    onClick={() =>
+                      submit(
+                        blank ? blankFor(question) : { choice, answer: choice, isBlank: false },
+                      )
+                    }
+                  >
+                    {blank ? 'Leave blank' : choice}
+                  </button>
+                </li>
+              );
+            })}
+          </ul>
+        ) : (
+          <OpenAnswer
+            maxLength={question.max_length ?? OPEN_ANSWER_MAX_LENGTH}
+            disabled={busy || picked !== null}
+            onSubmit={(text) =>
+              submit(text ? { text, answer: text, isBlank: false } : blankFor(question))
+            }
+          />
+        )}
+      </div>
     </section>
   );
 }

@@ -1,6 +1,7 @@
 import type { Question, SurveyDetail } from '@candor/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { answeringQueries, memberBreakdown } from '../api/answers';
+import { LandscapeAlert } from '../../../components/landscape-alert';
 import { QuestionGraph } from '../../../components/results/question-graph';
 import type { Mine } from '../types';
 
@@ -66,6 +67,7 @@ export function ResultsScreen({
           ? `${survey.name} is closed. These are its final results, from verified people only.`
           : 'Your answers are marked. Only verified people are counted.'}
       </p>
+      <LandscapeAlert topic="graph" />
       <ol className="results__list">
         {questions.map((q) => (
           <QuestionResultsItem

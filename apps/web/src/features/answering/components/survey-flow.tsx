@@ -9,6 +9,7 @@ import {
 } from '../../../lib/survey-storage';
 import { answeringQueries, endTiming, startTiming } from '../api/answers';
 import { localAnswers, recordAnswer, recordRating, setOutboxOwner } from '../api/outbox';
+import { ranOutQid } from '../lib/deadline';
 import {
   instantFeedback,
   makeShuffle,
@@ -66,6 +67,11 @@ export function SurveyFlow({ survey, member, panel, renderIntro }: Props) {
   const [offlineQids, setOfflineQids] = useState<ReadonlySet<string>>(new Set());
   const [chosen, setStep] = useState<Step | null>(null);
   const [busy, setBusy] = useState(false);
+  // Questions whose time ran out (a reload remembers the last one through its stored deadline).
+  const [timedOut, setTimedOut] = useState<ReadonlySet<string>>(() => {
+    const qid = ranOutQid();
+    return new Set(qid ? [qid] : []);
+  });
 
   // What this person answered: in this browser, and (for a member) known to the API.
   useEffect(() => {
@@ -105,11 +111,14 @@ export function SurveyFlow({ survey, member, panel, renderIntro }: Props) {
   );
   const ready = local !== null && (member === null || !attempted.isPending);
 
-  // Where to start, until the person acts: the saved position (a reload, or the return from
-  // signing up), else the intro.
+  // Where to start, until the person acts: a survey they finished reopens on its results;
+  // else the saved position (a reload, or the return from signing up), else the intro.
   const step = useMemo((): Step | null => {
     if (chosen) return chosen;
     if (!ready) return null;
+    if (ctx.questions.length > 0 && ctx.questions.every((q) => ctx.answered.has(q.qid))) {
+      return { kind: 'results' };
+    }
     const saved = readSurveyPosition();
     return saved.surveyId === gid && survey.status === 'Open'
       ? resumeStep(ctx, saved.activeQuestion)
@@ -119,8 +128,9 @@ export function SurveyFlow({ survey, member, panel, renderIntro }: Props) {
   // Keep the position and the shuffle so a reload lands on the same screen in the same order.
   useEffect(() => {
     if (!step || step.kind === 'intro') return;
-    if (step.kind === 'outro') {
-      clearSurveyPosition();
+    if (step.kind === 'outro' || step.kind === 'results') {
+      // The end: nothing to come back to but the results (another survey's place is kept).
+      if (readSurveyPosition().surveyId === gid) clearSurveyPosition();
       return;
     }
     const active =
@@ -151,7 +161,20 @@ export function SurveyFlow({ survey, member, panel, renderIntro }: Props) {
     return stopTiming;
   }, [member, step, questions, survey.variant, stopTiming]);
 
+  // After Start, an answer or Next, focus moves to the new screen's heading: a screen reader
+  // announces the new question, and Tab goes on from the top of the screen.
+  const flowRef = useRef<HTMLDivElement>(null);
+  const [moves, setMoves] = useState(0);
+  useEffect(() => {
+    if (moves === 0) return;
+    const heading = flowRef.current?.querySelector<HTMLElement>('h1');
+    if (!heading) return;
+    if (!heading.hasAttribute('tabindex')) heading.setAttribute('tabindex', '-1');
+    heading.focus({ preventScroll: true });
+  }, [moves]);
+
   const go = (next: Step) => {
+    setMoves((n) => n + 1);
     setStep(next);
     window.scrollTo({ top: 0 });
   };
@@ -171,6 +194,7 @@ export function SurveyFlow({ survey, member, panel, renderIntro }: Props) {
       });
       const given = { answer: input.answer, isBlank: input.isBlank };
       setLocal((m) => new Map(m ?? []).set(question.qid, given));
+      if (input.timedOut) setTimedOut((t) => new Set(t).add(question.qid));
       appendAnswered({ qid: question.qid, gid, date: '', owner: '', ...given });
       if (response?.results) {
         const fresh = response.results;
@@ -210,7 +234,7 @@ export function SurveyFlow({ survey, member, panel, renderIntro }: Props) {
       const question = questions[step.index];
       if (!question) return null;
       return (
-        <div className="flow">
+        <div className={`flow${question.video_link_1 ? ' flow--video' : ''}`} ref={flowRef}>
           <QuestionScreen
             key={question.qid}
             question={question}
@@ -227,13 +251,14 @@ export function SurveyFlow({ survey, member, panel, renderIntro }: Props) {
       const question = questions[step.index];
       if (!question) return null;
       return (
-        <div className="flow">
+        <div className="flow" ref={flowRef}>
           <FeedbackScreen
             key={question.qid}
             question={question}
             number={step.index + 1}
             total={questions.length}
             mine={mine.get(question.qid) ?? null}
+            timedOut={timedOut.has(question.qid)}
             results={results[question.qid] ?? null}
             withGraph={instantFeedback(survey.variant)}
             member={member !== null}
@@ -248,13 +273,13 @@ export function SurveyFlow({ survey, member, panel, renderIntro }: Props) {
     }
     case 'gate':
       return (
-        <div className="flow">
+        <div className="flow" ref={flowRef}>
           <VisitorGate answered={mine.size} total={questions.length} />
         </div>
       );
     case 'results':
       return (
-        <div className="flow flow--wide">
+        <div className="flow flow--wide" ref={flowRef}>
           <ResultsScreen
             survey={survey}
             questions={questions}
@@ -266,7 +291,7 @@ export function SurveyFlow({ survey, member, panel, renderIntro }: Props) {
       );
     case 'outro':
       return (
-        <div className="flow flow--wide">
+        <div className="flow flow--wide" ref={flowRef}>
           <SurveyOutro
             survey={survey}
             questions={questions}

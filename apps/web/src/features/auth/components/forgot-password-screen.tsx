@@ -8,6 +8,7 @@ import { accountsApi } from '../api/accounts';
 import { PhoneField } from '../../../components/phone-field';
 import { showServerErrors } from '../../../lib/form-errors';
 import { useFlowStore } from '../stores/flow-store';
+import { dismissErrorToasts } from '../../../lib/toasts';
 
 export function ForgotPasswordScreen() {
   const navigate = useNavigate();
@@ -21,6 +22,7 @@ export function ForgotPasswordScreen() {
   const onSubmit = form.handleSubmit(async (values) => {
     try {
       await accountsApi.forgotPassword(values);
+      dismissErrorToasts();
       codeSent(values.phone_number, 'reset');
       await navigate('/verify');
     } catch (err) {

@@ -2,7 +2,7 @@ import { type LoginRequest, LoginRequestSchema } from '@candor/contracts';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Controller, useForm } from 'react-hook-form';
 import { Link, useNavigate } from 'react-router';
-import { toast } from 'sonner';
+import { successToast } from '../../../lib/toasts';
 import { AuthCard, Field } from '../../../components/form';
 import { PageHead } from '../../../components/page-head';
 import { PhoneField } from '../../../components/phone-field';
@@ -23,7 +23,7 @@ export function LoginScreen() {
   const onSubmit = form.handleSubmit(async (values) => {
     try {
       await login(values);
-      toast.success('Logged In');
+      successToast('Logged In');
       await navigate(afterLoginPath(), { replace: true });
     } catch (err) {
       showServerErrors(err, form.setError, ['phone_number', 'password']);

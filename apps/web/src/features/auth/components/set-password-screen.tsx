@@ -2,7 +2,7 @@ import { PASSWORD_MIN_LENGTH, PasswordSchema } from '@candor/contracts';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm, useWatch } from 'react-hook-form';
 import { Link, useNavigate } from 'react-router';
-import { toast } from 'sonner';
+import { dismissErrorToasts, successToast } from '../../../lib/toasts';
 import { z } from 'zod';
 import { AuthCard, Field } from '../../../components/form';
 import { PageHead } from '../../../components/page-head';
@@ -51,9 +51,10 @@ export function SetPasswordScreen() {
         password: chosen,
       });
       await startSession(tokens);
+      dismissErrorToasts();
       useFlowStore.getState().reset();
       if (purpose === 'reset') {
-        toast.success('Password changed. Logged In');
+        successToast('Password changed. Logged In');
         await navigate(afterLoginPath(), { replace: true });
       } else {
         await navigate('/welcome', { replace: true });

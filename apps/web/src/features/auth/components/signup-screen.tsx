@@ -8,7 +8,7 @@ import {
 } from '@candor/contracts';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Controller, useForm } from 'react-hook-form';
-import { Link, useNavigate } from 'react-router';
+import { Link, Navigate, useNavigate } from 'react-router';
 import { AuthCard, Field } from '../../../components/form';
 import { PageHead } from '../../../components/page-head';
 import { accountsApi } from '../api/accounts';
@@ -16,12 +16,21 @@ import { PhoneField } from '../../../components/phone-field';
 import { showServerErrors } from '../../../lib/form-errors';
 import { useFlowStore } from '../stores/flow-store';
 import { countries } from '../../../lib/countries';
+import { useAuthStore } from '../../../lib/auth-store';
+import { dismissErrorToasts } from '../../../lib/toasts';
 
 type SignupForm = Omit<SignupRequest, 'year_of_birth'> & { year_of_birth: number };
 
 const FIELDS = ['phone_number', 'name', 'year_of_birth', 'gender', 'country'] as const;
 
 export function SignupScreen() {
+  // A member has signed up already: home, not a second account's form.
+  const member = useAuthStore((s) => s.auth);
+  if (member) return <Navigate to="/" replace />;
+  return <SignupForm />;
+}
+
+function SignupForm() {
   const navigate = useNavigate();
   const codeSent = useFlowStore((s) => s.codeSent);
   const form = useForm<SignupForm>({
@@ -33,6 +42,7 @@ export function SignupScreen() {
   const onSubmit = form.handleSubmit(async (values) => {
     try {
       await accountsApi.signup({ ...values, name: values.name === '' ? undefined : values.name });
+      dismissErrorToasts();
       codeSent(values.phone_number, 'signup');
       await navigate('/verify');
     } catch (err) {

@@ -4,7 +4,7 @@ import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { formatPhoneNumberIntl } from 'react-phone-number-input';
 import { Link, Navigate, useNavigate } from 'react-router';
-import { toast } from 'sonner';
+import { dismissErrorToasts, successToast } from '../../../lib/toasts';
 import { z } from 'zod';
 import { AuthCard, Field } from '../../../components/form';
 import { PageHead } from '../../../components/page-head';
@@ -45,6 +45,7 @@ export function VerifyScreen() {
   const onSubmit = form.handleSubmit(async ({ otp }) => {
     try {
       const result = await accountsApi.verify({ phone_number: phone, otp, purpose });
+      dismissErrorToasts();
       if (result.status === 'password_required') {
         verified(result.password_token);
         await navigate('/set-password');
@@ -64,7 +65,11 @@ export function VerifyScreen() {
     try {
       await accountsApi.resend({ phone_number: phone, purpose });
       codeSent(phone, purpose);
-      toast.success('A new code is on its way.');
+      successToast(
+        purpose === 'reset'
+          ? 'If this number has an account, a new code is on its way.'
+          : 'A new code is on its way.',
+      );
     } catch (err) {
       showServerErrors(err, form.setError, ['otp']);
     } finally {
@@ -76,17 +81,29 @@ export function VerifyScreen() {
     <AuthCard
       title="Enter your code"
       lead={
-        <p>
-          We sent a 6-digit code to{' '}
-          <strong className="nowrap">{formatPhoneNumberIntl(phone) || phone}</strong>. It expires in
-          10 minutes.
-        </p>
+        purpose === 'reset' ? (
+          // The API answers alike whether the number has an account or not (no account probing),
+          // so the screen cannot claim a text was sent.
+          <p>If this number has an account, we texted it a code. It expires in 10 minutes.</p>
+        ) : (
+          <p>
+            We sent a 6-digit code to{' '}
+            <strong className="nowrap">{formatPhoneNumberIntl(phone) || phone}</strong>. It expires
+            in 10 minutes.
+          </p>
+        )
       }
       footer={
-        <p>
-          Wrong number?{' '}
-          <Link to={purpose === 'reset' ? '/forgot-password' : '/signup'}>Change it</Link>
-        </p>
+        purpose === 'reset' ? (
+          <p>
+            Not <strong className="nowrap">{formatPhoneNumberIntl(phone) || phone}</strong>?{' '}
+            <Link to="/forgot-password">Change it</Link>
+          </p>
+        ) : (
+          <p>
+            Wrong number? <Link to="/signup">Change it</Link>
+          </p>
+        )
       }
     >
       <PageHead title="Enter your code" />

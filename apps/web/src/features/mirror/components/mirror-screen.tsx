@@ -6,6 +6,7 @@ import { flushSync } from 'react-dom';
 import { useForm } from 'react-hook-form';
 import { Link, Navigate } from 'react-router';
 import { toast } from 'sonner';
+import { successToast } from '../../../lib/toasts';
 import { Field } from '../../../components/form';
 import { PageHead } from '../../../components/page-head';
 import { PasswordInput } from '../../../components/password-input';
@@ -194,7 +195,7 @@ export function MirrorScreen() {
           flushSync(() => setDeleted(true));
           endSession();
           queryClient.clear();
-          toast.success('Your account was deleted');
+          successToast('Your account was deleted');
         }}
       />
     </section>

@@ -1,7 +1,7 @@
 import type { SurveySummary } from '@candor/contracts';
 import { useMemo } from 'react';
 import { Link } from 'react-router';
-import { backgroundPosition, brickSizeOf } from '../lib/bricks';
+import { backgroundPosition, brickSizeOf, toneOf } from '../lib/bricks';
 import '../styles/surveys.css';
 
 /** One survey in the brick navigation: cover, headline, question count, badges, genres. */
@@ -9,8 +9,12 @@ export function Brick({ survey }: { survey: SurveySummary }) {
   const size = brickSizeOf(survey.variant);
   const position = useMemo(() => backgroundPosition(size), [size]);
   const closed = survey.status === 'Closed';
+  const covered = Boolean(survey.cover_image);
   return (
-    <li className={`brick brick--${size}${closed ? ' brick--closed' : ''}`}>
+    <li
+      className={`brick brick--${size}${closed ? ' brick--closed' : ''}${covered ? '' : ' brick--uncovered'}`}
+      data-tone={covered ? undefined : toneOf(survey.gid)}
+    >
       <Link
         to={`/surveys/${survey.gid}`}
         className="brick__link"
@@ -19,6 +23,11 @@ export function Brick({ survey }: { survey: SurveySummary }) {
           backgroundPosition: position,
         }}
       >
+        {covered ? null : (
+          <span className="brick__mark" aria-hidden="true">
+            ?
+          </span>
+        )}
         <span className="brick__badges">
           {survey.is_within_24_hours ? <span className="badge badge--new">New</span> : null}
           {closed ? <span className="badge badge--closed">Closed · results only</span> : null}

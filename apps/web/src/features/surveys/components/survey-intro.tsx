@@ -1,6 +1,6 @@
 import type { SurveyDetail } from '@candor/contracts';
 import { PageHead } from '../../../components/page-head';
-import { givesInstantFeedback } from '../lib/bricks';
+import { givesInstantFeedback, toneOf } from '../lib/bricks';
 import { timeAgo } from '../../../lib/relative-time';
 import '../styles/surveys.css';
 
@@ -29,7 +29,12 @@ export function SurveyIntro({
       <div className="intro__media">
         {survey.intro_screen_image ? (
           <img src={survey.intro_screen_image} alt="" width={960} height={540} />
-        ) : null}
+        ) : survey.cover_image ? null : (
+          // No picture at all: the survey's colourway, as on its brick.
+          <div className="cover-placeholder" data-tone={toneOf(survey.gid)} aria-hidden="true">
+            <span className="cover-placeholder__mark">?</span>
+          </div>
+        )}
       </div>
       <div className="intro__content">
         <p className="intro__eyebrow">
@@ -45,16 +50,27 @@ export function SurveyIntro({
           </p>
         ) : null}
         <p className="intro__text">{survey.intro_screen_text}</p>
-        <ul className="intro__facts">
-          <li>{survey.instructions}</li>
-          <li>
-            {givesInstantFeedback(survey.variant)
-              ? 'You see how everyone answered right after each question.'
-              : 'You see how everyone answered at the end.'}
-          </li>
-          {hasVideo ? <li>Some questions are videos, with captions.</li> : null}
-          <li>Anonymous: your answers are never shown next to your name or number.</li>
-        </ul>
+        {closed ? (
+          // Nothing to answer or rate any more: only what there is to see.
+          <ul className="intro__facts">
+            <li>
+              {survey.questions_count} {survey.questions_count === 1 ? 'question' : 'questions'},
+              each with how verified people answered it.
+            </li>
+            {hasVideo ? <li>Some questions are videos, with captions.</li> : null}
+          </ul>
+        ) : (
+          <ul className="intro__facts">
+            <li>{survey.instructions}</li>
+            <li>
+              {givesInstantFeedback(survey.variant)
+                ? 'You see how everyone answered right after each question.'
+                : 'You see how everyone answered at the end.'}
+            </li>
+            {hasVideo ? <li>Some questions are videos, with captions.</li> : null}
+            <li>Anonymous: your answers are never shown next to your name or number.</li>
+          </ul>
+        )}
         <button type="button" className="button button--primary button--large" onClick={onStart}>
           {closed
             ? 'See the results'
@@ -65,7 +81,8 @@ export function SurveyIntro({
                 : 'Start the survey'}
         </button>
         <p className="intro__byline">
-          By {survey.author} · released {timeAgo(survey.release_date)}
+          {survey.author ? `By ${survey.author} · released` : 'Released'}{' '}
+          {timeAgo(survey.release_date)}
         </p>
       </div>
     </article>

@@ -26,3 +26,10 @@ export function backgroundPosition(size: string, random: () => number = Math.ran
   const x = size === 'medium' || size === 'small' ? steps(10, 100) : steps(20, 40);
   return `${x}% 50%`;
 }
+
+/** One of four colourways for a survey without a cover image, the same for a survey every time. */
+export function toneOf(gid: string): number {
+  let sum = 0;
+  for (const c of gid) sum += c.charCodeAt(0);
+  return sum % 4;
+}

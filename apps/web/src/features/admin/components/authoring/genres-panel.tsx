@@ -2,6 +2,7 @@ import { type AdminGenre, GenreInputSchema } from '@candor/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { toast } from 'sonner';
+import { successToast } from '../../../../lib/toasts';
 import { PageHead } from '../../../../components/page-head';
 import { ApiError } from '../../../../lib/api-client';
 import {
@@ -153,7 +154,7 @@ export function GenresPanel() {
           onSubmit={(genre_name) =>
             create.mutateAsync({ genre_name }).then(
               (genre) => {
-                toast.success(`Genre “${genre.genre_name}” added`);
+                successToast(`Genre “${genre.genre_name}” added`);
                 return null;
               },
               (err: unknown) => serverNameError(err, 'The genre could not be added. Try again.'),
@@ -196,7 +197,7 @@ export function GenresPanel() {
                       onSubmit={(genre_name) =>
                         rename.mutateAsync({ gid: genre.unique_GID, input: { genre_name } }).then(
                           (renamed) => {
-                            toast.success(`“${genre.genre_name}” is now “${renamed.genre_name}”`);
+                            successToast(`“${genre.genre_name}” is now “${renamed.genre_name}”`);
                             stopRenaming(genre.unique_GID);
                             return null;
                           },
@@ -256,7 +257,7 @@ export function GenresPanel() {
           setDeleting(null);
           if (!target) return;
           remove.mutate(target.unique_GID, {
-            onSuccess: () => toast.success(`Genre “${target.genre_name}” deleted`),
+            onSuccess: () => successToast(`Genre “${target.genre_name}” deleted`),
             onError: (err) =>
               toast.error(actionErrorText(err, 'The genre could not be deleted. Try again.')),
           });

@@ -1,6 +1,6 @@
 import { UPLOAD_IMAGE_TYPES } from '@candor/contracts';
 import { useId, useRef, useState } from 'react';
-import { toast } from 'sonner';
+import { successToast } from '../../../../lib/toasts';
 import { ApiError } from '../../../../lib/api-client';
 import { useUploadImage } from '../../api/authoring';
 import { imageProblem } from '../../lib/authoring';
@@ -55,7 +55,7 @@ export function ImageField({
     upload.mutate(file, {
       onSuccess: (image) => {
         onChange(image.url);
-        toast.success(`${label} uploaded`);
+        successToast(`${label} uploaded`);
       },
       onError: (err) => setProblem(uploadErrorText(err)),
       onSettled: () => {

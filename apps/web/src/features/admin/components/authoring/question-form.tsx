@@ -7,7 +7,7 @@ import {
 } from '@candor/contracts';
 import { useEffect, useId, useState } from 'react';
 import { type Path, useForm, useWatch } from 'react-hook-form';
-import { toast } from 'sonner';
+import { successToast } from '../../../../lib/toasts';
 import type { z } from 'zod';
 import { Field } from '../../../../components/form';
 import { useSaveQuestion } from '../../api/authoring';
@@ -139,7 +139,7 @@ export function QuestionForm({
       const input = questionInput(values);
       try {
         await save.mutateAsync({ qid: question?.qid ?? null, input });
-        toast.success(question ? `Question ${number} saved` : `Question ${number} added`);
+        successToast(question ? `Question ${number} saved` : `Question ${number} added`);
         onDone();
       } catch (err) {
         const rest = applyServerErrors(

@@ -1,6 +1,7 @@
 import { type AdminQuestion, type AdminSurvey, LEAVE_BLANK_CHOICE } from '@candor/contracts';
 import { useId, useState } from 'react';
 import { toast } from 'sonner';
+import { successToast } from '../../../../lib/toasts';
 import { useDeleteQuestion, useQuestionOrder } from '../../api/authoring';
 import { QUESTION_TYPE_LABELS, answersText, moveItem } from '../../lib/authoring';
 import { actionErrorText } from '../../lib/wording';
@@ -236,7 +237,7 @@ export function QuestionsSection({
           setDeleting(null);
           if (!target) return;
           remove.mutate(target.question.qid, {
-            onSuccess: () => toast.success(`Question ${target.number} deleted`),
+            onSuccess: () => successToast(`Question ${target.number} deleted`),
             onError: (err) =>
               toast.error(actionErrorText(err, 'The question could not be deleted. Try again.')),
           });

@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { toast } from 'sonner';
+import { successToast } from '../../../../lib/toasts';
 import { PageHead } from '../../../../components/page-head';
 import { ApiError } from '../../../../lib/api-client';
 import { authoringQueries, useCreateSurvey, useUpdateSurvey } from '../../api/authoring';
@@ -51,7 +52,7 @@ export function NewSurveyEditor() {
           onDirtyChange={setDirty}
           onSave={async (input) => {
             const survey = await create.mutateAsync(input);
-            toast.success(`Draft “${survey.name}” created: now add its questions`);
+            successToast(`Draft “${survey.name}” created: now add its questions`);
             await navigate(`/admin/surveys/${survey.gid}`, { replace: true });
             return survey;
           }}
@@ -89,7 +90,7 @@ function Editor({ survey }: { survey: AdminSurvey }) {
               onDirtyChange={setSurveyDirty}
               onSave={async (input) => {
                 const saved = await update.mutateAsync(input);
-                toast.success('Survey saved');
+                successToast('Survey saved');
                 return saved;
               }}
             />

@@ -3,6 +3,7 @@ import type { AdminSurvey } from '@candor/contracts';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { toast } from 'sonner';
+import { successToast } from '../../../../lib/toasts';
 import { type SurveyTransition, useSurveyTransition } from '../../api/authoring';
 import { STATE_NOTES, answersText } from '../../lib/authoring';
 import { actionErrorText } from '../../lib/wording';
@@ -107,7 +108,7 @@ export function SurveyStatus({ survey }: { survey: AdminSurvey }) {
 
   const run = (t: SurveyTransition) =>
     transition.mutate(t, {
-      onSuccess: (updated) => toast.success(DONE[t](updated)),
+      onSuccess: (updated) => successToast(DONE[t](updated)),
       onError: (err) =>
         toast.error(actionErrorText(err, `The survey could not be ${PAST[t]}. Try again.`)),
     });

@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { Link } from 'react-router';
 import { toast } from 'sonner';
+import { successToast } from '../../../../lib/toasts';
 import { PageHead } from '../../../../components/page-head';
 import { authoringQueries, useSurveyOrder } from '../../api/authoring';
 import {
@@ -59,7 +60,7 @@ export function SurveysPanel() {
     save.mutate(order, {
       onSuccess: () => {
         setDraft(null);
-        toast.success('The home page follows the new order');
+        successToast('The home page follows the new order');
       },
       onError: (err) =>
         toast.error(actionErrorText(err, 'The order could not be saved. Try again.')),

@@ -1,6 +1,7 @@
 import type { PendingAnswer } from '@candor/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { toast } from 'sonner';
+import { successToast } from '../../../../lib/toasts';
 import { type AnswerStatus, adminQueries, useAnswerDecision } from '../../api/admin';
 import { actionErrorText } from '../../lib/wording';
 import { ListPanel } from '../list-panel';
@@ -44,8 +45,7 @@ export function AnswersPanel() {
     decide.mutate(
       { answerId: answer.id, decision },
       {
-        onSuccess: () =>
-          toast.success(decision === 'approve' ? 'Answer approved' : 'Answer hidden'),
+        onSuccess: () => successToast(decision === 'approve' ? 'Answer approved' : 'Answer hidden'),
         onError: (err) =>
           toast.error(
             actionErrorText(

@@ -2,6 +2,7 @@ import type { ReviewAccount } from '@candor/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { toast } from 'sonner';
+import { successToast } from '../../../../lib/toasts';
 import { countryName } from '../../../../lib/country-names';
 import { adminQueries, useSignupDecision } from '../../api/admin';
 import { actionErrorText } from '../../lib/wording';
@@ -22,7 +23,7 @@ export function SignupsPanel() {
       { uuid: account.uuid, decision },
       {
         onSuccess: () =>
-          toast.success(
+          successToast(
             decision === 'approve'
               ? `${account.phone_masked} approved: their answers count now`
               : `${account.phone_masked} rejected: they can no longer log in`,

@@ -2,6 +2,7 @@ import { type AdminUser, type Role, RoleSchema } from '@candor/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { toast } from 'sonner';
+import { successToast } from '../../../../lib/toasts';
 import { countryName } from '../../../../lib/country-names';
 import { useAuthStore } from '../../../../lib/auth-store';
 import { type UserChange, adminQueries, useUserChange } from '../../api/admin';
@@ -85,7 +86,7 @@ export function UsersPanel() {
   const run = ({ user, change: c }: Pending) =>
     change.mutate(c, {
       onSuccess: (updated) =>
-        toast.success(
+        successToast(
           c.kind === 'role'
             ? `${updated.phone_number} is now ${ROLE_LABELS[updated.role].toLowerCase()}`
             : c.kind === 'suspend'
