@@ -65,19 +65,19 @@ describe('the audit log and analytics', () => {
     const memberLabel = maskPhone(member.e164);
     const all = await rows(page);
     expect(all).toContainEqual({
-      who: expect.stringContaining(otherLabel),
+      who: expect.stringContaining(otherLabel) as string,
       what: 'suspended an account',
-      on: expect.stringContaining(memberLabel),
+      on: expect.stringContaining(memberLabel) as string,
     });
     expect(all).toContainEqual({
-      who: expect.stringContaining(adminLabel),
+      who: expect.stringContaining(adminLabel) as string,
       what: 'published a survey',
       on: name,
     });
     expect(all).toContainEqual({
-      who: expect.stringContaining(adminLabel),
+      who: expect.stringContaining(adminLabel) as string,
       what: 'added a multiple-choice question',
-      on: expect.stringContaining(questionText),
+      on: expect.stringContaining(questionText) as string,
     });
     // Never a whole phone number, never a bare id.
     const html = await page.content();
@@ -104,7 +104,9 @@ describe('the audit log and analytics', () => {
     await who.selectOption(other.uuid);
     await page.waitForURL(/actor=/);
     await expect.poll(async () => (await rows(page)).length).toBe(1);
-    expect((await rows(page))[0]).toMatchObject({ on: expect.stringContaining(memberLabel) });
+    expect((await rows(page))[0]).toMatchObject({
+      on: expect.stringContaining(memberLabel) as string,
+    });
     await screenshot(page, 'admin-audit-log-filtered-desktop');
     // The actor alone: every row is theirs.
     await page.getByLabel('Action').selectOption({ label: 'All actions' });

@@ -15,7 +15,7 @@ const consent = () => sampleSurvey((s) => s.name === 'Consent in Practice');
 const focused = (page: Page) =>
   page.evaluate(() => {
     const el = document.activeElement;
-    return { tag: el?.tagName ?? '', text: el?.textContent?.trim() ?? '' };
+    return { tag: el?.tagName ?? '', text: el?.textContent.trim() ?? '' };
   });
 
 /** Seconds left on the countdown, as shown. */

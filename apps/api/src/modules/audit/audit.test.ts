@@ -5,7 +5,7 @@ import type { Database } from '../../db/client.js';
 import { maskPhone } from '../../lib/phone.js';
 import { createMember, get, json, post } from '../../test/accounts.js';
 import { createTestApp } from '../../test/app.js';
-import { createTestDatabase, engines } from '../../test/database.js';
+import { closeAll, createTestDatabase, engines } from '../../test/database.js';
 
 const LOG = '/api/v1/admin/audit-log/';
 
@@ -49,8 +49,7 @@ describe.each(engines)('audit log on %s', (engine) => {
   });
 
   afterAll(async () => {
-    await app?.close();
-    await database?.close();
+    await closeAll(app, database);
   });
 
   it('names the actor and what was acted on: masked numbers, survey names, question texts', async () => {
@@ -112,13 +111,13 @@ describe.each(engines)('audit log on %s', (engine) => {
           uuid: admin.uuid,
           label: maskPhone(admin.phone),
           role: 'admin',
-          first_at: expect.any(String),
+          first_at: expect.any(String) as string,
         },
         {
           uuid: other.uuid,
           label: maskPhone(other.phone),
           role: 'admin',
-          first_at: expect.any(String),
+          first_at: expect.any(String) as string,
         },
       ]),
     );
