@@ -2,16 +2,21 @@ import type { Question, SurveyDetail } from '@candor/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { answeringQueries, memberBreakdown } from '../api/answers';
 import { QuestionGraph } from '../../../components/results/question-graph';
+import { mineStateOf } from '../lib/flow';
 import type { Mine } from '../types';
 
 function QuestionResultsItem({
   question,
   mine,
   visible,
+  member,
+  answeredAt,
 }: {
   question: Question;
   mine: Mine | null;
   visible: boolean;
+  member: boolean;
+  answeredAt: number | null;
 }) {
   const results = useQuery({ ...answeringQueries.results(question.qid), enabled: visible });
   if (!visible) {
@@ -31,6 +36,7 @@ function QuestionResultsItem({
           mine={mine?.answer ?? null}
           breakdownQuery={memberBreakdown(question.qid)}
           variant="compact"
+          mineState={mine ? mineStateOf(member, answeredAt, results.data) : 'counted'}
         />
       ) : results.isError ? (
         <>
@@ -49,12 +55,17 @@ export function ResultsScreen({
   survey,
   questions,
   mine,
+  member,
+  answeredAt,
   canSee,
   onNext,
 }: {
   survey: SurveyDetail;
   questions: Question[];
   mine: Map<string, Mine>;
+  member: boolean;
+  /** When each answer of this page was given (ms), by qid. */
+  answeredAt: Record<string, number>;
   canSee: (qid: string) => boolean;
   onNext: () => void;
 }) {
@@ -64,7 +75,9 @@ export function ResultsScreen({
       <p className="results__lead">
         {survey.status === 'Closed'
           ? `${survey.name} is closed. These are its final results, from verified people only.`
-          : 'Your answers are marked. Only verified people are counted.'}
+          : member
+            ? 'Your answers are marked. Only verified people are counted.'
+            : 'Your answers are marked. They are not in these numbers until you sign up: only verified people are counted.'}
       </p>
       <ol className="results__list">
         {questions.map((q) => (
@@ -73,6 +86,8 @@ export function ResultsScreen({
             question={q}
             mine={mine.get(q.qid) ?? null}
             visible={canSee(q.qid)}
+            member={member}
+            answeredAt={answeredAt[q.qid] ?? null}
           />
         ))}
       </ol>

@@ -62,6 +62,8 @@ export function SurveyFlow({ survey, member, panel, renderIntro }: Props) {
   const [local, setLocal] = useState<Map<string, Mine> | null>(null);
   const attempted = useQuery({ ...answeringQueries.attempted(), enabled: member !== null });
   const [results, setResults] = useState<Record<string, QuestionResults>>({});
+  // When each answer of this page was given (ms): results older than it do not hold it yet.
+  const [answeredAt, setAnsweredAt] = useState<Record<string, number>>({});
   const [ratings, setRatings] = useState<Record<string, number>>({});
   const [offlineQids, setOfflineQids] = useState<ReadonlySet<string>>(new Set());
   const [chosen, setStep] = useState<Step | null>(null);
@@ -171,6 +173,7 @@ export function SurveyFlow({ survey, member, panel, renderIntro }: Props) {
       });
       const given = { answer: input.answer, isBlank: input.isBlank };
       setLocal((m) => new Map(m ?? []).set(question.qid, given));
+      setAnsweredAt((t) => ({ ...t, [question.qid]: Date.now() }));
       appendAnswered({ qid: question.qid, gid, date: '', owner: '', ...given });
       if (response?.results) {
         const fresh = response.results;
@@ -235,6 +238,7 @@ export function SurveyFlow({ survey, member, panel, renderIntro }: Props) {
             total={questions.length}
             mine={mine.get(question.qid) ?? null}
             results={results[question.qid] ?? null}
+            answeredAt={answeredAt[question.qid] ?? null}
             withGraph={instantFeedback(survey.variant)}
             member={member !== null}
             offline={offlineQids.has(question.qid)}
@@ -259,7 +263,10 @@ export function SurveyFlow({ survey, member, panel, renderIntro }: Props) {
             survey={survey}
             questions={questions}
             mine={mine}
-            canSee={(qid) => survey.status === 'Closed' || (member !== null && mine.has(qid))}
+            member={member !== null}
+            answeredAt={answeredAt}
+            // A visitor too: their answers are in this browser, the results are published ones.
+            canSee={(qid) => survey.status === 'Closed' || mine.has(qid)}
             onNext={() => go({ kind: 'outro' })}
           />
         </div>
