@@ -27,6 +27,9 @@ import { ResultsScreen } from './results-screen';
 import type { Panel } from '../api/panel';
 import { SurveyOutro } from './survey-outro';
 import { VisitorGate } from './visitor-gate';
+// The open answer's text box and the outro's share link are the shared form inputs: their
+// sheet comes with the flow, not only with the account screens.
+import '../../../components/form.css';
 import '../styles/answering.css';
 
 interface Props {
@@ -122,7 +125,18 @@ export function SurveyFlow({ survey, member, panel, renderIntro }: Props) {
   useEffect(() => {
     if (!step || step.kind === 'intro') return;
     if (step.kind === 'outro') {
-      clearSurveyPosition();
+      if (member) {
+        clearSurveyPosition();
+      } else {
+        // A visitor may sign up from the outro to count their answers: the saved survey and
+        // question bring the signup back here (spec section 4), to their last answer's graph.
+        const last = [...questions].reverse().find((q) => mine.has(q.qid));
+        saveSurveyPosition({
+          surveyId: gid,
+          activeQuestion: last?.qid ?? null,
+          currentShuffle: shuffle,
+        });
+      }
       return;
     }
     const active =
@@ -130,7 +144,7 @@ export function SurveyFlow({ survey, member, panel, renderIntro }: Props) {
         ? (questions[step.index]?.qid ?? null)
         : localStorage.getItem('activeQuestion');
     saveSurveyPosition({ surveyId: gid, activeQuestion: active, currentShuffle: shuffle });
-  }, [step, gid, questions, shuffle]);
+  }, [step, gid, questions, shuffle, member, mine]);
 
   // Answer and graph timings (members only; the calls never fail).
   const timing = useRef<{ kind: 'answer' | 'graph'; id: Promise<string | null> } | null>(null);
