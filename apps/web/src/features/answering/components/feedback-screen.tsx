@@ -78,8 +78,11 @@ export function FeedbackScreen(props: Props) {
         <>
           {withGraph ? graph : null}
           <p className="notice notice--local feedback__uncounted" role="status">
-            <strong>Your answer is not in this yet.</strong> It is saved on this device and counts
-            once you sign up, since Candor counts verified people only.{' '}
+            <strong>
+              {withGraph ? 'Your answer is not in this yet.' : 'Your answer is not counted yet.'}
+            </strong>{' '}
+            It is saved on this device and counts once you sign up, since Candor counts verified
+            people only.{' '}
             {props.visitorLeft
               ? `You can answer ${props.visitorLeft} more first.`
               : 'Sign up next to count your answers.'}

@@ -1,5 +1,5 @@
 import type { QuestionResults, SurveyDetail } from '@candor/contracts';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { toast } from 'sonner';
 import {
@@ -53,6 +53,7 @@ function loadShuffle(survey: SurveyDetail): Shuffle {
 /** The whole answering flow of one survey: intro, questions, feedback, graphs and outro. */
 export function SurveyFlow({ survey, member, panel, renderIntro }: Props) {
   const gid = survey.gid;
+  const queryClient = useQueryClient();
   const loadQuestions = useSurveyStore((s) => s.loadQuestions);
   const appendAnswered = useSurveyStore((s) => s.appendAnswered);
   const setAttempted = useSurveyStore((s) => s.setAttempted);
@@ -194,6 +195,15 @@ export function SurveyFlow({ survey, member, panel, renderIntro }: Props) {
         setResults((r) => ({ ...r, [question.qid]: fresh }));
       }
       if (member && !response) setOfflineQids((s) => new Set(s).add(question.qid));
+      if (!member && instantFeedback(survey.variant)) {
+        // A visitor's answer stays here; their graph is the published one, fetched before the
+        // feedback screen (as a member's comes with the answer) so that it does not arrive
+        // later and push the rating away from a finger. A slow network waits at most 2 s.
+        await Promise.race([
+          queryClient.query(answeringQueries.results(question.qid)).catch(() => undefined),
+          new Promise((resolve) => setTimeout(resolve, 2000)),
+        ]);
+      }
       go({ kind: 'feedback', index });
     } catch {
       toast.error('Your answer could not be saved on this device.', {
