@@ -8,7 +8,14 @@ import {
   saveSurveyPosition,
 } from '../../../lib/survey-storage';
 import { answeringQueries, endTiming, startTiming } from '../api/answers';
-import { localAnswers, recordAnswer, recordRating, setOutboxOwner } from '../api/outbox';
+import {
+  answersSentThisPage,
+  localAnswers,
+  onOutbox,
+  recordAnswer,
+  recordRating,
+  setOutboxOwner,
+} from '../api/outbox';
 import {
   instantFeedback,
   makeShuffle,
@@ -66,8 +73,20 @@ export function SurveyFlow({ survey, member, panel, renderIntro }: Props) {
   const [local, setLocal] = useState<Map<string, Mine> | null>(null);
   const attempted = useQuery({ ...answeringQueries.attempted(), enabled: member !== null });
   const [results, setResults] = useState<Record<string, QuestionResults>>({});
-  // When each answer of this page was given (ms): results older than it do not hold it yet.
-  const [answeredAt, setAnsweredAt] = useState<Record<string, number>>({});
+  // When each answer of this page was given or sent (ms): results older than it do not hold
+  // it yet. A visitor's answers are sent when they sign up, before this flow opens again.
+  const [answeredAt, setAnsweredAt] = useState<Record<string, number>>(() =>
+    answersSentThisPage(survey.gid),
+  );
+  useEffect(
+    () =>
+      onOutbox((event) => {
+        if (event.type !== 'sent' || event.item.kind !== 'answer' || event.item.gid !== gid) return;
+        const { qid } = event.item;
+        setAnsweredAt((t) => (qid in t ? t : { ...t, [qid]: Date.now() }));
+      }),
+    [gid],
+  );
   const [ratings, setRatings] = useState<Record<string, number>>({});
   const [offlineQids, setOfflineQids] = useState<ReadonlySet<string>>(new Set());
   const [chosen, setStep] = useState<Step | null>(null);
