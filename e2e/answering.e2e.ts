@@ -61,7 +61,9 @@ describe('answering in Chromium', () => {
       await page.getByText(`Your answer: ${given}`).waitFor();
       // The own choice is marked in the chart's text alternative, not by colour alone.
       await expect(
-        page.getByRole('rowheader', { name: `${given} (your answer)` }).count(),
+        page
+          .getByRole('rowheader', { name: `${given} (your answer, joins at the next update)` })
+          .count(),
       ).resolves.toBe(1);
       if (i === 0) {
         // The chart arrives lazily: photograph it drawn, not its placeholder.
@@ -92,15 +94,20 @@ describe('answering in Chromium', () => {
     }
     await page.getByRole('heading', { level: 1, name: 'How everyone answered' }).waitFor();
     await expect(page.locator('.results__item').count()).resolves.toBe(s.questions.length);
-    // Every closed question's chart is drawn (none left loading), each with its own choice named.
+    // Every closed question's bars are drawn (none left loading), each with its own choice
+    // named, and said to join at the next update (the answers were just given).
     const closed = s.questions.filter((q) => q.type === 'Closed').length;
     await page.waitForFunction(
       (n) =>
-        document.querySelectorAll('.recharts-surface').length === n &&
+        document.querySelectorAll('.chart--bars').length === n &&
         document.querySelectorAll('.chart--loading').length === 0,
       closed,
     );
-    await expect(page.locator('.chart__label--mine').count()).resolves.toBe(closed);
+    const mine = page.locator('.bars__row--mine .bars__mine');
+    await expect(mine.count()).resolves.toBe(closed);
+    for (const text of await mine.allTextContents()) {
+      expect(text).toBe(' · yours joins at the next update');
+    }
     await screenshot(page, 'results-v2-desktop');
     await page.getByRole('button', { name: 'Finish' }).click();
     await page.getByRole('heading', { name: 'Thank you for your candour' }).waitFor();
@@ -122,7 +129,9 @@ describe('answering in Chromium', () => {
     for (const q of s.questions.slice(0, 3)) {
       // A timer may run on a question; the clock is real here, and each answer takes a second.
       given.push(await answer(page, q));
-      await page.getByText('Saved on this device, not counted yet.').waitFor();
+      // The published graph, with the visitor's own answer said not to be in it yet.
+      await page.getByText('Your answer is not in this yet.').waitFor();
+      await page.locator('.graph').waitFor();
       await rateAndGoOn(page, '5');
     }
     await page.getByRole('heading', { name: 'Sign up to go on' }).waitFor();

@@ -61,13 +61,15 @@ describe('results, mirror and my data in Chromium', () => {
     await signUp(page, who);
     const given = await answerFirst(page, s);
 
-    // The whole graph: the own choice named in words, in the chart and its table alternative.
+    // The whole graph: the own choice named in words, in the chart and its table alternative,
+    // said to join the numbers at the next update (the label may wrap onto two tspans).
     await page.waitForFunction(() => document.querySelector('.recharts-surface') !== null);
-    await expect(page.locator('.chart__label--mine').textContent()).resolves.toBe(
-      `${given} · your answer`,
-    );
+    const label = await page.locator('.chart__label--mine tspan').allTextContents();
+    expect(label.join(' ').replace(/\s+/g, ' ')).toBe(`${given} · yours joins at the next update`);
     await expect(
-      page.getByRole('rowheader', { name: `${given} (your answer)` }).count(),
+      page
+        .getByRole('rowheader', { name: `${given} (your answer, joins at the next update)` })
+        .count(),
     ).resolves.toBe(1);
     await page.getByText(/n = \d+ people, verified/).waitFor();
     await screenshot(page, 'results-graph-phone');
@@ -180,9 +182,9 @@ describe('results, mirror and my data in Chromium', () => {
       .getByRole('group', { name: 'Show answers by' })
       .getByRole('button', { name: 'All' })
       .click();
-    await page.getByRole('rowheader', { name: `${given} (your answer)` }).waitFor({
-      state: 'attached',
-    });
+    await page
+      .getByRole('rowheader', { name: `${given} (your answer, joins at the next update)` })
+      .waitFor({ state: 'attached' });
     await page.getByRole('button', { name: 'Skip rating and go on' }).click();
     await page.goto('/me');
     await page

@@ -8,10 +8,14 @@ import { outboxCount, waitForCode } from './api';
 
 const shotsDir = fileURLToPath(new URL('../test-results/screenshots', import.meta.url));
 
-/** Saves a full-page screenshot for people to look at (test-results/screenshots). */
-export async function screenshot(page: Page, name: string) {
+/**
+ * Saves a full-page screenshot for people to look at (test-results/screenshots). `fullPage:
+ * false` keeps to the viewport: after Chromium's full-page capture of an emulated touch phone,
+ * hover styles under the pointer apply that a real phone (no hover) never shows.
+ */
+export async function screenshot(page: Page, name: string, { fullPage = true } = {}) {
   fs.mkdirSync(shotsDir, { recursive: true });
-  await page.screenshot({ path: path.join(shotsDir, `${name}.png`), fullPage: true });
+  await page.screenshot({ path: path.join(shotsDir, `${name}.png`), fullPage });
 }
 
 /** Collects page errors and console errors; a test ends with `assertNoErrors()`. */

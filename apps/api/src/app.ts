@@ -15,6 +15,7 @@ import type { Config } from './config.js';
 import type { Database, Db } from './db/client.js';
 import { createMaintenance } from './db/maintenance.js';
 import { deriveKeys, derivePanelKey, deriveProfileKey, derivePseudonymKey } from './lib/keys.js';
+import { createPublicReadLimit } from './lib/public-read-limit.js';
 import { loggableError } from './lib/loggable-error.js';
 import type { RateLimitStore } from './lib/rate-limit.js';
 import type { Secrets } from './lib/secrets.js';
@@ -386,7 +387,10 @@ export async function buildApp({
       await api.register(memberDataRoutes, { service: memberData });
       await api.register(answersRoutes, { service: answers });
       await api.register(panelCompletionRoutes, { service: panels });
-      await api.register(resultsRoutes, { service: results });
+      await api.register(resultsRoutes, {
+        service: results,
+        visitorReads: createPublicReadLimit(app.rateLimits, keys.ip, 'results'),
+      });
       await api.register(pageViewsRoutes, { service: pageViews });
       // Everything under /api/v1/admin is for moderators and admins: guarded once, here; the
       // admin-only part once more inside.

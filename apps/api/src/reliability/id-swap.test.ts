@@ -229,8 +229,9 @@ const POLICY: Record<string, Policy> = {
   'PUT /api/v1/questions/answer-time-end/{id}': members(404),
   'PUT /api/v1/questions/graph-time-end/{id}': members(404),
   // Results open after one's own answer: ANSWER_FIRST for A, whatever B answered; open for A
-  // who answered too.
-  'GET /api/v1/questions/{qid}/results/': { ...members(403), answered: [200] },
+  // who answered too. A visitor reads the published numbers (their answers are in the
+  // browser, which keeps the rule), the same for everyone.
+  'GET /api/v1/questions/{qid}/results/': { signedIn: [403], visitor: [200], answered: [200] },
   // A's completion code for B's survey: NOT_ANSWERED until A answered every question of it,
   // then A's own code (B's answers make nothing A's).
   'POST /api/v1/surveys/{gid}/answers/panel-completion/': { ...members(409), answered: [409, 201] },

@@ -1,5 +1,6 @@
 import { createBrowserRouter } from 'react-router';
 import { Layout } from '../components/layout';
+import { RouteError } from '../components/route-error';
 import { HomeRoute } from './routes/home';
 import { NotFoundRoute } from './routes/not-found';
 import { ShareLinkRoute } from './routes/share-link';
@@ -62,44 +63,52 @@ export const router = createBrowserRouter([
     element: <Layout />,
     // Shown while a lazily loaded screen arrives on the very first page load.
     HydrateFallback: () => <div className="page-loading" aria-busy="true" />,
+    // The shell itself failing (rare): the message alone, without the navbar.
+    errorElement: <RouteError />,
     children: [
-      { path: '/', element: <HomeRoute /> },
-      { path: '/surveys/:surveyId', lazy: surveyRoute },
-      { path: '/privacy', lazy: privacyRoute },
-      { path: '/me', lazy: meRoute },
       {
-        path: '/admin',
-        lazy: admin.shell,
+        // Any screen failing: a friendly message inside the shell, with a retry.
+        errorElement: <RouteError />,
         children: [
-          { index: true, lazy: admin.index },
-          { path: 'signups', lazy: admin.signups },
-          { path: 'answers', lazy: admin.answers },
+          { path: '/', element: <HomeRoute /> },
+          { path: '/surveys/:surveyId', lazy: surveyRoute },
+          { path: '/privacy', lazy: privacyRoute },
+          { path: '/me', lazy: meRoute },
           {
-            // The admins' tabs: one guard for all of them.
-            lazy: admin.adminsOnly,
+            path: '/admin',
+            lazy: admin.shell,
             children: [
-              { path: 'surveys', lazy: admin.surveys },
-              { path: 'surveys/new', lazy: admin.newSurvey },
-              { path: 'surveys/:gid', lazy: admin.survey },
-              { path: 'surveys/:gid/preview', lazy: admin.preview },
-              { path: 'genres', lazy: admin.genres },
-              { path: 'users', lazy: admin.users },
-              { path: 'audit-log', lazy: admin.auditLog },
-              { path: 'results', lazy: admin.results },
-              { path: 'analytics', lazy: admin.analytics },
+              { index: true, lazy: admin.index },
+              { path: 'signups', lazy: admin.signups },
+              { path: 'answers', lazy: admin.answers },
+              {
+                // The admins' tabs: one guard for all of them.
+                lazy: admin.adminsOnly,
+                children: [
+                  { path: 'surveys', lazy: admin.surveys },
+                  { path: 'surveys/new', lazy: admin.newSurvey },
+                  { path: 'surveys/:gid', lazy: admin.survey },
+                  { path: 'surveys/:gid/preview', lazy: admin.preview },
+                  { path: 'genres', lazy: admin.genres },
+                  { path: 'users', lazy: admin.users },
+                  { path: 'audit-log', lazy: admin.auditLog },
+                  { path: 'results', lazy: admin.results },
+                  { path: 'analytics', lazy: admin.analytics },
+                ],
+              },
             ],
           },
+          { path: '/login', lazy: account.login },
+          { path: '/signup', lazy: account.signup },
+          { path: '/verify', lazy: account.verify },
+          { path: '/set-password', lazy: account.setPassword },
+          { path: '/welcome', lazy: account.welcome },
+          { path: '/forgot-password', lazy: account.forgot },
+          // Share links: /{Survey_name_with_underscores}/{gid}.
+          { path: '/:surveyName/:gid', element: <ShareLinkRoute /> },
+          { path: '*', element: <NotFoundRoute /> },
         ],
       },
-      { path: '/login', lazy: account.login },
-      { path: '/signup', lazy: account.signup },
-      { path: '/verify', lazy: account.verify },
-      { path: '/set-password', lazy: account.setPassword },
-      { path: '/welcome', lazy: account.welcome },
-      { path: '/forgot-password', lazy: account.forgot },
-      // Share links: /{Survey_name_with_underscores}/{gid}.
-      { path: '/:surveyName/:gid', element: <ShareLinkRoute /> },
-      { path: '*', element: <NotFoundRoute /> },
     ],
   },
 ]);

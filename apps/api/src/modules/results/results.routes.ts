@@ -3,22 +3,29 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { QidParamsSchema, errorResponses } from '../../lib/route-schemas.js';
 import type { ResultsService } from './results.service.js';
 
-/** Published results of one question: after answering it, or for anyone once it closed. */
-export const resultsRoutes: FastifyPluginAsyncZod<{ service: ResultsService }> = async (
-  app,
-  { service },
-) => {
+/**
+ * Published results of one question: for a member after answering it; for a visitor (whose
+ * answers stay in the browser) at any time, rate-limited per address; for anyone once closed.
+ */
+export const resultsRoutes: FastifyPluginAsyncZod<{
+  service: ResultsService;
+  /** Throws 429 past the visitors' per-address limit. */
+  visitorReads: (ip: string) => Promise<void>;
+}> = async (app, { service, visitorReads }) => {
   app.get(
     '/v1/questions/:qid/results/',
     {
       onRequest: app.authenticate,
+      preHandler: async (request) => {
+        if (!request.user) await visitorReads(request.ip);
+      },
       schema: {
         tags: ['results'],
         summary: "Everyone's answers to one question (verified members, privacy rules applied)",
-        security: [{ bearerAuth: [] }],
+        security: [{ bearerAuth: [] }, {}],
         params: QidParamsSchema,
         querystring: ResultsQuerySchema,
-        response: { 200: QuestionResultsSchema, ...errorResponses(400, 401, 403, 404) },
+        response: { 200: QuestionResultsSchema, ...errorResponses(400, 401, 403, 404, 429) },
       },
     },
     async (request) =>

@@ -366,14 +366,17 @@ export function createResultsService(repo: ResultsRepository, deps: ResultsServi
     },
 
     /**
-     * The results of a question of a listed survey, for a member who answered it, or for
-     * anyone once its survey is closed. NOT_FOUND for anything else; ANSWER_FIRST before.
+     * The published results of a question of a listed survey. A member sees them once they
+     * answered it (ANSWER_FIRST before), anyone once its survey is closed. A visitor's answers
+     * live in the browser, so the browser keeps their "after answering" rule; the numbers are
+     * the stored noisy snapshot every reader gets (decision 011), safe to publish to anyone.
+     * NOT_FOUND for a question of no listed survey.
      */
     async forQid(qid: string, uuid: string | null, dimension?: BreakdownDimension) {
       const q = await deps.surveys.findQuestion(qid);
       if (!q) throw new AppError('NOT_FOUND');
-      if (!q.closed && !(uuid && (await deps.hasAnswered(uuid, q.id)))) {
-        throw new AppError(uuid ? 'ANSWER_FIRST' : 'UNAUTHENTICATED');
+      if (!q.closed && uuid && !(await deps.hasAnswered(uuid, q.id))) {
+        throw new AppError('ANSWER_FIRST');
       }
       return published(q, dimension);
     },

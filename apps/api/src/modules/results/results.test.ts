@@ -21,12 +21,14 @@ import { seedSampleContent } from '../../db/seed/seed.js';
 import {
   type MemberOptions,
   createMember,
+  freshIp,
   freshPhone,
   get,
   json,
   post,
   signUp,
 } from '../../test/accounts.js';
+import { PUBLIC_READS_PER_IP_PER_MINUTE } from '../../lib/public-read-limit.js';
 import { createTestApp, testSecrets } from '../../test/app.js';
 import { closeAll, createTestDatabase, engines } from '../../test/database.js';
 import { zeroNoise } from '../../test/noise.js';
@@ -207,23 +209,53 @@ describe.each(engines)('results on %s', (engine) => {
     expect(await tick()).not.toContain(q.id);
   });
 
-  it('shows results after answering, or to anyone once the survey closed', async () => {
+  it('shows results to a member after answering, to a visitor, or to anyone once closed', async () => {
     const q = closedOf('taboos')[5]!;
     const notYet = await createMember(app);
     expect(json(await get(app, url(q.qid), { token: notYet.token }))).toEqual({
       detail: 'Answer the question to see how everyone answered.',
       code: 'ANSWER_FIRST',
     });
-    expect((await get(app, url(q.qid))).statusCode).toBe(401);
+    // A visitor's answers are in their browser: the published snapshot is served without a
+    // session (the browser shows it after the visitor's own answer), breakdowns too.
+    const visitor = await get(app, url(q.qid), { ip: freshIp() });
+    expect(visitor.statusCode).toBe(200);
+    expect(QuestionResultsSchema.parse(json(visitor)).qid).toBe(q.qid);
+    expect((await get(app, url(q.qid, 'age'), { ip: freshIp() })).statusCode).toBe(200);
     const closed = closedOf('money')[0]!;
     expect((await get(app, url(closed.qid))).statusCode).toBe(200);
     expect((await get(app, url(closed.qid), { token: notYet.token })).statusCode).toBe(200);
+    // Unknown, malformed, or of a survey not yet released: nothing, for members and visitors.
     for (const qid of [crypto.randomUUID(), 'nope', closedOf('crime')[0]!.qid]) {
       expect((await get(app, url(qid), { token: notYet.token })).statusCode).toBe(404);
+      expect((await get(app, url(qid), { ip: freshIp() })).statusCode).toBe(404);
     }
     const bad = await get(app, url(closed.qid, 'religion'));
     expect(bad.statusCode).toBe(400);
     expect(json(bad)).toEqual({ breakdown: ['Break down by gender, age or country.'] });
+  });
+
+  it('serves a visitor and a member the same stored numbers, and limits visitors per address', async () => {
+    const q = closedOf('taboos')[10]!;
+    let token = '';
+    for (let i = 0; i < thresholdOf(0); i++) {
+      token = (await answerAs(q, { choice: q.labels[i % 2] })).token;
+    }
+    expect(await tick()).toContain(q.id);
+    const asMember = await resultsFor(q, token);
+    expect(asMember.respondents).toBe(thresholdOf(0));
+    const ip = freshIp();
+    expect(json(await get(app, url(q.qid), { ip }))).toEqual(asMember);
+    for (let i = 1; i < PUBLIC_READS_PER_IP_PER_MINUTE; i++) {
+      expect((await get(app, url(q.qid), { ip })).statusCode).toBe(200);
+    }
+    const limited = await get(app, url(q.qid, 'gender'), { ip });
+    expect(limited.statusCode).toBe(429);
+    expect(json(limited)).toMatchObject({ code: 'RATE_LIMITED' });
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+    // Another address, and members, are not held back by it.
+    expect((await get(app, url(q.qid), { ip: freshIp() })).statusCode).toBe(200);
+    expect((await get(app, url(q.qid), { ip, token })).statusCode).toBe(200);
   });
 
   it('breaks down by gender, age band and country: groups shown once they stand out of the noise', async () => {

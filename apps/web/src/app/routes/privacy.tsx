@@ -13,7 +13,7 @@ interface Fact {
 const shared: Fact[] = [
   {
     q: 'Do you store my IP address?',
-    a: 'Only as a keyed hash, for 24 hours, to stop mass signups and to limit texts and login attempts from one address. It is never stored next to your answers.',
+    a: 'Only as a keyed hash: for 24 hours, to stop mass signups and to limit texts and login attempts from one address; for a minute, to limit how fast one address reports page views or, logged out, reads results. It is never stored next to your answers.',
   },
   {
     q: 'Do you use analytics?',

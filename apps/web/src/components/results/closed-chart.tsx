@@ -24,7 +24,11 @@ interface LabelProps {
 }
 
 /** The choice's label above its bar, wrapped to two lines; the own choice says so in words. */
-function choiceLabel({ x = 0, y = 0, width = 0, index = 0 }: LabelProps, rows: ChartRow[]) {
+function choiceLabel(
+  { x = 0, y = 0, width = 0, index = 0 }: LabelProps,
+  rows: ChartRow[],
+  mineNote: string,
+) {
   const row = rows[index];
   if (!row) return null;
   return (
@@ -37,7 +41,7 @@ function choiceLabel({ x = 0, y = 0, width = 0, index = 0 }: LabelProps, rows: C
       lineHeight={18}
       className={row.mine ? 'chart__label chart__label--mine' : 'chart__label'}
     >
-      {row.mine ? `${row.label} · your answer` : row.label}
+      {row.mine ? `${row.label} · ${mineNote}` : row.label}
     </Text>
   );
 }
@@ -65,11 +69,11 @@ function valueLabel(
 /**
  * The bar chart of a closed question: per choice a full-width track (which carries the label
  * and the share, so a choice nobody picked still shows) with the share drawn over it; the
- * person's own choice is darker and labelled "your answer" (not colour alone). A hidden cell
- * keeps an empty dashed track and no length.
+ * person's own choice is darker and labelled (`mineNote`: "your answer", or that it joins at the
+ * next update), not by colour alone. A hidden cell keeps an empty dashed track and no length.
  * Loaded lazily: Recharts comes only with the first graph.
  */
-export default function ClosedChart({ rows }: { rows: ChartRow[] }) {
+export default function ClosedChart({ rows, mineNote }: { rows: ChartRow[]; mineNote: string }) {
   const reduced =
     typeof matchMedia === 'function' && matchMedia('(prefers-reduced-motion: reduce)').matches;
   const data = rows.map((r) => ({ label: r.label, value: r.percent ?? 0, track: 100 }));
@@ -100,7 +104,7 @@ export default function ClosedChart({ rows }: { rows: ChartRow[] }) {
                 <Cell key={row.label} fill="var(--track)" />
               ),
             )}
-            <LabelList content={(props: LabelProps) => choiceLabel(props, rows)} />
+            <LabelList content={(props: LabelProps) => choiceLabel(props, rows, mineNote)} />
             <LabelList content={(props: LabelProps) => valueLabel(props, rows)} />
           </Bar>
           <Bar

@@ -66,14 +66,14 @@ describe('QuestionGraph', () => {
           question={closed}
           results={{ ...results, respondents: null, blank: null, choices: [] }}
           mine="Yes"
-          pending
+          mineState="next-update"
         />,
       ),
     );
     expect(screen.getByText(FEWER_THAN_TEN)).toBeTruthy();
     expect(screen.queryByRole('table')).toBeNull();
     expect(screen.queryByRole('group', { name: 'Show answers by' })).toBeNull();
-    expect(screen.getByText(/your answer counts in the next update/)).toBeTruthy();
+    expect(screen.getByText(/yours joins at the next update/)).toBeTruthy();
   });
 
   it('names hidden cells as hidden (never 0%) and marks the own answer in words', () => {
@@ -99,6 +99,57 @@ describe('QuestionGraph', () => {
     expect(shares).toEqual(['60%', 'hidden', 'hidden']);
     expect(within(table).getAllByRole('row')).toHaveLength(4); // header + 3 answers, blank apart
     expect(screen.getByText(/n = 60 people, verified · 6 left it blank/)).toBeTruthy();
+  });
+
+  it('draws the list variant with CSS bars (no chart), the own answer said to join later', () => {
+    const { container } = render(
+      wrap(
+        <QuestionGraph
+          breakdownQuery={breakdownQuery}
+          question={closed}
+          results={results}
+          mine="Yes"
+          variant="compact"
+          mineState="next-update"
+        />,
+      ),
+    );
+    const rows = [...container.querySelectorAll('.chart--bars .bars__row')];
+    expect(rows.map((r) => r.textContent)).toEqual([
+      'Yes · yours joins at the next update60%',
+      'Nohidden',
+      'Maybehidden',
+    ]);
+    expect(rows[0]!.classList.contains('bars__row--mine')).toBe(true);
+    expect(rows[0]!.querySelector<HTMLElement>('.bars__fill')?.style.width).toBe('60%');
+    // A hidden share has no bar at all, not an empty one that reads as 0%.
+    expect(rows[1]!.querySelector('.bars__fill')).toBeNull();
+    expect(container.querySelector('.chart--loading')).toBeNull();
+    const table = screen.getByRole('table');
+    expect(
+      within(table).getByRole('rowheader', { name: 'Yes (your answer, joins at the next update)' }),
+    ).toBeTruthy();
+  });
+
+  it("says a visitor's answer is not in the numbers yet", () => {
+    render(
+      wrap(
+        <QuestionGraph
+          breakdownQuery={breakdownQuery}
+          question={closed}
+          results={results}
+          mine="Yes"
+          variant="compact"
+          mineState="not-counted"
+        />,
+      ),
+    );
+    expect(screen.getByText('· yours is not in this yet')).toBeTruthy();
+    expect(
+      within(screen.getByRole('table')).getByRole('rowheader', {
+        name: 'Yes (your answer, not in this yet)',
+      }),
+    ).toBeTruthy();
   });
 
   it('switches to a breakdown by gender, fetched on demand, with hidden groups said so', async () => {

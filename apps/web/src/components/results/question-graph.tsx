@@ -31,6 +31,68 @@ export const HIDDEN_GROUP = 'Hidden to protect privacy';
 
 type View = BreakdownDimension | 'all';
 
+export type MineState = 'counted' | 'next-update' | 'not-counted';
+
+/** What the own choice's bar says beside its name. */
+const MINE_NOTE: Record<MineState, string> = {
+  counted: 'your answer',
+  'next-update': 'yours joins at the next update',
+  'not-counted': 'yours is not in this yet',
+};
+
+/** The same, in the table for screen readers. */
+const MINE_CELL: Record<MineState, string> = {
+  counted: '(your answer)',
+  'next-update': '(your answer, joins at the next update)',
+  'not-counted': '(your answer, not in this yet)',
+};
+
+interface BarRow {
+  label: string;
+  /** Share of everyone counted, 0..100; null when hidden to protect privacy. */
+  percent: number | null;
+  mine: boolean;
+}
+
+/**
+ * Bars drawn with plain HTML and CSS: per choice its name, a track with the share over it, and
+ * the share in words ("hidden", never 0%, when it is hidden). The fill grows once on arrival
+ * unless the person asked for reduced motion (a CSS animation: no script, no re-render).
+ */
+function Bars({
+  rows,
+  mineNote,
+  size = 'small',
+}: {
+  rows: BarRow[];
+  mineNote: string;
+  size?: 'small' | 'large';
+}) {
+  return (
+    <ul className={`bars${size === 'large' ? ' bars--large' : ''}`}>
+      {rows.map((r) => (
+        <li key={r.label} className={`bars__row${r.mine ? ' bars__row--mine' : ''}`}>
+          <span className="bars__label">
+            {r.label}
+            {r.mine ? <span className="bars__mine"> · {mineNote}</span> : null}
+          </span>
+          <span
+            className={`bars__track${r.percent === null ? ' bars__track--hidden' : ''}`}
+            aria-hidden="true"
+          >
+            {r.percent !== null ? (
+              <span className="bars__fill" style={{ width: `${r.percent}%` }} />
+            ) : null}
+          </span>
+          <span className={`bars__value${r.percent === null ? ' bars__value--hidden' : ''}`}>
+            {share(r.percent)}
+          </span>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 /**
  * Where a breakdown comes from: members read the public results, staff the admin endpoint
  * (same published numbers). Query options of TanStack Query, so each caller keeps its own cache.
@@ -46,10 +108,17 @@ interface Props {
   results: QuestionResults;
   /** The person's own answer ('' when left blank), or null when they have none here. */
   mine: string | null;
-  /** `full` after an answer (v1 feedback); `compact` in the list of all graphs. */
+  /**
+   * `full` after an answer (v1 feedback): the chart library's animated chart. `compact` in the
+   * list of all graphs: bars drawn with CSS, so a list of 35 questions mounts no chart at all.
+   */
   variant?: 'full' | 'compact';
-  /** The answer was just given: it may join the published counts only with the next snapshot. */
-  pending?: boolean;
+  /**
+   * Whether the person's own answer is in these numbers: `counted` (or not known otherwise),
+   * `next-update` (given after this snapshot: it joins the published counts at the next one),
+   * `not-counted` (a visitor's answer, kept in the browser until they sign up).
+   */
+  mineState?: MineState;
   /** Fetches the results broken down by one dimension, when the switcher asks for it. */
   breakdownQuery: BreakdownQuery;
 }
@@ -81,10 +150,12 @@ function GroupBars({
   dimension,
   group,
   mine,
+  mineState,
 }: {
   dimension: BreakdownDimension;
   group: ResultGroup;
   mine: string | null;
+  mineState: MineState;
 }) {
   const name = groupLabel(dimension, group.key);
   const n =
@@ -117,30 +188,10 @@ function GroupBars({
         {name}
         {n}
       </p>
-      <ul className="bars">
-        {bars.map((c) => {
-          const own = c.choice === mine;
-          return (
-            <li key={c.choice} className={`bars__row${own ? ' bars__row--mine' : ''}`}>
-              <span className="bars__label">
-                {c.choice}
-                {own ? <span className="bars__mine"> · your answer</span> : null}
-              </span>
-              <span
-                className={`bars__track${c.percent === null ? ' bars__track--hidden' : ''}`}
-                aria-hidden="true"
-              >
-                {c.percent !== null ? (
-                  <span className="bars__fill" style={{ width: `${c.percent}%` }} />
-                ) : null}
-              </span>
-              <span className={`bars__value${c.percent === null ? ' bars__value--hidden' : ''}`}>
-                {share(c.percent)}
-              </span>
-            </li>
-          );
-        })}
-      </ul>
+      <Bars
+        rows={bars.map((c) => ({ label: c.choice, percent: c.percent, mine: c.choice === mine }))}
+        mineNote={MINE_NOTE[mineState]}
+      />
       <p className="groups__blank">
         {group.blank === null
           ? 'Left blank: hidden'
@@ -156,10 +207,12 @@ function GroupBars({
 function BreakdownView({
   dimension,
   mine,
+  mineState,
   breakdownQuery,
 }: {
   dimension: BreakdownDimension;
   mine: string | null;
+  mineState: MineState;
   breakdownQuery: BreakdownQuery;
 }) {
   const query = useQuery(breakdownQuery(dimension));
@@ -180,7 +233,7 @@ function BreakdownView({
   return (
     <ul className="groups">
       {groups.map((g) => (
-        <GroupBars key={g.key} dimension={dimension} group={g} mine={mine} />
+        <GroupBars key={g.key} dimension={dimension} group={g} mine={mine} mineState={mineState} />
       ))}
     </ul>
   );
@@ -260,7 +313,7 @@ export function QuestionGraph({
   results,
   mine,
   variant = 'full',
-  pending = false,
+  mineState = 'counted',
   breakdownQuery,
 }: Props) {
   const id = useId();
@@ -294,16 +347,27 @@ export function QuestionGraph({
         <>
           <BreakdownSwitch value={view} onChange={setView} />
           {view !== 'all' ? (
-            <BreakdownView dimension={view} mine={mine} breakdownQuery={breakdownQuery} />
+            <BreakdownView
+              dimension={view}
+              mine={mine}
+              mineState={mineState}
+              breakdownQuery={breakdownQuery}
+            />
           ) : (
             <>
-              <Suspense
-                fallback={
-                  <div className="chart chart--loading" style={{ height: rows.length * 72 }} />
-                }
-              >
-                <ClosedChart rows={rows} />
-              </Suspense>
+              {variant === 'compact' ? (
+                <div className="chart chart--bars" aria-hidden="true">
+                  <Bars rows={rows} mineNote={MINE_NOTE[mineState]} size="large" />
+                </div>
+              ) : (
+                <Suspense
+                  fallback={
+                    <div className="chart chart--loading" style={{ height: rows.length * 72 }} />
+                  }
+                >
+                  <ClosedChart rows={rows} mineNote={MINE_NOTE[mineState]} />
+                </Suspense>
+              )}
               {/* A table keeps its content's width: the hidden wrapper, not the table, is clipped. */}
               <div className="visually-hidden">
                 <table>
@@ -324,7 +388,7 @@ export function QuestionGraph({
                       <tr key={r.label}>
                         <th scope="row">
                           {r.label}
-                          {r.mine ? ' (your answer)' : ''}
+                          {r.mine ? ` ${MINE_CELL[mineState]}` : ''}
                         </th>
                         <td>
                           {r.percent === null
@@ -369,9 +433,10 @@ export function QuestionGraph({
         {closed && mine && !rows.some((r) => r.mine) && mine !== LEAVE_BLANK_CHOICE
           ? ` · your answer: ${mine}`
           : ''}
-        {pending && mine !== null ? (
+        {mineState === 'next-update' && mine !== null ? (
           <span className="graph__pending">
-            Results update in steps: your answer counts in the next update.
+            Results move in steps, so no single answer can be picked out: yours joins at the next
+            update.
           </span>
         ) : null}
       </figcaption>

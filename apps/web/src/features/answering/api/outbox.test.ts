@@ -6,6 +6,7 @@ import { setApiBase } from '../../../lib/api-client';
 import { openLocalDb, type CandorDb } from '../lib/local-db';
 import { storeTokens } from '../../../lib/tokens';
 import {
+  answersSentThisPage,
   flushOutbox,
   localAnswers,
   onOutbox,
@@ -110,6 +111,11 @@ describe('outbox', () => {
     expect(await pendingCount()).toBe(0);
     // The visitor's answers became the member's.
     expect([...(await localAnswers(GID)).keys()]).toEqual([QID(1), QID(2)]);
+    // This page knows they were sent just now: results published before do not hold them.
+    const sent = answersSentThisPage(GID);
+    expect(Object.keys(sent).sort()).toEqual([QID(1), QID(2)]);
+    for (const at of Object.values(sent)) expect(Date.now() - at).toBeLessThan(5_000);
+    expect(answersSentThisPage('22222222-2222-4222-8222-222222222222')).toEqual({});
   });
 
   it('sends a member answer at once and returns the API response', async () => {

@@ -28,6 +28,11 @@ interface State {
   retryTimer: ReturnType<typeof setTimeout> | null;
   /** Responses of answers acknowledged in this page's life, by Idempotency-Key. */
   acknowledged: Map<string, AnswerResponse>;
+  /**
+   * When each answer was acknowledged in this page's life (ms), by survey and qid: such an
+   * answer is not in results published before then. Memory only, never stored.
+   */
+  sentAt: Map<string, Map<string, number>>;
   listeners: Set<Listener>;
 }
 
@@ -40,6 +45,7 @@ const state: State = {
   ownerChange: Promise.resolve(),
   retryTimer: null,
   acknowledged: new Map(),
+  sentAt: new Map(),
   listeners: new Set(),
 };
 
@@ -52,6 +58,7 @@ function db(): CandorDb {
 export function useOutboxDb(database: CandorDb): void {
   state.db = database;
   state.acknowledged.clear();
+  state.sentAt.clear();
   state.chain = Promise.resolve();
 }
 
@@ -108,6 +115,14 @@ export async function localAnswers(gid?: string) {
     ? db().answeredQuestions.where('gid').equals(gid).toArray()
     : db().answeredQuestions.toArray());
   return new Map(rows.filter((r) => r.owner === owner).map((r) => [r.qid, r]));
+}
+
+/**
+ * The answers of survey `gid` this page sent (a member's right away, a visitor's once they
+ * signed up), with when (ms): results published before then do not hold them yet.
+ */
+export function answersSentThisPage(gid: string): Record<string, number> {
+  return Object.fromEntries(state.sentAt.get(gid) ?? []);
 }
 
 /** Pending items of the current owner (a visitor's wait for a session). */
@@ -221,6 +236,10 @@ async function run(): Promise<void> {
     try {
       const response = await sendOne(item);
       if (response) state.acknowledged.set(item.key, response);
+      if (item.kind === 'answer') {
+        const survey = state.sentAt.get(item.gid) ?? new Map<string, number>();
+        state.sentAt.set(item.gid, survey.set(item.qid, Date.now()));
+      }
       await db().outbox.delete(item.id);
       emit({ type: 'sent', item, response });
     } catch (err) {

@@ -2,6 +2,7 @@ import type { Question, QuestionResults } from '@candor/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { useId } from 'react';
 import { answeringQueries, memberBreakdown } from '../api/answers';
+import { mineStateOf } from '../lib/flow';
 import type { Mine } from '../types';
 import { LandscapeAlert } from '../../../components/landscape-alert';
 import { InterestRating } from './interest-rating';
@@ -14,8 +15,10 @@ interface Props {
   mine: Mine | null;
   /** The blank was recorded because the question's time ran out. */
   timedOut: boolean;
-  /** Results that came with the answer; fetched when missing (after a reload). */
+  /** Results that came with the answer; fetched when missing (after a reload, or a visitor). */
   results: QuestionResults | null;
+  /** When this person answered it in this page (ms), if they did. */
+  answeredAt: number | null;
   /** v1_* surveys show everyone's answers right away; v2_* ones at the end. */
   withGraph: boolean;
   member: boolean;
@@ -32,11 +35,34 @@ interface Props {
 export function FeedbackScreen(props: Props) {
   const { question, mine, withGraph, member, offline } = props;
   const headingId = useId();
+  // A visitor reads the published results too (the API serves them without a session).
   const fetched = useQuery({
     ...answeringQueries.results(question.qid),
-    enabled: withGraph && member && !offline && props.results === null,
+    enabled: withGraph && !offline && props.results === null,
   });
   const results = props.results ?? fetched.data ?? null;
+  const graph = results ? (
+    <>
+      <LandscapeAlert topic="graph" />
+      <QuestionGraph
+        question={question}
+        results={results}
+        mine={mine?.answer ?? null}
+        breakdownQuery={memberBreakdown(question.qid)}
+        mineState={
+          // An answer that came back with its results is never in them yet.
+          props.results !== null ? 'next-update' : mineStateOf(member, props.answeredAt, results)
+        }
+      />
+    </>
+  ) : fetched.isError ? (
+    <p className="notice">
+      The graph could not be loaded.{' '}
+      {member ? 'You can see it at the end.' : 'Try again in a moment.'}
+    </p>
+  ) : (
+    <div className="chart chart--loading" aria-busy="true" aria-label="Loading the graph" />
+  );
   return (
     <section className="feedback" aria-labelledby={headingId}>
       <p className="question__progress">
@@ -59,34 +85,26 @@ export function FeedbackScreen(props: Props) {
         )}
       </p>
       {!member ? (
-        <p className="notice notice--local" role="status">
-          Saved on this device, not counted yet.{' '}
-          {props.visitorLeft
-            ? `You can answer ${props.visitorLeft} more before signing up; your answers count once you're verified.`
-            : 'Sign up next to count your answers and see how everyone answered.'}
-        </p>
+        <>
+          {withGraph ? graph : null}
+          <p className="notice notice--local feedback__uncounted" role="status">
+            <strong>
+              {withGraph ? 'Your answer is not in this yet.' : 'Your answer is not counted yet.'}
+            </strong>{' '}
+            It is saved on this device and counts once you sign up, since Candor counts verified
+            people only.{' '}
+            {props.visitorLeft
+              ? `You can answer ${props.visitorLeft} more first.`
+              : 'Sign up next to count your answers.'}
+          </p>
+        </>
       ) : offline ? (
         <p className="notice notice--local" role="status">
           You seem to be offline. Your answer is saved on this device and will be sent as soon as
           you are back online.
         </p>
       ) : withGraph ? (
-        results ? (
-          <>
-            <LandscapeAlert topic="graph" />
-            <QuestionGraph
-              question={question}
-              results={results}
-              mine={mine?.answer ?? null}
-              breakdownQuery={memberBreakdown(question.qid)}
-              pending={props.results !== null}
-            />
-          </>
-        ) : fetched.isError ? (
-          <p className="notice">The graph could not be loaded. You can see it at the end.</p>
-        ) : (
-          <div className="chart chart--loading" aria-busy="true" aria-label="Loading the graph" />
-        )
+        graph
       ) : (
         <p className="feedback__later">Thank you. You see how everyone answered at the end.</p>
       )}

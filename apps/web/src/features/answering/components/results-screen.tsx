@@ -3,16 +3,21 @@ import { useQuery } from '@tanstack/react-query';
 import { answeringQueries, memberBreakdown } from '../api/answers';
 import { LandscapeAlert } from '../../../components/landscape-alert';
 import { QuestionGraph } from '../../../components/results/question-graph';
+import { mineStateOf } from '../lib/flow';
 import type { Mine } from '../types';
 
 function QuestionResultsItem({
   question,
   mine,
   visible,
+  member,
+  answeredAt,
 }: {
   question: Question;
   mine: Mine | null;
   visible: boolean;
+  member: boolean;
+  answeredAt: number | null;
 }) {
   const results = useQuery({ ...answeringQueries.results(question.qid), enabled: visible });
   if (!visible) {
@@ -32,6 +37,7 @@ function QuestionResultsItem({
           mine={mine?.answer ?? null}
           breakdownQuery={memberBreakdown(question.qid)}
           variant="compact"
+          mineState={mine ? mineStateOf(member, answeredAt, results.data) : 'counted'}
         />
       ) : results.isError ? (
         <>
@@ -50,12 +56,17 @@ export function ResultsScreen({
   survey,
   questions,
   mine,
+  member,
+  answeredAt,
   canSee,
   onNext,
 }: {
   survey: SurveyDetail;
   questions: Question[];
   mine: Map<string, Mine>;
+  member: boolean;
+  /** When each answer of this page was given (ms), by qid. */
+  answeredAt: Record<string, number>;
   canSee: (qid: string) => boolean;
   onNext: () => void;
 }) {
@@ -65,7 +76,9 @@ export function ResultsScreen({
       <p className="results__lead">
         {survey.status === 'Closed'
           ? `${survey.name} is closed. These are its final results, from verified people only.`
-          : 'Your answers are marked. Only verified people are counted.'}
+          : member
+            ? 'Your answers are marked. Only verified people are counted.'
+            : 'Your answers are marked. They are not in these numbers until you sign up: only verified people are counted.'}
       </p>
       <LandscapeAlert topic="graph" />
       <ol className="results__list">
@@ -75,6 +88,8 @@ export function ResultsScreen({
             question={q}
             mine={mine.get(q.qid) ?? null}
             visible={canSee(q.qid)}
+            member={member}
+            answeredAt={answeredAt[q.qid] ?? null}
           />
         ))}
       </ol>

@@ -1,5 +1,5 @@
 import type { QuestionResults, SurveyDetail } from '@candor/contracts';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { toast } from 'sonner';
 import {
@@ -8,7 +8,14 @@ import {
   saveSurveyPosition,
 } from '../../../lib/survey-storage';
 import { answeringQueries, endTiming, startTiming } from '../api/answers';
-import { localAnswers, recordAnswer, recordRating, setOutboxOwner } from '../api/outbox';
+import {
+  answersSentThisPage,
+  localAnswers,
+  onOutbox,
+  recordAnswer,
+  recordRating,
+  setOutboxOwner,
+} from '../api/outbox';
 import { ranOutQid } from '../lib/deadline';
 import {
   instantFeedback,
@@ -28,6 +35,9 @@ import { ResultsScreen } from './results-screen';
 import type { Panel } from '../api/panel';
 import { SurveyOutro } from './survey-outro';
 import { VisitorGate } from './visitor-gate';
+// The open answer's text box and the outro's share link are the shared form inputs: their
+// sheet comes with the flow, not only with the account screens.
+import '../../../components/form.css';
 import '../styles/answering.css';
 
 interface Props {
@@ -51,6 +61,7 @@ function loadShuffle(survey: SurveyDetail): Shuffle {
 /** The whole answering flow of one survey: intro, questions, feedback, graphs and outro. */
 export function SurveyFlow({ survey, member, panel, renderIntro }: Props) {
   const gid = survey.gid;
+  const queryClient = useQueryClient();
   const loadQuestions = useSurveyStore((s) => s.loadQuestions);
   const appendAnswered = useSurveyStore((s) => s.appendAnswered);
   const setAttempted = useSurveyStore((s) => s.setAttempted);
@@ -63,6 +74,20 @@ export function SurveyFlow({ survey, member, panel, renderIntro }: Props) {
   const [local, setLocal] = useState<Map<string, Mine> | null>(null);
   const attempted = useQuery({ ...answeringQueries.attempted(), enabled: member !== null });
   const [results, setResults] = useState<Record<string, QuestionResults>>({});
+  // When each answer of this page was given or sent (ms): results older than it do not hold
+  // it yet. A visitor's answers are sent when they sign up, before this flow opens again.
+  const [answeredAt, setAnsweredAt] = useState<Record<string, number>>(() =>
+    answersSentThisPage(survey.gid),
+  );
+  useEffect(
+    () =>
+      onOutbox((event) => {
+        if (event.type !== 'sent' || event.item.kind !== 'answer' || event.item.gid !== gid) return;
+        const { qid } = event.item;
+        setAnsweredAt((t) => (qid in t ? t : { ...t, [qid]: Date.now() }));
+      }),
+    [gid],
+  );
   const [ratings, setRatings] = useState<Record<string, number>>({});
   const [offlineQids, setOfflineQids] = useState<ReadonlySet<string>>(new Set());
   const [chosen, setStep] = useState<Step | null>(null);
@@ -128,6 +153,17 @@ export function SurveyFlow({ survey, member, panel, renderIntro }: Props) {
   // Keep the position and the shuffle so a reload lands on the same screen in the same order.
   useEffect(() => {
     if (!step || step.kind === 'intro') return;
+    if (step.kind === 'outro' && !member) {
+      // A visitor may sign up from the outro to count their answers: the saved survey and
+      // question bring the signup back here (spec section 4), to their last answer's graph.
+      const last = [...questions].reverse().find((q) => mine.has(q.qid));
+      saveSurveyPosition({
+        surveyId: gid,
+        activeQuestion: last?.qid ?? null,
+        currentShuffle: shuffle,
+      });
+      return;
+    }
     if (step.kind === 'outro' || step.kind === 'results') {
       // The end: nothing to come back to but the results (another survey's place is kept).
       if (readSurveyPosition().surveyId === gid) clearSurveyPosition();
@@ -138,7 +174,7 @@ export function SurveyFlow({ survey, member, panel, renderIntro }: Props) {
         ? (questions[step.index]?.qid ?? null)
         : localStorage.getItem('activeQuestion');
     saveSurveyPosition({ surveyId: gid, activeQuestion: active, currentShuffle: shuffle });
-  }, [step, gid, questions, shuffle]);
+  }, [step, gid, questions, shuffle, member, mine]);
 
   // Answer and graph timings (members only; the calls never fail).
   const timing = useRef<{ kind: 'answer' | 'graph'; id: Promise<string | null> } | null>(null);
@@ -195,12 +231,22 @@ export function SurveyFlow({ survey, member, panel, renderIntro }: Props) {
       const given = { answer: input.answer, isBlank: input.isBlank };
       setLocal((m) => new Map(m ?? []).set(question.qid, given));
       if (input.timedOut) setTimedOut((t) => new Set(t).add(question.qid));
+      setAnsweredAt((t) => ({ ...t, [question.qid]: Date.now() }));
       appendAnswered({ qid: question.qid, gid, date: '', owner: '', ...given });
       if (response?.results) {
         const fresh = response.results;
         setResults((r) => ({ ...r, [question.qid]: fresh }));
       }
       if (member && !response) setOfflineQids((s) => new Set(s).add(question.qid));
+      if (!member && instantFeedback(survey.variant)) {
+        // A visitor's answer stays here; their graph is the published one, fetched before the
+        // feedback screen (as a member's comes with the answer) so that it does not arrive
+        // later and push the rating away from a finger. A slow network waits at most 2 s.
+        await Promise.race([
+          queryClient.query(answeringQueries.results(question.qid)).catch(() => undefined),
+          new Promise((resolve) => setTimeout(resolve, 2000)),
+        ]);
+      }
       go({ kind: 'feedback', index });
     } catch {
       toast.error('Your answer could not be saved on this device.', {
@@ -260,6 +306,7 @@ export function SurveyFlow({ survey, member, panel, renderIntro }: Props) {
             mine={mine.get(question.qid) ?? null}
             timedOut={timedOut.has(question.qid)}
             results={results[question.qid] ?? null}
+            answeredAt={answeredAt[question.qid] ?? null}
             withGraph={instantFeedback(survey.variant)}
             member={member !== null}
             offline={offlineQids.has(question.qid)}
@@ -284,7 +331,10 @@ export function SurveyFlow({ survey, member, panel, renderIntro }: Props) {
             survey={survey}
             questions={questions}
             mine={mine}
-            canSee={(qid) => survey.status === 'Closed' || (member !== null && mine.has(qid))}
+            member={member !== null}
+            answeredAt={answeredAt}
+            // A visitor too: their answers are in this browser, the results are published ones.
+            canSee={(qid) => survey.status === 'Closed' || mine.has(qid)}
             onNext={() => go({ kind: 'outro' })}
           />
         </div>

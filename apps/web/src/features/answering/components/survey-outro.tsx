@@ -90,6 +90,40 @@ function ShareLink({ link }: { link: string }) {
   );
 }
 
+/**
+ * A visitor's peak: they finished and want the comparison the outro promises, but their answers
+ * are only in this browser. Signing up counts them (the outbox sends them once) and opens the
+ * mirror; the survey position is kept so the signup comes back to this survey.
+ */
+function CountMyAnswers({ answered }: { answered: number }) {
+  const one = answered === 1;
+  return (
+    <section className="count-card" aria-labelledby="count-card-title">
+      <h2 id="count-card-title" className="count-card__title">
+        {one ? 'Your answer is not counted yet' : `Your ${answered} answers are not counted yet`}
+      </h2>
+      <p className="count-card__text">
+        {one ? 'It is' : 'They are'} saved on this device only. Candor counts verified people, so
+        bots cannot sway the results. Sign up with your phone number: {one ? 'it' : 'they'} count
+        once, and you see where you stand against everyone.
+      </p>
+      <div className="count-card__actions">
+        <Link to="/signup" className="button button--primary button--large">
+          {one
+            ? 'Count my answer and see where I stand'
+            : `Count my ${answered} answers and see where I stand`}
+        </Link>
+        <Link to="/login" className="button button--large">
+          I have an account
+        </Link>
+      </div>
+      <p className="count-card__fine">
+        A code by text message proves you are a person. Nobody else sees your number.
+      </p>
+    </section>
+  );
+}
+
 /** The end of a survey: the outro text, the person's answers, the share link; panel details. */
 export function SurveyOutro({
   survey,
@@ -104,15 +138,17 @@ export function SurveyOutro({
   member: boolean;
   panel: Panel | null;
 }) {
+  const answered = questions.filter((q) => mine.has(q.qid)).length;
   return (
     <section className="outro" aria-labelledby="outro-title">
       <p className="outro__eyebrow">Survey complete</p>
       <h1 id="outro-title">Thank you for your candour</h1>
       <p className="outro__text">{survey.outro_screen_text}</p>
+      {!member && answered > 0 ? <CountMyAnswers answered={answered} /> : null}
       {panel ? <PanelCode gid={survey.gid} panel={panel} member={member} /> : null}
       <ShareLink link={survey.shareable_link} />
       <h2 className="outro__subtitle">Your answers</h2>
-      {!member ? (
+      {!member && answered === 0 ? (
         <p className="notice notice--local">Kept on this device only, not counted yet.</p>
       ) : null}
       <ol className="outro__answers">

@@ -2,6 +2,7 @@ import { LEAVE_BLANK_CHOICE, type Question } from '@candor/contracts';
 import { describe, expect, it } from 'vitest';
 import {
   makeShuffle,
+  mineStateOf,
   nextStep,
   resumeStep,
   shuffleFits,
@@ -108,5 +109,20 @@ describe('timerSeconds', () => {
     expect(timerSeconds('0:00:00')).toBe(0);
     expect(timerSeconds('0:00:20')).toBe(20);
     expect(timerSeconds('1:02:03')).toBe(3723);
+  });
+});
+
+describe('mineStateOf', () => {
+  const at = Date.parse('2026-11-23T10:00:00Z');
+  it("never counts a visitor's answer", () => {
+    expect(mineStateOf(false, at, { snapshot_at: '2026-11-23T11:00:00Z' })).toBe('not-counted');
+    expect(mineStateOf(false, null, { snapshot_at: null })).toBe('not-counted');
+  });
+  it('says a member answer joins at the next update while the snapshot is older', () => {
+    expect(mineStateOf(true, at, { snapshot_at: '2026-11-23T09:59:59Z' })).toBe('next-update');
+    expect(mineStateOf(true, at, { snapshot_at: null })).toBe('next-update');
+    expect(mineStateOf(true, at, { snapshot_at: '2026-11-23T10:00:01Z' })).toBe('counted');
+    // Answered before this page: nothing known, nothing claimed.
+    expect(mineStateOf(true, null, { snapshot_at: null })).toBe('counted');
   });
 });

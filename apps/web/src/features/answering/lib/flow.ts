@@ -1,4 +1,10 @@
-import { LEAVE_BLANK_CHOICE, type Question, type SurveyVariant } from '@candor/contracts';
+import {
+  LEAVE_BLANK_CHOICE,
+  type Question,
+  type QuestionResults,
+  type SurveyVariant,
+} from '@candor/contracts';
+import type { MineState } from '../../../components/results/question-graph';
 
 /** Where a person is in a survey. */
 export type Step =
@@ -116,4 +122,21 @@ export function timerSeconds(timerLength: string): number {
   // A part missing or not a number counts as 0.
   const [h = 0, m = 0, s = 0] = timerLength.split(':').map((part) => Number(part) || 0);
   return h * 3600 + m * 60 + s;
+}
+
+/**
+ * Whether the person's own answer is in published results: a visitor's never is (it waits in
+ * the browser); a member's answer given in this page after the snapshot joins at the next one.
+ * Compares the server's snapshot time with this browser's clock, so a clock that is off can
+ * misjudge a snapshot taken within that error of the answer (and no other).
+ */
+export function mineStateOf(
+  member: boolean,
+  answeredAt: number | null,
+  results: Pick<QuestionResults, 'snapshot_at'>,
+): MineState {
+  if (!member) return 'not-counted';
+  if (answeredAt === null) return 'counted';
+  const snapshot = results.snapshot_at === null ? null : Date.parse(results.snapshot_at);
+  return snapshot === null || snapshot < answeredAt ? 'next-update' : 'counted';
 }
