@@ -4,7 +4,13 @@ import { fireEvent, render, screen, within } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { apiRequest } from '../../lib/api-client';
-import { type BreakdownQuery, FEWER_THAN_TEN, HIDDEN_GROUP, QuestionGraph } from './question-graph';
+import {
+  type BreakdownQuery,
+  FEWER_THAN_TEN,
+  HIDDEN_GROUP,
+  headlineOf,
+  QuestionGraph,
+} from './question-graph';
 
 const qid = '00000000-0000-4000-8000-000000000001';
 const closed: Question = {
@@ -275,5 +281,64 @@ describe('QuestionGraph', () => {
       ),
     );
     expect(screen.getByText(/No common words or approved answers to show yet/)).toBeTruthy();
+  });
+});
+
+describe('headlineOf', () => {
+  const row = (label: string, percent: number | null, mine = false, margin: number | null = 3) => ({
+    label,
+    percent,
+    margin,
+    mine,
+  });
+
+  it('says where the person stands from the shares shown', () => {
+    expect(headlineOf([row('Yes', 45, true), row('No', 30), row('Maybe', 15)])).toBe(
+      'You’re with 45%, the largest group.',
+    );
+    expect(headlineOf([row('Yes', 70), row('No', 8, true), row('Maybe', 12)])).toBe(
+      'A small minority chose this: 8%, like you.',
+    );
+    expect(headlineOf([row('Yes', 50), row('No', 30, true)])).toBe(
+      'You’re with 30%; more people chose “Yes” (50%).',
+    );
+    // Not counted yet: the person sides with a share they are not part of.
+    expect(headlineOf([row('Yes', 45, true), row('No', 30)], 'not-counted')).toBe(
+      'You side with 45%, the largest group.',
+    );
+  });
+
+  it('calls two shares within their margin level instead of ranking them', () => {
+    expect(headlineOf([row('Yes', 41, true), row('No', 39)])).toBe(
+      'You’re with 41%: neck and neck with “No”.',
+    );
+    expect(headlineOf([row('Yes', 41), row('No', 39)])).toBe(
+      '“Yes” and “No” are neck and neck (41%, 39%).',
+    );
+  });
+
+  it('never leans on a hidden share, and is never empty because one is hidden', () => {
+    // The person's own share is hidden: the sentence is about what is shown.
+    expect(headlineOf([row('Yes', 60), row('No', null, true), row('Maybe', null)])).toBe(
+      'Most people chose “Yes” (60%).',
+    );
+    expect(headlineOf([row('Yes', 40), row('No', 20), row('Maybe', null)])).toBe(
+      '“Yes” leads with 40%.',
+    );
+    expect(headlineOf([row('Yes', null), row('No', null)])).toBeNull();
+  });
+
+  it('shows the sentence over the graph', () => {
+    render(
+      wrap(
+        <QuestionGraph
+          question={closed}
+          results={results}
+          mine="Yes"
+          breakdownQuery={breakdownQuery}
+        />,
+      ),
+    );
+    expect(screen.getByText('You’re with 60%, the largest group.')).toBeTruthy();
   });
 });

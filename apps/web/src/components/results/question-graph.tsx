@@ -29,6 +29,43 @@ function widestMargin(choices: ChoiceResult[]): number | null {
 }
 export const HIDDEN_GROUP = 'Hidden to protect privacy';
 
+interface HeadlineRow {
+  label: string;
+  percent: number | null;
+  margin: number | null;
+  mine: boolean;
+}
+
+/**
+ * One sentence over a graph, from what the graph shows (hidden shares are never guessed at):
+ * where the person stands when their answer's share is shown, else which answer leads. Two
+ * answers whose shares are within their margins are called level, not ranked.
+ */
+export function headlineOf(rows: HeadlineRow[], mineState: MineState = 'counted'): string | null {
+  const shown = rows.filter((r): r is HeadlineRow & { percent: number } => r.percent !== null);
+  if (shown.length === 0) return null;
+  const ranked = [...shown].sort((a, b) => b.percent - a.percent);
+  const top = ranked[0]!;
+  const second = ranked[1];
+  const level =
+    second !== undefined && top.percent - second.percent <= Math.max(top.margin ?? 0, 1);
+  const mine = shown.find((r) => r.mine);
+  const p = (r: { percent: number }) => `${Math.round(r.percent)}%`;
+  const q = (r: { label: string }) => `“${r.label}”`;
+  if (mine) {
+    const with_ = mineState === 'counted' ? 'You’re with' : 'You side with';
+    if (mine === top && !level) return `${with_} ${p(mine)}, the largest group.`;
+    if (level && (mine === top || mine === second))
+      return `${with_} ${p(mine)}: neck and neck with ${q(mine === top ? second : top)}.`;
+    if (mine.percent < 15) return `A small minority chose this: ${p(mine)}, like you.`;
+    return `${with_} ${p(mine)}; more people chose ${q(top)} (${p(top)}).`;
+  }
+  if (level) return `${q(top)} and ${q(second)} are neck and neck (${p(top)}, ${p(second)}).`;
+  return top.percent > 50
+    ? `Most people chose ${q(top)} (${p(top)}).`
+    : `${q(top)} leads with ${p(top)}.`;
+}
+
 type View = BreakdownDimension | 'all';
 
 export type MineState = 'counted' | 'next-update' | 'not-counted';
@@ -325,6 +362,7 @@ export function QuestionGraph({
     count: c.count,
     mine: c.choice === mine,
   }));
+  const headline = headlineOf(rows, mineState);
   const Heading = variant === 'full' ? 'h2' : 'h3';
   const Sub = variant === 'full' ? 'h3' : 'h4';
   const published = results.respondents !== null;
@@ -355,6 +393,7 @@ export function QuestionGraph({
             />
           ) : (
             <>
+              {headline ? <p className="graph__headline">{headline}</p> : null}
               {variant === 'compact' ? (
                 <div className="chart chart--bars" aria-hidden="true">
                   <Bars rows={rows} mineNote={MINE_NOTE[mineState]} size="large" />
