@@ -2,12 +2,12 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Secrets } from './lib/secrets.js';
+import { freePort } from './lib/free-port.js';
 
 const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
 const serverEntry = fileURLToPath(new URL('./server.ts', import.meta.url));
@@ -34,16 +34,6 @@ function lockHolderPid(dataDir: string): unknown {
     pid?: unknown;
   };
   return info.pid;
-}
-
-async function freePort(): Promise<number> {
-  const probe = net.createServer();
-  probe.listen(0, '127.0.0.1');
-  await once(probe, 'listening');
-  const { port } = probe.address() as net.AddressInfo;
-  probe.close();
-  await once(probe, 'close');
-  return port;
 }
 
 async function startServer(dataDir: string, webDistDir: string): Promise<Server> {

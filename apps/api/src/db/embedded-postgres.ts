@@ -7,9 +7,9 @@
 import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import pg from 'pg';
+import { freePort } from '../lib/free-port.js';
 
 /** This platform cannot run the embedded PostgreSQL; the message says why and what to do. */
 export class EmbeddedPostgresUnavailable extends Error {
@@ -217,17 +217,6 @@ async function stopOrphan(dir: string, onLog: (line: string) => void): Promise<v
     }
     await new Promise((r) => setTimeout(r, 100));
   }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** Connects until the server accepts (or the deadline passes, or the server exits). */

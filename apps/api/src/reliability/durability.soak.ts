@@ -5,7 +5,6 @@ import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import { once } from 'node:events';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,6 +16,7 @@ import { seedSampleContent } from '../db/seed/seed.js';
 import { deriveKeys } from '../lib/keys.js';
 import { createTokenService } from '../lib/tokens.js';
 import { createScratchPostgres } from '../test/database.js';
+import { freePort } from '../lib/free-port.js';
 
 const serverEntry = fileURLToPath(new URL('../server.ts', import.meta.url));
 const repoRoot = fileURLToPath(new URL('../../../../', import.meta.url));
@@ -28,15 +28,6 @@ const adminUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1
 interface Target {
   qid: string;
   choice: string;
-}
-
-async function freePort(): Promise<number> {
-  const probe = net.createServer().listen(0, '127.0.0.1');
-  await once(probe, 'listening');
-  const { port } = probe.address() as net.AddressInfo;
-  probe.close();
-  await once(probe, 'close');
-  return port;
 }
 
 /** Migrates, seeds, adds members straight in SQL; returns their tokens and the open questions. */

@@ -3,13 +3,13 @@
 // everything works again by itself when Redis returns. Runs a real redis-server of its own.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../app.js';
 import type { Database } from '../db/client.js';
 import { freshIp, freshPhone, get, post, signupBody } from '../test/accounts.js';
 import { createTestApp } from '../test/app.js';
 import { closeAll, createTestDatabase, engines } from '../test/database.js';
+import { freePort } from '../lib/free-port.js';
 
 const CREATE = '/api/v1/user/create/';
 
@@ -20,16 +20,6 @@ const redisServer = (() => {
     return null;
   }
 })();
-
-async function freePort(): Promise<number> {
-  const probe = net.createServer();
-  probe.listen(0, '127.0.0.1');
-  await once(probe, 'listening');
-  const { port } = probe.address() as net.AddressInfo;
-  probe.close();
-  await once(probe, 'close');
-  return port;
-}
 
 /** A throwaway redis-server on `port` (no persistence), resolved once it accepts commands. */
 async function startRedis(port: number): Promise<ChildProcess> {

@@ -4,13 +4,13 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import fs from 'node:fs';
-import net from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import type pg from 'pg';
 import { deriveKeys } from '../lib/keys.js';
 import { createTokenService } from '../lib/tokens.js';
 import { tempDataDir } from './app.js';
+import { freePort } from '../lib/free-port.js';
 
 const repoRoot = fileURLToPath(new URL('../../../../', import.meta.url));
 const serverEntry = fileURLToPath(new URL('../server.ts', import.meta.url));
@@ -36,16 +36,6 @@ export interface ServerProcess {
   lines: LogLine[];
   /** SIGTERM, waits for the exit, removes DATA_DIR. */
   stop(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  const probe = net.createServer();
-  probe.listen(0, '127.0.0.1');
-  await once(probe, 'listening');
-  const { port } = probe.address() as net.AddressInfo;
-  probe.close();
-  await once(probe, 'close');
-  return port;
 }
 
 /**
