@@ -284,7 +284,8 @@ export const respondentStanding = pgEnum('respondent_standing', ['waiting', 'cou
 // Random keys where order would tell: a serial id lists respondents in signup order and answers
 // in time order, which a copy of the database could join to accounts' timestamps.
 const randomInt32 = sql`(floor(random() * 2147483646) + 1)::int`;
-const randomInt52 = sql`(floor(random() * 4503599627370496) + 1)::bigint`;
+/** The answers' id default, also drawn by the batch insert (answers.repository). */
+export const answerIdDefault = sql`(floor(random() * 4503599627370496) + 1)::bigint`;
 
 /** One per member who answered, rated or was timed; created on the first of these. */
 export const respondents = pgTable('respondents', {
@@ -304,7 +305,7 @@ export const answers = pgTable(
   'answers',
   {
     /** Random: answer ids in insertion order would date answers against other tables. */
-    id: bigint('id', { mode: 'number' }).primaryKey().default(randomInt52),
+    id: bigint('id', { mode: 'number' }).primaryKey().default(answerIdDefault),
     respondentId: integer('respondent_id')
       .notNull()
       .references(() => respondents.id, { onDelete: 'cascade', onUpdate: 'cascade' }),
@@ -398,7 +399,7 @@ export const ratings = pgTable(
 export const timings = pgTable(
   'timings',
   {
-    id: bigint('id', { mode: 'number' }).primaryKey().default(randomInt52),
+    id: bigint('id', { mode: 'number' }).primaryKey().default(answerIdDefault),
     respondentId: integer('respondent_id')
       .notNull()
       .references(() => respondents.id, { onDelete: 'cascade', onUpdate: 'cascade' }),

@@ -1,7 +1,15 @@
 import DataLoader from 'dataloader';
 import { and, asc, count, desc, eq, isNotNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { answers, choices, questions, ratings, surveys, timings } from '../../db/schema.js';
+import {
+  answerIdDefault,
+  answers,
+  choices,
+  questions,
+  ratings,
+  surveys,
+  timings,
+} from '../../db/schema.js';
 
 export type NewAnswer = Omit<typeof answers.$inferInsert, 'id'>;
 export type StoredAnswer = Pick<
@@ -57,6 +65,23 @@ export function createAnswersRepository(db: Db, batching: AnswerBatching = NO_BA
     )
     .prepare('find_answer');
 
+  // A batch of any size in one prepared statement: eight array parameters, one row per element
+  // (the statement's text and plan stay the same whatever the batch size). The columns follow the
+  // table's order, the id first, drawn as the table's default draws it.
+  const insertMany = db
+    .insert(answers)
+    .select(
+      sql`SELECT ${answerIdDefault}, * FROM unnest(
+        ${sql.placeholder('respondentIds')}::integer[], ${sql.placeholder('questionIds')}::integer[],
+        ${sql.placeholder('choiceIds')}::integer[], ${sql.placeholder('texts')}::text[],
+        ${sql.placeholder('blanks')}::boolean[], ${sql.placeholder('days')}::date[],
+        ${sql.placeholder('idempotencyKeys')}::text[],
+        ${sql.placeholder('moderations')}::text[]::moderation_status[])`,
+    )
+    .onConflictDoNothing({ target: [answers.respondentId, answers.questionId] })
+    .returning({ respondentId: answers.respondentId, questionId: answers.questionId })
+    .prepare('insert_answers');
+
   /** One answer, one statement: true if stored (false: the member answered it already). */
   async function insertOne(values: NewAnswer): Promise<boolean> {
     const rows = await insertAnswer.execute({
@@ -85,11 +110,16 @@ export function createAnswersRepository(db: Db, batching: AnswerBatching = NO_BA
     batch.forEach((v, i) => first.has(keyOf(v)) || first.set(keyOf(v), i));
     const unique = [...first.values()].map((i) => batch[i]!);
     try {
-      const stored = await db
-        .insert(answers)
-        .values(unique)
-        .onConflictDoNothing({ target: [answers.respondentId, answers.questionId] })
-        .returning({ respondentId: answers.respondentId, questionId: answers.questionId });
+      const stored = await insertMany.execute({
+        respondentIds: unique.map((v) => v.respondentId),
+        questionIds: unique.map((v) => v.questionId),
+        choiceIds: unique.map((v) => v.choiceId ?? null),
+        texts: unique.map((v) => v.text ?? null),
+        blanks: unique.map((v) => v.isBlank),
+        days: unique.map((v) => v.answeredOn),
+        idempotencyKeys: unique.map((v) => v.idempotencyKey ?? null),
+        moderations: unique.map((v) => v.moderation ?? null),
+      });
       const storedKeys = new Set(stored.map((r) => `${r.respondentId}:${r.questionId}`));
       return batch.map((v, i) => first.get(keyOf(v)) === i && storedKeys.has(keyOf(v)));
     } catch {

@@ -151,4 +151,71 @@ describe.each(engines)('group commit of answers on %s', (engine) => {
       );
     expect(stored).toHaveLength(10);
   });
+
+  it('stores every value of a batch as sent, whatever its characters, in one commit', async () => {
+    const [open] = await database.db
+      .select({ id: questions.id })
+      .from(questions)
+      .where(eq(questions.type, 'Open'))
+      .limit(1);
+    const texts = [
+      'plain',
+      'a, b',
+      'she said "no"',
+      'back\\slash \\" both',
+      '{braces}',
+      'NULL',
+      '',
+      'émoji 🙈 and 日本語',
+      "it's",
+      null,
+    ];
+    const made = await database.db
+      .insert(respondents)
+      .values(texts.map((_, i) => ({ pseudonym: `texts-${engine}-${i}`, profile: 'x' })))
+      .returning({ id: respondents.id });
+    const repo = createAnswersRepository(database.db, { windowMs: 5, maxRows: 100 });
+    const stored = await Promise.all(
+      made.map((r, i) =>
+        repo.insertAnswer({
+          respondentId: r.id,
+          questionId: open!.id,
+          text: texts[i],
+          isBlank: texts[i] === null,
+          answeredOn: '2026-11-2' + String(i % 3),
+          idempotencyKey: i % 2 ? `key-${String(i)}` : null,
+          moderation: texts[i] === null ? null : i % 2 ? 'pending' : 'approved',
+        }),
+      ),
+    );
+    expect(stored).toEqual(made.map(() => true));
+    const rows = await database.db
+      .select({
+        respondentId: answers.respondentId,
+        text: answers.text,
+        isBlank: answers.isBlank,
+        answeredOn: answers.answeredOn,
+        idempotencyKey: answers.idempotencyKey,
+        moderation: answers.moderation,
+        commit: sql<string>`xmin::text`,
+      })
+      .from(answers)
+      .where(
+        inArray(
+          answers.respondentId,
+          made.map((r) => r.id),
+        ),
+      );
+    const byRespondent = new Map(rows.map((r) => [r.respondentId, r]));
+    made.forEach((r, i) => {
+      expect(byRespondent.get(r.id)).toMatchObject({
+        text: texts[i],
+        isBlank: texts[i] === null,
+        answeredOn: '2026-11-2' + String(i % 3),
+        idempotencyKey: i % 2 ? `key-${String(i)}` : null,
+        moderation: texts[i] === null ? null : i % 2 ? 'pending' : 'approved',
+      });
+    });
+    expect(new Set(rows.map((r) => r.commit)).size).toBe(1);
+  });
 });
