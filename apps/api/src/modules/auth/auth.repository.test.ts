@@ -1,6 +1,7 @@
+import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../db/client.js';
-import { signupEvents } from '../../db/schema.js';
+import { refreshTokens, signupEvents, users } from '../../db/schema.js';
 import { createTestDatabase, engines } from '../../test/database.js';
 import { SIGNUP_EVENT_RETENTION_MS, createAuthRepository } from './auth.repository.js';
 
@@ -21,5 +22,65 @@ describe.each(engines)('auth repository on %s', (engine) => {
     await repo.insertSignupEvent('new-ip-hash', '+1202555', now);
     const left = await database.db.select({ ipHash: signupEvents.ipHash }).from(signupEvents);
     expect(left.map((r) => r.ipHash).sort()).toEqual(['new-ip-hash', 'recent-ip-hash']);
+  });
+
+  it('answers session checks asked together, each as if asked alone', async () => {
+    const repo = createAuthRepository(database.db);
+    const made = await database.db
+      .insert(users)
+      .values(
+        (['active', 'under_review', 'suspended'] as const).map((status, i) => ({
+          phoneE164: `+1202555${String(7000 + i)}`,
+          yearOfBirth: 1990,
+          gender: 'female' as const,
+          country: 'US',
+          status,
+          role: i === 0 ? ('admin' as const) : ('member' as const),
+        })),
+      )
+      .returning({ id: users.id, uuid: users.uuid });
+    const [live, revoked, otherUsers] = [
+      crypto.randomUUID(),
+      crypto.randomUUID(),
+      crypto.randomUUID(),
+    ];
+    const expiresAt = new Date(Date.now() + 3_600_000);
+    await database.db.insert(refreshTokens).values([
+      { userId: made[0]!.id, familyId: live, tokenHash: `h-${live}`, expiresAt },
+      {
+        userId: made[0]!.id,
+        familyId: revoked,
+        tokenHash: `h-${revoked}`,
+        expiresAt,
+        revokedAt: new Date(),
+      },
+      { userId: made[1]!.id, familyId: otherUsers, tokenHash: `h-${otherUsers}`, expiresAt },
+    ]);
+    const asks: Array<[string, string | undefined]> = [
+      [made[0]!.uuid, undefined],
+      [made[0]!.uuid, live],
+      [made[0]!.uuid, revoked],
+      // Another member's session is not this member's.
+      [made[0]!.uuid, otherUsers],
+      [made[1]!.uuid, otherUsers],
+      [made[2]!.uuid, undefined],
+      [crypto.randomUUID(), undefined],
+      [made[0]!.uuid, live],
+    ];
+    const expected = [
+      { role: 'admin', status: 'active', live: true },
+      { role: 'admin', status: 'active', live: true },
+      { role: 'admin', status: 'active', live: false },
+      { role: 'admin', status: 'active', live: false },
+      { role: 'member', status: 'under_review', live: true },
+      { role: 'member', status: 'suspended', live: true },
+      undefined,
+      { role: 'admin', status: 'active', live: true },
+    ];
+    // Together (one statement), and one at a time: the same answers.
+    expect(await Promise.all(asks.map(([u, f]) => repo.sessionStanding(u, f)))).toEqual(expected);
+    const alone = [];
+    for (const [u, f] of asks) alone.push(await repo.sessionStanding(u, f));
+    expect(alone).toEqual(expected);
   });
 });

@@ -1,3 +1,4 @@
+import DataLoader from 'dataloader';
 import { and, asc, count, eq, gt, isNull, lt, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { PASSWORD_TOKEN_TTL_SECONDS } from '../../lib/tokens.js';
@@ -20,6 +21,11 @@ export type ChallengeRow = typeof otpChallenges.$inferSelect;
 export type RefreshTokenRow = typeof refreshTokens.$inferSelect;
 export type OtpPurpose = ChallengeRow['purpose'];
 export type UserStatus = UserRow['status'];
+export interface Standing {
+  role: UserRow['role'];
+  status: UserStatus;
+  live: boolean;
+}
 
 /**
  * Users, one-time-code challenges, refresh tokens and signup events: Drizzle only. Writes that
@@ -30,6 +36,28 @@ export function createAuthRepository(
   db: Db,
   sessionChanges: SessionChanges = createSessionChanges(db),
 ) {
+  const standings = new DataLoader<
+    { uuid: string; familyId: string | undefined },
+    Standing | undefined
+  >(
+    async (keys) => {
+      const result = await db.execute(sql`
+        select v.i::int as i, u.role, u.status,
+               (v.family is null or exists (select 1 from refresh_tokens r
+                 where r.family_id = v.family and r.user_id = u.id and r.revoked_at is null)) as live
+        from unnest(${sql.param(keys.map((k) => k.uuid))}::text[]::uuid[],
+                    ${sql.param(keys.map((k) => k.familyId ?? null))}::text[]::uuid[])
+          with ordinality as v(uuid, family, i)
+        join users u on u.uuid = v.uuid`);
+      const rows = (result as { rows: Array<Standing & { i: number }> }).rows;
+      const byIndex = new Map(rows.map(({ i, ...standing }) => [i - 1, standing]));
+      return keys.map((_, i) => byIndex.get(i));
+    },
+    // Everything asked in one turn of the event loop (the requests read from the sockets
+    // together), not only within one callback.
+    { cache: false, batchScheduleFn: (flush) => setImmediate(flush) },
+  );
+
   return {
     async findUserByPhone(phoneE164: string): Promise<UserRow | undefined> {
       const [row] = await db.select().from(users).where(eq(users.phoneE164, phoneE164));
@@ -78,22 +106,15 @@ export function createAuthRepository(
      * and status, and whether the session has a token not revoked (always, without a session).
      * One indexed read; undefined when the account is gone.
      */
-    async sessionStanding(
-      uuid: string,
-      familyId: string | undefined,
-    ): Promise<{ role: UserRow['role']; status: UserStatus; live: boolean } | undefined> {
-      const live =
-        familyId === undefined
-          ? sql<boolean>`true`
-          : // Qualified by hand: Drizzle leaves columns unqualified inside a one-table select.
-            sql<boolean>`exists (select 1 from refresh_tokens r
-              where r.family_id = ${familyId} and r.user_id = users.id and r.revoked_at is null)`;
-      const [row] = await db
-        .select({ role: users.role, status: users.status, live })
-        .from(users)
-        .where(eq(users.uuid, uuid));
-      return row;
-    },
+    /**
+     * The account's role and status, and whether the session (refresh family) has a token not
+     * revoked (always, without a session); undefined when the account is gone. The checks of
+     * requests that arrive together are read by one statement (every authenticated request asks
+     * this when its answer is not cached: a burst of new members would otherwise cost a round trip
+     * each).
+     */
+    sessionStanding: (uuid: string, familyId: string | undefined): Promise<Standing | undefined> =>
+      standings.load({ uuid, familyId }),
 
     async listByStatus(status: UserStatus, offset: number, limit: number) {
       const [rows, [total]] = await Promise.all([

@@ -1,7 +1,9 @@
 import type { AgeBand } from '@candor/contracts';
+import DataLoader from 'dataloader';
 import { and, asc, desc, eq, gt, like, sql } from 'drizzle-orm';
 import { sqlConstraint } from '../../lib/sql-state.js';
 import type { Db } from '../../db/client.js';
+import type { users } from '../../db/schema.js';
 import {
   answers,
   choices,
@@ -10,7 +12,6 @@ import {
   respondents,
   surveys,
   timings,
-  users,
 } from '../../db/schema.js';
 
 /**
@@ -33,19 +34,56 @@ export function createRespondentsRepository(db: Db) {
     .from(respondents)
     .where(eq(respondents.pseudonym, sql.placeholder('pseudonym')))
     .prepare('respondent_by_pseudonym');
+  type Account = Pick<typeof users.$inferSelect, 'gender' | 'yearOfBirth' | 'country'> & {
+    id: number | null;
+  };
+  const rowsOf = <T>(result: unknown) => (result as { rows: T[] }).rows;
   // A member's first answer: their respondent if any and the account's breakdown fields, in one
-  // statement (each statement is a round trip; on the embedded engine it costs ~0.2 ms alone).
-  const accountAndRespondent = db
-    .select({
-      id: respondents.id,
-      gender: users.gender,
-      yearOfBirth: users.yearOfBirth,
-      country: users.country,
-    })
-    .from(users)
-    .leftJoin(respondents, eq(respondents.pseudonym, sql.placeholder('pseudonym')))
-    .where(eq(users.uuid, sql.placeholder('uuid')))
-    .prepare('respondent_and_account');
+  // statement, shared by the first answers that arrive together (a burst of new members would
+  // otherwise cost a round trip each; on the embedded engine one costs ~0.2 ms alone).
+  const accounts = new DataLoader<{ uuid: string; pseudonym: string }, Account | undefined>(
+    async (keys) => {
+      const rows = rowsOf<Account & { i: number }>(
+        await db.execute(sql`
+          select v.i::int as i, r.id, u.gender, u.year_of_birth as "yearOfBirth", u.country
+          from unnest(${sql.param(keys.map((k) => k.uuid))}::text[]::uuid[],
+                      ${sql.param(keys.map((k) => k.pseudonym))}::text[])
+            with ordinality as v(uuid, pseudonym, i)
+          join users u on u.uuid = v.uuid
+          left join respondents r on r.pseudonym = v.pseudonym`),
+      );
+      const byIndex = new Map(rows.map(({ i, ...account }) => [i - 1, account]));
+      return keys.map((_, i) => byIndex.get(i));
+    },
+    { cache: false, batchScheduleFn: (flush) => setImmediate(flush) },
+  );
+  // Their creation, likewise one statement for the new members of one turn of the event loop.
+  // Each account row is share-locked, so an erasure or a review decision in progress is waited
+  // for; a member counts in results when active and verified, as countsInResults() says.
+  const creations = new DataLoader<
+    { uuid: string; pseudonym: string; profile: string },
+    number | undefined
+  >(
+    async (keys) => {
+      const rows = rowsOf<{ id: number; pseudonym: string }>(
+        await db.execute(sql`
+          insert into respondents (pseudonym, profile, standing)
+          select v.pseudonym, v.profile,
+                 (case when u.status = 'active' and u.phone_verified_at is not null
+                       then 'counting' else 'waiting' end)::respondent_standing
+          from unnest(${sql.param(keys.map((k) => k.uuid))}::text[]::uuid[],
+                      ${sql.param(keys.map((k) => k.pseudonym))}::text[],
+                      ${sql.param(keys.map((k) => k.profile))}::text[]) as v(uuid, pseudonym, profile)
+          join users u on u.uuid = v.uuid
+          for share of u
+          on conflict (pseudonym) do nothing
+          returning id, pseudonym`),
+      );
+      const byPseudonymMade = new Map(rows.map((r) => [r.pseudonym, r.id]));
+      return keys.map((k) => byPseudonymMade.get(k.pseudonym));
+    },
+    { cache: false, batchScheduleFn: (flush) => setImmediate(flush) },
+  );
 
   return {
     async findIdByPseudonym(pseudonym: string): Promise<number | undefined> {
@@ -68,26 +106,17 @@ export function createRespondentsRepository(db: Db) {
         account: Pick<typeof users.$inferSelect, 'gender' | 'yearOfBirth' | 'country'>,
       ) => string,
     ): Promise<number | undefined> {
-      const [account] = await accountAndRespondent.execute({ pseudonym, uuid });
+      const account = await accounts.load({ uuid, pseudonym });
       if (!account) return undefined;
       if (account.id !== null) return account.id;
       const profile = seal(account);
       for (let attempt = 0; ; attempt++) {
         try {
-          // Counts in results: active and verified, as countsInResults() says.
-          const result = await db.execute(sql`
-            insert into respondents (pseudonym, profile, standing)
-            select ${pseudonym}, ${profile},
-                   (case when u.status = 'active' and u.phone_verified_at is not null
-                         then 'counting' else 'waiting' end)::respondent_standing
-            from users u where u.uuid = ${uuid}
-            for share of u
-            on conflict (pseudonym) do nothing
-            returning id`);
-          const [inserted] = (result as { rows: Array<{ id: number }> }).rows;
-          if (inserted) return inserted.id;
+          const id = await creations.load({ uuid, pseudonym, profile });
+          if (id !== undefined) return id;
           break;
         } catch (err) {
+          // Ids are random: a rare collision fails the statement, and each tries again.
           if (attempt >= 3 || sqlConstraint(err) !== 'respondents_pkey') throw err;
         }
       }
