@@ -22,6 +22,8 @@ const sizes = [
 ] as const satisfies ReadonlyArray<readonly [string, BrowserContextOptions]>;
 
 const survey = (name: string) => sampleSurvey((s) => s.name === name);
+/** A role's whole round of screens: well under a minute on a quiet machine, more on a busy one. */
+const round = { timeout: 180_000 };
 
 /**
  * Elements that paint a large light background while the page is dark: a surface that kept its
@@ -102,7 +104,7 @@ async function answerAllButLast(who: Caller, s: SurveyDetail) {
 }
 
 describe.each(sizes)('on a %s, every screen passes axe in both colour schemes', (size, options) => {
-  it("a visitor's screens", async ({ people }) => {
+  it("a visitor's screens", round, async ({ people }) => {
     const member = await people.member();
     const timeTravel = await survey('Time Travel');
     const consent = await survey('Consent in Practice');
@@ -162,6 +164,11 @@ describe.each(sizes)('on a %s, every screen passes axe in both colour schemes', 
     await page.getByRole('button', { name: 'Log in' }).click();
     await page.locator('.field__error').first().waitFor();
     await audit.check('login with errors');
+    await fillPhone(page, member.country, member.national);
+    await page.getByLabel('Password', { exact: true }).fill('not the password');
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await page.locator('[data-sonner-toast][data-type="error"]').first().waitFor();
+    await audit.check('login refused, with its toast');
 
     await page.goto('/signup');
     await page.getByRole('heading', { level: 1, name: 'Sign up' }).waitFor();
@@ -197,7 +204,7 @@ describe.each(sizes)('on a %s, every screen passes axe in both colour schemes', 
     await context.close();
   });
 
-  it("a member's screens, from signup to the mirror", async ({ people }) => {
+  it("a member's screens, from signup to the mirror", round, async ({ people }) => {
     const timeTravel = await survey('Time Travel');
     const v2 = await sampleSurvey((s) => s.variant.startsWith('v2_') && s.status === 'Open');
     const { context, page, watch, who } = await people.newPage(options);
@@ -264,6 +271,10 @@ describe.each(sizes)('on a %s, every screen passes axe in both colour schemes', 
     await page.getByRole('heading', { level: 1, name: 'Where you stand' }).waitFor();
     await page.locator('.mirror-item').first().waitFor();
     await audit.check('mirror');
+    await page.getByRole('button', { name: 'Delete my account…' }).click();
+    await page.getByRole('dialog', { name: 'Delete your account?' }).waitFor();
+    await audit.check('delete account dialog');
+    await page.getByRole('button', { name: 'Keep my account' }).click();
 
     await page.goto('/admin');
     await page.getByRole('heading', { name: 'This area is for Candor staff' }).waitFor();
@@ -274,94 +285,98 @@ describe.each(sizes)('on a %s, every screen passes axe in both colour schemes', 
     await context.close();
   });
 
-  it("staff screens: every tab of an admin's and a moderator's", async ({ people, admin }) => {
-    // Something in each queue: a held-back signup and a written answer to moderate.
-    await people.member('premium');
-    const writer = await people.member();
-    const taboos = await survey('Everyday Taboos');
-    const open = taboos.questions.find((q) => q.type === 'Open')!;
-    const wrote = await call(`/api/v1/questions/${open.qid}/answer/`, {
-      body: { text: 'Talking about money with friends, honestly.' },
-      token: await token(writer),
-      ip: writer.ip,
-    });
-    expect(wrote.status).toBe(201);
+  it(
+    "staff screens: every tab of an admin's and a moderator's",
+    round,
+    async ({ people, admin }) => {
+      // Something in each queue: a held-back signup and a written answer to moderate.
+      await people.member('premium');
+      const writer = await people.member();
+      const taboos = await survey('Everyday Taboos');
+      const open = taboos.questions.find((q) => q.type === 'Open')!;
+      const wrote = await call(`/api/v1/questions/${open.qid}/answer/`, {
+        body: { text: 'Talking about money with friends, honestly.' },
+        token: await token(writer),
+        ip: writer.ip,
+      });
+      expect(wrote.status).toBe(201);
 
-    const { context, page, watch } = await people.newPage(options, admin);
-    const audit = auditor(page, size);
-    await openAdmin(page, admin);
-    await page.getByRole('heading', { level: 1, name: 'Signups under review' }).waitFor();
-    await page.locator('.admin-table tbody tr').first().waitFor();
-    await toast(page, 'Logged In').waitFor({ state: 'detached' });
-    await audit.check('signups');
+      const { context, page, watch } = await people.newPage(options, admin);
+      const audit = auditor(page, size);
+      await openAdmin(page, admin);
+      await page.getByRole('heading', { level: 1, name: 'Signups under review' }).waitFor();
+      await page.locator('.admin-table tbody tr').first().waitFor();
+      await toast(page, 'Logged In').waitFor({ state: 'detached' });
+      await audit.check('signups');
 
-    await staffTab(page, 'Written answers').click();
-    await page.getByRole('heading', { level: 1, name: 'Written answers' }).waitFor();
-    await page.locator('.moderation-item').first().waitFor();
-    await audit.check('written answers');
+      await staffTab(page, 'Written answers').click();
+      await page.getByRole('heading', { level: 1, name: 'Written answers' }).waitFor();
+      await page.locator('.moderation-item').first().waitFor();
+      await audit.check('written answers');
 
-    await staffTab(page, 'Surveys').click();
-    await page.getByRole('heading', { level: 1, name: 'Surveys' }).waitFor();
-    await page.getByRole('link', { name: 'Time Travel', exact: true }).waitFor();
-    await audit.check('surveys');
-    await page.getByRole('link', { name: 'Time Travel', exact: true }).click();
-    await page.getByRole('heading', { level: 1, name: /Time Travel/ }).waitFor();
-    await page.locator('.question-card').first().waitFor();
-    await audit.check('survey editor');
-    await page.getByRole('link', { name: 'Preview' }).click();
-    await page.getByText('Preview: answers are not recorded.').waitFor();
-    await audit.check('survey preview');
-    await page.goto('/admin/surveys/new');
-    await page.getByRole('heading', { level: 1, name: 'New survey' }).waitFor();
-    await audit.check('new survey');
+      await staffTab(page, 'Surveys').click();
+      await page.getByRole('heading', { level: 1, name: 'Surveys' }).waitFor();
+      await page.getByRole('link', { name: 'Time Travel', exact: true }).waitFor();
+      await audit.check('surveys');
+      await page.getByRole('link', { name: 'Time Travel', exact: true }).click();
+      await page.getByRole('heading', { level: 1, name: /Time Travel/ }).waitFor();
+      await page.locator('.question-card').first().waitFor();
+      await audit.check('survey editor');
+      await page.getByRole('link', { name: 'Preview' }).click();
+      await page.getByText('Preview: answers are not recorded.').waitFor();
+      await audit.check('survey preview');
+      await page.goto('/admin/surveys/new');
+      await page.getByRole('heading', { level: 1, name: 'New survey' }).waitFor();
+      await audit.check('new survey');
 
-    await staffTab(page, 'Genres').click();
-    await page.getByRole('heading', { level: 1, name: 'Genres' }).waitFor();
-    await page.locator('.admin-table tbody tr').first().waitFor();
-    await audit.check('genres');
+      await staffTab(page, 'Genres').click();
+      await page.getByRole('heading', { level: 1, name: 'Genres' }).waitFor();
+      await page.locator('.admin-table tbody tr').first().waitFor();
+      await audit.check('genres');
 
-    await staffTab(page, 'Users').click();
-    await page.getByRole('heading', { level: 1, name: 'Users' }).waitFor();
-    await page.locator('.admin-table tbody tr').first().waitFor();
-    await audit.check('users');
+      await staffTab(page, 'Users').click();
+      await page.getByRole('heading', { level: 1, name: 'Users' }).waitFor();
+      await page.locator('.admin-table tbody tr').first().waitFor();
+      await audit.check('users');
 
-    await staffTab(page, 'Audit log').click();
-    await page.getByRole('heading', { level: 1, name: 'Audit log' }).waitFor();
-    await page.locator('.admin-table--log tbody tr').first().waitFor();
-    await audit.check('audit log');
+      await staffTab(page, 'Audit log').click();
+      await page.getByRole('heading', { level: 1, name: 'Audit log' }).waitFor();
+      await page.locator('.admin-table--log tbody tr').first().waitFor();
+      await audit.check('audit log');
 
-    await staffTab(page, 'Results').click();
-    await page.getByRole('heading', { level: 1, name: 'Results' }).waitFor();
-    await page
-      .getByRole('combobox', { name: 'Survey', exact: true })
-      .selectOption({ label: 'Time Travel' });
-    await page.locator('.recharts-surface').first().waitFor();
-    await audit.check('results');
+      await staffTab(page, 'Results').click();
+      await page.getByRole('heading', { level: 1, name: 'Results' }).waitFor();
+      await page
+        .getByRole('combobox', { name: 'Survey', exact: true })
+        .selectOption({ label: 'Time Travel' });
+      await page.locator('.recharts-surface').first().waitFor();
+      await audit.check('results');
 
-    await staffTab(page, 'Analytics').click();
-    await page.getByRole('heading', { level: 1, name: 'Analytics' }).waitFor();
-    await page.locator('.views-chart .recharts-surface').waitFor();
-    await audit.check('analytics');
+      await staffTab(page, 'Analytics').click();
+      await page.getByRole('heading', { level: 1, name: 'Analytics' }).waitFor();
+      await page.locator('.views-chart .recharts-surface').waitFor();
+      await audit.check('analytics');
 
-    // A moderator: the two queues, and the admins' tabs said to be closed to them.
-    const moderator = await people.member();
-    const promoted = await call(`/api/v1/admin/users/${moderator.user.uuid}/role/`, {
-      body: { role: 'moderator' },
-      token: await token(admin),
-    });
-    expect(promoted.status).toBe(200);
-    const mod = await people.newPage(options, moderator);
-    const modAudit = auditor(mod.page, size);
-    await logIn(mod.page, moderator);
-    await mod.page.waitForURL(`${baseURL}/`);
-    await mod.page.goto('/admin/users');
-    await mod.page.getByRole('heading', { level: 1, name: 'Admins only' }).waitFor();
-    await modAudit.check('admins only, as a moderator');
-    audit.found.push(...modAudit.found);
+      // A moderator: the two queues, and the admins' tabs said to be closed to them.
+      const moderator = await people.member();
+      const promoted = await call(`/api/v1/admin/users/${moderator.user.uuid}/role/`, {
+        body: { role: 'moderator' },
+        token: await token(admin),
+      });
+      expect(promoted.status).toBe(200);
+      const mod = await people.newPage(options, moderator);
+      const modAudit = auditor(mod.page, size);
+      await logIn(mod.page, moderator);
+      await mod.page.waitForURL(`${baseURL}/`);
+      await mod.page.goto('/admin/users');
+      await mod.page.getByRole('heading', { level: 1, name: 'Admins only' }).waitFor();
+      await modAudit.check('admins only, as a moderator');
+      audit.found.push(...modAudit.found);
 
-    expect(audit.found).toEqual([]);
-    watch.assertNoErrors();
-    mod.watch.assertNoErrors();
-    await context.close();
-  });
+      expect(audit.found).toEqual([]);
+      watch.assertNoErrors();
+      mod.watch.assertNoErrors();
+      await context.close();
+    },
+  );
 });
