@@ -38,7 +38,7 @@ async function web(
     if (!wantsPage || request.url.startsWith('/api/') || path.extname(request.url.split('?')[0]!)) {
       return jsonNotFound(request, reply);
     }
-    reply.header('Cache-Control', 'no-cache').type('text/html');
+    reply.header('Cache-Control', 'no-cache').type('text/html; charset=utf-8');
     const page = (await opts.page?.(request)) ?? null;
     return page === null ? reply.sendFile('index.html') : reply.send(page);
   });

@@ -157,7 +157,7 @@ describe.each(engines)('link previews on %s', (engine) => {
     for (const url of [`/surveys/${money.gid}`, new URL(money.shareable_link).pathname]) {
       const res = await page(url);
       expect(res.statusCode, url).toBe(200);
-      expect(res.headers['content-type'], url).toMatch(/^text\/html/);
+      expect(res.headers['content-type'], url).toBe('text/html; charset=utf-8');
       const html = res.body;
       expect(titles(html), url).toEqual(['Money Talks · Candor']);
       expect(metas(html, 'og:title'), url).toEqual(['Money Talks · Candor']);
@@ -197,6 +197,7 @@ describe.each(engines)('link previews on %s', (engine) => {
     ]) {
       const res = await page(url);
       expect(res.statusCode, url).toBe(200);
+      expect(res.headers['content-type'], url).toMatch(/^text\/html/);
       expect(res.body, url).toBe(INDEX_HTML);
       expect(res.body, url).not.toContain('Secret');
       expect(res.body, url).not.toContain('Nobody sees me');
