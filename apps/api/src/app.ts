@@ -17,6 +17,7 @@ import { createMaintenance } from './db/maintenance.js';
 import { deriveKeys, derivePanelKey, deriveProfileKey, derivePseudonymKey } from './lib/keys.js';
 import { createPublicReadLimit } from './lib/public-read-limit.js';
 import { loggableError } from './lib/loggable-error.js';
+import { publicOrigin } from './lib/origin.js';
 import type { RateLimitStore } from './lib/rate-limit.js';
 import type { Secrets } from './lib/secrets.js';
 import { createTokenService } from './lib/tokens.js';
@@ -56,6 +57,8 @@ import { createPanelsService } from './modules/panels/panels.service.js';
 import { createPageViewsRepository } from './modules/page-views/page-views.repository.js';
 import { pageViewStatsRoutes, pageViewsRoutes } from './modules/page-views/page-views.routes.js';
 import { createPageViewsService } from './modules/page-views/page-views.service.js';
+import { shareRoutes } from './modules/share/share.routes.js';
+import { createShareService } from './modules/share/share.service.js';
 import { createRespondentIds } from './modules/respondents/respondent-ids.js';
 import { createRespondentsRepository } from './modules/respondents/respondents.repository.js';
 import { createRespondentsService } from './modules/respondents/respondents.service.js';
@@ -314,6 +317,8 @@ export async function buildApp({
     audit,
     legacyDir: uploadsDir,
   });
+  // Link previews: a survey page's own head tags for crawlers, and its share image.
+  const share = createShareService({ surveys, images, webRoot: config.webDistDir });
   const users = createUsersService(createUsersRepository(database.db, sessionChanges), {
     respondents,
     audit,
@@ -392,6 +397,7 @@ export async function buildApp({
         visitorReads: createPublicReadLimit(app.rateLimits, keys.ip, 'results'),
       });
       await api.register(pageViewsRoutes, { service: pageViews });
+      await api.register(shareRoutes, { service: share });
       // Everything under /api/v1/admin is for moderators and admins: guarded once, here; the
       // admin-only part once more inside.
       await api.register(
@@ -418,7 +424,14 @@ export async function buildApp({
   );
 
   await app.register(imageFiles, { service: images });
-  await app.register(web, { root: config.webDistDir });
+  await app.register(web, {
+    root: config.webDistDir,
+    page: (request) =>
+      share.page(request.url, publicOrigin(request)).catch((err: unknown) => {
+        request.log.warn({ err }, 'survey page tags: survey not read; the generic page instead');
+        return null;
+      }),
+  });
   // Answers are folded and snapshots published in the background while the app serves.
   // Profiles migration 0007 left in plain text are sealed in the background (the fold opens
   // both forms): a large database must not hold the server's start.

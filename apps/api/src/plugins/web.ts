@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { jsonNotFound } from './error-handler.js';
 
@@ -9,7 +9,14 @@ import { jsonNotFound } from './error-handler.js';
  * Serves the built web app: hashed assets cached for a year, everything else revalidated,
  * and index.html for any other GET so client-side routes (and their not-found page) work.
  */
-async function web(app: FastifyInstance, opts: { root: string | null }) {
+async function web(
+  app: FastifyInstance,
+  opts: {
+    root: string | null;
+    /** A page's own HTML (a survey's link-preview tags), else null for index.html as it is. */
+    page?: (request: FastifyRequest) => Promise<string | null>;
+  },
+) {
   const root = opts.root;
   if (!root || !fs.existsSync(path.join(root, 'index.html'))) {
     app.log.warn('The web app is not built (npm run build); serving the API only.');
@@ -26,12 +33,14 @@ async function web(app: FastifyInstance, opts: { root: string | null }) {
       res.header('Cache-Control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
     },
   });
-  app.setNotFoundHandler((request, reply) => {
+  app.setNotFoundHandler(async (request, reply) => {
     const wantsPage = request.method === 'GET' || request.method === 'HEAD';
     if (!wantsPage || request.url.startsWith('/api/') || path.extname(request.url.split('?')[0]!)) {
       return jsonNotFound(request, reply);
     }
-    return reply.header('Cache-Control', 'no-cache').type('text/html').sendFile('index.html');
+    reply.header('Cache-Control', 'no-cache').type('text/html; charset=utf-8');
+    const page = (await opts.page?.(request)) ?? null;
+    return page === null ? reply.sendFile('index.html') : reply.send(page);
   });
 }
 

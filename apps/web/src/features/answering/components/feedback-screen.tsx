@@ -7,6 +7,7 @@ import type { Mine } from '../types';
 import { LandscapeAlert } from '../../../components/landscape-alert';
 import { InterestRating } from './interest-rating';
 import { QuestionGraph } from '../../../components/results/question-graph';
+import { ShareResult } from '../../../components/share/result-card';
 
 interface Props {
   question: Question;
@@ -29,6 +30,8 @@ interface Props {
   rating: number | null;
   onRate: (score: number) => void;
   onNext: () => void;
+  /** The survey's name and public link, for the result card. */
+  share?: { surveyName: string; url: string };
 }
 
 /** After an answer: the graph (v1) or a thank-you (v2), then the interest rating. */
@@ -54,6 +57,15 @@ export function FeedbackScreen(props: Props) {
           props.results !== null ? 'next-update' : mineStateOf(member, props.answeredAt, results)
         }
       />
+      {props.share ? (
+        <ShareResult
+          surveyName={props.share.surveyName}
+          question={question.question}
+          results={results}
+          mine={mine?.answer ?? null}
+          url={props.share.url}
+        />
+      ) : null}
     </>
   ) : fetched.isError ? (
     <p className="notice">

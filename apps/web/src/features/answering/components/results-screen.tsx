@@ -3,16 +3,20 @@ import { useQuery } from '@tanstack/react-query';
 import { answeringQueries, memberBreakdown } from '../api/answers';
 import { LandscapeAlert } from '../../../components/landscape-alert';
 import { QuestionGraph } from '../../../components/results/question-graph';
+import { ShareButton } from '../../../components/share/share-button';
+import { ShareResult } from '../../../components/share/result-card';
 import { mineStateOf } from '../lib/flow';
 import type { Mine } from '../types';
 
 function QuestionResultsItem({
+  survey,
   question,
   mine,
   visible,
   member,
   answeredAt,
 }: {
+  survey: SurveyDetail;
   question: Question;
   mine: Mine | null;
   visible: boolean;
@@ -31,14 +35,23 @@ function QuestionResultsItem({
   return (
     <li className="results__item">
       {results.data ? (
-        <QuestionGraph
-          question={question}
-          results={results.data}
-          mine={mine?.answer ?? null}
-          breakdownQuery={memberBreakdown(question.qid)}
-          variant="compact"
-          mineState={mine ? mineStateOf(member, answeredAt, results.data) : 'counted'}
-        />
+        <>
+          <QuestionGraph
+            question={question}
+            results={results.data}
+            mine={mine?.answer ?? null}
+            breakdownQuery={memberBreakdown(question.qid)}
+            variant="compact"
+            mineState={mine ? mineStateOf(member, answeredAt, results.data) : 'counted'}
+          />
+          <ShareResult
+            surveyName={survey.name}
+            question={question.question}
+            results={results.data}
+            mine={mine?.answer ?? null}
+            url={survey.shareable_link}
+          />
+        </>
       ) : results.isError ? (
         <>
           <h3 className="graph__title">{question.question}</h3>
@@ -80,11 +93,18 @@ export function ResultsScreen({
             ? 'Your answers are marked. Only verified people are counted.'
             : 'Your answers are marked. They are not in these numbers until you sign up: only verified people are counted.'}
       </p>
+      <ShareButton
+        title={survey.name}
+        text={`${survey.name} on Candor: where do you stand?`}
+        url={survey.shareable_link}
+        className="button results__share"
+      />
       <LandscapeAlert topic="graph" />
       <ol className="results__list">
         {questions.map((q) => (
           <QuestionResultsItem
             key={q.qid}
+            survey={survey}
             question={q}
             mine={mine.get(q.qid) ?? null}
             visible={canSee(q.qid)}

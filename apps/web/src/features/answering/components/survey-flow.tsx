@@ -314,6 +314,7 @@ export function SurveyFlow({ survey, member, panel, renderIntro }: Props) {
             rating={ratings[question.qid] ?? null}
             onRate={(score) => setRatings((r) => ({ ...r, [question.qid]: score }))}
             onNext={() => leaveFeedback(step.index)}
+            share={{ surveyName: survey.name, url: survey.shareable_link }}
           />
         </div>
       );

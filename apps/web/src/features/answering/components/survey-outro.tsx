@@ -1,4 +1,4 @@
-import { copyLink } from '../../../lib/copy-link';
+import { ShareButton } from '../../../components/share/share-button';
 import type { Question, SurveyDetail } from '@candor/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
@@ -68,7 +68,7 @@ function PanelCode({ gid, panel, member }: { gid: string; panel: Panel; member: 
   );
 }
 
-function ShareLink({ link }: { link: string }) {
+function ShareLink({ link, name }: { link: string; name: string }) {
   return (
     <div className="share">
       <label className="field__label" htmlFor="share-link">
@@ -82,9 +82,7 @@ function ShareLink({ link }: { link: string }) {
           value={link}
           onFocus={(e) => e.target.select()}
         />
-        <button type="button" className="button" onClick={() => copyLink(link)}>
-          Copy link
-        </button>
+        <ShareButton title={name} text={`${name} on Candor: where do you stand?`} url={link} />
       </div>
     </div>
   );
@@ -146,7 +144,7 @@ export function SurveyOutro({
       <p className="outro__text">{survey.outro_screen_text}</p>
       {!member && answered > 0 ? <CountMyAnswers answered={answered} /> : null}
       {panel ? <PanelCode gid={survey.gid} panel={panel} member={member} /> : null}
-      <ShareLink link={survey.shareable_link} />
+      <ShareLink link={survey.shareable_link} name={survey.name} />
       <h2 className="outro__subtitle">Your answers</h2>
       {!member && answered === 0 ? (
         <p className="notice notice--local">Kept on this device only, not counted yet.</p>

@@ -1,5 +1,6 @@
 import type { SurveyDetail } from '@candor/contracts';
 import { PageHead } from '../../../components/page-head';
+import { ShareButton } from '../../../components/share/share-button';
 import { givesInstantFeedback, toneOf } from '../lib/bricks';
 import { timeAgo } from '../../../lib/relative-time';
 import '../styles/surveys.css';
@@ -24,7 +25,8 @@ export function SurveyIntro({
       <PageHead
         title={survey.name}
         description={`${survey.cover_headline} ${survey.questions_count} questions on Candor.`}
-        image={survey.intro_screen_image ?? survey.cover_image}
+        // The link preview the server puts in the page too (the survey's share image).
+        image={`/api/v1/surveys/${survey.gid}/share-image.png`}
       />
       <div className="intro__media">
         {survey.intro_screen_image ? (
@@ -80,10 +82,17 @@ export function SurveyIntro({
                 ? `Continue: question ${progress.answered + 1} of ${progress.total}`
                 : 'Start the survey'}
         </button>
-        <p className="intro__byline">
-          {survey.author ? `By ${survey.author} · released` : 'Released'}{' '}
-          {timeAgo(survey.release_date)}
-        </p>
+        <div className="intro__footer">
+          <p className="intro__byline">
+            {survey.author ? `By ${survey.author} · released` : 'Released'}{' '}
+            {timeAgo(survey.release_date)}
+          </p>
+          <ShareButton
+            title={survey.name}
+            text={`${survey.name} on Candor: where do you stand?`}
+            url={survey.shareable_link}
+          />
+        </div>
       </div>
     </article>
   );

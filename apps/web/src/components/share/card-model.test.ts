@@ -1,0 +1,70 @@
+import type { QuestionResults } from '@candor/contracts';
+import { describe, expect, it } from 'vitest';
+import { canMakeCard, cardModel } from './card-model';
+
+const results = (over: Partial<QuestionResults> = {}): QuestionResults => ({
+  qid: '0b4cf0d1-6a3e-4c55-9f5c-2d7f4ad3c2a1',
+  type: 'Closed',
+  respondents: 1240,
+  blank: 40,
+  choices: [
+    { choice: 'Yes', count: 700, percent: 56.5, margin: 2.7, is_blank: false },
+    { choice: 'No', count: 420, percent: 33.9, margin: 2.6, is_blank: false },
+    { choice: 'Never', count: null, percent: null, margin: null, is_blank: false },
+    { choice: 'Leave blank', count: 40, percent: 3.2, margin: 1, is_blank: true },
+  ],
+  dominated: false,
+  breakdown: null,
+  words: [],
+  samples: [],
+  updates: 4,
+  snapshot_at: '2026-11-24T10:00:00.000Z',
+  ...over,
+});
+
+const base = {
+  survey: 'Money Talks',
+  question: 'Would you keep a wallet you found?',
+  site: 'candor.example',
+};
+
+describe('the result card', () => {
+  it('by default shows everyone’s shares and nothing of the sharer, whatever they chose', () => {
+    for (const mine of ['No', 'Yes', '', null]) {
+      const card = cardModel({ ...base, results: results(), mine, showMine: false });
+      expect(card.showsMine).toBe(false);
+      expect(card.rows.every((r) => !r.mine)).toBe(true);
+      expect(card.headline).toBe('Most people chose “Yes” (57%).');
+      expect(card.alt).toContain('My answer is not on the card.');
+      expect(card.alt).not.toContain('(my answer)');
+      // The same card whoever makes it: nothing in it depends on the answer.
+      expect(card).toEqual(cardModel({ ...base, results: results(), mine: null, showMine: false }));
+    }
+  });
+
+  it('marks the sharer’s answer only when they choose to show it', () => {
+    const card = cardModel({ ...base, results: results(), mine: 'No', showMine: true });
+    expect(card.showsMine).toBe(true);
+    expect(card.rows.filter((r) => r.mine).map((r) => r.label)).toEqual(['No']);
+    expect(card.headline).toBe('I chose “No”, like 34% of people.');
+    expect(card.alt).toContain('No: 34% (my answer)');
+    expect(card.alt).toContain('My answer: No.');
+  });
+
+  it('cannot show a blank answer, and says hidden shares are hidden, never 0%', () => {
+    const card = cardModel({ ...base, results: results(), mine: '', showMine: true });
+    expect(card.showsMine).toBe(false);
+    expect(card.alt).toContain('Never: hidden');
+    expect(card.rows.map((r) => r.label)).toEqual(['Yes', 'No', 'Never']);
+    expect(card.footnote).toBe('n = about 1,240 verified people · blurred for privacy, ±3 points');
+  });
+
+  it('is offered only for a closed question whose split is published', () => {
+    expect(canMakeCard(results())).toBe(true);
+    expect(canMakeCard(results({ respondents: null, blank: null }))).toBe(false);
+    expect(canMakeCard(results({ dominated: true }))).toBe(false);
+    expect(canMakeCard(results({ type: 'Open', choices: [] }))).toBe(false);
+    const allHidden = results().choices.map((c) => ({ ...c, percent: null }));
+    expect(canMakeCard(results({ choices: allHidden }))).toBe(false);
+  });
+});

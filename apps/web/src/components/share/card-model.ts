@@ -1,0 +1,102 @@
+import type { QuestionResults } from '@candor/contracts';
+import { headlineOf } from '../results/question-graph';
+
+/** One bar of the card: a choice and its published share (null when hidden for privacy). */
+export interface CardRow {
+  label: string;
+  percent: number | null;
+  /** The sharer's own answer, marked only when they chose to show it. */
+  mine: boolean;
+}
+
+/** Everything a result card shows, and nothing else: drawn as is, and described in its alt. */
+export interface CardModel {
+  survey: string;
+  question: string;
+  headline: string | null;
+  rows: CardRow[];
+  /** "n = about 1,240 verified people · ±3 points" */
+  footnote: string;
+  /** Where people can answer too: the site's address, not the survey's full link. */
+  site: string;
+  /** Whether the card shows the sharer's answer (only when they ticked the box). */
+  showsMine: boolean;
+  /** The card in words: its image's alt text. */
+  alt: string;
+}
+
+const rounded = (percent: number) => `${Math.round(percent)}%`;
+
+/**
+ * Whether a question's published results make a card: a closed question whose split is shown
+ * (enough people, not one answer by nearly everyone) with at least one share not hidden.
+ */
+export function canMakeCard(results: QuestionResults): boolean {
+  return (
+    results.type === 'Closed' &&
+    results.respondents !== null &&
+    !results.dominated &&
+    results.choices.some((c) => !c.is_blank && c.percent !== null)
+  );
+}
+
+/**
+ * What the card of one question says, from its published (noisy) numbers only. By default it
+ * says nothing of the sharer: their answer is not marked, and the headline speaks of everyone.
+ * With `showMine` (the person's own choice, in the page only), their row is marked and the
+ * headline says what they chose. Nothing of this leaves the browser unless they share the image.
+ */
+export function cardModel({
+  survey,
+  question,
+  results,
+  mine,
+  showMine,
+  site,
+}: {
+  survey: string;
+  question: string;
+  results: QuestionResults;
+  /** The person's own answer ('' when left blank), or null. */
+  mine: string | null;
+  showMine: boolean;
+  site: string;
+}): CardModel {
+  const answered = results.choices.filter((c) => !c.is_blank);
+  const shown = showMine && mine !== null && answered.some((c) => c.choice === mine);
+  const rows: CardRow[] = answered.map((c) => ({
+    label: c.choice,
+    percent: c.percent,
+    mine: shown && c.choice === mine,
+  }));
+  const margins = answered.flatMap((c) => (c.margin === null ? [] : [c.margin]));
+  const margin = margins.length ? Math.max(1, Math.round(Math.max(...margins))) : null;
+  const n = results.respondents ?? 0;
+  const footnote =
+    `n = about ${n.toLocaleString('en')} verified people` +
+    (margin !== null ? ` · blurred for privacy, ±${margin} points` : ' · blurred for privacy');
+  const own = rows.find((r) => r.mine);
+  const headline = own
+    ? own.percent !== null
+      ? `I chose “${own.label}”, like ${rounded(own.percent)} of people.`
+      : `I chose “${own.label}”.`
+    : // Everyone's headline: the sharer's answer plays no part in it.
+      headlineOf(
+        answered.map((c) => ({
+          label: c.choice,
+          percent: c.percent,
+          margin: c.margin,
+          mine: false,
+        })),
+      );
+  const described = rows
+    .map(
+      (r) =>
+        `${r.label}: ${r.percent === null ? 'hidden' : rounded(r.percent)}${r.mine ? ' (my answer)' : ''}`,
+    )
+    .join('; ');
+  const alt =
+    `Result card from Candor. ${question} ${described}. ${footnote}.` +
+    (own ? ` My answer: ${own.label}.` : ' My answer is not on the card.');
+  return { survey, question, headline, rows, footnote, site, showsMine: shown, alt };
+}
