@@ -104,7 +104,7 @@ export async function prepare(
  * `from` on: pair i is member i mod M with question (member + i div M) mod Q, so none repeats
  * (bench/wrk/answers.lua).
  */
-function ingest(url: string, files: PairFiles, from: number, seconds = SECONDS) {
+export function ingest(url: string, files: PairFiles, from: number, seconds = SECONDS) {
   const out = execFileSync(
     'wrk',
     [
