@@ -2,7 +2,7 @@
 // Enter to the survey, letter and number keys to answer, digits to rate, Enter to go on; no
 // mouse click at all. Focus stays visible and on something that means something all the way.
 // Also: the rating's targets are 44 x 44 px at both sizes, and the slide between screens is
-// gone with reduced motion.
+// gone with reduced motion (these two with a pointer: they are not about keys).
 import type { AttemptedQuestionList, SurveyDetail } from '@candor/contracts';
 import type { Page } from 'playwright-core';
 import { describe, expect, inject } from 'vitest';
@@ -262,7 +262,23 @@ describe('the keyboard alone', () => {
   });
 });
 
-describe('moving between screens', () => {
+describe('the rating and the moves between screens', () => {
+  it('each score of the rating is a 44 x 44 px target, on a phone and on a desktop', async ({
+    people,
+  }) => {
+    const s = await sampleSurvey((x) => x.name === 'Consent in Practice');
+    const { context, page, watch } = await people.newPage(phone);
+    await page.goto(`/surveys/${s.gid}`);
+    await page.getByRole('button', { name: 'Start the survey' }).click();
+    await page.getByRole('list', { name: 'Answers' }).getByRole('button').first().click();
+    await page.getByText(/Your answer:/).waitFor();
+    await expectRatingTargets(page);
+    await page.setViewportSize(desktop.viewport!);
+    await expectRatingTargets(page);
+    watch.assertNoErrors();
+    await context.close();
+  });
+
   it('slides the next screen in, and not at all with reduced motion', async ({ people }) => {
     const s = await sampleSurvey((x) => x.name === 'Consent in Practice');
     const { context, page, watch } = await people.newPage(desktop);
@@ -275,13 +291,12 @@ describe('moving between screens', () => {
       });
     await page.emulateMedia({ reducedMotion: 'reduce' });
     await page.goto(`/surveys/${s.gid}`);
-    await page.getByRole('heading', { level: 1, name: s.name }).waitFor();
-    await enter(page);
+    await page.getByRole('button', { name: 'Start the survey' }).click();
     await questionHeading(page, s.questions[0]!.question).waitFor();
     await expect(screenMotion()).resolves.toEqual({ name: 'none', duration: '0s' });
 
     await page.emulateMedia({ reducedMotion: 'no-preference' });
-    await page.keyboard.press('a');
+    await page.getByRole('list', { name: 'Answers' }).getByRole('button').first().click();
     await page.getByText(/Your answer:/).waitFor();
     const motion = await screenMotion();
     expect(motion?.name).toBe('flow-screen-in');
