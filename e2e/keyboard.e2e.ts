@@ -168,6 +168,8 @@ describe('the keyboard alone', () => {
         await page.keyboard.press('Enter');
       } else {
         given.push(await answerWithKey(page, q, ['a', '2', 'C'][i]!));
+        // The pick as it shows for a moment before the screen goes on.
+        if (i === 1) await screenshot(page, 'keyboard-picking-phone', { fullPage: false });
       }
       await page.getByText(`Your answer: ${given[i]!}`).waitFor();
       await focusOnHeading(page, q.question);
@@ -233,7 +235,7 @@ describe('the keyboard alone', () => {
       await page.getByText(`Your answer: ${given[i]!}`).waitFor();
       await focusOnHeading(page, q.question);
       if (i === 0) {
-        await page.locator('.graph').waitFor();
+        await page.locator('.recharts-surface, .bars').first().waitFor();
         await expectRatingTargets(page);
         await screenshot(page, 'keyboard-rating-desktop');
       }
