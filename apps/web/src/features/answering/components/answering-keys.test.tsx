@@ -248,6 +248,18 @@ describe('keys on the rating', () => {
     expect(onNext).toHaveBeenCalledExactlyOnceWith(6);
     view.unmount();
 
+    // A tap on the score the arrows chose picks it (no change event: it is checked already).
+    const moved = feedback();
+    fireEvent.keyDown(screen.getByRole('radio', { name: '2' }), { key: 'ArrowRight' });
+    fireEvent.click(screen.getByRole('radio', { name: '3' }));
+    await pass(ADVANCE_MS);
+    expect(moved.onNext).not.toHaveBeenCalled();
+    fireEvent.pointerDown(screen.getByRole('radio', { name: '3' }));
+    fireEvent.click(screen.getByRole('radio', { name: '3' }));
+    await pass(ADVANCE_MS);
+    expect(moved.onNext).toHaveBeenCalledExactlyOnceWith(3);
+    moved.view.unmount();
+
     const other = feedback();
     const eight = screen.getByRole('radio', { name: '8' });
     fireEvent.pointerDown(eight);

@@ -59,6 +59,10 @@ export function InterestRating({
                 onChange(score, moving.current ? 'move' : 'pick');
                 moving.current = false;
               }}
+              // The score already chosen (by the arrows) fires no change: a tap on it picks it.
+              onClick={() => {
+                if (value === score && !moving.current) onChange(score, 'pick');
+              }}
             />
             <span>{score}</span>
           </label>
