@@ -4,7 +4,7 @@ import { describe, expect, inject } from 'vitest';
 import { type Caller, call, logInByApi, sampleSurvey, token } from './api';
 import { desktop, phone } from './chromium';
 import { it, test } from './fixtures';
-import { logIn, readDownload, screenshot, signUp, toast } from './screens';
+import { logIn, questionHeading, readDownload, screenshot, signUp, toast } from './screens';
 
 const baseURL = inject('baseURL');
 
@@ -97,8 +97,9 @@ describe('results, mirror and my data in Chromium', () => {
     await page.locator('.groups').scrollIntoViewIfNeeded();
     await screenshot(page, 'results-breakdown-phone');
     await fitsWidth(page, 320, 'results-breakdown-320');
-    await page.getByRole('radio', { name: '8', exact: true }).check({ force: true });
-    await page.getByRole('button', { name: 'Next' }).click();
+    // A score picked goes on by itself (decision 016), to the next question.
+    await page.getByRole('radio', { name: '8', exact: true }).click({ force: true });
+    await questionHeading(page, s.questions[1]!.question).waitFor();
 
     // The mirror: the question, the answer and how many answered the same.
     await page.getByRole('link', { name: 'My mirror' }).click();

@@ -1,5 +1,5 @@
 import type { Question, SurveyDetail } from '@candor/contracts';
-import { useMemo } from 'react';
+import { useMemo, useRef } from 'react';
 import { Navigate, Outlet, useParams } from 'react-router';
 import { AdminShell, useIsAdmin } from '../../features/admin/components/admin-shell';
 import { AnalyticsPanel } from '../../features/admin/components/insights/analytics-panel';
@@ -72,6 +72,8 @@ function PreviewQuestion({
     () => makeShuffle(survey.gid, [question]).choices[question.qid] ?? question.choices,
     [survey.gid, question],
   );
+  // Nothing is recorded: the pick is kept here until the screen goes on.
+  const picked = useRef('');
   return (
     <QuestionScreen
       question={question}
@@ -79,7 +81,11 @@ function PreviewQuestion({
       number={number}
       total={total}
       busy={false}
-      onAnswer={(input) => onAnswer(input.isBlank ? '' : input.answer)}
+      onAnswer={(input) => {
+        picked.current = input.isBlank ? '' : input.answer;
+        return Promise.resolve(true);
+      }}
+      onNext={() => onAnswer(picked.current)}
     />
   );
 }

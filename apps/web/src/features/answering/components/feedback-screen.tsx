@@ -1,11 +1,13 @@
-import type { Question, QuestionResults } from '@candor/contracts';
+import { RATING_MAX, type Question, type QuestionResults } from '@candor/contracts';
 import { useQuery } from '@tanstack/react-query';
-import { useId } from 'react';
+import { useEffect, useId, useRef } from 'react';
 import { answeringQueries, memberBreakdown } from '../api/answers';
 import { mineStateOf } from '../lib/flow';
+import { ADVANCE_MS, useEnterToGoOn, useScreenKeys } from '../lib/keys';
 import type { Mine } from '../types';
 import { LandscapeAlert } from '../../../components/landscape-alert';
-import { InterestRating } from './interest-rating';
+import { InterestRating, type RatingPick } from './interest-rating';
+import { EnterHint } from './key-hint';
 import { QuestionGraph } from '../../../components/results/question-graph';
 import { ShareResult } from '../../../components/share/result-card';
 
@@ -29,15 +31,56 @@ interface Props {
   visitorLeft: number | null;
   rating: number | null;
   onRate: (score: number) => void;
-  onNext: () => void;
+  /** Goes on, with the rating given (null: skipped). Called once. */
+  onNext: (score: number | null) => void;
   /** The survey's name and public link, for the result card. */
   share?: { surveyName: string; url: string };
 }
 
-/** After an answer: the graph (v1) or a thank-you (v2), then the interest rating. */
+/** After a `1`, a `0` within this long makes 10 (ms). */
+const TEN_MS = 700;
+
+/**
+ * After an answer: the graph (v1) or a thank-you (v2), then the interest rating. A score picked
+ * (a tap, or its digit key) stays marked a moment, then the screen goes on; Enter goes on too.
+ */
 export function FeedbackScreen(props: Props) {
   const { question, mine, withGraph, member, offline } = props;
   const headingId = useId();
+  const screenRef = useRef<HTMLElement>(null);
+  // Goes on once, whichever comes first: the pause after a pick, Enter, or the button.
+  const wentOn = useRef(false);
+  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  const lastKey = useRef<{ key: string; at: number } | null>(null);
+  useEffect(
+    () => () => {
+      if (timer.current) clearTimeout(timer.current);
+    },
+    [],
+  );
+  const goOn = (score: number | null) => {
+    if (timer.current) clearTimeout(timer.current);
+    if (wentOn.current) return;
+    wentOn.current = true;
+    props.onNext(score);
+  };
+  const rate = (score: number, how: RatingPick, delay = ADVANCE_MS) => {
+    if (wentOn.current) return;
+    props.onRate(score);
+    if (timer.current) clearTimeout(timer.current);
+    timer.current = how === 'pick' ? setTimeout(() => goOn(score), delay) : null;
+  };
+  useScreenKeys(screenRef, (event) => {
+    if (!/^[0-9]$/.test(event.key)) return;
+    event.preventDefault();
+    const digit = Number(event.key);
+    const last = lastKey.current;
+    lastKey.current = { key: event.key, at: Date.now() };
+    // The scale is 0 to 10 (RATING_MAX): "1" then "0" is ten, so a 1 waits a little longer.
+    if (digit === 0 && last?.key === '1' && Date.now() - last.at < TEN_MS) rate(RATING_MAX, 'pick');
+    else rate(digit, 'pick', digit === 1 ? TEN_MS : ADVANCE_MS);
+  });
+  useEnterToGoOn(screenRef, () => goOn(props.rating));
   // A visitor reads the published results too (the API serves them without a session).
   const fetched = useQuery({
     ...answeringQueries.results(question.qid),
@@ -76,7 +119,7 @@ export function FeedbackScreen(props: Props) {
     <div className="chart chart--loading" aria-busy="true" aria-label="Loading the graph" />
   );
   return (
-    <section className="feedback" aria-labelledby={headingId}>
+    <section ref={screenRef} className="feedback" aria-labelledby={headingId}>
       <p className="question__progress">
         Question {props.number} of {props.total}
       </p>
@@ -120,14 +163,14 @@ export function FeedbackScreen(props: Props) {
       ) : (
         <p className="feedback__later">Thank you. You see how everyone answered at the end.</p>
       )}
-      <InterestRating value={props.rating} onChange={props.onRate} />
+      <InterestRating value={props.rating} onChange={rate} />
       <div className="feedback__actions">
         <button
           type="button"
           className="button button--primary button--large"
-          onClick={props.onNext}
+          onClick={() => goOn(props.rating)}
         >
-          {props.rating === null ? 'Skip rating and go on' : 'Next'}
+          {props.rating === null ? 'Skip rating and go on' : 'Next'} <EnterHint />
         </button>
       </div>
     </section>

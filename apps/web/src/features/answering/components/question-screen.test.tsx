@@ -1,7 +1,7 @@
 import { LEAVE_BLANK_CHOICE, type Question } from '@candor/contracts';
 import { act, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { QuestionScreen } from './question-screen';
+import { QuestionScreen, type AnswerInput } from './question-screen';
 
 const closed: Question = {
   qid: '00000000-0000-4000-8000-000000000001',
@@ -19,6 +19,9 @@ const closed: Question = {
 };
 const open: Question = { ...closed, type: 'Open', choices: [], max_length: 20 };
 
+/** An `onAnswer` that records every answer it is given. */
+const recorded = () => vi.fn((_input: AnswerInput) => Promise.resolve(true));
+
 afterEach(() => {
   vi.useRealTimers();
   localStorage.clear();
@@ -26,7 +29,7 @@ afterEach(() => {
 
 describe('QuestionScreen', () => {
   it('takes one answer however often it is tapped', () => {
-    const onAnswer = vi.fn();
+    const onAnswer = recorded();
     render(
       <QuestionScreen
         question={closed}
@@ -35,6 +38,7 @@ describe('QuestionScreen', () => {
         total={3}
         busy={false}
         onAnswer={onAnswer}
+        onNext={vi.fn()}
       />,
     );
     const yes = screen.getByRole('button', { name: 'Yes' });
@@ -47,7 +51,7 @@ describe('QuestionScreen', () => {
   });
 
   it('always offers leave-blank, sent as the blank choice', () => {
-    const onAnswer = vi.fn();
+    const onAnswer = recorded();
     render(
       <QuestionScreen
         question={closed}
@@ -56,6 +60,7 @@ describe('QuestionScreen', () => {
         total={3}
         busy={false}
         onAnswer={onAnswer}
+        onNext={vi.fn()}
       />,
     );
     fireEvent.click(screen.getByRole('button', { name: 'Leave blank' }));
@@ -68,7 +73,7 @@ describe('QuestionScreen', () => {
 
   it('records a blank when the countdown runs out', () => {
     vi.useFakeTimers();
-    const onAnswer = vi.fn();
+    const onAnswer = recorded();
     render(
       <QuestionScreen
         question={{ ...closed, timer_length: '0:00:05' }}
@@ -77,6 +82,7 @@ describe('QuestionScreen', () => {
         total={3}
         busy={false}
         onAnswer={onAnswer}
+        onNext={vi.fn()}
       />,
     );
     expect(screen.getByText('5s left')).toBeTruthy();
@@ -94,7 +100,7 @@ describe('QuestionScreen', () => {
 
   it('gives more time when asked, as often as asked, and warns before the time runs out', () => {
     vi.useFakeTimers();
-    const onAnswer = vi.fn();
+    const onAnswer = recorded();
     render(
       <QuestionScreen
         question={{ ...closed, timer_length: '0:00:25' }}
@@ -103,6 +109,7 @@ describe('QuestionScreen', () => {
         total={3}
         busy={false}
         onAnswer={onAnswer}
+        onNext={vi.fn()}
       />,
     );
     expect(screen.queryByText(/Need more time/)).toBeNull();
@@ -121,7 +128,7 @@ describe('QuestionScreen', () => {
   it('keeps the deadline across a remount (a reload), and forgets it once answered', () => {
     vi.useFakeTimers();
     const question = { ...closed, timer_length: '0:00:25' };
-    const screenFor = (onAnswer = vi.fn()) => (
+    const screenFor = (onAnswer = recorded()) => (
       <QuestionScreen
         question={question}
         choices={closed.choices}
@@ -129,6 +136,7 @@ describe('QuestionScreen', () => {
         total={3}
         busy={false}
         onAnswer={onAnswer}
+        onNext={vi.fn()}
       />
     );
     const first = render(screenFor());
@@ -143,7 +151,7 @@ describe('QuestionScreen', () => {
   });
 
   it('sends trimmed open text, limited to the question length, or a blank', () => {
-    const onAnswer = vi.fn();
+    const onAnswer = recorded();
     render(
       <QuestionScreen
         question={open}
@@ -152,6 +160,7 @@ describe('QuestionScreen', () => {
         total={1}
         busy={false}
         onAnswer={onAnswer}
+        onNext={vi.fn()}
       />,
     );
     const box = screen.getByLabelText('Your answer');

@@ -1,9 +1,18 @@
 import { LEAVE_BLANK_CHOICE, OPEN_ANSWER_MAX_LENGTH, type Question } from '@candor/contracts';
-import { useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { clearDeadline } from '../lib/deadline';
 import { timerSeconds } from '../lib/flow';
+import {
+  ADVANCE_MS,
+  choiceIndexForKey,
+  choiceLetter,
+  choiceShortcuts,
+  useEnterToGoOn,
+  useScreenKeys,
+} from '../lib/keys';
 import { LandscapeAlert } from '../../../components/landscape-alert';
 import { Countdown } from './countdown';
+import { EnterHint } from './key-hint';
 import { QuestionVideo } from './question-video';
 import '../styles/answering.css';
 
@@ -23,32 +32,120 @@ interface Props {
   choices: string[];
   number: number;
   total: number;
-  onAnswer: (input: AnswerInput) => void;
+  /** Records the answer; resolves true once it is kept (false: it was not, the person may retry). */
+  onAnswer: (input: AnswerInput) => Promise<boolean>;
+  /** Goes on to the answer's feedback, once it is recorded. */
+  onNext: () => void;
   /** An answer is being recorded: every control is disabled so a double tap stores one answer. */
   busy: boolean;
 }
+
+/** A video of the screen is playing: going on by itself would cut it off. */
+const videoPlaying = (screen: Element | null) =>
+  [...(screen?.querySelectorAll('video') ?? [])].some((v) => !v.paused && !v.ended);
+
+const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const blankFor = (q: Question): AnswerInput =>
   q.type === 'Closed'
     ? { choice: LEAVE_BLANK_CHOICE, answer: '', isBlank: true }
     : { text: '', answer: '', isBlank: true };
 
-/** One question per screen: video if any, the question, its choices or a text box, a timer. */
-export function QuestionScreen({ question, choices, number, total, onAnswer, busy }: Props) {
+/**
+ * One question per screen: video if any, the question, its choices or a text box, a timer.
+ * A choice is picked by a tap, or by its key (`A`-`Z`, `1`-`9`); the pick is recorded at once,
+ * stays marked for a moment, then the screen goes on by itself, unless a video is playing
+ * (then "Next" waits for the person). Docs: decisions/016-answering-keys.md.
+ */
+export function QuestionScreen({
+  question,
+  choices,
+  number,
+  total,
+  onAnswer,
+  onNext,
+  busy,
+}: Props) {
   const headingId = useId();
+  const screenRef = useRef<HTMLElement>(null);
+  const nextRef = useRef<HTMLButtonElement>(null);
   const seconds = timerSeconds(question.timer_length);
   const [picked, setPicked] = useState<string | null>(null);
-  const submit = (input: AnswerInput) => {
-    if (busy || picked !== null) return;
+  // The same pick twice in one tick (two keys, a key and a tap) must not record two answers.
+  const pickedRef = useRef(false);
+  // Answer recorded while a video played: the person goes on with "Next" when they like.
+  const [held, setHeld] = useState(false);
+  const live = useRef(true);
+  useEffect(() => {
+    live.current = true;
+    return () => {
+      live.current = false;
+    };
+  }, []);
+  // Focus on Next (announced, Enter goes on) without scrolling the playing video away.
+  useEffect(() => {
+    if (held) nextRef.current?.focus({ preventScroll: true });
+  }, [held]);
+  // The screen goes on once, whichever comes first: the pause after a pick, Next, or Enter.
+  const wentOn = useRef(false);
+  const goOn = () => {
+    if (wentOn.current || !live.current) return;
+    wentOn.current = true;
+    onNext();
+  };
+
+  const submit = async (input: AnswerInput) => {
+    if (busy || pickedRef.current) return;
+    pickedRef.current = true;
+    const at = Date.now();
     setPicked(input.choice ?? input.text ?? '');
     // Answered in time: a reload must not call it run out.
     if (!input.timedOut) clearDeadline(question.qid);
-    onAnswer(input);
+    const hold = !input.timedOut && videoPlaying(screenRef.current);
+    const recorded = await onAnswer(input);
+    if (!live.current) return;
+    if (!recorded) {
+      // Not kept (the browser refused to store it): the person can pick again.
+      pickedRef.current = false;
+      setPicked(null);
+      return;
+    }
+    if (hold) {
+      setHeld(true);
+      return;
+    }
+    // A choice stays marked a moment, so the person sees what was taken (sent text, and a
+    // run-out, whose "Time's up" is on the next screen, have nothing to show).
+    if (question.type === 'Closed' && !input.timedOut) {
+      await wait(ADVANCE_MS - (Date.now() - at));
+    }
+    goOn();
   };
+  const pick = (choice: string) =>
+    void submit(
+      choice === LEAVE_BLANK_CHOICE
+        ? blankFor(question)
+        : { choice, answer: choice, isBlank: false },
+    );
+
+  useScreenKeys(
+    screenRef,
+    (event) => {
+      const index = choiceIndexForKey(event.key);
+      const choice = index === null ? undefined : choices[index];
+      if (choice === undefined) return;
+      event.preventDefault();
+      pick(choice);
+    },
+    question.type === 'Closed' && picked === null && !busy,
+  );
+  useEnterToGoOn(screenRef, goOn, held);
+
   const video = question.video_link_1;
   const hasVideo = Boolean(video);
   return (
     <section
+      ref={screenRef}
       className={`question${hasVideo ? ' question--video' : ''}`}
       aria-labelledby={headingId}
     >
@@ -63,7 +160,7 @@ export function QuestionScreen({ question, choices, number, total, onAnswer, bus
         <Countdown
           qid={question.qid}
           seconds={seconds}
-          onExpire={() => submit({ ...blankFor(question), timedOut: true })}
+          onExpire={() => void submit({ ...blankFor(question), timedOut: true })}
         />
       ) : null}
       {video ? (
@@ -88,22 +185,24 @@ export function QuestionScreen({ question, choices, number, total, onAnswer, bus
         </h1>
         {question.type === 'Closed' ? (
           <ul className="answers" aria-label="Answers">
-            {choices.map((choice) => {
+            {choices.map((choice, index) => {
               const blank = choice === LEAVE_BLANK_CHOICE;
+              const isPicked = picked === choice;
               return (
                 <li key={choice}>
                   <button
                     type="button"
-                    className={`answer${blank ? ' answer--blank' : ''}${picked === choice ? ' answer--picked' : ''}`}
-                    disabled={busy || picked !== null}
-                    aria-pressed={picked === choice}
-                    onClick={() =>
-                      submit(
-                        blank ? blankFor(question) : { choice, answer: choice, isBlank: false },
-                      )
-                    }
+                    className={`answer${blank ? ' answer--blank' : ''}${isPicked ? ' answer--picked' : ''}`}
+                    // The picked one keeps focus (and its ring) while it shows as taken.
+                    disabled={(busy || picked !== null) && !isPicked}
+                    aria-pressed={isPicked}
+                    aria-keyshortcuts={choiceShortcuts(index)}
+                    // Its key, drawn before the answer (CSS), as on Typeform: a badge for the
+                    // eyes, out of the button's name and text (the keys are announced).
+                    data-key={choiceLetter(index) ?? undefined}
+                    onClick={() => pick(choice)}
                   >
-                    {blank ? 'Leave blank' : choice}
+                    <span className="answer__label">{blank ? 'Leave blank' : choice}</span>
                   </button>
                 </li>
               );
@@ -114,10 +213,23 @@ export function QuestionScreen({ question, choices, number, total, onAnswer, bus
             maxLength={question.max_length ?? OPEN_ANSWER_MAX_LENGTH}
             disabled={busy || picked !== null}
             onSubmit={(text) =>
-              submit(text ? { text, answer: text, isBlank: false } : blankFor(question))
+              void submit(text ? { text, answer: text, isBlank: false } : blankFor(question))
             }
           />
         )}
+        {held ? (
+          <div className="question__held">
+            <p role="status">Your answer is saved. Finish the video if you like, then go on.</p>
+            <button
+              ref={nextRef}
+              type="button"
+              className="button button--primary button--large"
+              onClick={goOn}
+            >
+              Next <EnterHint />
+            </button>
+          </div>
+        ) : null}
       </div>
     </section>
   );
@@ -154,10 +266,21 @@ function OpenAnswer({
         value={text}
         disabled={disabled}
         onChange={(e) => setText(e.target.value)}
+        onKeyDown={(e) => {
+          // Enter is a new line in a long answer; Ctrl (⌘) + Enter sends it.
+          if (e.key === 'Enter' && (e.ctrlKey || e.metaKey) && !e.repeat) {
+            e.preventDefault();
+            e.currentTarget.form?.requestSubmit();
+          }
+        }}
         aria-describedby={`${id}-count`}
       />
       <p id={`${id}-count`} className="field__hint open-answer__count">
         {text.length} / {maxLength} characters · only the words are kept, never your name
+        <span className="key-only" aria-hidden="true">
+          {' '}
+          · Ctrl + Enter sends
+        </span>
       </p>
       <div className="open-answer__actions">
         <button

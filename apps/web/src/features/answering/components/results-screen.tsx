@@ -1,11 +1,14 @@
 import type { Question, SurveyDetail } from '@candor/contracts';
 import { useQuery } from '@tanstack/react-query';
+import { useRef } from 'react';
 import { answeringQueries, memberBreakdown } from '../api/answers';
 import { LandscapeAlert } from '../../../components/landscape-alert';
 import { QuestionGraph } from '../../../components/results/question-graph';
 import { ShareButton } from '../../../components/share/share-button';
 import { ShareResult } from '../../../components/share/result-card';
 import { mineStateOf } from '../lib/flow';
+import { useEnterToGoOn } from '../lib/keys';
+import { EnterHint } from './key-hint';
 import type { Mine } from '../types';
 
 function QuestionResultsItem({
@@ -83,8 +86,10 @@ export function ResultsScreen({
   canSee: (qid: string) => boolean;
   onNext: () => void;
 }) {
+  const screenRef = useRef<HTMLElement>(null);
+  useEnterToGoOn(screenRef, onNext);
   return (
-    <section className="results" aria-labelledby="results-title">
+    <section ref={screenRef} className="results" aria-labelledby="results-title">
       <h1 id="results-title">How everyone answered</h1>
       <p className="results__lead">
         {survey.status === 'Closed'
@@ -114,7 +119,7 @@ export function ResultsScreen({
         ))}
       </ol>
       <button type="button" className="button button--primary button--large" onClick={onNext}>
-        {survey.status === 'Closed' ? 'Done' : 'Finish'}
+        {survey.status === 'Closed' ? 'Done' : 'Finish'} <EnterHint />
       </button>
     </section>
   );

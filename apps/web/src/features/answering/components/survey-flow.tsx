@@ -17,6 +17,7 @@ import {
   setOutboxOwner,
 } from '../api/outbox';
 import { ranOutQid } from '../lib/deadline';
+import { useEnterToGoOn } from '../lib/keys';
 import {
   instantFeedback,
   makeShuffle,
@@ -215,9 +216,10 @@ export function SurveyFlow({ survey, member, panel, renderIntro }: Props) {
     window.scrollTo({ top: 0 });
   };
 
-  const answer = async (index: number, input: AnswerInput) => {
+  /** Records an answer; true once it is kept (the question screen then goes on). */
+  const answer = async (index: number, input: AnswerInput): Promise<boolean> => {
     const question = questions[index];
-    if (!question) return;
+    if (!question) return false;
     setBusy(true);
     stopTiming();
     try {
@@ -247,23 +249,30 @@ export function SurveyFlow({ survey, member, panel, renderIntro }: Props) {
           new Promise((resolve) => setTimeout(resolve, 2000)),
         ]);
       }
-      go({ kind: 'feedback', index });
+      return true;
     } catch {
       toast.error('Your answer could not be saved on this device.', {
         description: 'Check that your browser allows this site to store data, then try again.',
       });
+      return false;
     } finally {
       setBusy(false);
     }
   };
 
-  const leaveFeedback = (index: number) => {
+  /** Leaves the feedback of question `index` with its rating, if the person gave one. */
+  const leaveFeedback = (index: number, score: number | null) => {
     const question = questions[index];
     if (!question) return;
-    const score = ratings[question.qid];
-    if (score !== undefined) void recordRating({ qid: question.qid, gid, score });
+    if (score !== null) void recordRating({ qid: question.qid, gid, score });
     go(nextStep({ kind: 'feedback', index }, ctx));
   };
+
+  // The intro's start: Enter starts too (or continues, or opens a closed survey's results).
+  const start = () =>
+    go(survey.status === 'Closed' ? { kind: 'results' } : nextStep({ kind: 'intro' }, ctx));
+  const introRef = useRef<HTMLDivElement>(null);
+  useEnterToGoOn(introRef, start, step?.kind === 'intro');
 
   if (!ready || !step) {
     return <div className="flow flow--loading" aria-busy="true" aria-label="Loading survey" />;
@@ -271,10 +280,10 @@ export function SurveyFlow({ survey, member, panel, renderIntro }: Props) {
 
   switch (step.kind) {
     case 'intro':
-      return renderIntro(
-        () =>
-          go(survey.status === 'Closed' ? { kind: 'results' } : nextStep({ kind: 'intro' }, ctx)),
-        { answered: mine.size, total: questions.length },
+      return (
+        <div className="flow-intro" ref={introRef}>
+          {renderIntro(start, { answered: mine.size, total: questions.length })}
+        </div>
       );
     case 'question': {
       const question = questions[step.index];
@@ -288,7 +297,8 @@ export function SurveyFlow({ survey, member, panel, renderIntro }: Props) {
             number={step.index + 1}
             total={questions.length}
             busy={busy}
-            onAnswer={(input) => void answer(step.index, input)}
+            onAnswer={(input) => answer(step.index, input)}
+            onNext={() => go({ kind: 'feedback', index: step.index })}
           />
         </div>
       );
@@ -313,7 +323,7 @@ export function SurveyFlow({ survey, member, panel, renderIntro }: Props) {
             visitorLeft={member ? null : Math.max(0, survey.visitor_questions - mine.size)}
             rating={ratings[question.qid] ?? null}
             onRate={(score) => setRatings((r) => ({ ...r, [question.qid]: score }))}
-            onNext={() => leaveFeedback(step.index)}
+            onNext={(score) => leaveFeedback(step.index, score)}
             share={{ surveyName: survey.name, url: survey.shareable_link }}
           />
         </div>
