@@ -18,6 +18,7 @@ const item: Item = {
   same_margin: 3.1,
   respondents: 1240,
   minority: true,
+  snapshot_at: '2026-03-13T09:00:00Z',
 };
 
 const show = (over: Partial<Item> = {}) =>
