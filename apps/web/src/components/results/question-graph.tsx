@@ -208,7 +208,11 @@ function BreakdownSwitch({
   const anyLocked = BREAKDOWN_OPTIONS.some((o) => locked(o.value));
   return (
     <>
-      <div className="breakdown-switch" role="group" aria-label="Show answers by">
+      <div
+        className={`breakdown-switch${anyLocked ? ' breakdown-switch--locks' : ''}`}
+        role="group"
+        aria-label="Show answers by"
+      >
         {BREAKDOWN_OPTIONS.map((o) =>
           o.value !== 'all' && locked(o.value) ? (
             <button
@@ -220,9 +224,13 @@ function BreakdownSwitch({
               aria-describedby={reasonId}
             >
               {o.label}
+              {/* Two lines at most: "unlocks at" / "56 answers", never a number alone. */}
               <span className="breakdown-switch__lock">
                 {' '}
-                unlocks at {count(unlocks[o.value].unlocks_at)} answers
+                unlocks at{' '}
+                <span className="breakdown-switch__at">
+                  {count(unlocks[o.value].unlocks_at)} answers
+                </span>
               </span>
             </button>
           ) : (
