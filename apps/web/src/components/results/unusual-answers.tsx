@@ -5,6 +5,10 @@ import './standing.css';
 /** How many answers the summary names. */
 export const UNUSUAL_COUNT = 3;
 
+/** Whether a standing shows numbers its state can be said of (a share, or a count of writers). */
+export const hasShare = (s: Standing) =>
+  !s.isBlank && s.respondents !== null && (isRanked(s) || !s.closed);
+
 /** The title of the summary for `n` answers named. */
 export const unusualTitle = (n: number) =>
   n === 1 ? 'Your most unusual answer' : `Your ${n} most unusual answers`;
@@ -13,10 +17,17 @@ export const unusualTitle = (n: number) =>
  * One answer against everyone's, in a line: a meter of the published share (none when it is
  * hidden: no bar that reads as 0%), the share in words, and whether the answer is in it yet.
  */
-export function StandingShare({ standing }: { standing: Standing }) {
+export function StandingShare({
+  standing,
+  withNote = true,
+}: {
+  standing: Standing;
+  /** False when a list says once, for all its answers, that they are not in the numbers yet. */
+  withNote?: boolean;
+}) {
   const text = standingText(standing);
   if (text === null) return null;
-  const note = isRanked(standing) || !standing.closed ? STATE_NOTE[standing.state] : null;
+  const note = withNote && hasShare(standing) ? STATE_NOTE[standing.state] : null;
   return (
     <span className="standing-share">
       {isRanked(standing) ? (
@@ -71,7 +82,9 @@ export function UnusualAnswers({
                   </span>
                   <span className="unusual__share">
                     {standingText(s)}
-                    {STATE_NOTE[s.state] ? ` · ${STATE_NOTE[s.state]}` : ''}
+                    {STATE_NOTE[s.state] ? (
+                      <span className="standing-share__note"> · {STATE_NOTE[s.state]}</span>
+                    ) : null}
                   </span>
                 </span>
               </li>

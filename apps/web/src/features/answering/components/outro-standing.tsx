@@ -10,6 +10,7 @@ import {
   StandingShare,
   UNUSUAL_COUNT,
   UnusualAnswers,
+  hasShare,
 } from '../../../components/results/unusual-answers';
 import { mirrorQuery } from '../../../lib/mirror-query';
 import { answeringQueries } from '../api/answers';
@@ -87,7 +88,18 @@ export function OutroSummary({
   return <UnusualAnswers standings={ordered} />;
 }
 
-/** Every question of the survey: the person's answer and, where shown, everyone's share of it. */
+/** What a whole list says once when none of its answers is in the numbers yet. */
+const LIST_NOTE = {
+  'next-update':
+    'Your answers join these numbers at the next update: results move in steps, so no single answer can be picked out.',
+  'not-counted':
+    'Your answers are not in these numbers yet: they count once you sign up, since only verified people are counted.',
+} as const;
+
+/**
+ * Every question of the survey: the person's answer and, where shown, everyone's share of it.
+ * When all the shares shown wait for the same thing, the list says it once, not on every row.
+ */
 export function OutroAnswers({
   questions,
   mine,
@@ -97,21 +109,27 @@ export function OutroAnswers({
   mine: Map<string, Mine>;
   standings: Map<string, Standing>;
 }) {
+  const states = new Set([...standings.values()].filter(hasShare).map((s) => s.state));
+  const [only] = states;
+  const once = states.size === 1 && only !== undefined && only !== 'counted' ? only : null;
   return (
-    <ol className="outro__answers">
-      {questions.map((q) => {
-        const a = mine.get(q.qid);
-        const standing = standings.get(q.qid);
-        return (
-          <li key={q.qid}>
-            <span className="outro__question">{q.question}</span>
-            <span className="outro__answer">
-              {!a ? 'Not answered' : a.isBlank ? 'Left blank' : a.answer}
-            </span>
-            {a && standing ? <StandingShare standing={standing} /> : null}
-          </li>
-        );
-      })}
-    </ol>
+    <>
+      {once ? <p className="standing-list-note">{LIST_NOTE[once]}</p> : null}
+      <ol className="outro__answers">
+        {questions.map((q) => {
+          const a = mine.get(q.qid);
+          const standing = standings.get(q.qid);
+          return (
+            <li key={q.qid}>
+              <span className="outro__question">{q.question}</span>
+              <span className="outro__answer">
+                {!a ? 'Not answered' : a.isBlank ? 'Left blank' : a.answer}
+              </span>
+              {a && standing ? <StandingShare standing={standing} withNote={!once} /> : null}
+            </li>
+          );
+        })}
+      </ol>
+    </>
   );
 }
