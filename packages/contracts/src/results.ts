@@ -49,6 +49,30 @@ export const BreakdownSchema = z.object({
 });
 export type Breakdown = z.infer<typeof BreakdownSchema>;
 
+/**
+ * When a breakdown can show something. Both numbers come from public constants (the noise's
+ * variance, how many standard deviations a group must stand out by, the minimum of 10) and the
+ * question's number of choices and updates: never from answers, so they reveal nothing the
+ * noise protects (decision 011, "Breakdowns unlock").
+ */
+export const BreakdownUnlockSchema = z.object({
+  /** The least a group's noisy total must reach before its row is shown. */
+  group_minimum: z.number().int().min(0),
+  /**
+   * The published total (`respondents`) from which the breakdown is offered: enough answers
+   * for two of its groups to be shown (for countries: one named country and the rest).
+   */
+  unlocks_at: z.number().int().min(0),
+});
+export type BreakdownUnlock = z.infer<typeof BreakdownUnlockSchema>;
+
+export const BreakdownUnlocksSchema = z.object({
+  gender: BreakdownUnlockSchema,
+  age: BreakdownUnlockSchema,
+  country: BreakdownUnlockSchema,
+});
+export type BreakdownUnlocks = z.infer<typeof BreakdownUnlocksSchema>;
+
 export const WordCountSchema = z.object({ word: z.string(), count: z.number().int().min(0) });
 export type WordCount = z.infer<typeof WordCountSchema>;
 
@@ -71,6 +95,8 @@ export const QuestionResultsSchema = z.object({
   dominated: z.boolean(),
   /** The requested breakdown (`?breakdown=`), else null. */
   breakdown: BreakdownSchema.nullable(),
+  /** Per breakdown, from how many answers it is offered and what a group needs to be shown. */
+  breakdown_unlocks: BreakdownUnlocksSchema,
   /** Open questions: the most common words (about how many answers used each). */
   words: z.array(WordCountSchema),
   /** Open questions: newest moderated (approved) answers. */
@@ -106,6 +132,11 @@ export const MirrorItemSchema = z.object({
   respondents: z.number().int().min(0).nullable(),
   /** True when the answer is not the most common and under half gave it; null if unknown. */
   minority: z.boolean().nullable(),
+  /**
+   * When the published numbers were taken; null before the first update. An answer given after
+   * it is not in them yet: it joins at the next update.
+   */
+  snapshot_at: z.iso.datetime({ offset: true }).nullable(),
 });
 export type MirrorItem = z.infer<typeof MirrorItemSchema>;
 

@@ -268,6 +268,7 @@ export function createAnswersService(repo: AnswersRepository, deps: AnswersServi
             same_margin: sameMargin,
             respondents: published?.respondents ?? null,
             minority,
+            snapshot_at: published?.snapshot_at ?? null,
           };
         }),
       );

@@ -21,6 +21,7 @@ import { seedSampleContent } from '../../db/seed/seed.js';
 import { type MemberOptions, createMember, get, json, post } from '../../test/accounts.js';
 import { createTestApp } from '../../test/app.js';
 import { closeAll, createTestDatabase, engines } from '../../test/database.js';
+import { breakdownUnlocks } from '../results/results.service.js';
 
 const NOT_FOUND = { detail: 'Not found.', code: 'NOT_FOUND' };
 const UNAUTHENTICATED = {
@@ -165,6 +166,18 @@ describe.each(engines)('answers API on %s', (engine) => {
           })),
           dominated: false,
           breakdown: null,
+          // From the question's choices and the update to come, never from answers.
+          breakdown_unlocks: breakdownUnlocks(
+            {
+              type: 'Closed',
+              choices: q.labels.map((label, id) => ({
+                id,
+                label,
+                isBlank: label === LEAVE_BLANK_CHOICE,
+              })),
+            },
+            undefined,
+          ),
           words: [],
           samples: [],
           updates: 0,

@@ -1,5 +1,7 @@
 import type {
   BreakdownDimension,
+  BreakdownUnlock,
+  BreakdownUnlocks,
   ChoiceResult,
   QuestionResults,
   ResultGroup,
@@ -12,6 +14,7 @@ import {
   BUCKETS,
   PUBLISHED_AGE_BANDS,
   DIMENSIONS,
+  MIN_ROW_TOTAL,
   approximateTotal,
   type NoisyRow,
   type Noise,
@@ -114,6 +117,33 @@ function publishGroup(row: NoisyRow | undefined, sds: number): PublishedRow {
 }
 
 /**
+ * When each breakdown can show something: the least a group's noisy total must reach to be shown
+ * (publishGroup's rule: MIN_ROW_TOTAL and `sds` standard deviations of the group's noise), and
+ * the published total from which the web app offers the breakdown: two groups' worth (a named
+ * country and the rest, for countries), since one group alone compares nothing. The noise's
+ * spread depends only on the question's outcomes and how many updates drew noise for them (at
+ * least the one to come), so neither number depends on answers: publishing them is free.
+ */
+export function breakdownUnlocks(
+  q: Pick<CatalogQuestion, 'type' | 'choices'>,
+  snapshot: Snapshot | undefined,
+): BreakdownUnlocks {
+  const outcomes = outcomesOfQuestion(q);
+  const minimum = (dimension: BreakdownDimension, sds: number) => {
+    const variances = outcomes.map(
+      (o) => Math.max(1, snapshot?.draws[o] ?? 0) * PARAMETERS.sigma2[dimension],
+    );
+    return Math.ceil(Math.max(MIN_ROW_TOTAL, sds * sdOfTotal({ counts: [], variances })));
+  };
+  const unlock = (dimension: BreakdownDimension): BreakdownUnlock => {
+    const group = minimum(dimension, GROUP_SDS);
+    const first = dimension === 'country' ? minimum(dimension, COUNTRY_SDS) : group;
+    return { group_minimum: first, unlocks_at: first + group };
+  };
+  return { gender: unlock('gender'), age: unlock('age'), country: unlock('country') };
+}
+
+/**
  * A breakdown: genders and age bands always listed in their fixed order; countries listed when
  * their noisy total is clearly above noise, the rest together as `other` (the overall row minus
  * the listed countries: post-processing of published counts).
@@ -176,6 +206,7 @@ export function toResults(
     ...describe(q, overall),
     dominated: overall.dominated,
     breakdown: dimension ? { dimension, groups: breakdownOf(q, snapshot, dimension) } : null,
+    breakdown_unlocks: breakdownUnlocks(q, snapshot),
     words: enough ? words.map(([word, count]) => ({ word, count: Math.round(count) })) : [],
     samples: enough ? (snapshot?.samples ?? []) : [],
     updates: snapshot?.periods ?? 0,

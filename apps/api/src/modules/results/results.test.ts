@@ -286,6 +286,15 @@ describe.each(engines)('results on %s', (engine) => {
     expect(groups[0]!.choices.slice(0, 2).map((c) => c.count)).toEqual([70, 30]);
     for (const g of groups.slice(1))
       expect(g).toMatchObject({ suppressed: true, respondents: null });
+    // The thresholds published with the results are the ones applied: 100 women pass a
+    // group's, 12 men do not; 70 in GB pass a country's, 42 in the US do not (unlocks.test.ts).
+    const unlocks = byGender.breakdown_unlocks;
+    expect(unlocks.gender.group_minimum).toBeGreaterThan(12);
+    expect(unlocks.gender.group_minimum).toBeLessThanOrEqual(100);
+    expect(unlocks.country.group_minimum).toBeGreaterThan(42);
+    expect(unlocks.country.group_minimum).toBeLessThanOrEqual(70);
+    // The same whatever the breakdown asked for, and without one.
+    expect((await resultsFor(q, token)).breakdown_unlocks).toEqual(unlocks);
 
     // Countries are listed only when clearly above the noise of ~250 possible ones; the rest
     // are `other`: the overall row minus the listed countries.
@@ -399,6 +408,8 @@ describe.each(engines)('results on %s', (engine) => {
       minority: true,
     });
     expect(item.same_margin).toBeGreaterThan(0);
+    // When the numbers were taken: an answer given later joins at the next update.
+    expect(item.snapshot_at).toBe(clock().toISOString());
     // Another member's mirror never shows these answers.
     const stranger = await createMember(app);
     expect(json(await get(app, '/api/v1/user/mirror/', stranger))).toEqual({ results: [] });

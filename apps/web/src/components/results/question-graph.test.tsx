@@ -5,9 +5,11 @@ import type { ReactNode } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { apiRequest } from '../../lib/api-client';
 import {
+  APPROXIMATE,
   type BreakdownQuery,
   FEWER_THAN_TEN,
   HIDDEN_GROUP,
+  HIDDEN_SHARE,
   headlineOf,
   QuestionGraph,
 } from './question-graph';
@@ -42,6 +44,11 @@ const results: QuestionResults = {
   ],
   dominated: false,
   breakdown: null,
+  breakdown_unlocks: {
+    gender: { group_minimum: 28, unlocks_at: 56 },
+    age: { group_minimum: 28, unlocks_at: 56 },
+    country: { group_minimum: 56, unlocks_at: 84 },
+  },
   words: [],
   samples: [],
   updates: 1,
@@ -78,8 +85,81 @@ describe('QuestionGraph', () => {
     );
     expect(screen.getByText(FEWER_THAN_TEN)).toBeTruthy();
     expect(screen.queryByRole('table')).toBeNull();
-    expect(screen.queryByRole('group', { name: 'Show answers by' })).toBeNull();
+    // The breakdowns to come are there, greyed, each saying from how many answers it opens.
+    const switcher = screen.getByRole('group', { name: 'Show answers by' });
+    for (const [name, at] of [
+      ['Gender', 56],
+      ['Age', 56],
+      ['Country', 84],
+    ] as const) {
+      const tab = within(switcher).getByRole('button', {
+        name: `${name} unlocks at ${at} answers`,
+      });
+      expect(tab.getAttribute('aria-disabled')).toBe('true');
+    }
     expect(screen.getByText(/yours joins at the next update/)).toBeTruthy();
+  });
+
+  it('greys a breakdown without enough answers, says why, and does not open it', () => {
+    const fetchMock = vi.fn();
+    vi.stubGlobal('fetch', fetchMock);
+    render(
+      wrap(
+        <QuestionGraph
+          breakdownQuery={breakdownQuery}
+          question={closed}
+          results={results}
+          mine="Yes"
+        />,
+      ),
+    );
+    const switcher = screen.getByRole('group', { name: 'Show answers by' });
+    // 60 answers: two genders' or age bands' worth (56), not a country and the rest (84).
+    const gender = within(switcher).getByRole('button', { name: 'Gender' });
+    expect(gender.hasAttribute('aria-disabled')).toBe(false);
+    const country = within(switcher).getByRole('button', {
+      name: 'Country unlocks at 84 answers',
+    });
+    expect(country.getAttribute('aria-disabled')).toBe('true');
+    expect(country.getAttribute('aria-pressed')).toBe('false');
+    const reason = document.getElementById(country.getAttribute('aria-describedby')!)!;
+    expect(reason.textContent).toBe(
+      'A breakdown compares groups, and a group is shown only once it has about 28 answers (a country about 56), so that nobody in a small group can be picked out.',
+    );
+    // Focusable, announced, but it opens nothing.
+    country.focus();
+    expect(document.activeElement).toBe(country);
+    fireEvent.click(country);
+    expect(country.getAttribute('aria-pressed')).toBe('false');
+    expect(within(switcher).getByRole('button', { name: 'All' }).getAttribute('aria-pressed')).toBe(
+      'true',
+    );
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
+
+  it('says on screen, in words, that the numbers are approximate and what hidden means', () => {
+    render(
+      wrap(
+        <QuestionGraph
+          breakdownQuery={breakdownQuery}
+          question={closed}
+          results={{
+            ...results,
+            choices: results.choices.map((c) => (c.percent === null ? c : { ...c, margin: 2.6 })),
+          }}
+          mine="Yes"
+          variant="compact"
+        />,
+      ),
+    );
+    const caption = screen.getByRole('figure').querySelector('figcaption')!;
+    expect(within(caption).getByText(new RegExp(`^${APPROXIMATE}`)).textContent).toBe(
+      `${APPROXIMATE} Each share is within ±3 points of the true one, 95 times in 100.`,
+    );
+    // Two shares of this graph are hidden: the note says what that means.
+    expect(within(caption).getByText(HIDDEN_SHARE)).toBeTruthy();
+    // Visible, not only to screen readers.
+    expect(caption.closest('.visually-hidden')).toBeNull();
   });
 
   it('names hidden cells as hidden (never 0%) and marks the own answer in words', () => {
@@ -97,7 +177,7 @@ describe('QuestionGraph', () => {
     expect(within(table).getByText('Answers of 54 people, left blank not included')).toBeTruthy();
     const mine = within(table).getByRole('rowheader', { name: 'No (your answer)' });
     const cells = within(mine.closest('tr')!).getAllByRole('cell');
-    expect(cells.map((c) => c.textContent)).toEqual(['hidden', 'fewer than 10 / hidden']);
+    expect(cells.map((c) => c.textContent)).toEqual(['hidden', 'hidden: too few to show safely']);
     const shares = within(table)
       .getAllByRole('row')
       .slice(1)
@@ -238,7 +318,9 @@ describe('QuestionGraph', () => {
     expect(within(women).getByText('· your answer')).toBeTruthy();
     expect(within(women).getByText('Left blank: hidden')).toBeTruthy();
     const nb = screen.getByText('Non-binary').closest('li')!;
-    expect(within(nb).getByText(HIDDEN_GROUP)).toBeTruthy();
+    expect(
+      within(nb).getByText(`${HIDDEN_GROUP}: too few answers in this group to show it safely`),
+    ).toBeTruthy();
     const men = screen.getByText('Men').closest('li')!;
     expect(within(men).getByText('Every share hidden to protect privacy')).toBeTruthy();
     expect(within(men).queryByText('hidden')).toBeNull();

@@ -1,5 +1,6 @@
 import {
   type BreakdownDimension,
+  type BreakdownUnlocks,
   type ChoiceResult,
   LEAVE_BLANK_CHOICE,
   type Question,
@@ -28,6 +29,20 @@ function widestMargin(choices: ChoiceResult[]): number | null {
   return margins.length ? Math.max(1, Math.round(Math.max(...margins))) : null;
 }
 export const HIDDEN_GROUP = 'Hidden to protect privacy';
+
+/** The plain words under a graph: what "about", "±" and "hidden" mean, said on screen. */
+export const APPROXIMATE =
+  'Approximate: every number is rounded and lightly blurred, so nobody’s answer can be worked out.';
+export const HIDDEN_SHARE = 'Hidden: too few answers to show safely.';
+export const OTHER_COUNTRIES =
+  'Countries with few answers are counted together as “Other countries”, so none of them points to a few people.';
+
+/** A group's note when it is hidden: too few people in it, or nearly all of one mind. */
+function hiddenGroupNote(group: ResultGroup): string {
+  return group.respondents === null
+    ? `${HIDDEN_GROUP}: too few answers in this group to show it safely`
+    : 'Split hidden to protect privacy: nearly everyone in this group gave the same answer';
+}
 
 interface HeadlineRow {
   label: string;
@@ -163,22 +178,83 @@ interface Props {
 /** The choices drawn as bars: the leave-blank row is left out (it is told apart). */
 const answered = (choices: ChoiceResult[]) => choices.filter((c) => !c.is_blank);
 
-/** All / Gender / Age / Country: buttons that say which one is showing (aria-pressed). */
-function BreakdownSwitch({ value, onChange }: { value: View; onChange: (v: View) => void }) {
+/** Whether a breakdown is not offered yet: the published total is under its unlock. */
+export function lockedBreakdown(
+  dimension: BreakdownDimension,
+  respondents: number | null,
+  unlocks: BreakdownUnlocks,
+): boolean {
+  return respondents === null || respondents < unlocks[dimension].unlocks_at;
+}
+
+/**
+ * All / Gender / Age / Country: buttons that say which one is showing (aria-pressed). A
+ * breakdown without enough answers yet stays in the row, greyed and still focusable
+ * (aria-disabled), saying in words from how many answers it opens and why.
+ */
+function BreakdownSwitch({
+  value,
+  onChange,
+  respondents,
+  unlocks,
+}: {
+  value: View;
+  onChange: (v: View) => void;
+  respondents: number | null;
+  unlocks: BreakdownUnlocks;
+}) {
+  const reasonId = useId();
+  const locked = (v: View) => v !== 'all' && lockedBreakdown(v, respondents, unlocks);
+  const anyLocked = BREAKDOWN_OPTIONS.some((o) => locked(o.value));
   return (
-    <div className="breakdown-switch" role="group" aria-label="Show answers by">
-      {BREAKDOWN_OPTIONS.map((o) => (
-        <button
-          key={o.value}
-          type="button"
-          className="breakdown-switch__option"
-          aria-pressed={value === o.value}
-          onClick={() => onChange(o.value)}
-        >
-          {o.label}
-        </button>
-      ))}
-    </div>
+    <>
+      <div
+        className={`breakdown-switch${anyLocked ? ' breakdown-switch--locks' : ''}`}
+        role="group"
+        aria-label="Show answers by"
+      >
+        {BREAKDOWN_OPTIONS.map((o) =>
+          o.value !== 'all' && locked(o.value) ? (
+            <button
+              key={o.value}
+              type="button"
+              className="breakdown-switch__option breakdown-switch__option--locked"
+              aria-pressed="false"
+              aria-disabled="true"
+              aria-describedby={reasonId}
+            >
+              {o.label}
+              {/* Two lines at most: "unlocks at" / "56 answers", never a number alone. */}
+              <span className="breakdown-switch__lock">
+                {' '}
+                unlocks at{' '}
+                <span className="breakdown-switch__at">
+                  {count(unlocks[o.value].unlocks_at)} answers
+                </span>
+              </span>
+            </button>
+          ) : (
+            <button
+              key={o.value}
+              type="button"
+              className="breakdown-switch__option"
+              aria-pressed={value === o.value}
+              onClick={() => onChange(o.value)}
+            >
+              {o.label}
+            </button>
+          ),
+        )}
+      </div>
+      {anyLocked ? (
+        <p id={reasonId} className="breakdown-switch__reason">
+          A breakdown compares groups, and a group is shown only once it has about{' '}
+          {count(unlocks.gender.group_minimum)} answers (a country about{' '}
+          {count(unlocks.country.group_minimum)}), so that nobody in a small group can be picked
+          out.
+        </p>
+      ) : null}
+    </>
   );
 }
 
@@ -202,7 +278,7 @@ function GroupBars({
   const bars = answered(group.choices);
   // Nothing to draw: hidden outright, nobody in the group, or every share hidden.
   const note = group.suppressed
-    ? HIDDEN_GROUP
+    ? hiddenGroupNote(group)
     : group.respondents === 0
       ? 'No answers from this group yet'
       : bars.every((c) => c.percent === null)
@@ -213,7 +289,7 @@ function GroupBars({
       <li className="groups__item groups__item--hidden">
         <p className="groups__name">
           {name}
-          {group.suppressed || group.respondents === 0 ? null : n}
+          {group.respondents === 0 ? null : n}
         </p>
         <p className="groups__hidden">{note}</p>
       </li>
@@ -342,6 +418,51 @@ function OpenResults({
 }
 
 /**
+ * What the numbers under a graph mean, in plain words on screen (the table alternative says the
+ * same to screen readers): approximate and how closely; hidden and why; countries merged. Each
+ * note's mark matches how the graph draws it.
+ */
+function ReadingNotes({
+  margin,
+  hiddenShare,
+  otherCountries,
+}: {
+  margin: number | null;
+  hiddenShare: boolean;
+  otherCountries: boolean;
+}) {
+  return (
+    <ul className="graph__notes">
+      <li className="graph__note">
+        <span className="graph__mark" aria-hidden="true">
+          ≈
+        </span>
+        <span>
+          {APPROXIMATE}
+          {margin !== null
+            ? ` Each share is within ±${margin} ${margin === 1 ? 'point' : 'points'} of the true one, 95 times in 100.`
+            : ''}
+        </span>
+      </li>
+      {hiddenShare ? (
+        <li className="graph__note">
+          <span className="graph__mark graph__mark--hidden" aria-hidden="true" />
+          <span>{HIDDEN_SHARE}</span>
+        </li>
+      ) : null}
+      {otherCountries ? (
+        <li className="graph__note">
+          <span className="graph__mark" aria-hidden="true">
+            +
+          </span>
+          <span>{OTHER_COUNTRIES}</span>
+        </li>
+      ) : null}
+    </ul>
+  );
+}
+
+/**
  * Everyone's answers to one question: a chart with a table alternative, blanks shown apart,
  * hidden cells said in words (never as 0%), and a breakdown by gender, age or country.
  */
@@ -377,13 +498,21 @@ export function QuestionGraph({
       <Heading id={id} className="graph__title">
         {variant === 'full' ? 'How everyone answered' : question.question}
       </Heading>
+      {/* Offered as soon as there is a graph to break down; greyed until each has enough. */}
+      {closed && !results.dominated ? (
+        <BreakdownSwitch
+          value={view}
+          onChange={setView}
+          respondents={results.respondents}
+          unlocks={results.breakdown_unlocks}
+        />
+      ) : null}
       {!published ? (
         <p className="graph__empty graph__empty--privacy">{FEWER_THAN_TEN}</p>
       ) : closed && results.dominated ? (
         <p className="graph__empty graph__empty--privacy">{NEARLY_EVERYONE}</p>
       ) : closed ? (
         <>
-          <BreakdownSwitch value={view} onChange={setView} />
           {view !== 'all' ? (
             <BreakdownView
               dimension={view}
@@ -435,7 +564,9 @@ export function QuestionGraph({
                             : `${r.percent}%${r.margin !== null ? ` ±${r.margin}` : ''}`}
                         </td>
                         <td>
-                          {r.count === null ? 'fewer than 10 / hidden' : `about ${count(r.count)}`}
+                          {r.count === null
+                            ? 'hidden: too few to show safely'
+                            : `about ${count(r.count)}`}
                         </td>
                       </tr>
                     ))}
@@ -449,29 +580,33 @@ export function QuestionGraph({
         <OpenResults results={results} mine={mine} Sub={Sub} />
       )}
       <figcaption className="graph__caption">
+        <span className="graph__n">
+          {published ? (
+            <>
+              n = {people(results.respondents!)}, verified
+              {results.blank === null
+                ? ' · left blank: hidden'
+                : results.blank > 0
+                  ? ` · ${count(results.blank)} left it blank`
+                  : ''}
+            </>
+          ) : (
+            'Not enough answers yet'
+          )}
+          {mine === '' ? ' · you left it blank' : ''}
+          {closed && mine && !rows.some((r) => r.mine) && mine !== LEAVE_BLANK_CHOICE
+            ? ` · your answer: ${mine}`
+            : ''}
+        </span>
         {published ? (
-          <>
-            n = {people(results.respondents!)}, verified
-            {margin !== null ? (
-              <span className="graph__approx">
-                {' '}
-                · Approximate: blurred for privacy, each share within ±{margin} points 95 times in
-                100
-              </span>
-            ) : null}
-            {results.blank === null
-              ? ' · left blank: hidden'
-              : results.blank > 0
-                ? ` · ${count(results.blank)} left it blank`
-                : ''}
-          </>
-        ) : (
-          'Not enough answers yet'
-        )}
-        {mine === '' ? ' · you left it blank' : ''}
-        {closed && mine && !rows.some((r) => r.mine) && mine !== LEAVE_BLANK_CHOICE
-          ? ` · your answer: ${mine}`
-          : ''}
+          <ReadingNotes
+            margin={margin}
+            hiddenShare={
+              closed && !results.dominated && view === 'all' && rows.some((r) => r.percent === null)
+            }
+            otherCountries={closed && view === 'country'}
+          />
+        ) : null}
         {mineState === 'next-update' && mine !== null ? (
           <span className="graph__pending">
             Results move in steps, so no single answer can be picked out: yours joins at the next

@@ -15,6 +15,11 @@ const results = (over: Partial<QuestionResults> = {}): QuestionResults => ({
   ],
   dominated: false,
   breakdown: null,
+  breakdown_unlocks: {
+    gender: { group_minimum: 28, unlocks_at: 56 },
+    age: { group_minimum: 28, unlocks_at: 56 },
+    country: { group_minimum: 56, unlocks_at: 84 },
+  },
   words: [],
   samples: [],
   updates: 4,

@@ -359,6 +359,7 @@ export function SurveyFlow({ survey, member, panel, renderIntro }: Props) {
             mine={mine}
             member={member !== null}
             panel={panel}
+            answeredAt={answeredAt}
           />
         </div>
       );

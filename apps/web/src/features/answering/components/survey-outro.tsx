@@ -5,6 +5,7 @@ import { Link } from 'react-router';
 import { ApiError } from '../../../lib/api-client';
 import { type Panel, panelCompletionQuery } from '../api/panel';
 import type { Mine } from '../types';
+import { OutroAnswers, OutroSummary, useStandings } from './outro-standing';
 
 /** The panel's completion code: issued by the server once every answer is stored. */
 function PanelCode({ gid, panel, member }: { gid: string; panel: Panel; member: boolean }) {
@@ -122,21 +123,28 @@ function CountMyAnswers({ answered }: { answered: number }) {
   );
 }
 
-/** The end of a survey: the outro text, the person's answers, the share link; panel details. */
+/**
+ * The end of a survey: the outro text, the person's most unusual answers, the share link, and
+ * their answers against everyone's; panel details.
+ */
 export function SurveyOutro({
   survey,
   questions,
   mine,
   member,
   panel,
+  answeredAt = {},
 }: {
   survey: SurveyDetail;
   questions: Question[];
   mine: Map<string, Mine>;
   member: boolean;
   panel: Panel | null;
+  /** When each answer of this page was given (ms), by qid. */
+  answeredAt?: Record<string, number>;
 }) {
   const answered = questions.filter((q) => mine.has(q.qid)).length;
+  const standings = useStandings({ survey, questions, mine, member, answeredAt });
   return (
     <section className="outro" aria-labelledby="outro-title">
       <p className="outro__eyebrow">Survey complete</p>
@@ -144,24 +152,13 @@ export function SurveyOutro({
       <p className="outro__text">{survey.outro_screen_text}</p>
       {!member && answered > 0 ? <CountMyAnswers answered={answered} /> : null}
       {panel ? <PanelCode gid={survey.gid} panel={panel} member={member} /> : null}
+      <OutroSummary questions={questions} standings={standings} />
       <ShareLink link={survey.shareable_link} name={survey.name} />
-      <h2 className="outro__subtitle">Your answers</h2>
+      <h2 className="outro__subtitle">Your answers against everyone&apos;s</h2>
       {!member && answered === 0 ? (
         <p className="notice notice--local">Kept on this device only, not counted yet.</p>
       ) : null}
-      <ol className="outro__answers">
-        {questions.map((q) => {
-          const a = mine.get(q.qid);
-          return (
-            <li key={q.qid}>
-              <span className="outro__question">{q.question}</span>
-              <span className="outro__answer">
-                {!a ? 'Not answered' : a.isBlank ? 'Left blank' : a.answer}
-              </span>
-            </li>
-          );
-        })}
-      </ol>
+      <OutroAnswers questions={questions} mine={mine} standings={standings} />
       <Link to="/" className="button button--large">
         More surveys
       </Link>

@@ -1,16 +1,11 @@
-import type { Mirror, MyData } from '@candor/contracts';
-import { queryOptions } from '@tanstack/react-query';
+import type { MyData } from '@candor/contracts';
 import { apiPost, apiRequest } from '../../../lib/api-client';
+import { mirrorQuery } from '../../../lib/mirror-query';
 import { saveFile } from '../../../lib/save-file';
 
 export const mirrorQueries = {
   /** Every question the member answered, their answer against everyone's, newest first. */
-  mirror: () =>
-    queryOptions({
-      queryKey: ['mirror'] as const,
-      queryFn: ({ signal }) => apiRequest<Mirror>('/v1/user/mirror/', { signal }),
-      staleTime: 10_000,
-    }),
+  mirror: mirrorQuery,
 };
 
 /** The file name of the export, as the privacy page and the button promise. */

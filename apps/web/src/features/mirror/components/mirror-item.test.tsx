@@ -1,6 +1,5 @@
 import type { MirrorItem as Item } from '@candor/contracts';
 import { render, screen } from '@testing-library/react';
-import { MemoryRouter } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import { MirrorItem } from './mirror-item';
 
@@ -18,24 +17,22 @@ const item: Item = {
   same_margin: 3.1,
   respondents: 1240,
   minority: true,
+  snapshot_at: '2026-03-13T09:00:00Z',
 };
 
 const show = (over: Partial<Item> = {}) =>
   render(
-    <MemoryRouter>
-      <ul>
-        <MirrorItem item={{ ...item, ...over }} />
-      </ul>
-    </MemoryRouter>,
+    <ul>
+      <MirrorItem item={{ ...item, ...over }} />
+    </ul>,
   );
 
 describe('MirrorItem', () => {
   it('shows the answer, the share who said the same, the minority badge and the rating', () => {
     show();
-    expect(screen.getByRole('heading', { name: item.question })).toBeTruthy();
-    expect(screen.getByRole('link', { name: 'Time Travel' }).getAttribute('href')).toBe(
-      `/surveys/${item.gid}`,
-    );
+    // Under its survey's heading (h2): the survey is not named again.
+    expect(screen.getByRole('heading', { level: 3, name: item.question })).toBeTruthy();
+    expect(screen.queryByText('Time Travel')).toBeNull();
     expect(screen.getByText('Yes')).toBeTruthy();
     expect(
       screen.getByText('About 23% (±3) answered the same (of 1,240 verified people)'),
@@ -43,6 +40,13 @@ describe('MirrorItem', () => {
     expect(screen.getByText("You're in the minority")).toBeTruthy();
     expect(screen.getByText('Your interest: 7/10')).toBeTruthy();
     expect(screen.getByText('12 Mar 2026')).toBeTruthy();
+  });
+
+  it('says the answer joins at the next update when the numbers were taken before its day', () => {
+    const { container } = show({ snapshot_at: '2026-03-11T22:00:00Z' });
+    expect(container.querySelector('.mirror-item__same p')!.textContent).toBe(
+      'About 23% (±3) answered the same (of 1,240 verified people) · yours joins at the next update',
+    );
   });
 
   it('says "hidden" for a suppressed share and never shows a minority it cannot know', () => {

@@ -1,5 +1,5 @@
 import type { MirrorItem as Item } from '@candor/contracts';
-import { Link } from 'react-router';
+import { STATE_NOTE, memberState } from '../../../components/results/standing';
 
 const day = new Intl.DateTimeFormat('en-GB', {
   day: 'numeric',
@@ -28,17 +28,21 @@ export function sameText(item: Item): string | null {
   return `About ${pct}%${margin} answered the same`;
 }
 
-/** One answered question: the member's answer, the share who said the same, their rating. */
+/**
+ * One answered question, in its survey's group: the member's answer, the share who said the
+ * same (and whether their answer is in it yet), their rating.
+ */
 export function MirrorItem({ item }: { item: Item }) {
   const same = sameText(item);
+  // Numbers taken before the day of the answer cannot hold it (the API keeps the day only).
+  const note =
+    item.same_percent !== null ? STATE_NOTE[memberState(item.snapshot_at, null, item.date)] : null;
   return (
     <li className="mirror-item">
       <p className="mirror-item__meta">
-        <Link to={`/surveys/${item.gid}`}>{item.survey}</Link>
-        <span aria-hidden="true"> · </span>
         <time dateTime={item.date}>{formatDay(item.date)}</time>
       </p>
-      <h2 className="mirror-item__question">{item.question}</h2>
+      <h3 className="mirror-item__question">{item.question}</h3>
       <p className="mirror-item__answer">
         <span className="mirror-item__key">Your answer</span>{' '}
         {item.is_blank ? <em>Left blank</em> : <strong>{item.answer}</strong>}
@@ -55,6 +59,7 @@ export function MirrorItem({ item }: { item: Item }) {
             {item.same_percent !== null && item.respondents !== null
               ? ` (of ${item.respondents.toLocaleString('en')} verified people)`
               : ''}
+            {note ? <span className="mirror-item__pending"> · {note}</span> : null}
           </p>
         </div>
       ) : null}

@@ -1,4 +1,8 @@
-import { type DeleteAccountRequest, DeleteAccountRequestSchema } from '@candor/contracts';
+import {
+  type DeleteAccountRequest,
+  DeleteAccountRequestSchema,
+  type MirrorItem as Item,
+} from '@candor/contracts';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState } from 'react';
@@ -11,6 +15,8 @@ import { Field } from '../../../components/form';
 import { PageHead } from '../../../components/page-head';
 import { PasswordInput } from '../../../components/password-input';
 import { showServerErrors } from '../../../lib/form-errors';
+import { groupBySurvey, memberState, standingOfMirror } from '../../../components/results/standing';
+import { UNUSUAL_COUNT, UnusualAnswers } from '../../../components/results/unusual-answers';
 import { useAuthStore } from '../../../lib/auth-store';
 import { deleteAccount, downloadMyData, mirrorQueries } from '../api/mirror';
 import { MirrorItem } from './mirror-item';
@@ -146,18 +152,60 @@ function MirrorList() {
     );
   }
   const minority = items.filter((i) => i.minority).length;
+  const surveys = groupBySurvey(items);
   return (
     <>
       <p className="mirror__summary">
         {items.length === 1 ? 'One question answered' : `${items.length} questions answered`}
+        {surveys.length > 1 ? ` in ${surveys.length} surveys` : ''}
         {minority > 0 ? ` · in the minority on ${minority}` : ''}
       </p>
-      <ol className="mirror__list">
-        {items.map((item) => (
-          <MirrorItem key={item.qid} item={item} />
-        ))}
-      </ol>
+      {surveys.map((group) => (
+        <MirrorSurvey key={group.gid} gid={group.gid} survey={group.survey} items={group.items} />
+      ))}
     </>
+  );
+}
+
+/**
+ * One survey's answers: its most unusual ones first (when it holds more than that), then all of
+ * them, folded away on a survey with many so that a mirror of many surveys stays readable.
+ */
+function MirrorSurvey({ gid, survey, items }: { gid: string; survey: string; items: Item[] }) {
+  const titleId = useId();
+  const minority = items.filter((i) => i.minority).length;
+  const standings = items.map((item) =>
+    standingOfMirror(item, memberState(item.snapshot_at, null, item.date)),
+  );
+  const list = (
+    <ol className="mirror__list">
+      {items.map((item) => (
+        <MirrorItem key={item.qid} item={item} />
+      ))}
+    </ol>
+  );
+  const many = items.length > UNUSUAL_COUNT;
+  return (
+    <section className="mirror-survey" aria-labelledby={titleId}>
+      <h2 id={titleId} className="mirror-survey__title">
+        <Link to={`/surveys/${gid}`}>{survey}</Link>
+      </h2>
+      <p className="mirror-survey__meta">
+        {items.length === 1 ? 'One answer' : `${items.length} answers`}
+        {minority > 0 ? ` · in the minority on ${minority}` : ''}
+      </p>
+      {many ? (
+        <>
+          <UnusualAnswers standings={standings} headingLevel={3} />
+          <details className="mirror-survey__all">
+            <summary>All {items.length} answers</summary>
+            {list}
+          </details>
+        </>
+      ) : (
+        list
+      )}
+    </section>
   );
 }
 

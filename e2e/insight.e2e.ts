@@ -1,0 +1,255 @@
+// Issue 17's reveal, as a person meets it: what approximate and hidden numbers mean, said on the
+// graph in words; breakdowns without enough answers greyed with when they unlock; and the outro
+// and the mirror showing one's most unusual answers against everyone's, grouped by survey.
+import type { AdminSurvey, Mirror, QuestionResults, SurveyDetail } from '@candor/contracts';
+import type { BrowserContextOptions, Page } from 'playwright-core';
+import { describe, expect, inject } from 'vitest';
+import { AUTHORED_PREFIX, type Caller, call, sampleSurvey, token } from './api';
+import { axeViolations } from './axe';
+import { desktop, phone } from './chromium';
+import { type Admin, it } from './fixtures';
+import { logIn, questionHeading, screenshot } from './screens';
+
+const baseURL = inject('baseURL');
+
+const sizes = [
+  ['phone', phone],
+  ['desktop', desktop],
+] as const satisfies ReadonlyArray<readonly [string, BrowserContextOptions]>;
+/** Drawn at once: assertions and screenshots on what is drawn, not on its growth. */
+const still = (options: BrowserContextOptions): BrowserContextOptions => ({
+  ...options,
+  reducedMotion: 'reduce',
+});
+
+const APPROXIMATE =
+  'Approximate: every number is rounded and lightly blurred, so nobody’s answer can be worked out.';
+
+/** Publishes a one-question survey nobody has answered yet, as an admin would (API). */
+async function publishFresh(admin: Admin): Promise<SurveyDetail> {
+  const as = async (path: string, body: object) =>
+    call(path, { body, token: await token(admin), ip: admin.ip });
+  const made = await as('/api/v1/admin/surveys/', {
+    name: `${AUTHORED_PREFIX}Fresh ${Date.now().toString(36)}`,
+    cover_headline: 'Nobody has answered this yet',
+    // Released days ago: no "New" badge (shell.e2e counts the sample survey's one).
+    release_date: new Date(Date.now() - 3 * 86_400_000).toISOString(),
+  });
+  expect(made.status).toBe(201);
+  const { gid } = (await made.json()) as AdminSurvey;
+  const q = await as(`/api/v1/admin/surveys/${gid}/questions/`, {
+    type: 'Closed',
+    question: 'Would you tell a stranger your salary?',
+    choices: ['Yes', 'No', 'Only if they asked first'],
+  });
+  expect(q.status).toBe(201);
+  expect((await as(`/api/v1/admin/surveys/${gid}/publish/`, {})).status).toBe(200);
+  const detail = await call(`/api/v1/surveys/${gid}/video-survey`);
+  return (await detail.json()) as SurveyDetail;
+}
+
+/** Answers every question of `s` through the API as `who` (first choice, or a sentence). */
+async function answerAllByApi(who: Caller, s: SurveyDetail) {
+  let access = await token(who);
+  for (const q of s.questions) {
+    const body = q.type === 'Closed' ? { choice: q.choices[0] } : { text: 'It depends.' };
+    for (let tries = 0; ; tries++) {
+      const res = await fetch(`${baseURL}/api/v1/questions/${q.qid}/answer/`, {
+        method: 'POST',
+        headers: {
+          'Content-Type': 'application/json',
+          Authorization: `Bearer ${access}`,
+          'Idempotency-Key': crypto.randomUUID(),
+          ...(who.ip ? { 'X-Forwarded-For': who.ip } : {}),
+        },
+        body: JSON.stringify(body),
+      });
+      // Access tokens live 2 s in these tests: log in again when one ran out.
+      if (res.status === 401 && tries < 3) {
+        access = await token(who);
+        continue;
+      }
+      expect(res.status).toBeLessThan(300);
+      break;
+    }
+  }
+}
+
+/** Answers the closed question on screen with its first choice, as a visitor would. */
+async function answerFirstChoice(page: Page, question: string) {
+  await questionHeading(page, question).waitFor();
+  await page.getByRole('list', { name: 'Answers' }).getByRole('button').first().click();
+  await page.getByRole('heading', { name: 'How everyone answered' }).waitFor();
+}
+
+/**
+ * The published shares of the member's 3 most unusual answers of survey `gid`, as the API has
+ * them: the smallest shares shown, hidden ones left out.
+ */
+async function smallestShares(who: Caller, gid: string): Promise<number[]> {
+  const res = await call('/api/v1/user/mirror/', { token: await token(who) });
+  const items = ((await res.json()) as Mirror).results;
+  return items
+    .filter((i) => i.gid === gid && i.type === 'Closed' && !i.is_blank)
+    .flatMap((i) => (i.same_percent === null ? [] : [Math.round(i.same_percent)]))
+    .sort((a, b) => a - b)
+    .slice(0, 3);
+}
+
+/** The summary's three answers: each one's share as shown, and its line of words. */
+async function summaryOf(page: Page, title: string) {
+  const summary = page.getByRole('region', { name: title });
+  await summary.waitFor();
+  const items = summary.getByRole('listitem');
+  await expect(items.count()).resolves.toBe(3);
+  const percents = (await summary.locator('.unusual__percent').allTextContents()).map((t) =>
+    Number(t.replace('%', '')),
+  );
+  return { summary, percents, lines: await summary.locator('.unusual__share').allTextContents() };
+}
+
+describe('the numbers explained in words, and breakdowns that unlock', () => {
+  it.for(sizes)(
+    'on a %s, a graph says what approximate means, and a young question greys its breakdowns',
+    { timeout: 120_000 },
+    async ([size, options], { people, admin }) => {
+      const s = await sampleSurvey((x) => x.name === 'Time Travel');
+      const fresh = await publishFresh(admin);
+      const { context, page, watch } = await people.newPage(still(options));
+
+      // A graph with hundreds of answers: what its numbers are, in words, on screen.
+      await page.goto(`/surveys/${s.gid}`);
+      await page.getByRole('button', { name: 'Start the survey' }).click();
+      await answerFirstChoice(page, s.questions[0]!.question);
+      const graph = page.getByRole('figure', { name: 'How everyone answered' });
+      const note = graph.getByText(APPROXIMATE, { exact: false });
+      await note.waitFor();
+      expect(await note.isVisible()).toBe(true);
+      await expect(note.textContent()).resolves.toMatch(
+        /Each share is within ±\d+ points? of the true one, 95 times in 100\.$/,
+      );
+      await graph.locator('.recharts-surface').waitFor();
+      await screenshot(page, `insight-graph-notes-${size}`);
+      // By country: the countries merged into one group say so.
+      const by = graph.getByRole('group', { name: 'Show answers by' });
+      await by.getByRole('button', { name: 'Country', exact: true }).click();
+      await graph.locator('.groups__item').first().waitFor();
+      await graph
+        .getByText('Countries with few answers are counted together', { exact: false })
+        .waitFor();
+      await screenshot(page, `insight-graph-country-${size}`);
+
+      // A question nobody has answered: its breakdowns greyed, each saying when it unlocks.
+      const q = fresh.questions[0]!;
+      const published = (await (
+        await call(`/api/v1/questions/${q.qid}/results/`)
+      ).json()) as QuestionResults;
+      const unlocks = published.breakdown_unlocks;
+      await page.goto(`/surveys/${fresh.gid}`);
+      await page.getByRole('button', { name: 'Start the survey' }).click();
+      await answerFirstChoice(page, q.question);
+      const young = page.getByRole('figure', { name: 'How everyone answered' });
+      const switcher = young.getByRole('group', { name: 'Show answers by' });
+      const gender = switcher.getByRole('button', {
+        name: `Gender unlocks at ${unlocks.gender.unlocks_at} answers`,
+      });
+      await gender.waitFor();
+      await expect(gender.getAttribute('aria-disabled')).resolves.toBe('true');
+      const country = switcher.getByRole('button', {
+        name: `Country unlocks at ${unlocks.country.unlocks_at} answers`,
+      });
+      await expect(country.getAttribute('aria-disabled')).resolves.toBe('true');
+      // Greyed, yet reached by the keyboard and announced with its reason; a press opens nothing.
+      await gender.focus();
+      await expect(gender.evaluate((el) => el === document.activeElement)).resolves.toBe(true);
+      const reason = young.getByText('A breakdown compares groups', { exact: false });
+      expect(await reason.isVisible()).toBe(true);
+      await expect(gender.getAttribute('aria-describedby')).resolves.toBe(
+        await reason.getAttribute('id'),
+      );
+      await page.keyboard.press('Enter');
+      await gender.click({ force: true });
+      await expect(gender.getAttribute('aria-pressed')).resolves.toBe('false');
+      await expect(young.locator('.groups').count()).resolves.toBe(0);
+      // The greyed look: dimmer than an open tab.
+      const colours = await switcher
+        .getByRole('button')
+        .evaluateAll((els) => els.map((el) => getComputedStyle(el).color));
+      expect(colours[0]).not.toBe(colours[1]);
+      await screenshot(page, `insight-greyed-tab-${size}`);
+      expect(await axeViolations(page)).toEqual([]);
+      watch.assertNoErrors();
+      await context.close();
+    },
+  );
+});
+
+describe('your most unusual answers, at the end of a survey and in the mirror', () => {
+  it.for(sizes)(
+    'on a %s, the outro and the mirror name the 3 smallest shares, grouped by survey',
+    { timeout: 180_000 },
+    async ([size, options], { people }) => {
+      const life = await sampleSurvey((x) => x.name === 'Life and Death');
+      const time = await sampleSurvey((x) => x.name === 'Time Travel');
+      const member = await people.member();
+      await answerAllByApi(member, time);
+      await answerAllByApi(member, life);
+      const expected = await smallestShares(member, life.gid);
+      expect(expected).toHaveLength(3);
+      const { context, page, watch } = await people.newPage(still(options), member);
+      await logIn(page, member);
+      await page.getByRole('link', { name: 'My mirror' }).waitFor();
+
+      // The end of the survey: a finished survey reopens on its results; then the outro.
+      await page.goto(`/surveys/${life.gid}`);
+      const results = page.getByRole('heading', { level: 1, name: 'How everyone answered' });
+      const seeAnswers = page.getByRole('button', { name: 'See your answers' });
+      await results.or(seeAnswers).first().waitFor();
+      if (await seeAnswers.isVisible()) await seeAnswers.click();
+      await page.getByRole('button', { name: 'Finish' }).click();
+      await page.getByRole('heading', { name: 'Thank you for your candour' }).waitFor();
+      const outro = await summaryOf(page, 'Your 3 most unusual answers');
+      expect(outro.percents).toEqual(expected);
+      // Answered today, after the last update: each says it joins at the next one.
+      for (const line of outro.lines) {
+        expect(line).toMatch(
+          /^About \d+% (\(±\d+\) )?answered the same · yours joins at the next update$/,
+        );
+      }
+      // Every answer against everyone's, below.
+      await expect(
+        page.locator('.outro__answers .standing-share__text').count(),
+      ).resolves.toBeGreaterThan(3);
+      await screenshot(page, `insight-outro-${size}`);
+      expect(await axeViolations(page)).toEqual([]);
+
+      // The mirror: one section per survey; the long one leads with its most unusual answers.
+      await page.getByRole('link', { name: 'My mirror' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Where you stand' }).waitFor();
+      const lifeSection = page.getByRole('region', { name: 'Life and Death', exact: true });
+      const timeSection = page.getByRole('region', { name: 'Time Travel', exact: true });
+      await lifeSection.waitFor();
+      await timeSection.waitFor();
+      const mirror = await summaryOf(page, 'Your 3 most unusual answers');
+      expect(mirror.percents).toEqual(expected);
+      await expect(
+        lifeSection.getByRole('region', { name: 'Your 3 most unusual answers' }).count(),
+      ).resolves.toBe(1);
+      // Time Travel's few answers are listed as they are; Life and Death's all 35 fold away.
+      await expect(timeSection.locator('.mirror-item').count()).resolves.toBe(
+        time.questions.length,
+      );
+      const all = lifeSection.getByText(`All ${life.questions.length} answers`);
+      await all.click();
+      await expect(lifeSection.locator('.mirror-item').count()).resolves.toBe(
+        life.questions.length,
+      );
+      await all.click();
+      await page.evaluate(() => window.scrollTo(0, 0));
+      await screenshot(page, `insight-mirror-${size}`);
+      expect(await axeViolations(page)).toEqual([]);
+      watch.assertNoErrors();
+      await context.close();
+    },
+  );
+});
