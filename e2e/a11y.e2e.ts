@@ -269,6 +269,10 @@ describe.each(sizes)('on a %s, every screen passes axe in both colour schemes', 
 
     await page.goto('/me');
     await page.getByRole('heading', { level: 1, name: 'Where you stand' }).waitFor();
+    await page.locator('.mirror-survey').first().waitFor();
+    // A survey of many answers folds them under its summary: open the first, so they are audited.
+    const fold = page.locator('.mirror-survey__all > summary').first();
+    if (await fold.count()) await fold.click();
     await page.locator('.mirror-item').first().waitFor();
     await audit.check('mirror');
     await page.getByRole('button', { name: 'Delete my account…' }).click();
