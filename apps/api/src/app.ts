@@ -64,6 +64,7 @@ import { resultsRoutes } from './modules/results/results.routes.js';
 import type { Noise } from './modules/results/privacy.js';
 import { type ResultsService, createResultsService } from './modules/results/results.service.js';
 import { createSurveysRepository } from './modules/surveys/surveys.repository.js';
+import { surveyPages } from './modules/surveys/survey-pages.js';
 import { surveysRoutes } from './modules/surveys/surveys.routes.js';
 import { createSurveysService } from './modules/surveys/surveys.service.js';
 import { createUsersRepository } from './modules/users/users.repository.js';
@@ -418,7 +419,8 @@ export async function buildApp({
   );
 
   await app.register(imageFiles, { service: images });
-  await app.register(web, { root: config.webDistDir });
+  // The web app's pages: `/` drawn with its survey list, a survey's page with its data preloaded.
+  await app.register(web, { root: config.webDistDir, pages: [surveyPages(surveys)] });
   // Answers are folded and snapshots published in the background while the app serves.
   // Profiles migration 0007 left in plain text are sealed in the background (the fold opens
   // both forms): a large database must not hold the server's start.
