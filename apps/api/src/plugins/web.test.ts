@@ -209,7 +209,9 @@ describe('web app pages', () => {
     const { body } = await get('/?genre=Society');
     expect(body).not.toContain('<span class="brick__name">First Brick</span>');
     expect(body).toContain('<span class="brick__name">Second Brick</span>');
-    expect(body).toContain('<button type="button" aria-pressed="true">Society</button>');
+    expect(body).toContain(
+      '<button type="submit" name="genre" value="" aria-pressed="true">Society</button>',
+    );
     expect(body).toContain('href="/sample/covers/second.webp" fetchpriority="high"');
     const none = await get('/?genre=Nothing');
     expect(none.body).toContain('No survey in this genre yet.');

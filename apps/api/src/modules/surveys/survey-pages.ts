@@ -158,15 +158,25 @@ function brickNavigation(
   const shown = [...surveys]
     .filter((s) => !selected || s.genres.some((g) => g.genre_name === selected))
     .sort((a, b) => a.slot - b.slot);
-  const button = (label: string, pressed: boolean) =>
-    `<button type="button" aria-pressed="${pressed}">${escapeHtml(label)}</button>`;
+  // Submit buttons of a form: before the app runs, a choice loads the page filtered.
+  const button = (label: string, pressed: boolean, next: string) =>
+    `<button type="submit" name="genre" value="${escapeHtml(next)}" aria-pressed="${pressed}">` +
+    `${escapeHtml(label)}</button>`;
   return (
     '<section aria-labelledby="surveys-heading" class="surveys"><div class="surveys__head">' +
-    '<h2 id="surveys-heading">Surveys</h2>' +
+    '<h2 id="surveys-heading">Surveys</h2><form method="get" action="/" class="genre-form">' +
     '<div class="genre-filter" role="group" aria-label="Filter by genre">' +
-    button('All', !selected) +
-    genres.map((g) => button(g.genre_name, selected === g.genre_name)).join('') +
-    '</div></div>' +
+    button('All', !selected, '') +
+    genres
+      .map((g) =>
+        button(
+          g.genre_name,
+          selected === g.genre_name,
+          selected === g.genre_name ? '' : g.genre_name,
+        ),
+      )
+      .join('') +
+    '</div></form></div>' +
     (shown.length
       ? `<ul class="bricks">${shown.map((s) => brick(s, positions.get(s.gid)!)).join('')}</ul>`
       : '<p class="empty">No survey in this genre yet. ' +
