@@ -168,6 +168,9 @@ describe('what the page does not share', () => {
     expect(withSession.headers.get('etag')).toBe(anonymous.headers.get('etag'));
     const html = await withSession.text();
     expect(html).toBe(await anonymous.text());
+    // It is the drawn page, with the public list and nothing else.
+    const names = (await listedSurveys()).map((s) => s.name);
+    expect(html).toContain(`<span class="brick__name">${names[0]!}</span>`);
     expect(html).not.toContain(who.e164);
     expect(html).not.toContain('My mirror');
 
