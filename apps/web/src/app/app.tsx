@@ -1,5 +1,6 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { Suspense, lazy, useSyncExternalStore } from 'react';
+import { StrictMode, Suspense, lazy, useSyncExternalStore } from 'react';
+import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
 import { useAuthStore } from '../lib/auth-store';
 import { errorToast, onToastsWanted, toastsWanted, wantToasts } from '../lib/toasts';
@@ -79,5 +80,19 @@ export function App() {
       <RouterProvider router={router} />
       <Toasts />
     </QueryClientProvider>
+  );
+}
+
+/**
+ * Renders the app into `container`, replacing what the server drew there (the home page) in
+ * one commit. Not in a transition: a time-sliced first render lets a lazy route finish loading
+ * before RouterProvider subscribes to the router, and that update would be lost (the page
+ * would stay on its loading placeholder).
+ */
+export function start(container: HTMLElement): void {
+  createRoot(container).render(
+    <StrictMode>
+      <App />
+    </StrictMode>,
   );
 }
