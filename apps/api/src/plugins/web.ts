@@ -90,7 +90,9 @@ async function web(app: FastifyInstance, opts: WebOptions) {
       }),
     );
     const route = routeParts.find((r) => r.pattern.test(pagePath));
-    return [appParts, ...(route ? [route.parts] : []), ...parts.filter((p) => p !== undefined)];
+    // The page's own parts first: its largest picture and its data are asked for before the
+    // app's scripts, which a slow phone's few connections would otherwise serve first.
+    return [...parts.filter((p) => p !== undefined), ...(route ? [route.parts] : []), appParts];
   }
 
   async function sendPage(request: FastifyRequest, reply: FastifyReply) {
