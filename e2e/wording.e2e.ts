@@ -131,6 +131,9 @@ describe.each([
     const name = await publishUncovered(admin);
     const { context, page, watch } = await people.newPage(options);
     await page.goto('/');
+    // The page arrives drawn by the server; the app then replaces it (decision 017). Wait for
+    // the app (a visitor's navbar links), so the brick read below is the one that stays.
+    await page.getByRole('link', { name: 'Log in' }).waitFor();
     const brick = page.locator('.brick', { hasText: name });
     await brick.waitFor();
     const look = await brick.locator('.brick__link').evaluate((el) => {

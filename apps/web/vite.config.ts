@@ -8,7 +8,24 @@ export default defineConfig({
     // (Chrome 64, Firefox 67, Edge 79): they must run the bundle far enough to show the message.
     target: ['es2017', 'chrome64', 'firefox67', 'safari12', 'edge79'],
     sourcemap: true,
+    // dist/.vite/manifest.json: which files each module needs. The server reads it to have a
+    // page's scripts fetched with the page (apps/api/src/plugins/web-page.ts).
+    manifest: true,
     chunkSizeWarningLimit: 600,
+    rolldownOptions: {
+      output: {
+        codeSplitting: {
+          groups: [
+            {
+              // What every page runs (React, the router, the query cache, the session store) in
+              // one file rather than eight: fewer requests on a slow phone's few connections.
+              name: 'framework',
+              test: /node_modules[\\/](react|react-dom|scheduler|react-router|@tanstack|zustand)[\\/]/,
+            },
+          ],
+        },
+      },
+    },
   },
   server: {
     port: 5173,

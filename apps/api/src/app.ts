@@ -17,7 +17,6 @@ import { createMaintenance } from './db/maintenance.js';
 import { deriveKeys, derivePanelKey, deriveProfileKey, derivePseudonymKey } from './lib/keys.js';
 import { createPublicReadLimit } from './lib/public-read-limit.js';
 import { loggableError } from './lib/loggable-error.js';
-import { publicOrigin } from './lib/origin.js';
 import type { RateLimitStore } from './lib/rate-limit.js';
 import type { Secrets } from './lib/secrets.js';
 import { createTokenService } from './lib/tokens.js';
@@ -67,6 +66,7 @@ import { resultsRoutes } from './modules/results/results.routes.js';
 import type { Noise } from './modules/results/privacy.js';
 import { type ResultsService, createResultsService } from './modules/results/results.service.js';
 import { createSurveysRepository } from './modules/surveys/surveys.repository.js';
+import { surveyPages } from './modules/surveys/survey-pages.js';
 import { surveysRoutes } from './modules/surveys/surveys.routes.js';
 import { createSurveysService } from './modules/surveys/surveys.service.js';
 import { createUsersRepository } from './modules/users/users.repository.js';
@@ -424,13 +424,11 @@ export async function buildApp({
   );
 
   await app.register(imageFiles, { service: images });
+  // The web app's pages: `/` drawn with its survey list, a survey's page with its data preloaded
+  // and its own link-preview tags.
   await app.register(web, {
     root: config.webDistDir,
-    page: (request) =>
-      share.page(request.url, publicOrigin(request)).catch((err: unknown) => {
-        request.log.warn({ err }, 'survey page tags: survey not read; the generic page instead');
-        return null;
-      }),
+    pages: [surveyPages(surveys), (page) => share.pageParts(page)],
   });
   // Answers are folded and snapshots published in the background while the app serves.
   // Profiles migration 0007 left in plain text are sealed in the background (the fold opens

@@ -11,3 +11,14 @@ export const RATING_MIN = 0;
 export const RATING_MAX = 10;
 /** No published number of the results describes fewer than this many people. */
 export const MIN_PUBLISHED_COUNT = 10;
+
+/**
+ * The survey list the home page shows, as the web app asks for it (under `/api`). The server
+ * embeds this very answer in the home page's HTML so the list paints before the scripts run.
+ */
+export const HOME_SURVEY_LIST_PATH = '/v1/surveys/open-closed-random-video-surveys?page_size=100';
+/**
+ * The id of a page's JSON data block (`<script type="application/json">`): API answers the
+ * server embedded, `{ "at": epoch ms, "responses": { "<path under /api>": answer } }`.
+ */
+export const PAGE_DATA_ID = 'candor-data';

@@ -1,9 +1,13 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { StrictMode, Suspense, lazy, useSyncExternalStore } from 'react';
+import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
-import { Toaster, toast } from 'sonner';
 import { useAuthStore } from '../lib/auth-store';
+import { errorToast, onToastsWanted, toastsWanted, wantToasts } from '../lib/toasts';
 import { tokenSubject } from '../lib/tokens';
 import { router } from './router';
+
+const Toaster = lazy(() => import('./toaster'));
 
 const queryClient = new QueryClient({
   defaultOptions: {
@@ -39,7 +43,7 @@ function wireOutbox() {
         void queryClient.invalidateQueries({ queryKey: answeringQueries.attempted().queryKey });
       }
       if (event.type === 'dropped' && event.item.kind === 'answer') {
-        toast.error(
+        errorToast(
           event.error.code === 'ALREADY_ANSWERED'
             ? 'You had already answered one of these questions; your first answer is the one counted.'
             : event.error.message,
@@ -53,20 +57,42 @@ useAuthStore.subscribe((state) => {
   if (state.auth) wireOutbox();
 });
 
+// The Toaster loads with the first toast (lib/toasts.ts) or the first screen other than the
+// home page: every other screen may show toasts of its own (and loads the library anyway).
+const wantToastsAt = (pathname: string) => {
+  if (pathname !== '/') wantToasts();
+};
+wantToastsAt(router.state.location.pathname);
+router.subscribe((state) => wantToastsAt(state.location.pathname));
+
+function Toasts() {
+  const wanted = useSyncExternalStore(onToastsWanted, toastsWanted);
+  return wanted ? (
+    <Suspense fallback={null}>
+      <Toaster />
+    </Suspense>
+  ) : null;
+}
+
 export function App() {
   return (
     <QueryClientProvider client={queryClient}>
       <RouterProvider router={router} />
-      {/* Below the sticky navbar (60 px), never over it: its links stay in reach. */}
-      <Toaster
-        theme="dark"
-        position="top-center"
-        richColors
-        closeButton
-        duration={4500}
-        offset={{ top: 76 }}
-        mobileOffset={{ top: 72, left: 12, right: 12 }}
-      />
+      <Toasts />
     </QueryClientProvider>
+  );
+}
+
+/**
+ * Renders the app into `container`, replacing what the server drew there (the home page) in
+ * one commit. Not in a transition: a time-sliced first render lets a lazy route finish loading
+ * before RouterProvider subscribes to the router, and that update would be lost (the page
+ * would stay on its loading placeholder).
+ */
+export function start(container: HTMLElement): void {
+  createRoot(container).render(
+    <StrictMode>
+      <App />
+    </StrictMode>,
   );
 }

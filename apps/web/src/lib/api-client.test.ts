@@ -5,6 +5,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   ApiError,
   apiDownload,
+  apiPost,
   apiRequest,
   apiUpload,
   attachmentFileName,
@@ -27,6 +28,13 @@ beforeAll(async () => {
       res.writeHead(status, { 'Content-Type': 'application/json' });
       res.end(JSON.stringify(body));
     };
+    if (req.url === '/api/v1/public') {
+      // A public read: what the client sent, whoever asks.
+      return send(200, {
+        authorization: req.headers.authorization ?? null,
+        type: req.headers['content-type'] ?? null,
+      });
+    }
     if (req.url === '/api/token/refresh/') {
       refreshCalls++;
       seen.push(req.headers.authorization);
@@ -81,6 +89,19 @@ describe('apiRequest', () => {
     storeTokens({ access: `a${current}`, refresh: `r${current}` });
     await expect(apiRequest('/v1/x')).resolves.toEqual({ ok: '/api/v1/x' });
     expect(seen.at(-1)).toBe(`Bearer a${current}`);
+  });
+
+  it('sends a public read without the session or a body type: the request a page preloaded', async () => {
+    storeTokens({ access: `a${current}`, refresh: `r${current}` });
+    await expect(apiRequest('/v1/public', { public: true })).resolves.toEqual({
+      authorization: null,
+      type: null,
+    });
+    // A read with the session has no body type either; a body is JSON.
+    await expect(apiRequest('/v1/x')).resolves.toEqual({ ok: '/api/v1/x' });
+    await expect(apiPost('/v1/public', { a: 1 })).resolves.toMatchObject({
+      type: 'application/json',
+    });
   });
 
   it('refreshes once for many concurrent 401s, then replays each request once', async () => {

@@ -60,14 +60,27 @@ export function onSessionEnded(listener: () => void): () => void {
   return () => sessionEndedListeners.delete(listener);
 }
 
-async function send(path: string, init: RequestInit, withToken: boolean): Promise<Response> {
+/** A request's options: fetch's, and whether it is a public read (sent without the session). */
+export type ApiInit = RequestInit & {
+  /**
+   * A read that is the same for everyone (survey content): sent without the session, so it is
+   * the very request a page preloaded (same headers) and never depends on a token's refresh.
+   */
+  public?: boolean;
+};
+
+async function send(path: string, init: ApiInit, withToken: boolean): Promise<Response> {
+  const { public: isPublic, ...fetchInit } = init;
   const headers = new Headers(init.headers);
-  // JSON unless the caller names its own body type (an upload).
-  if (!headers.has('Content-Type')) headers.set('Content-Type', 'application/json');
-  const access = withToken ? readTokens()?.access : undefined;
+  // A body is JSON unless the caller names its own type (an upload); a read has no body, and no
+  // Content-Type, so it matches a preloaded request.
+  if (init.body != null && !headers.has('Content-Type')) {
+    headers.set('Content-Type', 'application/json');
+  }
+  const access = withToken && !isPublic ? readTokens()?.access : undefined;
   if (access) headers.set('Authorization', `Bearer ${access}`);
   try {
-    return await fetch(`${apiBase}${path}`, { ...init, headers });
+    return await fetch(`${apiBase}${path}`, { ...fetchInit, headers });
   } catch (err) {
     if (err instanceof DOMException && err.name === 'AbortError') throw err;
     throw new ApiError(
@@ -120,12 +133,13 @@ function refreshOnce(): Promise<boolean> {
  * refresh token once (shared by concurrent failures) and replays the request once; a failed
  * refresh ends the session. Throws ApiError; it never touches the UI.
  */
-export async function apiRequest<T>(path: string, init: RequestInit = {}): Promise<T> {
+export async function apiRequest<T>(path: string, init: ApiInit = {}): Promise<T> {
   return parse<T>(await sendAuthorized(path, init));
 }
 
 /** Sends with the bearer token; a 401 refreshes once (shared) and replays once. */
-async function sendAuthorized(path: string, init: RequestInit): Promise<Response> {
+async function sendAuthorized(path: string, init: ApiInit): Promise<Response> {
+  if (init.public) return send(path, init, false);
   const sentWith = readTokens()?.access;
   const response = await send(path, init, true);
   if (response.status === 401 && sentWith) {

@@ -1,7 +1,6 @@
 import Bowser from 'bowser';
 
-export const OUTDATED_BROWSER_MESSAGE =
-  'You are using an outdated browser. It can be updated via your browser settings.';
+// Loaded only for the user agents lib/outdated-browser.ts cannot judge alone.
 
 /** Any Internet Explorer, Edge < 90, Chrome < 80, Firefox < 80 (spec section 2). */
 export function isOutdatedBrowser(userAgent: string): boolean {

@@ -5,6 +5,7 @@ import type { SurveyDetail } from '@candor/contracts';
 import { AppError } from '../../lib/app-error.js';
 import { isUuid } from '../../lib/uuid.js';
 import { UPLOADS_PATH, type ImagesService } from '../images/images.service.js';
+import type { PageParts, PageRequest } from '../../plugins/web-page.js';
 import type { SurveysService } from '../surveys/surveys.service.js';
 import { surveyHeadTags, withHeadTags } from './share-head.js';
 import { renderShareImage } from './share-image.js';
@@ -70,8 +71,7 @@ export function createShareService({
   /** The built web app: its index.html, and the sample covers; null when the API runs alone. */
   webRoot: string | null;
 }) {
-  let template: Promise<string | null> | undefined;
-  const pages = new WeakMap<SurveyDetail, string>();
+  const headTags = new WeakMap<SurveyDetail, string>();
   const rendered = new Map<string, Promise<Buffer>>();
 
   /** A cover's bytes by its public path: an upload, or a file of the web app; else null. */
@@ -98,26 +98,22 @@ export function createShareService({
 
   return {
     /**
-     * The HTML of a page with the survey's own head tags, for a path naming a listed survey;
-     * null for any other path (the caller serves the generic page).
+     * A page's part for a path naming a listed survey: its own head tags in place of the generic
+     * ones (web-page.ts); nothing for any other path.
      */
-    async page(url: string, origin: string): Promise<string | null> {
-      const gid = surveyGidOfPath(url);
-      if (!gid || !webRoot) return null;
-      const survey = await listed(gid, origin);
-      if (!survey) return null;
-      const known = pages.get(survey);
-      if (known) return known;
-      template ??= fs.readFile(path.join(webRoot, 'index.html'), 'utf8').catch(() => null);
-      const html = await template;
-      if (html === null) return null;
-      const page = withHeadTags(
-        html,
-        surveyHeadTags(survey, { origin, imageVersion: imageVersion(survey) }),
-      );
-      // Kept as long as the snapshot's survey object is: the next snapshot renders afresh.
-      pages.set(survey, page);
-      return page;
+    async pageParts(page: PageRequest): Promise<PageParts | undefined> {
+      const gid = surveyGidOfPath(page.path);
+      if (!gid) return undefined;
+      const survey = await listed(gid, page.origin);
+      if (!survey) return undefined;
+      let tags = headTags.get(survey);
+      if (tags === undefined) {
+        tags = surveyHeadTags(survey, { origin: page.origin, imageVersion: imageVersion(survey) });
+        // Kept as long as the snapshot's survey object is: the next snapshot renders afresh.
+        headTags.set(survey, tags);
+      }
+      const own = tags;
+      return { transform: (html) => withHeadTags(html, own) };
     },
 
     /** The share image of a listed survey (PNG, 1200x630) and its version; else NOT_FOUND. */

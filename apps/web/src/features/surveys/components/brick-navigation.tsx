@@ -1,5 +1,5 @@
 import type { SurveySummary } from '@candor/contracts';
-import { useMemo } from 'react';
+import { type MouseEvent, useMemo } from 'react';
 import { useSearchParams } from 'react-router';
 import { Brick } from './brick';
 import '../styles/surveys.css';
@@ -24,26 +24,45 @@ export function BrickNavigation({ surveys }: { surveys: SurveySummary[] }) {
 
   const choose = (genre: string | null) =>
     setParams(genre ? { genre } : {}, { replace: true, preventScrollReset: true });
+  // Each choice is a form's submit button: on the page as the server drew it, before the app
+  // runs, a tap loads the page filtered (?genre=); once the app runs, it filters in place.
+  const pick = (genre: string | null) => (event: MouseEvent) => {
+    event.preventDefault();
+    choose(genre);
+  };
 
   return (
     <section aria-labelledby="surveys-heading" className="surveys">
       <div className="surveys__head">
         <h2 id="surveys-heading">Surveys</h2>
-        <div className="genre-filter" role="group" aria-label="Filter by genre">
-          <button type="button" aria-pressed={!selected} onClick={() => choose(null)}>
-            All
-          </button>
-          {genres.map((g) => (
+        <form method="get" action="/" className="genre-form">
+          <div className="genre-filter" role="group" aria-label="Filter by genre">
             <button
-              key={g.unique_GID}
-              type="button"
-              aria-pressed={selected === g.genre_name}
-              onClick={() => choose(selected === g.genre_name ? null : g.genre_name)}
+              type="submit"
+              name="genre"
+              value=""
+              aria-pressed={!selected}
+              onClick={pick(null)}
             >
-              {g.genre_name}
+              All
             </button>
-          ))}
-        </div>
+            {genres.map((g) => {
+              const next = selected === g.genre_name ? null : g.genre_name;
+              return (
+                <button
+                  key={g.unique_GID}
+                  type="submit"
+                  name="genre"
+                  value={next ?? ''}
+                  aria-pressed={selected === g.genre_name}
+                  onClick={pick(next)}
+                >
+                  {g.genre_name}
+                </button>
+              );
+            })}
+          </div>
+        </form>
       </div>
       {shown.length ? (
         <ul className="bricks">

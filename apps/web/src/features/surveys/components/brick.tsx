@@ -1,13 +1,18 @@
 import type { SurveySummary } from '@candor/contracts';
 import { useMemo } from 'react';
 import { Link } from 'react-router';
+import { embeddedBrickPosition } from '../../../lib/page-data';
 import { backgroundPosition, brickSizeOf, toneOf } from '../lib/bricks';
 import '../styles/surveys.css';
 
 /** One survey in the brick navigation: cover, headline, question count, badges, genres. */
 export function Brick({ survey }: { survey: SurveySummary }) {
   const size = brickSizeOf(survey.variant);
-  const position = useMemo(() => backgroundPosition(size), [size]);
+  // The offset the server drew the page with, if it did: the cover stays put when the app starts.
+  const position = useMemo(
+    () => embeddedBrickPosition(survey.gid) ?? backgroundPosition(size),
+    [survey.gid, size],
+  );
   const closed = survey.status === 'Closed';
   const covered = Boolean(survey.cover_image);
   return (

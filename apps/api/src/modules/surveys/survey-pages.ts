@@ -1,0 +1,267 @@
+// What the survey content adds to the web app's pages: on `/`, the page as it first paints (the
+// shell, the hero, the survey bricks, the selling points) with the survey list it was drawn from;
+// on a survey's page, its data and intro image requested before the scripts ask for them.
+import {
+  HOME_SURVEY_LIST_PATH,
+  PAGE_DATA_ID,
+  type SurveyList,
+  SurveyListSchema,
+  type SurveySummary,
+} from '@candor/contracts';
+import { isUuid } from '../../lib/uuid.js';
+import { serializeOnce } from '../../lib/serialize.js';
+import {
+  type PageContributor,
+  type PageParts,
+  escapeHtml,
+  jsonForScript,
+} from '../../plugins/web-page.js';
+import type { SurveysService } from './surveys.service.js';
+
+const LIST_ROUTE = '/api/v1/surveys/open-closed-random-video-surveys';
+
+/** A CSS string's content (inside `url("...")`): nothing in it can end the string. */
+const cssString = (text: string) =>
+  text.replace(/[\\"]/g, (c) => `\\${c}`).replace(/[\n\r\f]/g, (c) => `\\${c.charCodeAt(0)} `);
+
+// The web app's own rules, as features/surveys/lib/bricks.ts has them (spec section 9).
+const SIZES = ['large', 'medium', 'small'] as const;
+const brickSizeOf = (variant: string) => SIZES.find((s) => s === variant.split('_')[1]) ?? 'medium';
+/** Large is centred; medium and small get a random offset of 10%..100% in steps of 10. */
+function backgroundPosition(size: (typeof SIZES)[number], random = Math.random): string {
+  if (size === 'large') return 'center';
+  return `${10 + Math.min(9, Math.floor(random() * 10)) * 10}% 50%`;
+}
+function toneOf(gid: string): number {
+  let sum = 0;
+  for (const c of gid) sum += c.charCodeAt(0);
+  return sum % 4;
+}
+
+// The markup below is the first render of components/layout.tsx (session still loading),
+// app/routes/home.tsx, features/surveys/components/{brick-navigation,brick,selling-points}.tsx:
+// the web app replaces it with its own when its scripts run, so it must be the same, element for
+// element, or the page would move. e2e/first-load.e2e.ts compares the two.
+
+const LOGO =
+  '<svg width="28" height="28" viewBox="0 0 64 64" aria-hidden="true" focusable="false">' +
+  '<rect width="64" height="64" rx="14" fill="currentColor"></rect>' +
+  '<circle cx="32" cy="32" r="17" fill="none" stroke="var(--paper)" stroke-width="6"></circle>' +
+  '<path d="M32 15a17 17 0 0 1 0 34z" fill="var(--violet)"></path></svg>';
+
+const SHELL_START =
+  '<div class="shell"><a class="skip-link" href="#main">Skip to content</a>' +
+  '<header class="navbar"><div class="navbar__inner">' +
+  `<a class="navbar__brand" aria-label="Candor home" href="/" data-discover="true">${LOGO}<span>Candor</span></a>` +
+  '<nav aria-label="Main" class="navbar__links">' +
+  '<a aria-current="page" class="navbar__surveys active" href="/" data-discover="true">Surveys</a>' +
+  // Whether someone is logged in is known only in their browser. A visitor's links hold their
+  // place, unseen (most first visits are visitors': nothing moves when the app draws them);
+  // a member's appear once the app has restored the session.
+  '<a class="" href="/login" data-discover="true" aria-hidden="true" tabindex="-1" ' +
+  'style="visibility:hidden">Log in</a>' +
+  '<a class="navbar__cta" href="/signup" data-discover="true" aria-hidden="true" tabindex="-1" ' +
+  'style="visibility:hidden">Sign up</a>' +
+  '</nav></div></header><main id="main" class="main">';
+
+const SHELL_END =
+  '</main><footer class="footer"><p>Candor · answers are anonymous unless you choose otherwise ' +
+  '· every signup is verified human · <a href="/privacy" data-discover="true">Privacy</a></p>' +
+  '</footer></div>';
+
+const HERO =
+  '<section class="hero"><p class="hero__eyebrow">Tough questions. Honest answers.</p>' +
+  '<h1>The questions nobody else dares to ask.</h1><p class="hero__lead">Answer anonymously, ' +
+  'then see where you stand against everyone else. Every signup is a verified human, so the ' +
+  'numbers mean something.</p></section>';
+
+const POINTS: Array<[string, string, string]> = [
+  [
+    'Survey questions',
+    'Short surveys you finish in minutes, one question per screen.',
+    'M4 6h16M4 12h10M4 18h13',
+  ],
+  [
+    'Tough choices',
+    'Real dilemmas with no easy answer, and the option to leave any blank.',
+    'M12 3v18M5 8l7-5 7 5M3 14l4-6 4 6a4 4 0 0 1-8 0zM13 14l4-6 4 6a4 4 0 0 1-8 0z',
+  ],
+  [
+    'Taboos',
+    'Sex, money, death, crime: the things people think about but rarely say.',
+    'M12 3a9 9 0 1 0 0 18 9 9 0 0 0 0-18zM5.6 5.6l12.8 12.8',
+  ],
+  [
+    'A mirror for self-knowledge',
+    'See where you stand against everyone else, question by question.',
+    'M12 2a7 9 0 1 0 0 18 7 9 0 0 0 0-18zM12 20v2M8 22h8',
+  ],
+  [
+    'Anonymous unless you choose',
+    'Your answers are stored under a pseudonym, never next to your phone number.',
+    'M3 12s3.5-6 9-6 9 6 9 6-3.5 6-9 6-9-6-9-6zM4 4l16 16',
+  ],
+  [
+    'Verified humans only',
+    'Every signup is verified, so bots and fake accounts cannot distort the results.',
+    'M12 3l7 3v5c0 4.5-3 8.5-7 10-4-1.5-7-5.5-7-10V6zM9 12l2 2 4-4',
+  ],
+];
+
+const SELLING_POINTS =
+  '<section id="why" class="points" aria-labelledby="why-heading"><h2 id="why-heading">Why ' +
+  'Candor</h2><ul class="points__list">' +
+  POINTS.map(
+    ([title, text, icon]) =>
+      '<li class="point"><svg viewBox="0 0 24 24" width="28" height="28" aria-hidden="true" ' +
+      `class="point__icon"><path d="${icon}" fill="none" stroke="currentColor" ` +
+      'stroke-width="1.8" stroke-linecap="round" stroke-linejoin="round"></path></svg>' +
+      `<h3>${escapeHtml(title)}</h3><p>${escapeHtml(text)}</p></li>`,
+  ).join('') +
+  '</ul></section>';
+
+function brick(survey: SurveySummary, position: string): string {
+  const size = brickSizeOf(survey.variant);
+  const closed = survey.status === 'Closed';
+  const cover = survey.cover_image;
+  const classes = `brick brick--${size}${closed ? ' brick--closed' : ''}${cover ? '' : ' brick--uncovered'}`;
+  const tone = cover ? '' : ` data-tone="${toneOf(survey.gid)}"`;
+  const style = `${cover ? `background-image:url("${cssString(cover)}");` : ''}background-position:${position}`;
+  const count = `${survey.questions_count} ${survey.questions_count === 1 ? 'question' : 'questions'}`;
+  const genres = survey.genres.length
+    ? `<span class="brick__genres">${escapeHtml(survey.genres.map((g) => g.genre_name).join(' · '))}</span>`
+    : '';
+  return (
+    `<li class="${classes}"${tone}>` +
+    `<a class="brick__link" href="/surveys/${escapeHtml(survey.gid)}" data-discover="true" style="${escapeHtml(style)}">` +
+    (cover ? '' : '<span class="brick__mark" aria-hidden="true">?</span>') +
+    '<span class="brick__badges">' +
+    (survey.is_within_24_hours ? '<span class="badge badge--new">New</span>' : '') +
+    (closed ? '<span class="badge badge--closed">Closed · results only</span>' : '') +
+    '</span><span class="brick__body">' +
+    `<span class="brick__name">${escapeHtml(survey.name)}</span>` +
+    `<span class="brick__headline">${escapeHtml(survey.cover_headline)}</span>` +
+    `<span class="brick__meta"><span>${count}</span>${genres}</span>` +
+    '</span></a></li>'
+  );
+}
+
+/** The bricks in slot order, filtered by `?genre=` as the app filters them. */
+function brickNavigation(
+  surveys: SurveySummary[],
+  selected: string | null,
+  positions: Map<string, string>,
+): string {
+  const genres = [
+    ...new Map(surveys.flatMap((s) => s.genres).map((g) => [g.unique_GID, g])).values(),
+  ].sort((a, b) => a.genre_name.localeCompare(b.genre_name));
+  const shown = [...surveys]
+    .filter((s) => !selected || s.genres.some((g) => g.genre_name === selected))
+    .sort((a, b) => a.slot - b.slot);
+  // Submit buttons of a form: before the app runs, a choice loads the page filtered.
+  const button = (label: string, pressed: boolean, next: string) =>
+    `<button type="submit" name="genre" value="${escapeHtml(next)}" aria-pressed="${pressed}">` +
+    `${escapeHtml(label)}</button>`;
+  return (
+    '<section aria-labelledby="surveys-heading" class="surveys"><div class="surveys__head">' +
+    '<h2 id="surveys-heading">Surveys</h2><form method="get" action="/" class="genre-form">' +
+    '<div class="genre-filter" role="group" aria-label="Filter by genre">' +
+    button('All', !selected, '') +
+    genres
+      .map((g) =>
+        button(
+          g.genre_name,
+          selected === g.genre_name,
+          selected === g.genre_name ? '' : g.genre_name,
+        ),
+      )
+      .join('') +
+    '</div></form></div>' +
+    (shown.length
+      ? `<ul class="bricks">${shown.map((s) => brick(s, positions.get(s.gid)!)).join('')}</ul>`
+      : '<p class="empty">No survey in this genre yet. ' +
+        '<button type="button" class="link-button">Show all surveys</button></p>') +
+    '</section>'
+  );
+}
+
+/** The home page's first paint for this list, and the list itself for the app to start from. */
+function homeParts(
+  list: SurveyList,
+  selected: string | null,
+  positions: Map<string, string>,
+): PageParts {
+  const first = [...list.results]
+    .filter((s) => !selected || s.genres.some((g) => g.genre_name === selected))
+    .sort((a, b) => a.slot - b.slot)[0];
+  // The first brick's cover is the largest thing on the first screen: fetched with the page.
+  const cover = first?.cover_image
+    ? `<link rel="preload" as="image" href="${escapeHtml(first.cover_image)}" fetchpriority="high">`
+    : '';
+  const shown = Object.fromEntries(list.results.map((s) => [s.gid, positions.get(s.gid)]));
+  const data =
+    `{"responses":{${JSON.stringify(HOME_SURVEY_LIST_PATH)}:` +
+    `${serializeOnce(SurveyListSchema, list)}},"brickPositions":${JSON.stringify(shown)}}`;
+  return {
+    head: cover,
+    root:
+      SHELL_START +
+      HERO +
+      brickNavigation(list.results, selected, positions) +
+      SELLING_POINTS +
+      SHELL_END,
+    body: `<script type="application/json" id="${PAGE_DATA_ID}">${jsonForScript(data)}</script>`,
+  };
+}
+
+/**
+ * The survey pages' share of the web app's pages (web.ts): the home page drawn from the list
+ * every visitor gets (nothing personal: the session is only in the browser), and a survey page's
+ * API answer and intro image requested at once. Drawn from the content snapshot, so a page
+ * changes when the content does, within the snapshot's few seconds; the same content gives the
+ * same page (and entity tag), each brick keeping its random cover offset.
+ */
+export function surveyPages(service: SurveysService): PageContributor {
+  const positions = new Map<string, string>();
+  const drawn = new WeakMap<SurveyList, Map<string | null, PageParts>>();
+
+  function home(list: SurveyList, genre: string | null): PageParts {
+    const listed = new Set(list.results.map((s) => s.gid));
+    for (const s of list.results) {
+      const size = brickSizeOf(s.variant);
+      const known = positions.get(s.gid);
+      if (!known || (size === 'large') !== (known === 'center')) {
+        positions.set(s.gid, backgroundPosition(size));
+      }
+    }
+    for (const gid of positions.keys()) if (!listed.has(gid)) positions.delete(gid);
+    let pages = drawn.get(list);
+    if (!pages) drawn.set(list, (pages = new Map<string | null, PageParts>()));
+    const known = pages.get(genre);
+    if (known) return known;
+    const parts = homeParts(list, genre, positions);
+    // Only the genres the list has (and none): any other text in ?genre= is drawn each time.
+    const genres = new Set(list.results.flatMap((s) => s.genres.map((g) => g.genre_name)));
+    if (genre === null || genres.has(genre)) pages.set(genre, parts);
+    return parts;
+  }
+
+  return async ({ path, query, origin }) => {
+    if (path === '/') {
+      const list = await service.list({ page: 1, page_size: 100 }, `${origin}${LIST_ROUTE}`);
+      return home(list, query.get('genre'));
+    }
+    const gid = /^\/surveys\/([^/]+)$/.exec(path)?.[1];
+    if (gid && isUuid(gid)) {
+      const survey = await service.getByGid(gid, origin).catch(() => undefined);
+      if (!survey) return undefined;
+      // The same URL and credentials mode as the app's own request, so the browser reuses it.
+      const api = `<link rel="preload" as="fetch" crossorigin href="/api/v1/surveys/${escapeHtml(gid)}/video-survey">`;
+      const image = survey.intro_screen_image
+        ? `<link rel="preload" as="image" href="${escapeHtml(survey.intro_screen_image)}" fetchpriority="high">`
+        : '';
+      return { head: api + image };
+    }
+    return undefined;
+  };
+}

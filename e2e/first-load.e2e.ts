@@ -1,0 +1,216 @@
+// A first visit on a slow phone: the home page arrives drawn (its bricks and their survey list in
+// the HTML, its scripts and first cover asked for at once), the app takes it over without a
+// move, and a survey page asks for its data with the page.
+import type { BrowserContextOptions, Page } from 'playwright-core';
+import { describe, expect, inject } from 'vitest';
+import { listedSurveys, token } from './api';
+import { desktop, phone } from './chromium';
+import { it } from './fixtures';
+import { logIn, screenshot } from './screens';
+
+const baseURL = inject('baseURL');
+
+/**
+ * A tree of elements as plain data (tag, attributes sorted, text), style read back through the
+ * CSSOM so the server's `a:b` and React's `a: b` compare equal.
+ */
+function shape(page: Page, selector: string) {
+  return page.evaluate((sel) => {
+    const walk = (node: Node): unknown => {
+      if (node.nodeType === Node.TEXT_NODE) return node.textContent;
+      if (!(node instanceof Element)) return null;
+      const attrs = Array.from(node.attributes, (a): [string, string] => [
+        a.name,
+        a.name === 'style' && node instanceof HTMLElement ? node.style.cssText : a.value,
+      ]).sort(([a], [b]) => a.localeCompare(b));
+      // Adjacent text nodes (React writes "3", " ", "questions") read as one.
+      node.normalize();
+      return [node.tagName, attrs, Array.from(node.childNodes, walk)];
+    };
+    return Array.from(document.querySelectorAll(sel), walk);
+  }, selector);
+}
+
+/** Where things are on the page: each brick, the hero, the filter, the navbar's links. */
+function boxes(page: Page) {
+  return page.evaluate(() =>
+    Array.from(
+      document.querySelectorAll(
+        '.brick, .hero h1, .genre-filter, .points, .footer, .navbar__surveys',
+      ),
+      (el) => {
+        const r = el.getBoundingClientRect();
+        return [
+          el.className,
+          Math.round(r.x),
+          Math.round(r.y),
+          Math.round(r.width),
+          Math.round(r.height),
+        ];
+      },
+    ),
+  );
+}
+
+const sizes = [
+  ['phone', phone],
+  ['desktop', desktop],
+] as const satisfies ReadonlyArray<readonly [string, BrowserContextOptions]>;
+
+describe('the home page before its scripts', () => {
+  it('arrives with the survey list drawn, its data, and its scripts and first cover preloaded', async () => {
+    const surveys = await listedSurveys();
+    // A plain fetch: what a browser has before running anything.
+    const res = await fetch(`${baseURL}/`);
+    const html = await res.text();
+    expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    const names = [...html.matchAll(/<span class="brick__name">([^<]*)<\/span>/g)].map((m) => m[1]);
+    expect(names).toEqual(surveys.map((s) => s.name.replace(/&/g, '&amp;')));
+    expect(html).toMatch(/<script type="application\/json" id="candor-data">/);
+    // The app module and each module it imports, fetched with the page, not a round trip later.
+    const preloaded = [...html.matchAll(/<link rel="modulepreload" crossorigin href="([^"]+)">/g)];
+    expect(preloaded.map((m) => m[1])).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^\/assets\/app-[\w-]+\.js$/)]),
+    );
+    const first = surveys[0]!;
+    expect(html).toContain(
+      `<link rel="preload" as="image" href="${first.cover_image!}" fetchpriority="high">`,
+    );
+    // No inline script: the only scripts are the build's files and the JSON data block.
+    const scripts = [...html.matchAll(/<script\b[^>]*>/g)].map((m) => m[0]);
+    expect(scripts.every((s) => / src="\/[^"]+"/.test(s) || s.includes('application/json'))).toBe(
+      true,
+    );
+    expect(res.headers.get('content-security-policy')).toMatch(/script-src 'self' [^;']*;/);
+  });
+
+  describe.each(sizes)('on a %s without JavaScript', (size, options) => {
+    it('shows every survey, and the genre filter still works', async ({ people }) => {
+      const surveys = await listedSurveys();
+      const { context, page } = await people.newPage({ ...options, javaScriptEnabled: false });
+      await page.goto('/');
+      for (const s of surveys) {
+        await expect(
+          page.locator('.brick__name', { hasText: s.name }).first().isVisible(),
+        ).resolves.toBe(true);
+      }
+      await screenshot(page, `first-load-home-${size}-no-js`);
+      // A filter is a form: it loads the page filtered.
+      const genre = surveys[0]!.genres[0]!.genre_name;
+      await page.getByRole('button', { name: genre, exact: true }).click();
+      await page.waitForURL(`**/?genre=${encodeURIComponent(genre)}`);
+      const shown = await page.locator('.brick__name').allTextContents();
+      expect(shown).toEqual(
+        surveys.filter((s) => s.genres.some((g) => g.genre_name === genre)).map((s) => s.name),
+      );
+      await context.close();
+    });
+  });
+});
+
+describe.each(sizes)('on a %s with JavaScript', (size, options) => {
+  it('the app takes the page over without moving or doubling anything', async ({ people }) => {
+    // The page as drawn, with the same size and the same offsets (read from the same server).
+    const { context: plain, page: drawn } = await people.newPage({
+      ...options,
+      javaScriptEnabled: false,
+    });
+    await drawn.goto('/');
+    const drawnShape = await shape(drawn, 'main, footer');
+    const drawnBoxes = await boxes(drawn);
+    await plain.close();
+
+    const { context, page, watch } = await people.newPage(options);
+    await page.addInitScript(() => {
+      const w = window as unknown as { shifts: number[] };
+      w.shifts = [];
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries())
+          w.shifts.push((entry as unknown as { value: number }).value);
+      }).observe({ type: 'layout-shift', buffered: true });
+    });
+    const listRequests: string[] = [];
+    page.on('request', (r) => {
+      if (r.url().includes('/api/v1/surveys/')) listRequests.push(r.url());
+    });
+    await page.goto('/');
+    // The app's own navbar: the visitor's links, shown where the page kept their place.
+    await page.getByRole('link', { name: 'Log in' }).waitFor();
+    await page.waitForTimeout(300);
+    // The same elements, in the same places; one set of bricks; not one layout shift.
+    expect(await shape(page, 'main, footer')).toEqual(drawnShape);
+    expect(await boxes(page)).toEqual(drawnBoxes);
+    await expect(page.locator('.brick').count()).resolves.toBe((await listedSurveys()).length);
+    await expect(
+      page.evaluate(() => (window as unknown as { shifts: number[] }).shifts),
+    ).resolves.toEqual([]);
+    // The list came with the page: the app did not ask for it again.
+    expect(listRequests).toEqual([]);
+    await screenshot(page, `first-load-home-${size}-js`);
+    watch.assertNoErrors();
+    await context.close();
+  });
+});
+
+describe('what the page does not share', () => {
+  it("a member's home page is the same page as everyone's; their own navbar comes from their browser", async ({
+    people,
+  }) => {
+    const who = await people.member();
+    const access = await token(who);
+    const anonymous = await fetch(`${baseURL}/`);
+    const withSession = await fetch(`${baseURL}/`, {
+      headers: { Authorization: `Bearer ${access}` },
+    });
+    // Nothing personal in it, so nothing personal for a shared cache to keep: revalidated, and
+    // byte for byte the page a visitor gets.
+    expect(withSession.headers.get('cache-control')).toBe('no-cache');
+    expect(withSession.headers.get('etag')).toBe(anonymous.headers.get('etag'));
+    const html = await withSession.text();
+    expect(html).toBe(await anonymous.text());
+    // It is the drawn page, with the public list and nothing else.
+    const names = (await listedSurveys()).map((s) => s.name);
+    expect(html).toContain(`<span class="brick__name">${names[0]!}</span>`);
+    expect(html).not.toContain(who.e164);
+    expect(html).not.toContain('My mirror');
+
+    // In the member's browser: never a visible "Log in", then their own links.
+    const { context, page, watch } = await people.newPage(phone, who);
+    await logIn(page, who);
+    await page.waitForURL(`${baseURL}/`);
+    await page.reload();
+    await expect(page.getByRole('link', { name: 'Log in' }).isVisible()).resolves.toBe(false);
+    await page.getByRole('link', { name: 'My mirror' }).waitFor();
+    await expect(page.getByRole('link', { name: 'Log in' }).count()).resolves.toBe(0);
+    await screenshot(page, 'first-load-home-member-phone');
+    watch.assertNoErrors();
+    await context.close();
+  });
+});
+
+describe("a survey's page", () => {
+  it('asks for its survey and intro image with the page, and the app uses that answer', async ({
+    people,
+  }) => {
+    const survey = (await listedSurveys()).find((s) => s.status === 'Open')!;
+    const html = await (await fetch(`${baseURL}/surveys/${survey.gid}`)).text();
+    const api = `/api/v1/surveys/${survey.gid}/video-survey`;
+    expect(html).toContain(`<link rel="preload" as="fetch" crossorigin href="${api}">`);
+    expect(html).toMatch(
+      /<link rel="modulepreload" crossorigin href="\/assets\/survey-[\w-]+\.js">/,
+    );
+
+    const { context, page, watch } = await people.newPage(phone);
+    const reads: string[] = [];
+    page.on('request', (r) => {
+      if (r.url().endsWith(api)) reads.push(r.resourceType());
+    });
+    await page.goto(`/surveys/${survey.gid}`);
+    await page.getByRole('heading', { level: 1, name: survey.name }).waitFor();
+    await page.waitForTimeout(500);
+    // One request: the preload; the app's fetch took its answer (else Chromium asks again).
+    expect(reads).toHaveLength(1);
+    watch.assertNoErrors();
+    await context.close();
+  });
+});
