@@ -1,5 +1,4 @@
-import { toast } from 'sonner';
-import { successToast } from './toasts';
+import { errorToast, successToast } from './toasts';
 
 /** Copies a link to the clipboard and says whether it worked (a toast either way). */
 export function copyLink(link: string): void {
@@ -7,5 +6,5 @@ export function copyLink(link: string): void {
   void (navigator.clipboard as Clipboard | undefined)
     ?.writeText(link)
     .then(() => successToast('Link copied'))
-    .catch(() => toast.error('Copy the link by hand: your browser did not allow it.'));
+    .catch(() => errorToast('Copy the link by hand: your browser did not allow it.'));
 }

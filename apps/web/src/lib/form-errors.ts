@@ -1,7 +1,7 @@
 import type { FieldValues, Path, UseFormSetError } from 'react-hook-form';
-import { toast } from 'sonner';
 import type { z } from 'zod';
 import { ApiError } from './api-client';
+import { errorToast } from './toasts';
 
 /**
  * Puts the contract's validation issues under their fields (the first issue of each field), and
@@ -71,6 +71,6 @@ export function showServerErrors<T extends FieldValues>(
     fields,
     'Something went wrong. Please try again.',
   )) {
-    toast.error(message);
+    errorToast(message);
   }
 }

@@ -1,7 +1,6 @@
 import type { QuestionResults, SurveyDetail } from '@candor/contracts';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { toast } from 'sonner';
 import {
   clearSurveyPosition,
   readSurveyPosition,
@@ -39,6 +38,7 @@ import { VisitorGate } from './visitor-gate';
 // The open answer's text box and the outro's share link are the shared form inputs: their
 // sheet comes with the flow, not only with the account screens.
 import '../../../components/form.css';
+import { errorToast } from '../../../lib/toasts';
 import '../styles/answering.css';
 
 interface Props {
@@ -46,10 +46,13 @@ interface Props {
   /** The logged-in member, or null for a visitor. */
   member: { uuid: string } | null;
   panel: Panel | null;
-  /** Shown until the person starts: the intro, given a start callback and their progress. */
+  /**
+   * Shown until the person starts: the intro, given a start callback and their progress (null
+   * while this browser's records are still being read: the start waits for them).
+   */
   renderIntro: (
     start: () => void,
-    progress: { answered: number; total: number },
+    progress: { answered: number; total: number } | null,
   ) => React.ReactNode;
 }
 
@@ -251,7 +254,7 @@ export function SurveyFlow({ survey, member, panel, renderIntro }: Props) {
       }
       return true;
     } catch {
-      toast.error('Your answer could not be saved on this device.', {
+      errorToast('Your answer could not be saved on this device.', {
         description: 'Check that your browser allows this site to store data, then try again.',
       });
       return false;
@@ -275,6 +278,17 @@ export function SurveyFlow({ survey, member, panel, renderIntro }: Props) {
   useEnterToGoOn(introRef, start, step?.kind === 'intro');
 
   if (!ready || !step) {
+    // Until this browser's records are read, a person with no saved place in this survey (a
+    // first visit from a link, nearly always) sees its intro at once, its start waiting: the
+    // intro's picture is the page's largest, and it need not wait for the records' database.
+    const saved = readSurveyPosition();
+    if (!chosen && !(saved.surveyId === gid && survey.status === 'Open')) {
+      return (
+        <div className="flow-intro" ref={introRef}>
+          {renderIntro(start, null)}
+        </div>
+      );
+    }
     return <div className="flow flow--loading" aria-busy="true" aria-label="Loading survey" />;
   }
 

@@ -13,11 +13,14 @@ export function SurveyIntro({
 }: {
   survey: SurveyDetail;
   onStart: () => void;
-  /** Questions this person already answered, to offer "continue" instead of "start". */
-  progress: { answered: number; total: number };
+  /**
+   * Questions this person already answered, to offer "continue" instead of "start"; null while
+   * they are being read (the button waits).
+   */
+  progress: { answered: number; total: number } | null;
 }) {
-  const started = progress.answered > 0 && progress.answered < progress.total;
-  const finished = progress.total > 0 && progress.answered >= progress.total;
+  const started = progress !== null && progress.answered > 0 && progress.answered < progress.total;
+  const finished = progress !== null && progress.total > 0 && progress.answered >= progress.total;
   const closed = survey.status === 'Closed';
   const hasVideo = survey.questions.some((q) => q.video_link_1);
   return (
@@ -73,7 +76,13 @@ export function SurveyIntro({
             <li>Anonymous: your answers are never shown next to your name or number.</li>
           </ul>
         )}
-        <button type="button" className="button button--primary button--large" onClick={onStart}>
+        <button
+          type="button"
+          className="button button--primary button--large"
+          onClick={onStart}
+          disabled={progress === null}
+          aria-busy={progress === null ? true : undefined}
+        >
           {closed
             ? 'See the results'
             : finished
