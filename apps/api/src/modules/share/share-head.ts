@@ -1,17 +1,8 @@
 import type { SurveyDetail } from '@candor/contracts';
 import { SHARE_IMAGE_HEIGHT, SHARE_IMAGE_WIDTH } from './share-image.js';
+import { escapeHtml } from '../../plugins/web-page.js';
 
 const SITE = 'Candor';
-
-/** Text for an HTML attribute or element: every character that could end either is escaped. */
-export function escapeHtml(text: string): string {
-  return text
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&#39;');
-}
 
 /** The path of a survey's share image; `?v=` changes with what the image shows. */
 export const shareImagePath = (gid: string, version: string) =>
