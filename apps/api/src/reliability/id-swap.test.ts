@@ -152,6 +152,8 @@ const NOT_IDS: Record<string, (q: Answered | undefined) => string | number | und
   'query page': () => undefined,
   'query page_size': () => undefined,
   'query breakdown': () => undefined,
+  // The share image's version: a hash of what it shows, nobody's.
+  'query v': () => undefined,
   // A's own answer, never the same as B's, so a replay of B's would show.
   'body choice': (q) => (q?.type === 'Closed' ? q.choices.find((c) => c !== q.answer) : undefined),
   'body text': (q) => (q?.type === 'Open' ? A_TEXT : undefined),
@@ -198,6 +200,8 @@ const POLICY: Record<string, Policy> = {
   'GET /api/health/ready': anyone(200),
   'GET /api/v1/surveys/open-closed-random-video-surveys': anyone(200),
   'GET /api/v1/surveys/{gid}/video-survey': anyone(200),
+  // A listed survey's link-preview image: the survey's, nobody's answers.
+  'GET /api/v1/surveys/{gid}/share-image.png': anyone(200),
   // Same reply for any number (no account enumeration); B gets an "already registered" text,
   // and a signup challenge that no code matches, so guesses read as for a new number.
   'POST /api/v1/user/create/': { ...anyone(202), textsB: true },
