@@ -84,7 +84,7 @@ async function answerFirstChoice(page: Page, question: string) {
 
 /** The graph after an answer, drawn (not its loading placeholder). */
 async function graphShown(page: Page) {
-  await page.locator('.recharts-surface, .bars').first().waitFor();
+  await page.locator('.chart--bars').first().waitFor();
   await page.waitForFunction(() => document.querySelectorAll('.chart--loading').length === 0);
 }
 
@@ -353,12 +353,12 @@ describe.each(sizes)('on a %s, every screen passes axe in both colour schemes', 
       await page
         .getByRole('combobox', { name: 'Survey', exact: true })
         .selectOption({ label: 'Time Travel' });
-      await page.locator('.recharts-surface').first().waitFor();
+      await page.locator('.chart--bars').first().waitFor();
       await audit.check('results');
 
       await staffTab(page, 'Analytics').click();
       await page.getByRole('heading', { level: 1, name: 'Analytics' }).waitFor();
-      await page.locator('.views-chart .recharts-surface').waitFor();
+      await page.locator('.views-chart__columns').waitFor();
       await audit.check('analytics');
 
       // A moderator: the two queues, and the admins' tabs said to be closed to them.

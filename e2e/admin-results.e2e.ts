@@ -73,7 +73,7 @@ describe('results and analytics in the staff area', () => {
 
     // The graph members see: 60 made-up answers pass the privacy threshold.
     const graph = page.getByRole('figure', { name: 'How everyone answered' });
-    await graph.locator('.recharts-surface').waitFor();
+    await graph.locator('.chart--bars').waitFor();
     await expect(graph.getByText(/n = \d+ people, verified/).count()).resolves.toBe(1);
     // Insights: the seeded answers have no timings or ratings, and the screen says so.
     const insights = page.getByRole('complementary', { name: 'Answer quality and interest' });
@@ -123,7 +123,7 @@ describe('results and analytics in the staff area', () => {
     // Tablet and phone: nothing scrolls sideways.
     for (const width of [820, 390]) {
       await page.setViewportSize({ width, height: 1180 });
-      await page.locator('.recharts-surface').first().waitFor();
+      await page.locator('.chart--bars').first().waitFor();
       await noSidewaysScroll(page);
     }
     await page.setViewportSize({ width: 820, height: 1180 });
@@ -149,7 +149,7 @@ describe('results and analytics in the staff area', () => {
     await total.waitFor();
     expect(Number((await total.textContent())!.replace(/\D/g, ''))).toBeGreaterThan(0);
     await page.getByText(/page views? in the last 30 days/).waitFor();
-    await page.locator('.views-chart .recharts-surface').waitFor();
+    await page.locator('.views-chart__columns').waitFor();
     const pages = page.getByRole('table', { name: 'Top pages' });
     await expect(pages.getByRole('rowheader', { name: '/login' }).count()).resolves.toBe(1);
     await page.getByRole('table', { name: 'Top referring sites' }).waitFor();

@@ -67,7 +67,7 @@ describe('answering in Chromium', () => {
       ).resolves.toBe(1);
       if (i === 0) {
         // The chart arrives lazily: photograph it drawn, not its placeholder.
-        await page.locator('.recharts-surface').waitFor();
+        await page.locator('.chart--bars').waitFor();
         await screenshot(page, 'feedback-graph-phone');
       }
       await rateAndGoOn(page, String(7 + i));

@@ -133,7 +133,7 @@ describe('the audit log and analytics', () => {
       await toast(page, 'Logged In').waitFor({ state: 'detached' });
       await page.goto('/admin/analytics');
       await page.getByRole('heading', { level: 1, name: 'Analytics' }).waitFor();
-      await page.locator('.views-chart .recharts-surface').waitFor();
+      await page.locator('.views-chart__columns').waitFor();
       expect(await axeViolations(page)).toEqual([]);
       await screenshot(page, `admin-analytics-axe-${size}`);
       watch.assertNoErrors();

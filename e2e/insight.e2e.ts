@@ -128,7 +128,7 @@ describe('the numbers explained in words, and breakdowns that unlock', () => {
       await expect(note.textContent()).resolves.toMatch(
         /Each share is within ±\d+ points? of the true one, 95 times in 100\.$/,
       );
-      await graph.locator('.recharts-surface').waitFor();
+      await graph.locator('.chart--bars').waitFor();
       await screenshot(page, `insight-graph-notes-${size}`);
       // By country: the countries merged into one group say so.
       const by = graph.getByRole('group', { name: 'Show answers by' });

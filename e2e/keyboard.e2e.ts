@@ -235,7 +235,7 @@ describe('the keyboard alone', () => {
       await page.getByText(`Your answer: ${given[i]!}`).waitFor();
       await focusOnHeading(page, q.question);
       if (i === 0) {
-        await page.locator('.recharts-surface, .bars').first().waitFor();
+        await page.locator('.chart--bars').first().waitFor();
         await expectRatingTargets(page);
         await screenshot(page, 'keyboard-rating-desktop');
       }

@@ -48,7 +48,7 @@ describe('the landscape alert', () => {
     await expect(alert(page).innerText()).resolves.toMatch(/Turn your phone sideways.*video/);
     await screenshot(page, 'landscape-alert-video-phone');
     await answerFirstChoice(page);
-    await page.locator('.recharts-surface').first().waitFor();
+    await page.locator('.chart--bars').first().waitFor();
     await expect(alert(page).innerText()).resolves.toMatch(/Turn your phone sideways.*graph/);
     // The rating screen's own controls come before nothing: the alert is no trap for focus.
     expect(await axeViolations(page)).toEqual([]);
@@ -59,11 +59,11 @@ describe('the landscape alert', () => {
     await page.getByRole('button', { name: 'Got it' }).click();
     await expect(alert(page).count()).resolves.toBe(0);
     await answerFirstChoice(page);
-    await page.locator('.recharts-surface').first().waitFor();
+    await page.locator('.chart--bars').first().waitFor();
     await expect(alert(page).count()).resolves.toBe(0);
     await page.reload();
     await page.getByRole('heading', { level: 1, name: s.questions[1]!.question }).waitFor();
-    await page.locator('.recharts-surface').first().waitFor();
+    await page.locator('.chart--bars').first().waitFor();
     await expect(alert(page).count()).resolves.toBe(0);
     // Another survey screen of the same tab: still dismissed.
     await page.getByRole('button', { name: /Skip rating|Next/ }).click();

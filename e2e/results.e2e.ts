@@ -62,10 +62,10 @@ describe('results, mirror and my data in Chromium', () => {
     const given = await answerFirst(page, s);
 
     // The whole graph: the own choice named in words, in the chart and its table alternative,
-    // said to join the numbers at the next update (the label may wrap onto two tspans).
-    await page.waitForFunction(() => document.querySelector('.recharts-surface') !== null);
-    const label = await page.locator('.chart__label--mine tspan').allTextContents();
-    expect(label.join(' ').replace(/\s+/g, ' ')).toBe(`${given} · yours joins at the next update`);
+    // said to join the numbers at the next update.
+    await page.waitForFunction(() => document.querySelector('.chart--bars') !== null);
+    const label = await page.locator('.bars__row--mine .bars__label').textContent();
+    expect(label?.replace(/\s+/g, ' ')).toBe(`${given} · yours joins at the next update`);
     await expect(
       page
         .getByRole('rowheader', { name: `${given} (your answer, joins at the next update)` })

@@ -100,11 +100,9 @@ describe('defect 1: the 35-question results, and a screen that fails', () => {
         await page.waitForTimeout(700);
         await page.getByRole('button', { name: 'Finish' }).waitFor({ timeout: 5_000 });
       }
-      // Every closed question's bars are drawn, the own answer named in each; no chart library
-      // animates 35 charts at once.
+      // Every closed question's bars are drawn with CSS, the own answer named in each.
       await page.waitForFunction(() => document.querySelectorAll('.chart--loading').length === 0);
       await expect(page.locator('.results__item .bars__row--mine').count()).resolves.toBe(closed);
-      await expect(page.locator('.results__item .recharts-surface').count()).resolves.toBe(0);
       await screenshot(page, `results-35-${size}`);
       await page.getByRole('button', { name: 'Finish' }).click();
       await page.getByRole('heading', { name: 'Thank you for your candour' }).waitFor();
@@ -157,7 +155,7 @@ describe('defect 2: a visitor sees the published graph after answering', () => {
     await page
       .getByRole('rowheader', { name: `${given} (your answer, not in this yet)` })
       .waitFor({ state: 'attached' });
-    await page.locator('.recharts-surface').waitFor();
+    await page.locator('.chart--bars').waitFor();
     await screenshot(page, `feedback-visitor-${size}`);
     // Answers stay in the browser: no account, no cookie.
     expect(await context.cookies()).toEqual([]);
@@ -207,7 +205,7 @@ describe('defect 3: a visitor who finished within the free questions is asked to
       .waitFor();
     if (await feedback.isVisible()) {
       await page.getByText('yours joins at the next update').first().waitFor();
-      await page.locator('.recharts-surface').waitFor();
+      await page.locator('.chart--bars').waitFor();
     }
     await expect(page.getByText('not in this yet', { exact: false }).count()).resolves.toBe(0);
     await expect(page.getByText('not counted yet', { exact: false }).count()).resolves.toBe(0);
@@ -226,11 +224,10 @@ describe('defect 4: the own answer says it joins at the next update', () => {
     await page.getByRole('button', { name: 'Start the survey' }).click();
     const given = await answerFirstChoice(page, s.questions[0]!);
     await page.getByRole('heading', { name: 'How everyone answered' }).waitFor();
-    await page.locator('.recharts-surface').waitFor();
-    // Next to the bar that reads the published share (0% for a choice nobody else made). The
-    // label wraps onto lines of its own (tspans) on a phone.
-    const lines = await page.locator('.chart__label--mine tspan').allTextContents();
-    expect(lines.join(' ').replace(/\s+/g, ' ')).toBe(`${given} · yours joins at the next update`);
+    await page.locator('.chart--bars').waitFor();
+    // Above the bar that reads the published share (0% for a choice nobody else made).
+    const label = await page.locator('.bars__row--mine .bars__label').textContent();
+    expect(label?.replace(/\s+/g, ' ')).toBe(`${given} · yours joins at the next update`);
     await page
       .getByRole('rowheader', { name: `${given} (your answer, joins at the next update)` })
       .waitFor({ state: 'attached' });

@@ -1,8 +1,9 @@
-import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { reactAsPreact } from './preact';
 
 export default defineConfig({
-  plugins: [react()],
+  resolve: { alias: reactAsPreact.alias },
+  oxc: reactAsPreact.oxc,
   build: {
     // Module-capable browsers down to the oldest ones the outdated-browser gate still has to reach
     // (Chrome 64, Firefox 67, Edge 79): they must run the bundle far enough to show the message.
@@ -17,10 +18,10 @@ export default defineConfig({
         codeSplitting: {
           groups: [
             {
-              // What every page runs (React, the router, the query cache, the session store) in
+              // What every page runs (Preact, the router, the query cache, the session store) in
               // one file rather than eight: fewer requests on a slow phone's few connections.
               name: 'framework',
-              test: /node_modules[\\/](react|react-dom|scheduler|react-router|@tanstack|zustand)[\\/]/,
+              test: /node_modules[\\/](preact|react-router|@tanstack|zustand)[\\/]/,
             },
           ],
         },

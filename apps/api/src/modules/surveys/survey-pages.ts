@@ -158,9 +158,10 @@ function brickNavigation(
   const shown = [...surveys]
     .filter((s) => !selected || s.genres.some((g) => g.genre_name === selected))
     .sort((a, b) => a.slot - b.slot);
-  // Submit buttons of a form: before the app runs, a choice loads the page filtered.
+  // Submit buttons of a form: before the app runs, a choice loads the page filtered. Clearing
+  // the filter is a button without a value (it sends `genre=`, as the app's does).
   const button = (label: string, pressed: boolean, next: string) =>
-    `<button type="submit" name="genre" value="${escapeHtml(next)}" aria-pressed="${pressed}">` +
+    `<button type="submit" name="genre"${next ? ` value="${escapeHtml(next)}"` : ''} aria-pressed="${pressed}">` +
     `${escapeHtml(label)}</button>`;
   return (
     '<section aria-labelledby="surveys-heading" class="surveys"><div class="surveys__head">' +

@@ -8,11 +8,9 @@ import {
   type ResultGroup,
 } from '@candor/contracts';
 import { type QueryKey, useQuery } from '@tanstack/react-query';
-import { lazy, Suspense, useId, useState } from 'react';
+import { useId, useState } from 'react';
 import { BREAKDOWN_OPTIONS, groupLabel } from './group-labels';
 import './results.css';
-
-const ClosedChart = lazy(() => import('./closed-chart'));
 
 const count = (n: number) => n.toLocaleString('en');
 const people = (n: number) => `${count(n)} ${n === 1 ? 'person' : 'people'}`;
@@ -161,8 +159,9 @@ interface Props {
   /** The person's own answer ('' when left blank), or null when they have none here. */
   mine: string | null;
   /**
-   * `full` after an answer (v1 feedback): the chart library's animated chart. `compact` in the
-   * list of all graphs: bars drawn with CSS, so a list of 35 questions mounts no chart at all.
+   * `full` after an answer (v1 feedback): the graph on its own, headed "How everyone answered".
+   * `compact` in the list of all graphs, headed by its question. Both draw bars with HTML and CSS
+   * (no chart library: a list of 35 questions mounts no chart, and nothing loads after an answer).
    */
   variant?: 'full' | 'compact';
   /**
@@ -523,19 +522,9 @@ export function QuestionGraph({
           ) : (
             <>
               {headline ? <p className="graph__headline">{headline}</p> : null}
-              {variant === 'compact' ? (
-                <div className="chart chart--bars" aria-hidden="true">
-                  <Bars rows={rows} mineNote={MINE_NOTE[mineState]} size="large" />
-                </div>
-              ) : (
-                <Suspense
-                  fallback={
-                    <div className="chart chart--loading" style={{ height: rows.length * 72 }} />
-                  }
-                >
-                  <ClosedChart rows={rows} mineNote={MINE_NOTE[mineState]} />
-                </Suspense>
-              )}
+              <div className="chart chart--bars" aria-hidden="true">
+                <Bars rows={rows} mineNote={MINE_NOTE[mineState]} size="large" />
+              </div>
               {/* A table keeps its content's width: the hidden wrapper, not the table, is clipped. */}
               <div className="visually-hidden">
                 <table>

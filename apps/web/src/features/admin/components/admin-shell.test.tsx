@@ -1,5 +1,5 @@
 import type { User } from '@candor/contracts';
-import { render, screen } from '@testing-library/react';
+import { render, screen } from '@testing-library/preact';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { afterEach, describe, expect, it } from 'vitest';
 import { useAuthStore } from '../../../lib/auth-store';

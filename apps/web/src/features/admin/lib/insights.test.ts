@@ -1,5 +1,8 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  countTicks,
+  dayLabelEvery,
   describeInterest,
   describeQuality,
   formatDuration,
@@ -69,5 +72,46 @@ describe('days', () => {
   it('reads the API days as UTC calendar days', () => {
     expect(shortDay('2026-03-07')).toBe('7 Mar');
     expect(longDay('2026-03-07')).toBe('Sat, 7 Mar 2026');
+  });
+});
+
+describe('countTicks', () => {
+  it('steps by 1, 2 or 5 times a power of ten', () => {
+    expect(countTicks(0)).toEqual([0, 1]);
+    expect(countTicks(3)).toEqual([0, 1, 2, 3]);
+    expect(countTicks(13)).toEqual([0, 5, 10, 15]);
+    expect(countTicks(40)).toEqual([0, 10, 20, 30, 40]);
+    expect(countTicks(41)).toEqual([0, 20, 40, 60]);
+    expect(countTicks(1_234)).toEqual([0, 500, 1_000, 1_500]);
+  });
+
+  it('always reaches the largest count in 1 to 4 equal whole steps', () => {
+    fc.assert(
+      fc.property(fc.double({ min: 0, max: 1e9, noNaN: true }), (max) => {
+        const ticks = countTicks(max);
+        const step = ticks[1]! - ticks[0]!;
+        expect(ticks[0]).toBe(0);
+        expect(ticks.length).toBeGreaterThanOrEqual(2);
+        expect(ticks.length).toBeLessThanOrEqual(5);
+        expect(ticks[ticks.length - 1]).toBeGreaterThanOrEqual(max);
+        expect(Number.isInteger(step)).toBe(true);
+        expect(/^[125]0*$/.test(String(step))).toBe(true);
+        ticks.forEach((t, i) => expect(t).toBe(i * step));
+      }),
+    );
+  });
+});
+
+describe('dayLabelEvery', () => {
+  it('prints at most the room given, and every day when they fit', () => {
+    expect(dayLabelEvery(7, 6)).toBe(2);
+    expect(dayLabelEvery(6, 6)).toBe(1);
+    expect(dayLabelEvery(90, 6)).toBe(15);
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 400 }), fc.integer({ min: 1, max: 40 }), (n, room) => {
+        const every = dayLabelEvery(n, room);
+        expect(Math.ceil(n / every)).toBeLessThanOrEqual(room);
+      }),
+    );
   });
 });

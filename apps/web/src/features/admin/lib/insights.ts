@@ -87,3 +87,26 @@ export const shortDay = (day: string): string => dayFormat.format(new Date(`${da
 
 /** `2026-03-07` as "Sat, 7 Mar 2026". */
 export const longDay = (day: string): string => longDayFormat.format(new Date(`${day}T00:00:00Z`));
+
+/**
+ * The value axis of a count chart: 0 up to at least `max` in 2 to 5 equal whole steps of 1, 2
+ * or 5 times a power of ten (0, 5, 10, 15 rather than 0, 4.3, 8.6, 12.9).
+ */
+export function countTicks(max: number): number[] {
+  const top = Math.max(1, Math.ceil(max));
+  let step = 1;
+  for (let magnitude = 1; ; magnitude *= 10) {
+    const fit = [1, 2, 5].map((m) => m * magnitude).find((s) => Math.ceil(top / s) <= 4);
+    if (fit !== undefined) {
+      step = fit;
+      break;
+    }
+  }
+  const steps = Math.max(1, Math.ceil(top / step));
+  return Array.from({ length: steps + 1 }, (_, i) => i * step);
+}
+
+/** Which of `count` day labels to print so that about `room` of them fit side by side. */
+export function dayLabelEvery(count: number, room: number): number {
+  return Math.max(1, Math.ceil(count / Math.max(1, room)));
+}

@@ -2,7 +2,7 @@
 // stays marked a moment before the screen goes on, and keys typed elsewhere never answer.
 import { LEAVE_BLANK_CHOICE, type Question } from '@candor/contracts';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { act, fireEvent, render, screen, within } from '@testing-library/react';
+import { act, fireEvent, render, screen, within } from '@testing-library/preact';
 import type { ReactNode } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ADVANCE_MS, ENTER_ARMS_AFTER_MS } from '../lib/keys';
@@ -42,7 +42,7 @@ async function pass(ms: number) {
 }
 
 const press = (key: string, init: KeyboardEventInit = {}, target: Element | Window = window) =>
-  act(() => void fireEvent.keyDown(target, { key, ...init }));
+  void act(() => void fireEvent.keyDown(target, { key, ...init }));
 
 function question(overrides: Partial<Question> = {}, record = true) {
   const onAnswer = vi.fn((_input: AnswerInput) => Promise.resolve(record));

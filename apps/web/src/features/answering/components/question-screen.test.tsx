@@ -1,5 +1,5 @@
 import { LEAVE_BLANK_CHOICE, type Question } from '@candor/contracts';
-import { act, fireEvent, render, screen } from '@testing-library/react';
+import { act, fireEvent, render, screen } from '@testing-library/preact';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { QuestionScreen, type AnswerInput } from './question-screen';
 
@@ -86,9 +86,9 @@ describe('QuestionScreen', () => {
       />,
     );
     expect(screen.getByText('5s left')).toBeTruthy();
-    act(() => void vi.advanceTimersByTime(4000));
+    void act(() => void vi.advanceTimersByTime(4000));
     expect(onAnswer).not.toHaveBeenCalled();
-    act(() => void vi.advanceTimersByTime(1500));
+    void act(() => void vi.advanceTimersByTime(1500));
     expect(onAnswer).toHaveBeenCalledTimes(1);
     expect(onAnswer).toHaveBeenCalledWith({
       choice: LEAVE_BLANK_CHOICE,
@@ -113,15 +113,15 @@ describe('QuestionScreen', () => {
       />,
     );
     expect(screen.queryByText(/Need more time/)).toBeNull();
-    act(() => void vi.advanceTimersByTime(6000));
+    void act(() => void vi.advanceTimersByTime(6000));
     expect(screen.getByRole('status').textContent).toMatch(/Need more time\?/);
     for (let i = 0; i < 3; i++) {
       fireEvent.click(screen.getByRole('button', { name: /More time/ }));
     }
     expect(screen.getByText('109s left')).toBeTruthy();
-    act(() => void vi.advanceTimersByTime(100_000));
+    void act(() => void vi.advanceTimersByTime(100_000));
     expect(onAnswer).not.toHaveBeenCalled();
-    act(() => void vi.advanceTimersByTime(10_000));
+    void act(() => void vi.advanceTimersByTime(10_000));
     expect(onAnswer).toHaveBeenCalledTimes(1);
   });
 
@@ -140,7 +140,7 @@ describe('QuestionScreen', () => {
       />
     );
     const first = render(screenFor());
-    act(() => void vi.advanceTimersByTime(10_000));
+    void act(() => void vi.advanceTimersByTime(10_000));
     first.unmount();
     const again = render(screenFor());
     expect(screen.getByText('15s left')).toBeTruthy();

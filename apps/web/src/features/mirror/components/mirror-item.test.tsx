@@ -1,5 +1,5 @@
 import type { MirrorItem as Item } from '@candor/contracts';
-import { render, screen } from '@testing-library/react';
+import { render, screen } from '@testing-library/preact';
 import { describe, expect, it } from 'vitest';
 import { MirrorItem } from './mirror-item';
 

@@ -1,5 +1,5 @@
 import type { SurveySummary } from '@candor/contracts';
-import { fireEvent, render, screen, within } from '@testing-library/react';
+import { fireEvent, render, screen, within } from '@testing-library/preact';
 import { MemoryRouter } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import { BrickNavigation } from './brick-navigation';

@@ -37,13 +37,7 @@ export function BrickNavigation({ surveys }: { surveys: SurveySummary[] }) {
         <h2 id="surveys-heading">Surveys</h2>
         <form method="get" action="/" className="genre-form">
           <div className="genre-filter" role="group" aria-label="Filter by genre">
-            <button
-              type="submit"
-              name="genre"
-              value=""
-              aria-pressed={!selected}
-              onClick={pick(null)}
-            >
+            <button type="submit" name="genre" aria-pressed={!selected} onClick={pick(null)}>
               All
             </button>
             {genres.map((g) => {
@@ -53,7 +47,7 @@ export function BrickNavigation({ surveys }: { surveys: SurveySummary[] }) {
                   key={g.unique_GID}
                   type="submit"
                   name="genre"
-                  value={next ?? ''}
+                  value={next ?? undefined}
                   aria-pressed={selected === g.genre_name}
                   onClick={pick(next)}
                 >

@@ -1,5 +1,5 @@
 import { MAX_CHOICES } from '@candor/contracts';
-import { fireEvent, render, screen } from '@testing-library/react';
+import { fireEvent, render, screen } from '@testing-library/preact';
 import { useForm } from 'react-hook-form';
 import { describe, expect, it, vi } from 'vitest';
 import { type QuestionFormValues, newQuestionValues } from '../../lib/authoring';

@@ -1,7 +1,8 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { fireEvent, render, screen } from '@testing-library/react';
+import { fireEvent, render, screen } from '@testing-library/preact';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ImageField } from './image-field';
+import { pick } from '../../../../test/events';
 
 let fetchMock: ReturnType<typeof vi.fn>;
 beforeEach(() => {
@@ -17,9 +18,9 @@ function show(value: string | null = null) {
       <ImageField label="Cover image" hint="Up to 5 MB." value={value} onChange={onChange} />
     </QueryClientProvider>,
   );
-  const pick = (file: File) =>
-    fireEvent.change(screen.getByLabelText('Cover image'), { target: { files: [file] } });
-  return { onChange, pick };
+  const pickFile = (file: File) =>
+    pick(screen.getByLabelText('Cover image'), { target: { files: [file] } });
+  return { onChange, pick: pickFile };
 }
 
 describe('ImageField', () => {

@@ -1,9 +1,10 @@
 import type { AdminQuestion } from '@candor/contracts';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { fireEvent, render, screen, waitFor } from '@testing-library/preact';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { isHostedVideo } from '@candor/contracts';
 import { QuestionForm } from './question-form';
+import { leave } from '../../../../test/events';
 
 const gid = '00000000-0000-4000-8000-0000000000aa';
 const saved: AdminQuestion = {
@@ -81,7 +82,7 @@ describe('QuestionForm', () => {
     show(null);
     const link = field(/^Video link/);
     fireEvent.change(link, { target: { value: 'http://example.com/clip.mp4' } });
-    fireEvent.blur(link);
+    leave(link);
     expect(await screen.findByText('Video links must start with https://.')).toBeTruthy();
     fireEvent.change(link, { target: { value: 'https://youtu.be/dQw4w9WgXcQ' } });
     await waitFor(() =>

@@ -1,9 +1,10 @@
 import type { SurveyDetail } from '@candor/contracts';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { fireEvent, render, screen } from '@testing-library/react';
+import { fireEvent, render, screen } from '@testing-library/preact';
 import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type PreviewScreens, SurveyPreview } from './survey-preview';
+import { pick } from '../../../../test/events';
 
 const gid = '00000000-0000-4000-8000-0000000000aa';
 const question = (n: number) => ({
@@ -121,7 +122,7 @@ describe('SurveyPreview', () => {
       </QueryClientProvider>,
     );
     const jump = await screen.findByRole('combobox', { name: 'Go to a screen' });
-    fireEvent.change(jump, { target: { value: 'q1' } });
+    pick(jump, { target: { value: 'q1' } });
     expect(screen.getByText('2 of 2: Question text 2')).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Back to the editor' }).getAttribute('href')).toBe(
       `/admin/surveys/${gid}`,

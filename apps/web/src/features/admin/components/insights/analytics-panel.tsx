@@ -1,13 +1,11 @@
 import type { PageViewStats } from '@candor/contracts';
 import { useQuery } from '@tanstack/react-query';
-import { lazy, Suspense } from 'react';
 import { PageHead } from '../../../../components/page-head';
 import { adminQueries } from '../../api/admin';
 import { longDay } from '../../lib/insights';
 import { ListError, ListLoading } from '../list-states';
 import { usePageParams } from '../use-page-params';
-
-const ViewsChart = lazy(() => import('./views-chart'));
+import ViewsChart from './views-chart';
 
 /** The periods offered, in days; 30 is the default (also the API's). */
 const PERIODS: readonly number[] = [7, 30, 90];
@@ -90,9 +88,7 @@ function Stats({ stats, days, stale }: { stats: PageViewStats; days: number; sta
       </div>
       <figure className="analytics__chart">
         <figcaption className="analytics__chart-title">Views per day</figcaption>
-        <Suspense fallback={<div className="chart chart--loading" style={{ height: 240 }} />}>
-          <ViewsChart days={stats.days} />
-        </Suspense>
+        <ViewsChart days={stats.days} />
         <div className="visually-hidden">
           <table>
             <caption>Page views per day, oldest first</caption>

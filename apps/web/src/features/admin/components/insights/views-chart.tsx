@@ -1,53 +1,45 @@
-import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
-import { longDay, shortDay } from '../../lib/insights';
+import { countTicks, dayLabelEvery, longDay, shortDay } from '../../lib/insights';
+
+/** Day labels that fit under the chart side by side at a phone's width. */
+const LABEL_ROOM = 6;
 
 /**
- * Page views per day as bars (drawing only: the panel carries a table alternative).
- * Loaded lazily, like the results graph: Recharts comes only with the first chart.
+ * Page views per day as columns drawn with HTML and CSS (drawing only: the panel carries a table
+ * alternative, so the drawing is hidden from assistive technology and nothing in it takes focus).
+ * A pointer shows a day's count on hover; the columns grow once unless motion is reduced.
  */
 export default function ViewsChart({ days }: { days: Array<{ day: string; views: number }> }) {
-  const reduced =
-    typeof matchMedia === 'function' && matchMedia('(prefers-reduced-motion: reduce)').matches;
+  const ticks = countTicks(Math.max(0, ...days.map((d) => d.views)));
+  const top = ticks[ticks.length - 1]!;
+  const every = dayLabelEvery(days.length, LABEL_ROOM);
   return (
     <div className="views-chart" aria-hidden="true">
-      <ResponsiveContainer width="100%" height={240}>
-        {/* Recharts' keyboard layer makes the drawing focusable; it is hidden from assistive
-            technology (the table beside it is the alternative), so nothing in it may take focus. */}
-        <BarChart
-          data={days}
-          margin={{ top: 8, right: 8, bottom: 0, left: -12 }}
-          accessibilityLayer={false}
-        >
-          <CartesianGrid vertical={false} stroke="var(--track)" />
-          <XAxis
-            dataKey="day"
-            tickFormatter={shortDay}
-            tickLine={false}
-            axisLine={{ stroke: 'var(--line)' }}
-            minTickGap={24}
-            tick={{ fontSize: 12, fill: 'var(--ink-muted)' }}
-          />
-          <YAxis
-            allowDecimals={false}
-            tickLine={false}
-            axisLine={false}
-            width={48}
-            tick={{ fontSize: 12, fill: 'var(--ink-muted)' }}
-          />
-          <Tooltip
-            cursor={{ fill: 'var(--sunken)' }}
-            labelFormatter={(day) => longDay(day as string)}
-            formatter={(value) => [Number(value).toLocaleString('en'), 'Views']}
-          />
-          <Bar
-            dataKey="views"
-            fill="var(--violet-light)"
-            radius={[4, 4, 0, 0]}
-            maxBarSize={28}
-            isAnimationActive={!reduced}
-          />
-        </BarChart>
-      </ResponsiveContainer>
+      <div className="views-chart__axis">
+        {ticks.map((t) => (
+          <span key={t} className="views-chart__tick" style={{ bottom: `${(t / top) * 100}%` }}>
+            {t.toLocaleString('en')}
+          </span>
+        ))}
+      </div>
+      <div className="views-chart__plot">
+        {ticks.map((t) => (
+          <span key={t} className="views-chart__grid" style={{ bottom: `${(t / top) * 100}%` }} />
+        ))}
+        <ol className="views-chart__columns">
+          {days.map((d, i) => (
+            <li
+              key={d.day}
+              className="views-chart__day"
+              title={`${longDay(d.day)}: ${d.views.toLocaleString('en')} ${d.views === 1 ? 'view' : 'views'}`}
+            >
+              <span className="views-chart__bar" style={{ height: `${(d.views / top) * 100}%` }} />
+              {i % every === 0 ? (
+                <span className="views-chart__label">{shortDay(d.day)}</span>
+              ) : null}
+            </li>
+          ))}
+        </ol>
+      </div>
     </div>
   );
 }
