@@ -3,7 +3,7 @@
 // move, and a survey page asks for its data with the page.
 import type { BrowserContextOptions, Page } from 'playwright-core';
 import { describe, expect, inject } from 'vitest';
-import { listedSurveys, token } from './api';
+import { listedSurveys, sampleSurvey, token } from './api';
 import { desktop, phone } from './chromium';
 import { it } from './fixtures';
 import { logIn, screenshot } from './screens';
@@ -188,28 +188,91 @@ describe('what the page does not share', () => {
   });
 });
 
-describe("a survey's page", () => {
-  it('asks for its survey and intro image with the page, and the app uses that answer', async ({
+/** Where a survey intro's parts are. */
+function introBoxes(page: Page) {
+  return page.evaluate(() =>
+    Array.from(
+      document.querySelectorAll(
+        '.intro__media, .intro h1, .intro__text, .intro__facts, .intro .button--primary, .intro__byline, .share-button, .footer',
+      ),
+      (el) => {
+        const r = el.getBoundingClientRect();
+        return [
+          el.className,
+          Math.round(r.x),
+          Math.round(r.y),
+          Math.round(r.width),
+          Math.round(r.height),
+        ];
+      },
+    ),
+  );
+}
+
+describe.each(sizes)("a survey's page on a %s", (size, options) => {
+  it('arrives drawn with its survey, and the app takes it over without moving or asking again', async ({
     people,
   }) => {
-    const survey = (await listedSurveys()).find((s) => s.status === 'Open')!;
+    const survey = await sampleSurvey((s) => s.name === 'Time Travel');
+    expect(survey.intro_screen_image).toBeTruthy();
     const html = await (await fetch(`${baseURL}/surveys/${survey.gid}`)).text();
     const api = `/api/v1/surveys/${survey.gid}/video-survey`;
-    expect(html).toContain(`<link rel="preload" as="fetch" crossorigin href="${api}">`);
+    // The survey comes in the page, so nothing is fetched for it; the screen's script is preloaded.
+    expect(html).not.toContain('as="fetch"');
     expect(html).toMatch(
       /<link rel="modulepreload" crossorigin href="\/assets\/survey-[\w-]+\.js">/,
     );
 
-    const { context, page, watch } = await people.newPage(phone);
+    // Before (or without) the scripts: the intro, its picture, its start waiting for them.
+    const { context: plain, page: drawn } = await people.newPage({
+      ...options,
+      javaScriptEnabled: false,
+    });
+    await drawn.goto(`/surveys/${survey.gid}`);
+    await drawn.getByRole('heading', { level: 1, name: survey.name }).waitFor();
+    await expect(
+      drawn.getByRole('button', { name: 'Start the survey' }).isDisabled(),
+    ).resolves.toBe(true);
+    await expect(
+      drawn.locator('.intro__media img').evaluate((i: HTMLImageElement) => i.complete),
+    ).resolves.toBe(true);
+    const drawnShape = await shape(
+      drawn,
+      '.intro__media, .intro h1, .intro__headline, .intro__facts',
+    );
+    const drawnBoxes = await introBoxes(drawn);
+    await screenshot(drawn, `first-load-survey-${size}-drawn`);
+    await plain.close();
+
+    const { context, page, watch } = await people.newPage(options);
+    await page.addInitScript(() => {
+      const w = window as unknown as { shifts: number[] };
+      w.shifts = [];
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries())
+          w.shifts.push((entry as unknown as { value: number }).value);
+      }).observe({ type: 'layout-shift', buffered: true });
+    });
     const reads: string[] = [];
     page.on('request', (r) => {
       if (r.url().endsWith(api)) reads.push(r.resourceType());
     });
     await page.goto(`/surveys/${survey.gid}`);
-    await page.getByRole('heading', { level: 1, name: survey.name }).waitFor();
-    await page.waitForTimeout(500);
-    // One request: the preload; the app's fetch took its answer (else Chromium asks again).
-    expect(reads).toHaveLength(1);
+    // The app's start, once this browser's records are read.
+    await page
+      .getByRole('button', { name: 'Start the survey' })
+      .and(page.locator(':enabled'))
+      .waitFor();
+    await page.waitForTimeout(300);
+    expect(await shape(page, '.intro__media, .intro h1, .intro__headline, .intro__facts')).toEqual(
+      drawnShape,
+    );
+    expect(await introBoxes(page)).toEqual(drawnBoxes);
+    await expect(
+      page.evaluate(() => (window as unknown as { shifts: number[] }).shifts),
+    ).resolves.toEqual([]);
+    expect(reads).toEqual([]);
+    await screenshot(page, `first-load-survey-${size}-js`);
     watch.assertNoErrors();
     await context.close();
   });

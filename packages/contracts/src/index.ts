@@ -11,3 +11,4 @@ export * from './admin.js';
 export * from './operator-results.js';
 export * from './authoring.js';
 export * from './panels.js';
+export * from './relative-time.js';

@@ -243,13 +243,12 @@ describe('web app pages', () => {
     expect(CONTENT_SECURITY_POLICY).toMatch(/script-src 'self' [^;']*;/);
   });
 
-  it("requests a survey page's data, intro image and screen with the page", async () => {
+  it("draws a survey's intro with the survey it was drawn from, its picture and screen preloaded", async () => {
     const gid = gidOf.get('first')!;
     const { statusCode, body } = await get(`/surveys/${gid}`);
     expect(statusCode).toBe(200);
     expect(tags(body, 'link')).toEqual(
       expect.arrayContaining([
-        `<link rel="preload" as="fetch" crossorigin href="/api/v1/surveys/${gid}/video-survey">`,
         '<link rel="preload" as="image" href="/sample/intro/first.webp" fetchpriority="high">',
         '<link rel="modulepreload" crossorigin href="/assets/survey-1.js">',
         '<link rel="stylesheet" crossorigin href="/assets/survey-1.css">',
@@ -257,13 +256,33 @@ describe('web app pages', () => {
       ]),
     );
     expect(body.match(/app-1\.js/g)).toHaveLength(1);
-    // Nothing drawn: the survey screens are the app's.
-    expect(body).toContain('<div id="root"></div>');
-    // A draft's or an unknown survey's page asks for no data.
+    // The data comes in the page: nothing to fetch for it.
+    expect(body).not.toContain('as="fetch"');
+    const path = `/v1/surveys/${gid}/video-survey`;
+    const api = await get(`/api${path}`);
+    expect(pageData(body).responses[path]).toEqual(api.json());
+    // The intro as the app first shows it: the picture, the name, the start waiting.
+    expect(tags(body, 'img')).toEqual([
+      '<img src="/sample/intro/first.webp" alt="" width="960" height="540">',
+    ]);
+    expect(body).toContain('<h1>First Brick</h1>');
+    expect(body).toContain('disabled="" aria-busy="true">Start the survey</button>');
+    expect(body).toContain('<a class="navbar__surveys" href="/" data-discover="true">Surveys</a>');
+    // A hostile name is text, in the page and in its data.
+    const hostile = await get(`/surveys/${gidOf.get('hostile')!}`);
+    expect(hostile.body).not.toContain('onerror="alert');
+    expect(tags(hostile.body, 'img')).toEqual([
+      '<img src="/sample/intro/hostile.webp" alt="" width="960" height="540">',
+    ]);
+    expect(tags(hostile.body, 'script').length).toBe(tags(INDEX, 'script').length + 1);
+    const block = hostile.body.slice(hostile.body.indexOf(`id="${PAGE_DATA_ID}">`));
+    expect(block.indexOf('</script>')).toBe(block.lastIndexOf('</script>'));
+    // A draft's or an unknown survey's page is the bare app, with no data.
     for (const other of [gidOf.get('draft')!, '00000000-0000-4000-8000-000000000000', 'x']) {
       const page = await get(`/surveys/${other}`);
       expect(page.statusCode).toBe(200);
-      expect(page.body).not.toContain('as="fetch"');
+      expect(page.body).toContain('<div id="root"></div>');
+      expect(page.body).not.toContain(PAGE_DATA_ID);
     }
   });
 

@@ -84,15 +84,26 @@ export function App() {
 }
 
 /**
- * Renders the app into `container`, replacing what the server drew there (the home page) in
- * one commit. Not in a transition: a time-sliced first render lets a lazy route finish loading
- * before RouterProvider subscribes to the router, and that update would be lost (the page
- * would stay on its loading placeholder).
+ * Renders the app into `container`, replacing what the server drew there (the home page, a
+ * survey's intro) in one commit. Not before the router has the first screen's module: until
+ * then it would render its loading placeholder over the drawing. Not in a transition: a
+ * time-sliced first render lets a lazy route finish loading before RouterProvider subscribes to
+ * the router, and that update would be lost (the page would stay on its loading placeholder).
  */
 export function start(container: HTMLElement): void {
-  createRoot(container).render(
-    <StrictMode>
-      <App />
-    </StrictMode>,
-  );
+  const render = () =>
+    createRoot(container).render(
+      <StrictMode>
+        <App />
+      </StrictMode>,
+    );
+  if (router.state.initialized) {
+    render();
+    return;
+  }
+  const stop = router.subscribe((state) => {
+    if (!state.initialized) return;
+    stop();
+    render();
+  });
 }

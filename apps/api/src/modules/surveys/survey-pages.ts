@@ -1,12 +1,15 @@
 // What the survey content adds to the web app's pages: on `/`, the page as it first paints (the
 // shell, the hero, the survey bricks, the selling points) with the survey list it was drawn from;
-// on a survey's page, its data and intro image requested before the scripts ask for them.
+// on a survey's page, its intro as it first paints with the survey it was drawn from.
 import {
   HOME_SURVEY_LIST_PATH,
   PAGE_DATA_ID,
+  type SurveyDetail,
+  SurveyDetailSchema,
   type SurveyList,
   SurveyListSchema,
   type SurveySummary,
+  timeAgo,
 } from '@candor/contracts';
 import { isUuid } from '../../lib/uuid.js';
 import { serializeOnce } from '../../lib/serialize.js';
@@ -39,9 +42,11 @@ function toneOf(gid: string): number {
 }
 
 // The markup below is the first render of components/layout.tsx (session still loading),
-// app/routes/home.tsx, features/surveys/components/{brick-navigation,brick,selling-points}.tsx:
-// the web app replaces it with its own when its scripts run, so it must be the same, element for
-// element, or the page would move. e2e/first-load.e2e.ts compares the two.
+// app/routes/home.tsx, features/surveys/components/{brick-navigation,brick,selling-points}.tsx
+// and, on a survey's page, features/surveys/components/survey-intro.tsx as the answering flow
+// first shows it (features/answering/components/survey-flow.tsx: its start waits for the
+// browser's records). The web app replaces it with its own when its scripts run, so it must be
+// the same, element for element, or the page would move. e2e/first-load.e2e.ts compares them.
 
 const LOGO =
   '<svg width="28" height="28" viewBox="0 0 64 64" aria-hidden="true" focusable="false">' +
@@ -49,12 +54,15 @@ const LOGO =
   '<circle cx="32" cy="32" r="17" fill="none" stroke="var(--paper)" stroke-width="6"></circle>' +
   '<path d="M32 15a17 17 0 0 1 0 34z" fill="var(--violet)"></path></svg>';
 
-const SHELL_START =
+/** The shell up to the page's content; `home` marks the navbar's Surveys link as the page's. */
+const shellStart = (home: boolean) =>
   '<div class="shell"><a class="skip-link" href="#main">Skip to content</a>' +
   '<header class="navbar"><div class="navbar__inner">' +
   `<a class="navbar__brand" aria-label="Candor home" href="/" data-discover="true">${LOGO}<span>Candor</span></a>` +
   '<nav aria-label="Main" class="navbar__links">' +
-  '<a aria-current="page" class="navbar__surveys active" href="/" data-discover="true">Surveys</a>' +
+  (home
+    ? '<a aria-current="page" class="navbar__surveys active" href="/" data-discover="true">Surveys</a>'
+    : '<a class="navbar__surveys" href="/" data-discover="true">Surveys</a>') +
   // Whether someone is logged in is known only in their browser. A visitor's links hold their
   // place, unseen (most first visits are visitors': nothing moves when the app draws them);
   // a member's appear once the app has restored the session.
@@ -206,7 +214,7 @@ function homeParts(
   return {
     head: cover,
     root:
-      SHELL_START +
+      shellStart(true) +
       HERO +
       brickNavigation(list.results, selected, positions) +
       SELLING_POINTS +
@@ -215,16 +223,86 @@ function homeParts(
   };
 }
 
+const SHARE_ICON =
+  '<svg class="share-icon" width="18" height="18" viewBox="0 0 24 24" aria-hidden="true" ' +
+  'focusable="false"><path d="M12 3v12M7.5 7.5 12 3l4.5 4.5M5 12v7a2 2 0 0 0 2 2h10a2 2 0 0 0 ' +
+  '2-2v-7" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" ' +
+  'stroke-linejoin="round"></path></svg>';
+
+/**
+ * A survey's intro as the app first shows it to someone whose browser records are still being
+ * read: its start button disabled and busy. Its share button says "Share" (phones have a share
+ * sheet; a browser without one relabels it "Copy link" when the app runs).
+ */
+function surveyIntro(survey: SurveyDetail, now: Date): string {
+  const closed = survey.status === 'Closed';
+  const hasVideo = survey.questions.some((q) => q.video_link_1);
+  const count = `${survey.questions_count} ${survey.questions_count === 1 ? 'question' : 'questions'}`;
+  const media = survey.intro_screen_image
+    ? `<img src="${escapeHtml(survey.intro_screen_image)}" alt="" width="960" height="540">`
+    : survey.cover_image
+      ? ''
+      : `<div class="cover-placeholder" data-tone="${toneOf(survey.gid)}" aria-hidden="true">` +
+        '<span class="cover-placeholder__mark">?</span></div>';
+  const video = hasVideo ? '<li>Some questions are videos, with captions.</li>' : '';
+  const facts = closed
+    ? `<li>${count}, each with how verified people answered it.</li>${video}`
+    : `<li>${escapeHtml(survey.instructions)}</li><li>` +
+      (survey.variant.startsWith('v1_')
+        ? 'You see how everyone answered right after each question.'
+        : 'You see how everyone answered at the end.') +
+      `</li>${video}<li>Anonymous: your answers are never shown next to your name or number.</li>`;
+  return (
+    '<div class="flow-intro"><article class="intro">' +
+    `<div class="intro__media">${media}</div><div class="intro__content">` +
+    `<p class="intro__eyebrow">${escapeHtml(survey.genres.map((g) => g.genre_name).join(' · '))}` +
+    (survey.is_within_24_hours ? '<span class="badge badge--new">New</span>' : '') +
+    `</p><h1>${escapeHtml(survey.name)}</h1>` +
+    `<p class="intro__headline">${escapeHtml(survey.cover_headline)}</p>` +
+    (closed
+      ? '<p class="notice notice--closed" role="status">This survey closed ' +
+        `${survey.closed_at ? timeAgo(survey.closed_at, now) : ''}. You can still see how people ` +
+        'answered.</p>'
+      : '') +
+    `<p class="intro__text">${escapeHtml(survey.intro_screen_text)}</p>` +
+    `<ul class="intro__facts">${facts}</ul>` +
+    '<button type="button" class="button button--primary button--large" disabled="" ' +
+    `aria-busy="true">${closed ? 'See the results' : 'Start the survey'}</button>` +
+    '<div class="intro__footer"><p class="intro__byline">' +
+    `${survey.author ? `By ${escapeHtml(survey.author)} · released` : 'Released'} ` +
+    `${timeAgo(survey.release_date, now)}</p>` +
+    `<button type="button" class="button share-button">${SHARE_ICON}Share</button>` +
+    '</div></div></article></div>'
+  );
+}
+
+/** A survey's page as it first paints, and the survey for the app to start from. */
+function surveyParts(survey: SurveyDetail, now: Date): PageParts {
+  // Its intro picture is the largest thing on the first screen: fetched with the page.
+  const image = survey.intro_screen_image
+    ? `<link rel="preload" as="image" href="${escapeHtml(survey.intro_screen_image)}" fetchpriority="high">`
+    : '';
+  const path = `/v1/surveys/${survey.gid}/video-survey`;
+  const data = `{"responses":{${JSON.stringify(path)}:${serializeOnce(SurveyDetailSchema, survey)}}}`;
+  return {
+    head: image,
+    root: shellStart(false) + surveyIntro(survey, now) + SHELL_END,
+    body: `<script type="application/json" id="${PAGE_DATA_ID}">${jsonForScript(data)}</script>`,
+  };
+}
+
 /**
  * The survey pages' share of the web app's pages (web.ts): the home page drawn from the list
- * every visitor gets (nothing personal: the session is only in the browser), and a survey page's
- * API answer and intro image requested at once. Drawn from the content snapshot, so a page
+ * every visitor gets (nothing personal: the session is only in the browser), and a survey's page
+ * drawn with its intro, the survey it was drawn from and its picture requested at once. Drawn
+ * from the content snapshot, so a page
  * changes when the content does, within the snapshot's few seconds; the same content gives the
  * same page (and entity tag), each brick keeping its random cover offset.
  */
 export function surveyPages(service: SurveysService): PageContributor {
   const positions = new Map<string, string>();
   const drawn = new WeakMap<SurveyList, Map<string | null, PageParts>>();
+  const intros = new WeakMap<SurveyDetail, { minute: number; parts: PageParts }>();
 
   function home(list: SurveyList, genre: string | null): PageParts {
     const listed = new Set(list.results.map((s) => s.gid));
@@ -256,12 +334,13 @@ export function surveyPages(service: SurveysService): PageContributor {
     if (gid && isUuid(gid)) {
       const survey = await service.getByGid(gid, origin).catch(() => undefined);
       if (!survey) return undefined;
-      // The same URL and credentials mode as the app's own request, so the browser reuses it.
-      const api = `<link rel="preload" as="fetch" crossorigin href="/api/v1/surveys/${escapeHtml(gid)}/video-survey">`;
-      const image = survey.intro_screen_image
-        ? `<link rel="preload" as="image" href="${escapeHtml(survey.intro_screen_image)}" fetchpriority="high">`
-        : '';
-      return { head: api + image };
+      // Relative dates ("released 3 days ago") are read at the minute the page is drawn.
+      const minute = Math.floor(Date.now() / 60_000);
+      const known = intros.get(survey);
+      if (known?.minute === minute) return known.parts;
+      const parts = surveyParts(survey, new Date(minute * 60_000));
+      intros.set(survey, { minute, parts });
+      return parts;
     }
     return undefined;
   };

@@ -29,7 +29,9 @@ export function ShareIcon() {
 }
 
 /**
- * Shares a survey's link: the phone's share sheet where there is one, else the link copied.
+ * Shares a survey's link: the phone's share sheet where there is one, else the link copied (a
+ * toast says so). It says "Share" either way, as the server draws it in a survey's intro before
+ * the app knows which browser it is in: the button keeps its size when the app takes over.
  * What is shared is the survey's public link and its name only, never an answer, a token or a
  * number: the link is the one the API gives as `shareable_link`.
  */
@@ -44,9 +46,8 @@ export function ShareButton({
   url: string;
   className?: string;
 }) {
-  const sheet = canShareLinks();
   function share() {
-    if (!sheet) {
+    if (!canShareLinks()) {
       copyLink(url);
       return;
     }
@@ -58,7 +59,7 @@ export function ShareButton({
   return (
     <button type="button" className={`${className} share-button`} onClick={share}>
       <ShareIcon />
-      {sheet ? 'Share' : 'Copy link'}
+      Share
     </button>
   );
 }

@@ -1,4 +1,4 @@
-import { timeAgo } from '../../../lib/relative-time';
+import { timeAgo } from '@candor/contracts';
 
 const absolute = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short' });
 

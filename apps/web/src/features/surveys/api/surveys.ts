@@ -17,18 +17,17 @@ export const surveyQueries = {
       initialData: () => embeddedResponse(HOME_SURVEY_LIST_PATH)?.data as SurveyList | undefined,
       initialDataUpdatedAt: () => embeddedResponse(HOME_SURVEY_LIST_PATH)?.at,
     }),
-  detail: (gid: string) =>
-    queryOptions({
+  detail: (gid: string) => {
+    const path = `/v1/surveys/${encodeURIComponent(gid)}/video-survey`;
+    return queryOptions({
       queryKey: [...surveyQueries.all(), 'detail', gid] as const,
-      queryFn: ({ signal }) =>
-        // Public, like the list: sent without the session so it is the very request the page
-        // preloaded (the server adds <link rel="preload" as="fetch"> to a survey's page).
-        apiRequest<SurveyDetail>(`/v1/surveys/${encodeURIComponent(gid)}/video-survey`, {
-          signal,
-          public: true,
-        }),
+      queryFn: ({ signal }) => apiRequest<SurveyDetail>(path, { signal, public: true }),
       staleTime: 60_000,
-    }),
+      // A survey's page carries the survey its intro was drawn from: the first render shows it.
+      initialData: () => embeddedResponse(path)?.data as SurveyDetail | undefined,
+      initialDataUpdatedAt: () => embeddedResponse(path)?.at,
+    });
+  },
 };
 
 export const useSurveyList = () => useQuery(surveyQueries.list());

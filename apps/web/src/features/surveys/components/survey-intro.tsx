@@ -1,8 +1,7 @@
-import type { SurveyDetail } from '@candor/contracts';
+import { type SurveyDetail, timeAgo } from '@candor/contracts';
 import { PageHead } from '../../../components/page-head';
 import { ShareButton } from '../../../components/share/share-button';
 import { givesInstantFeedback, toneOf } from '../lib/bricks';
-import { timeAgo } from '../../../lib/relative-time';
 import '../styles/surveys.css';
 
 /** The survey's intro screen: image, text, instructions and the start button. */

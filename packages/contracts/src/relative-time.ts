@@ -1,3 +1,4 @@
+/** Relative dates as every screen says them; the server draws a survey's intro with it too. */
 const MINUTE = 60;
 const units: Array<[name: string, seconds: number]> = [
   ['year', 365 * 86_400],
