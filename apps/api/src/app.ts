@@ -381,9 +381,10 @@ export async function buildApp({
     async (api) => {
       // JSON answers: gzip above 1 KB (the survey list shrinks ~5x). Static files are precompressed.
       await api.register(compress, { encodings: ['gzip'], threshold: 1024 });
-      api.addHook('onSend', async (_request, reply) => {
+      api.addHook('onSend', (_request, reply, payload, done) => {
         // API answers are personal or change in steps: never stored by a shared cache.
-        if (!reply.hasHeader('cache-control')) reply.header('Cache-Control', 'no-store');
+        if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+        done(null, payload);
       });
       await api.register(swaggerUi, {
         routePrefix: '/docs',
