@@ -16,6 +16,7 @@ import type { Database, Db } from './db/client.js';
 import { createMaintenance } from './db/maintenance.js';
 import { deriveKeys, derivePanelKey, deriveProfileKey, derivePseudonymKey } from './lib/keys.js';
 import { createPublicReadLimit } from './lib/public-read-limit.js';
+import { lazyChildLoggerFactory } from './lib/lazy-logger.js';
 import { loggableError } from './lib/loggable-error.js';
 import type { RateLimitStore } from './lib/rate-limit.js';
 import type { Secrets } from './lib/secrets.js';
@@ -168,7 +169,10 @@ export async function buildApp({
   noise,
 }: AppDeps) {
   const app = Fastify({
-    ...(logger ? { loggerInstance: logger } : { logger: false }),
+    // Each request's child logger is made only if the request logs (lib/lazy-logger.ts).
+    ...(logger
+      ? { loggerInstance: logger, childLoggerFactory: lazyChildLoggerFactory }
+      : { logger: false }),
     trustProxy: trustedProxies(config.trustProxy),
     // Slow clients (a header byte every few seconds) are cut off instead of holding a socket
     // forever: Fastify's defaults (0) disable Node's request timeout.
@@ -377,9 +381,10 @@ export async function buildApp({
     async (api) => {
       // JSON answers: gzip above 1 KB (the survey list shrinks ~5x). Static files are precompressed.
       await api.register(compress, { encodings: ['gzip'], threshold: 1024 });
-      api.addHook('onSend', async (_request, reply) => {
+      api.addHook('onSend', (_request, reply, payload, done) => {
         // API answers are personal or change in steps: never stored by a shared cache.
-        if (!reply.hasHeader('cache-control')) reply.header('Cache-Control', 'no-store');
+        if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+        done(null, payload);
       });
       await api.register(swaggerUi, {
         routePrefix: '/docs',

@@ -16,11 +16,16 @@ export function serializeOnce<T extends object>(schema: z.ZodType<T>, body: T): 
   return json;
 }
 
+/** Sends JSON already checked against its contract (Fastify passes strings through). */
+export function sendJson(reply: { type: FastifyReply['type'] }, json: string) {
+  return reply.type('application/json; charset=utf-8').send(json);
+}
+
 /** Sends a contract-checked body as pre-serialized JSON (Fastify passes strings through). */
 export function sendJsonOnce<T extends object>(
   reply: { type: FastifyReply['type'] },
   schema: z.ZodType<T>,
   body: T,
 ) {
-  return reply.type('application/json; charset=utf-8').send(serializeOnce(schema, body));
+  return sendJson(reply, serializeOnce(schema, body));
 }

@@ -46,6 +46,19 @@ describe('access tokens', () => {
     await expect(tokens.verifyAccess(token)).rejects.toBeInstanceOf(InvalidTokenError);
   });
 
+  it('are known without a check only once verified, and only until they expire', async () => {
+    const now = { t: Date.parse('2026-01-01T00:00:00Z') };
+    const tokens = service(now);
+    const token = await tokens.signAccess({ sub: SUB, role: 'member' });
+    expect(tokens.knownAccess(token)).toBeUndefined();
+    await tokens.verifyAccess(token);
+    expect(tokens.knownAccess(token)).toEqual({ sub: SUB, role: 'member' });
+    // Another string (a byte changed) is not the token that was verified.
+    expect(tokens.knownAccess(`${token.slice(0, -1)}x`)).toBeUndefined();
+    now.t += 601_000;
+    expect(tokens.knownAccess(token)).toBeUndefined();
+  });
+
   it('refuse alg none, another key, a password token and garbage', async () => {
     const tokens = service();
     const unsecured = new UnsecuredJWT({ role: 'admin' })

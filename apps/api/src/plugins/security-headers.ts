@@ -60,14 +60,21 @@ const HEADERS: Record<string, string> = {
  * app is served from the API's own origin, so no other origin is granted anything.
  */
 async function securityHeaders(app: FastifyInstance) {
-  app.addHook('onSend', async (_request, reply) => {
+  // A callback hook, not an async one: every response passes here, and nothing is awaited.
+  app.addHook('onSend', (_request, reply, payload, done) => {
     withSecurityHeaders(reply);
+    done(null, payload);
   });
 }
 
+/** HEADERS with the lower-case names Fastify keeps them under, computed once. */
+const ENTRIES = Object.entries(HEADERS).map(
+  ([name, value]) => [name.toLowerCase(), value] as const,
+);
+
 /** Sets the headers a reply does not set itself; for replies that skip hooks (router errors). */
 export function withSecurityHeaders(reply: FastifyReply): FastifyReply {
-  for (const [name, value] of Object.entries(HEADERS)) {
+  for (const [name, value] of ENTRIES) {
     if (!reply.hasHeader(name)) reply.header(name, value);
   }
   return reply;

@@ -1,11 +1,14 @@
 import crypto from 'node:crypto';
 import {
+  type AnswerResponse,
   AnswerResponseSchema,
   AttemptedQuestionListSchema,
   LEAVE_BLANK_CHOICE,
+  type QuestionResults,
+  QuestionResultsSchema,
 } from '@candor/contracts';
 import { asc, eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { App } from '../../app.js';
 import type { Database } from '../../db/client.js';
 import {
@@ -22,6 +25,61 @@ import { type MemberOptions, createMember, get, json, post } from '../../test/ac
 import { createTestApp } from '../../test/app.js';
 import { closeAll, createTestDatabase, engines } from '../../test/database.js';
 import { breakdownUnlocks } from '../results/results.service.js';
+import { answerJson } from './answers.routes.js';
+
+describe('answerJson', () => {
+  const results: QuestionResults = {
+    qid: crypto.randomUUID(),
+    type: 'Closed',
+    respondents: 120,
+    blank: 10,
+    choices: [{ choice: 'Yes', count: 110, percent: 100, margin: 4, is_blank: false }],
+    dominated: true,
+    breakdown: null,
+    breakdown_unlocks: {
+      gender: { group_minimum: 20, unlocks_at: 40 },
+      age: { group_minimum: 20, unlocks_at: 40 },
+      country: { group_minimum: 20, unlocks_at: 40 },
+    },
+    words: [],
+    samples: [],
+    updates: 2,
+    snapshot_at: '2026-11-24T10:00:00.000Z',
+  };
+  const gid = crypto.randomUUID();
+  const body = (extra: object = {}): AnswerResponse => ({
+    qid: results.qid,
+    gid,
+    answer: 'Yes',
+    is_blank: false,
+    date: '2026-11-24',
+    results,
+    ...extra,
+  });
+  const contract = (b: AnswerResponse) => JSON.stringify(AnswerResponseSchema.parse(b));
+
+  it('writes what the contract serializer writes, with results or without', () => {
+    expect(answerJson(body())).toBe(contract(body()));
+    expect(answerJson(body({ results: null }))).toBe(contract(body({ results: null })));
+    expect(JSON.parse(answerJson(body()))).toEqual(body());
+  });
+
+  it('drops keys the contract does not name, in the reply and in its results', () => {
+    const leaky = body({ userId: 7, results: { ...results, pending: { cells: {} } } });
+    expect(JSON.parse(answerJson(leaky))).toEqual(body());
+  });
+
+  it('checks each published results object once, and every reply', () => {
+    const shared = { ...results };
+    const parse = vi.spyOn(QuestionResultsSchema, 'parse');
+    answerJson(body({ results: shared }));
+    answerJson(body({ results: shared, answer: 'No' }));
+    expect(parse).toHaveBeenCalledTimes(1);
+    parse.mockRestore();
+    expect(() => answerJson(body({ date: 'yesterday' }))).toThrow();
+    expect(() => answerJson(body({ results: { ...results, respondents: -1 } }))).toThrow();
+  });
+});
 
 const NOT_FOUND = { detail: 'Not found.', code: 'NOT_FOUND' };
 const UNAUTHENTICATED = {
@@ -144,6 +202,7 @@ describe.each(engines)('answers API on %s', (engine) => {
       const { token } = await member();
       const res = await answer(token, q.qid, { choice: q.labels[1] });
       expect(res.statusCode).toBe(201);
+      expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
       const body = AnswerResponseSchema.parse(json(res));
       expect(body).toEqual({
         qid: q.qid,

@@ -42,12 +42,23 @@ export function createSessionGate(
     cache.delete(uuid);
   }
 
+  /** True when what this process knows (cached, still fresh, heard of every change) admits it. */
+  function admitsKnown(claims: AccessClaims): boolean {
+    const known = cache.get(claims.sub)?.get(claims.sid ?? '');
+    return listening && known !== undefined && known.until > now() && known.role === claims.role;
+  }
+
   return {
+    /**
+     * True when the cache alone admits the token (see admits); false means "ask admits", not
+     * "refused". Synchronous: the hot path of every authenticated request.
+     */
+    admitsKnown,
+
     /** True when the token's account and session still allow what the token says. */
     async admits(claims: AccessClaims): Promise<boolean> {
+      if (admitsKnown(claims)) return true;
       const sid = claims.sid ?? '';
-      const known = cache.get(claims.sub)?.get(sid);
-      if (listening && known && known.until > now() && known.role === claims.role) return true;
       const seen = epoch;
       const standing = await repo.sessionStanding(claims.sub, claims.sid);
       const good =

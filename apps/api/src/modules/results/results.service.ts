@@ -36,7 +36,12 @@ import {
   timingCell,
   timingsOf,
 } from './privacy.js';
-import type { CountedRow, Counting, ResultsRepository } from './results.repository.js';
+import {
+  type CountedRow,
+  type Counting,
+  FOLD_BATCH,
+  type ResultsRepository,
+} from './results.repository.js';
 
 /**
  * Words too common to say anything about an answer. Words are split on anything that is not a
@@ -362,8 +367,10 @@ export function createResultsService(repo: ResultsRepository, deps: ResultsServi
    * Returns the questions released.
    */
   async function tick(): Promise<number[]> {
-    while ((await repo.fold(counting)) > 0) {
-      // A full batch may leave more behind; a short one emptied the queue.
+    while ((await repo.fold(counting)) >= FOLD_BATCH) {
+      // A full batch may leave more behind; a short one emptied the queue as it was. What
+      // arrived since waits for the next tick: chasing it kept a loaded server folding a few
+      // hundred rows at a time, a transaction each, and never reaching the release below.
     }
     await repo.ensureTallies(() => counting.thresholdNoise());
     const released: number[] = [];

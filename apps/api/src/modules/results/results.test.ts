@@ -34,7 +34,10 @@ import { closeAll, createTestDatabase, engines } from '../../test/database.js';
 import { zeroNoise } from '../../test/noise.js';
 import { pendingOf, pendingTotal, snapshotOf } from '../../test/results.js';
 import { ageBand } from '../respondents/respondent-ids.js';
+import { deriveProfileKey } from '../../lib/keys.js';
 import { approximateTotal, thresholdOf, wordThreshold } from './privacy.js';
+import { createResultsRepository } from './results.repository.js';
+import { createResultsService } from './results.service.js';
 
 describe('age bands', () => {
   it('bands the age reached in the current year', () => {
@@ -65,6 +68,7 @@ const rowsOf = <T>(result: unknown) => (result as { rows: T[] }).rows;
 describe.each(engines)('results on %s', (engine) => {
   let database: Database;
   let app: App;
+  const secrets = testSecrets();
   const time = { now: Date.parse('2026-11-22T10:00:00Z') };
   const clock = () => new Date(time.now);
   const bySlug = new Map<string, Q[]>();
@@ -111,7 +115,11 @@ describe.each(engines)('results on %s', (engine) => {
       bySlug.set(r.slug, list);
     }
     // No background work: each test folds and publishes with tick(), at the time it sets.
-    app = await createTestApp(database, { resultsRefreshSeconds: 0 }, { clock, noise: zeroNoise });
+    app = await createTestApp(
+      database,
+      { resultsRefreshSeconds: 0 },
+      { clock, noise: zeroNoise, secrets },
+    );
   });
 
   afterAll(async () => {
@@ -480,6 +488,61 @@ describe.each(engines)('results on %s', (engine) => {
     expect(cell('country|GB|')).toBe(6);
     expect(cell('age|65+|')).toBe(15);
     expect(pending!.events).toBe(total);
+  });
+
+  it('folds answers to several questions at once, each into its own question', async () => {
+    const [a, b, c] = closedOf('life-and-death').slice(7, 10) as [Q, Q, Q];
+    for (const [q, n] of [
+      [a, 3],
+      [b, 1],
+      [c, 2],
+    ] as const) {
+      for (let i = 0; i < n; i++) await answerAs(q, { choice: q.labels[i % 2] });
+    }
+    await app.results.fold();
+    const totals = await Promise.all(
+      [a, b, c].map(async (q) => pendingTotal(await pendingOf(database.db, q.id))),
+    );
+    expect(totals).toEqual([3, 1, 2]);
+    expect((await pendingOf(database.db, a.id))!.events).toBe(3);
+  });
+
+  it('leaves answers that arrive during a tick to the next tick', async () => {
+    const q = closedOf('life-and-death')[10]!;
+    await answerAs(q, { choice: q.labels[0] });
+    // The same results service over a repository whose fold is followed by a new answer, as
+    // answers keep arriving on a loaded server while the background work folds.
+    const repo = createResultsRepository(database.db);
+    let arrivals = 0;
+    const service = createResultsService(
+      {
+        ...repo,
+        fold: async (counting) => {
+          const taken = await repo.fold(counting);
+          if (arrivals++ < 3) await answerAs(q, { choice: q.labels[1] });
+          return taken;
+        },
+      },
+      {
+        surveys: { findQuestion: async () => undefined },
+        hasAnswered: async () => true,
+        profileKey: deriveProfileKey(secrets),
+        refreshSeconds: 0,
+        noise: zeroNoise,
+        clock,
+      },
+    );
+    await service.tick();
+    // One fold: the answer there was is counted, the one that came during it is still queued.
+    expect(arrivals).toBe(1);
+    expect(pendingTotal(await pendingOf(database.db, q.id))).toBe(1);
+    const queued = await database.db
+      .select()
+      .from(resultsQueue)
+      .where(eq(resultsQueue.questionId, q.id));
+    expect(queued).toHaveLength(1);
+    await app.results.tick();
+    expect(pendingTotal(await pendingOf(database.db, q.id))).toBe(2);
   });
 
   it('keeps no plaintext profile and no telling order in the database', async () => {
