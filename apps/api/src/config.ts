@@ -116,7 +116,7 @@ const EnvSchema = z
     KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(72_000),
     MAX_CONNECTIONS: z.coerce.number().int().min(1).max(1_000_000).default(4096),
     REDIS_TIMEOUT_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
-    ANSWER_BATCH_MS: z.coerce.number().int().min(0).max(100).default(2),
+    ANSWER_BATCHES_IN_FLIGHT: z.coerce.number().int().min(1).max(64).default(2),
     ANSWER_BATCH_ROWS: z.coerce.number().int().min(1).max(1000).default(200),
     JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
     PSEUDONYM_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
@@ -203,8 +203,8 @@ export interface HttpConfig {
 
 export interface Config {
   port: number;
-  /** Group commit of answers (answers.repository.ts): window (0: the same event-loop turn), most rows. */
-  answerBatching: { windowMs: number; maxRows: number };
+  /** Group commit of answers (answers.repository.ts): most rows per batch, batches written at once. */
+  answerBatching: { maxRows: number; inFlight: number };
   host: string;
   dataDir: string;
   /** Unset: the embedded PGlite database in `dataDir`. */
@@ -321,7 +321,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxConnections: e.MAX_CONNECTIONS,
     },
     redisTimeoutMs: e.REDIS_TIMEOUT_MS,
-    answerBatching: { windowMs: e.ANSWER_BATCH_MS, maxRows: e.ANSWER_BATCH_ROWS },
+    answerBatching: { maxRows: e.ANSWER_BATCH_ROWS, inFlight: e.ANSWER_BATCHES_IN_FLIGHT },
     secrets: { jwtSecret: e.JWT_SECRET, pseudonymSecret: e.PSEUDONYM_SECRET },
     webDistDir: e.WEB_DIST_DIR ? path.resolve(e.WEB_DIST_DIR) : defaultWebDist,
   };

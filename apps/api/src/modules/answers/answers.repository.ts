@@ -1,4 +1,3 @@
-import DataLoader from 'dataloader';
 import { and, asc, count, desc, eq, isNotNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import {
@@ -10,6 +9,7 @@ import {
   surveys,
   timings,
 } from '../../db/schema.js';
+import { groupCommit } from '../../lib/group-commit.js';
 
 export type NewAnswer = Omit<typeof answers.$inferInsert, 'id'>;
 export type StoredAnswer = Pick<
@@ -18,16 +18,17 @@ export type StoredAnswer = Pick<
 >;
 
 /**
- * Group commit of answers: the answers that arrive together (in the same turn of the event loop,
- * or within `windowMs`) are written by one multi-row INSERT, one commit, each request answered
- * once that commit is done. 0 disables batching (one statement per answer).
+ * Group commit of answers (lib/group-commit.ts): the answers that arrive while `inFlight`
+ * batches are being written leave together in the next, one multi-row INSERT and one commit of
+ * at most `maxRows`, each request answered once its commit is done. `maxRows` 1: one statement
+ * per answer.
  */
 export interface AnswerBatching {
-  windowMs: number;
   maxRows: number;
+  inFlight: number;
 }
 
-const NO_BATCHING: AnswerBatching = { windowMs: 0, maxRows: 1 };
+const NO_BATCHING: AnswerBatching = { maxRows: 1, inFlight: 1 };
 
 /** Answers, ratings and timings: Drizzle only. */
 export function createAnswersRepository(db: Db, batching: AnswerBatching = NO_BATCHING) {
@@ -131,20 +132,12 @@ export function createAnswersRepository(db: Db, batching: AnswerBatching = NO_BA
     }
   }
 
-  const writer =
-    batching.maxRows > 1
-      ? new DataLoader<NewAnswer, boolean>(insertBatch, {
-          cache: false,
-          maxBatchSize: batching.maxRows,
-          batchScheduleFn: (flush) =>
-            batching.windowMs > 0 ? setTimeout(flush, batching.windowMs) : setImmediate(flush),
-        })
-      : undefined;
+  const writer = batching.maxRows > 1 ? groupCommit(insertBatch, batching) : undefined;
 
   return {
     /** Stores the answer unless the respondent already answered the question: true if stored. */
     insertAnswer: (values: NewAnswer): Promise<boolean> =>
-      writer ? writer.load(values) : insertOne(values),
+      writer ? writer(values) : insertOne(values),
 
     async findAnswer(respondentId: number, questionId: number): Promise<StoredAnswer | undefined> {
       const [row] = await findAnswer.execute({ respondentId, questionId });

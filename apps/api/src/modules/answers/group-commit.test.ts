@@ -123,7 +123,7 @@ describe.each(engines)('group commit of answers on %s', (engine) => {
         Array.from({ length: 10 }, (_, i) => ({ pseudonym: `batch-${engine}-${i}`, profile: 'x' })),
       )
       .returning({ id: respondents.id });
-    const repo = createAnswersRepository(database.db, { windowMs: 5, maxRows: 100 });
+    const repo = createAnswersRepository(database.db, { maxRows: 100, inFlight: 1 });
     const row = (respondentId: number, questionId = q.id) => ({
       respondentId,
       questionId,
@@ -174,7 +174,7 @@ describe.each(engines)('group commit of answers on %s', (engine) => {
       .insert(respondents)
       .values(texts.map((_, i) => ({ pseudonym: `texts-${engine}-${i}`, profile: 'x' })))
       .returning({ id: respondents.id });
-    const repo = createAnswersRepository(database.db, { windowMs: 5, maxRows: 100 });
+    const repo = createAnswersRepository(database.db, { maxRows: 100, inFlight: 1 });
     const stored = await Promise.all(
       made.map((r, i) =>
         repo.insertAnswer({
