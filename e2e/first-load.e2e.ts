@@ -31,14 +31,11 @@ function shape(page: Page, selector: string) {
   }, selector);
 }
 
-/** Where things are on the page: each brick, the hero, the filter, the navbar's links. */
-function boxes(page: Page) {
-  return page.evaluate(() =>
-    Array.from(
-      document.querySelectorAll(
-        '.brick, .hero h1, .genre-filter, .points, .footer, .navbar__surveys',
-      ),
-      (el) => {
+/** Where the elements `selector` matches are on the page: class, x, y, width, height. */
+function boxes(page: Page, selector: string) {
+  return page.evaluate(
+    (sel) =>
+      Array.from(document.querySelectorAll(sel), (el) => {
         const r = el.getBoundingClientRect();
         return [
           el.className,
@@ -47,10 +44,31 @@ function boxes(page: Page) {
           Math.round(r.width),
           Math.round(r.height),
         ];
-      },
-    ),
+      }),
+    selector,
   );
 }
+
+/** The home page's parts: each brick, the hero, the filter, the navbar's links. */
+const HOME_PARTS = '.brick, .hero h1, .genre-filter, .points, .footer, .navbar__surveys';
+/** A survey intro's parts. */
+const INTRO_PARTS =
+  '.intro__media, .intro h1, .intro__text, .intro__facts, .intro .button--primary, .intro__byline, .share-button, .footer';
+
+/** Records the page's layout shifts from its first paint on (read them with `shiftsOf`). */
+async function watchShifts(page: Page) {
+  await page.addInitScript(() => {
+    const w = window as unknown as { shifts: number[] };
+    w.shifts = [];
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries())
+        w.shifts.push((entry as unknown as { value: number }).value);
+    }).observe({ type: 'layout-shift', buffered: true });
+  });
+}
+
+const shiftsOf = (page: Page) =>
+  page.evaluate(() => (window as unknown as { shifts: number[] }).shifts);
 
 const sizes = [
   ['phone', phone],
@@ -117,18 +135,11 @@ describe.each(sizes)('on a %s with JavaScript', (size, options) => {
     });
     await drawn.goto('/');
     const drawnShape = await shape(drawn, 'main, footer');
-    const drawnBoxes = await boxes(drawn);
+    const drawnBoxes = await boxes(drawn, HOME_PARTS);
     await plain.close();
 
     const { context, page, watch } = await people.newPage(options);
-    await page.addInitScript(() => {
-      const w = window as unknown as { shifts: number[] };
-      w.shifts = [];
-      new PerformanceObserver((list) => {
-        for (const entry of list.getEntries())
-          w.shifts.push((entry as unknown as { value: number }).value);
-      }).observe({ type: 'layout-shift', buffered: true });
-    });
+    await watchShifts(page);
     const listRequests: string[] = [];
     page.on('request', (r) => {
       if (r.url().includes('/api/v1/surveys/')) listRequests.push(r.url());
@@ -139,11 +150,9 @@ describe.each(sizes)('on a %s with JavaScript', (size, options) => {
     await page.waitForTimeout(300);
     // The same elements, in the same places; one set of bricks; not one layout shift.
     expect(await shape(page, 'main, footer')).toEqual(drawnShape);
-    expect(await boxes(page)).toEqual(drawnBoxes);
+    expect(await boxes(page, HOME_PARTS)).toEqual(drawnBoxes);
     await expect(page.locator('.brick').count()).resolves.toBe((await listedSurveys()).length);
-    await expect(
-      page.evaluate(() => (window as unknown as { shifts: number[] }).shifts),
-    ).resolves.toEqual([]);
+    await expect(shiftsOf(page)).resolves.toEqual([]);
     // The list came with the page: the app did not ask for it again.
     expect(listRequests).toEqual([]);
     await screenshot(page, `first-load-home-${size}-js`);
@@ -188,27 +197,6 @@ describe('what the page does not share', () => {
   });
 });
 
-/** Where a survey intro's parts are. */
-function introBoxes(page: Page) {
-  return page.evaluate(() =>
-    Array.from(
-      document.querySelectorAll(
-        '.intro__media, .intro h1, .intro__text, .intro__facts, .intro .button--primary, .intro__byline, .share-button, .footer',
-      ),
-      (el) => {
-        const r = el.getBoundingClientRect();
-        return [
-          el.className,
-          Math.round(r.x),
-          Math.round(r.y),
-          Math.round(r.width),
-          Math.round(r.height),
-        ];
-      },
-    ),
-  );
-}
-
 describe.each(sizes)("a survey's page on a %s", (size, options) => {
   it('arrives drawn with its survey, and the app takes it over without moving or asking again', async ({
     people,
@@ -240,19 +228,12 @@ describe.each(sizes)("a survey's page on a %s", (size, options) => {
       drawn,
       '.intro__media, .intro h1, .intro__headline, .intro__facts',
     );
-    const drawnBoxes = await introBoxes(drawn);
+    const drawnBoxes = await boxes(drawn, INTRO_PARTS);
     await screenshot(drawn, `first-load-survey-${size}-drawn`);
     await plain.close();
 
     const { context, page, watch } = await people.newPage(options);
-    await page.addInitScript(() => {
-      const w = window as unknown as { shifts: number[] };
-      w.shifts = [];
-      new PerformanceObserver((list) => {
-        for (const entry of list.getEntries())
-          w.shifts.push((entry as unknown as { value: number }).value);
-      }).observe({ type: 'layout-shift', buffered: true });
-    });
+    await watchShifts(page);
     const reads: string[] = [];
     page.on('request', (r) => {
       if (r.url().endsWith(api)) reads.push(r.resourceType());
@@ -267,10 +248,8 @@ describe.each(sizes)("a survey's page on a %s", (size, options) => {
     expect(await shape(page, '.intro__media, .intro h1, .intro__headline, .intro__facts')).toEqual(
       drawnShape,
     );
-    expect(await introBoxes(page)).toEqual(drawnBoxes);
-    await expect(
-      page.evaluate(() => (window as unknown as { shifts: number[] }).shifts),
-    ).resolves.toEqual([]);
+    expect(await boxes(page, INTRO_PARTS)).toEqual(drawnBoxes);
+    await expect(shiftsOf(page)).resolves.toEqual([]);
     expect(reads).toEqual([]);
     await screenshot(page, `first-load-survey-${size}-js`);
     watch.assertNoErrors();

@@ -54,11 +54,15 @@ describe.skipIf(!adminUrl)('cluster mode on postgres', () => {
             method: 'POST',
             headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
             body: JSON.stringify({ choice: question.choices[0] }),
+            // A client gives up in the end. A connection the primary was handing to the worker
+            // as it died is never answered nor closed (seen about 1 run in 3 under load; Node's
+            // round-robin handoff): it is not acknowledged, and must not hang the test.
+            signal: AbortSignal.timeout(10_000),
           });
           if (res.status === 201) acknowledged.push(uuid);
           else failed += 1;
         } catch {
-          failed += 1; // the connection died with the worker: not acknowledged
+          failed += 1; // the connection died with the worker, or never got an answer
         }
       };
       let next = 0;
