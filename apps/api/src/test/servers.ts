@@ -1,7 +1,7 @@
 // Real API processes for the process-level tests: the server from source (`node --import tsx
 // server.ts`), each on its own port and DATA_DIR, sharing whatever database, Redis and secrets
 // the test gives them, with their JSON log lines collected as they come.
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -86,7 +86,20 @@ export async function startServer(env: Record<string, string>): Promise<ServerPr
     if (child.exitCode === null && child.signalCode === null) {
       const exited = once(child, 'exit');
       child.kill('SIGTERM');
+      // A graceful stop that takes longer than this is reported and then cut short, so a test
+      // ends with its own verdict rather than its cleanup's timeout. (Seen once in CI after a
+      // worker was killed under load; not reproduced.)
+      const slow = setTimeout(() => {
+        console.warn(`server ${child.pid} still stopping after 20 s:\n${stderr.slice(-1500)}`);
+        try {
+          execFileSync('pkill', ['-KILL', '-P', String(child.pid)]); // its workers first
+        } catch {
+          // none left
+        }
+        child.kill('SIGKILL');
+      }, 20_000);
       await exited;
+      clearTimeout(slow);
     }
     fs.rmSync(dataDir, { recursive: true, force: true });
   };
