@@ -3,7 +3,7 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../../app.js';
 import type { Database } from '../../db/client.js';
-import { answers, choices, questions, respondents } from '../../db/schema.js';
+import { answers, choices, questions, respondents, resultsQueue } from '../../db/schema.js';
 import { seedSampleContent } from '../../db/seed/seed.js';
 import { createMember, post } from '../../test/accounts.js';
 import { createTestApp } from '../../test/app.js';
@@ -217,5 +217,40 @@ describe.each(engines)('group commit of answers on %s', (engine) => {
       });
     });
     expect(new Set(rows.map((r) => r.commit)).size).toBe(1);
+  });
+
+  it('queues each row a batch stored for the results once, and no row it skipped', async () => {
+    const q = closed[3]!;
+    const [choice] = await database.db
+      .select({ id: choices.id })
+      .from(choices)
+      .where(and(eq(choices.questionId, q.id), eq(choices.isBlank, false)));
+    const made = await database.db
+      .insert(respondents)
+      .values(
+        Array.from({ length: 8 }, (_, i) => ({ pseudonym: `queue-${engine}-${i}`, profile: 'x' })),
+      )
+      .returning({ id: respondents.id });
+    const ids = made.map((r) => r.id);
+    const repo = createAnswersRepository(database.db, { maxRows: 100, inFlight: 1 });
+    const row = (respondentId: number) => ({
+      respondentId,
+      questionId: q.id,
+      choiceId: choice!.id,
+      isBlank: false,
+      answeredOn: '2026-11-24',
+    });
+    // The first member answered before, and that answer was counted (its queue row is gone).
+    expect(await repo.insertAnswer(row(ids[0]!))).toBe(true);
+    await database.db.delete(resultsQueue).where(eq(resultsQueue.respondentId, ids[0]!));
+    const stored = await Promise.all([...ids, ids[1]!].map((id) => repo.insertAnswer(row(id))));
+    expect(stored).toEqual([false, true, true, true, true, true, true, true, false]);
+    expect(await commitsOf(database, q.id)).toBe(2);
+    const queued = await database.db
+      .select({ respondentId: resultsQueue.respondentId, kind: resultsQueue.kind })
+      .from(resultsQueue)
+      .where(and(eq(resultsQueue.questionId, q.id), inArray(resultsQueue.respondentId, ids)));
+    expect(queued.map((r) => r.respondentId).sort()).toEqual(ids.slice(1).sort());
+    expect(new Set(queued.map((r) => r.kind))).toEqual(new Set(['answer']));
   });
 });

@@ -8,6 +8,7 @@ import {
   otpChallenges,
   refreshTokens,
   respondents,
+  resultsQueue,
   signupEvents,
   users,
 } from '../../db/schema.js';
@@ -296,7 +297,7 @@ export function createAuthRepository(
 
     /**
      * Erases the account in one transaction: its respondent (answers, ratings and timings
-     * cascade), its sessions (cascade) and its number's code challenges. Returns the questions
+     * cascade) and what of theirs waits to be counted, its sessions (cascade) and its number's code challenges. Returns the questions
      * where one of its answers was an approved sample (their snapshots must be published again).
      */
     async deleteUser(
@@ -315,6 +316,9 @@ export function createAuthRepository(
             .where(and(eq(answers.respondentId, respondentId), eq(answers.moderation, 'approved')));
           samples = rows.map((r) => r.questionId);
           await tx.delete(respondents).where(eq(respondents.id, respondentId));
+          // After the respondent: an answer being written now has committed (its key check
+          // waited for the delete) or fails, so none of its queued rows is left behind.
+          await tx.delete(resultsQueue).where(eq(resultsQueue.respondentId, respondentId));
         }
         await tx.delete(otpChallenges).where(eq(otpChallenges.phoneE164, user.phoneE164));
         await tx.delete(users).where(eq(users.id, user.id));

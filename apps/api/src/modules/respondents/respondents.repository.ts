@@ -189,11 +189,6 @@ export function createRespondentsRepository(db: Db) {
       ]);
       return { profile, answered, rated, timed };
     },
-
-    /** Deletes the respondent; its answers, ratings and timings go with it (cascade). */
-    async deleteRespondent(id: number): Promise<void> {
-      await db.delete(respondents).where(eq(respondents.id, id));
-    },
   };
 }
 

@@ -16,6 +16,7 @@ import {
   respondents,
   resultsQueue,
   surveys,
+  users,
 } from '../../db/schema.js';
 import { seedSampleContent } from '../../db/seed/seed.js';
 import {
@@ -458,6 +459,58 @@ describe.each(engines)('results on %s', (engine) => {
     expect(pending!.ratings[3]).toBe(0);
     const login = await post(app, '/api/token/', { phone_number: phone, password });
     expect(login.statusCode).toBe(400);
+  });
+
+  it('leaves nothing of an erased member waiting to be counted, and folds away what is gone', async () => {
+    const queued = async () =>
+      rowsOf<{ n: number }>(
+        await database.db.execute(sql`select count(*)::int as n from results_queue`),
+      )[0]!.n;
+    const q = closedOf('sex')[5]!;
+    await tick();
+    expect(await queued()).toBe(0);
+    // A member under review (their answers wait, uncounted) answers, rates and erases at once.
+    const phone = freshPhone();
+    const password = 'another long and honest passphrase';
+    const { access } = await signUp(app, phone, { password });
+    await database.db
+      .update(users)
+      .set({ status: 'under_review' })
+      .where(eq(users.phoneE164, phone));
+    const mine = { token: access };
+    const answered = await post(
+      app,
+      `/api/v1/questions/${q.qid}/answer/`,
+      { choice: q.labels[0] },
+      mine,
+    );
+    expect(answered.statusCode).toBe(201);
+    expect(
+      (await post(app, `/api/v1/questions/${q.qid}/rating/`, { score: 4 }, mine)).statusCode,
+    ).toBe(200);
+    expect(await queued()).toBe(2);
+    expect((await post(app, '/api/v1/user/delete/', { password }, mine)).statusCode).toBe(204);
+    expect(await queued()).toBe(0);
+
+    // Queued rows whose respondent or answer is gone (the queue has no keys to cascade) are
+    // taken by the next fold and count for nothing.
+    const answerers = async () =>
+      rowsOf<{ id: number }>(
+        await database.db.execute(sql`select respondent_id as id from answers
+          where question_id = ${q.id}`),
+      ).map((r) => r.id);
+    const earlier = new Set(await answerers());
+    await answerAs(q, { choice: q.labels[1] });
+    const [own] = (await answerers()).filter((id) => !earlier.has(id));
+    await tick();
+    const before = pendingTotal(await pendingOf(database.db, q.id));
+    await database.db.execute(sql`
+      insert into results_queue (respondent_id, question_id, kind)
+      values (2147483647, ${q.id}, 'answer'), (${own!}, 2000000000, 'answer'),
+             (${own!}, ${q.id}, 'timing')`);
+    await tick();
+    expect(await queued()).toBe(0);
+    expect(pendingTotal(await pendingOf(database.db, q.id))).toBe(before);
   });
 
   it('counts every answer exactly once while folds race the answers and each other', async () => {
