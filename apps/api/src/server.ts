@@ -126,6 +126,10 @@ async function prepare(): Promise<void> {
 if (primaryOfCluster) {
   // The primary serves nothing itself: it keeps `webConcurrency` workers running.
   await database.close();
+  // The workers accept connections from the shared socket themselves. With Node's default on
+  // Linux (round robin), the primary accepts and hands each connection to a worker, and a
+  // connection handed to a worker killed before it took it stays open, never answered.
+  cluster.schedulingPolicy = cluster.SCHED_NONE;
   for (let i = 0; i < config.webConcurrency; i++) cluster.fork();
   let listening = 0;
   cluster.on('listening', () => {
