@@ -3,6 +3,7 @@
 // seeds once, then runs that many workers, each the whole API, sharing the port, and starts
 // again any that dies; one of them leads the background work (app.ts).
 import cluster from 'node:cluster';
+import type net from 'node:net';
 import path from 'node:path';
 import { pino } from 'pino';
 import { buildApp, logOptions } from './app.js';
@@ -11,9 +12,13 @@ import { type Database, openDatabase } from './db/client.js';
 import { DataDirLockedError } from './db/lock.js';
 import { seedSampleAnswers } from './db/seed/sample-answers.js';
 import { isDatabaseEmpty, seedSampleContent } from './db/seed/seed.js';
+import { spreadConnections, takeConnections } from './lib/cluster-connections.js';
 import { resolveSecrets } from './lib/secrets.js';
 import { deriveProfileKey } from './lib/keys.js';
 import { ensureDemoAdmin } from './modules/auth/admin-account.js';
+
+const inUse = (port: number) =>
+  `Port ${port} is already in use. Stop what uses it, or start Candor with PORT=<another port>.`;
 
 function fail(message: string): never {
   console.error(`\n${message}\n`);
@@ -50,7 +55,7 @@ try {
 }
 
 // Filled once the app is built; a signal during migration closes only the database.
-const running: { app?: Awaited<ReturnType<typeof buildApp>> } = {};
+const running: { app?: Awaited<ReturnType<typeof buildApp>>; spreader?: net.Server } = {};
 let closing = false;
 async function shutdown(signal: string) {
   if (closing) {
@@ -63,6 +68,7 @@ async function shutdown(signal: string) {
   log.info({ signal }, 'shutting down');
   try {
     await running.app?.close();
+    running.spreader?.close(); // no new connections; the workers finish theirs
     if (primaryOfCluster) await stopWorkers(signal);
   } finally {
     // The primary of a cluster closed its database once it had prepared it.
@@ -124,23 +130,27 @@ async function prepare(): Promise<void> {
 }
 
 if (primaryOfCluster) {
-  // The primary serves nothing itself: it keeps `webConcurrency` workers running.
+  // The primary answers no request itself: it keeps `webConcurrency` workers running.
   await database.close();
-  // The workers accept connections from the shared socket themselves. With Node's default on
-  // Linux (round robin), the primary accepts and hands each connection to a worker, and a
-  // connection handed to a worker killed before it took it stays open, never answered.
-  cluster.schedulingPolicy = cluster.SCHED_NONE;
-  for (let i = 0; i < config.webConcurrency; i++) cluster.fork();
-  let listening = 0;
-  cluster.on('listening', () => {
-    listening += 1;
-    if (listening === config.webConcurrency) {
+  // It accepts the connections and passes each to the worker holding the fewest
+  // (lib/cluster-connections.ts); it listens once every worker has said it is ready.
+  spreadConnections(config.port, config.host, config.webConcurrency).then(
+    (server) => {
+      running.spreader = server;
       console.log(
         `\n  Candor is running at ${config.publicUrl ?? `http://localhost:${config.port}`}  ` +
           `(${config.webConcurrency} processes, ready in ${Date.now() - started} ms)\n`,
       );
-    }
-  });
+    },
+    (err: unknown) => {
+      const { code, message } = err as NodeJS.ErrnoException;
+      closing = true;
+      void stopWorkers('SIGTERM').finally(() =>
+        fail(code === 'EADDRINUSE' ? inUse(config.port) : `Could not listen: ${message}`),
+      );
+    },
+  );
+  for (let i = 0; i < config.webConcurrency; i++) cluster.fork();
   cluster.on('exit', (worker, code, signal) => {
     if (closing) return;
     log.warn({ pid: worker.process.pid, code, signal }, 'an API process ended; starting another');
@@ -154,19 +164,19 @@ async function serve(): Promise<void> {
   const app = await buildApp({ config, database, secrets, logger: log });
   running.app = app;
 
+  if (cluster.isWorker) {
+    // Listening privately (so Node times out slow requests), serving what the primary passes.
+    await app.listen({ port: 0, host: '127.0.0.1', exclusive: true });
+    takeConnections(app.server);
+    return;
+  }
   try {
     await app.listen({ port: config.port, host: config.host });
   } catch (err) {
     await database.close();
-    if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') {
-      fail(
-        `Port ${config.port} is already in use. Stop what uses it, or start Candor with PORT=<another port>.`,
-      );
-    }
+    if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') fail(inUse(config.port));
     throw err;
   }
-  // In a cluster the primary says it once, for every worker.
-  if (cluster.isWorker) return;
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const shown = config.publicUrl ?? `http://localhost:${port}`;

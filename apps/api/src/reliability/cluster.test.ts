@@ -6,7 +6,14 @@ import { SurveyListSchema } from '@candor/contracts';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createScratchPostgres } from '../test/database.js';
-import { type ServerProcess, insertMembers, leaderPids, startServer } from '../test/servers.js';
+import {
+  type ServerProcess,
+  childPids,
+  connectionsHeld,
+  insertMembers,
+  leaderPids,
+  startServer,
+} from '../test/servers.js';
 
 const adminUrl = process.env.TEST_DATABASE_URL;
 
@@ -53,6 +60,40 @@ describe.skipIf(!adminUrl)('cluster mode on postgres', () => {
   afterAll(async () => {
     await primary?.stop();
     await scratch?.drop();
+  });
+
+  it('spreads connections that arrive together evenly over the workers', async () => {
+    if (!primary) throw new Error('the cluster did not start');
+    const workers = childPids(primary.child.pid!);
+    expect(workers).toHaveLength(2);
+    // 40 clients connect at once (as a load generator or a balancer does) and keep their
+    // connections open. Letting the workers race to accept gave one of them 47 of 50.
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 40 });
+    try {
+      const statuses = await Promise.all(
+        Array.from(
+          { length: 40 },
+          () =>
+            new Promise<number>((resolve, reject) => {
+              http
+                .get(`${primary!.origin}/api/health`, { agent }, (res) => {
+                  res.resume();
+                  res.on('end', () => resolve(res.statusCode!));
+                })
+                .on('error', reject);
+            }),
+        ),
+      );
+      expect(statuses).toEqual(statuses.map(() => 200));
+      const port = Number(new URL(primary.origin).port);
+      const held = connectionsHeld(workers, port);
+      // Half each (give or take the test's own start-up probe), and the primary keeps none.
+      expect(Math.min(...held)).toBeGreaterThanOrEqual(19);
+      expect(held[0]! + held[1]!).toBeGreaterThanOrEqual(40);
+      expect(connectionsHeld([primary.child.pid!], port)).toEqual([0]);
+    } finally {
+      agent.destroy();
+    }
   });
 
   it('loses no acknowledged answer when a worker is killed, and the lead moves on', async () => {

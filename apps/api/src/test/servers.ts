@@ -168,3 +168,41 @@ export async function dropRedisKeys(url: string, prefix: string): Promise<void> 
     redis.disconnect();
   }
 }
+
+/** The live child processes of `pid` (Linux: /proc), e.g. a cluster's workers. */
+export function childPids(pid: number): number[] {
+  return fs
+    .readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8')
+    .trim()
+    .split(/\s+/)
+    .filter(Boolean)
+    .map(Number);
+}
+
+/**
+ * How many established TCP connections on local `port` each of `pids` holds (Linux: from
+ * /proc/net/tcp and each process's open files).
+ */
+export function connectionsHeld(pids: number[], port: number): number[] {
+  const inodes = new Set<string>();
+  for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    const lines = fs.existsSync(table) ? fs.readFileSync(table, 'utf8').trim().split('\n') : [];
+    for (const line of lines.slice(1)) {
+      const f = line.trim().split(/\s+/);
+      const localPort = parseInt(f[1]!.split(':')[1]!, 16);
+      if (localPort === port && f[3] === '01') inodes.add(f[9]!);
+    }
+  }
+  return pids.map((pid) => {
+    let held = 0;
+    for (const fd of fs.readdirSync(`/proc/${pid}/fd`)) {
+      try {
+        const target = fs.readlinkSync(`/proc/${pid}/fd/${fd}`);
+        if (inodes.has(/^socket:\[(\d+)\]$/.exec(target)?.[1] ?? '')) held += 1;
+      } catch {
+        // closed meanwhile
+      }
+    }
+    return held;
+  });
+}
