@@ -204,22 +204,20 @@ function homeParts(
     .filter((s) => !selected || s.genres.some((g) => g.genre_name === selected))
     .sort((a, b) => a.slot - b.slot)[0];
   // The first brick's cover is the largest thing on the first screen: fetched with the page.
-  const cover = first?.cover_image
-    ? `<link rel="preload" as="image" href="${escapeHtml(first.cover_image)}" fetchpriority="high">`
-    : '';
   const shown = Object.fromEntries(list.results.map((s) => [s.gid, positions.get(s.gid)]));
-  const data =
-    `{"responses":{${JSON.stringify(HOME_SURVEY_LIST_PATH)}:` +
-    `${serializeOnce(SurveyListSchema, list)}},"brickPositions":${JSON.stringify(shown)}}`;
   return {
-    head: cover,
+    head: first?.cover_image ? preloadImage(first.cover_image) : '',
     root:
       shellStart(true) +
       HERO +
       brickNavigation(list.results, selected, positions) +
       SELLING_POINTS +
       SHELL_END,
-    body: `<script type="application/json" id="${PAGE_DATA_ID}">${jsonForScript(data)}</script>`,
+    body: dataBlock(
+      HOME_SURVEY_LIST_PATH,
+      serializeOnce(SurveyListSchema, list),
+      `,"brickPositions":${JSON.stringify(shown)}`,
+    ),
   };
 }
 
@@ -278,18 +276,28 @@ function surveyIntro(survey: SurveyDetail, now: Date): string {
 
 /** A survey's page as it first paints, and the survey for the app to start from. */
 function surveyParts(survey: SurveyDetail, now: Date): PageParts {
-  // Its intro picture is the largest thing on the first screen: fetched with the page.
-  const image = survey.intro_screen_image
-    ? `<link rel="preload" as="image" href="${escapeHtml(survey.intro_screen_image)}" fetchpriority="high">`
-    : '';
-  const path = `/v1/surveys/${survey.gid}/video-survey`;
-  const data = `{"responses":{${JSON.stringify(path)}:${serializeOnce(SurveyDetailSchema, survey)}}}`;
   return {
-    head: image,
+    // Its intro picture is the largest thing on the first screen: fetched with the page.
+    head: survey.intro_screen_image ? preloadImage(survey.intro_screen_image) : '',
     root: shellStart(false) + surveyIntro(survey, now) + SHELL_END,
-    body: `<script type="application/json" id="${PAGE_DATA_ID}">${jsonForScript(data)}</script>`,
+    body: dataBlock(
+      `/v1/surveys/${survey.gid}/video-survey`,
+      serializeOnce(SurveyDetailSchema, survey),
+    ),
   };
 }
+
+/** An image the first screen shows, requested with the page at high priority. */
+const preloadImage = (url: string) =>
+  `<link rel="preload" as="image" href="${escapeHtml(url)}" fetchpriority="high">`;
+
+/**
+ * The page's JSON data block: the API's answer at `path` (already JSON) for the app to start
+ * from, and `more` of the block's members (`,"name":value`).
+ */
+const dataBlock = (path: string, answer: string, more = '') =>
+  `<script type="application/json" id="${PAGE_DATA_ID}">` +
+  `${jsonForScript(`{"responses":{${JSON.stringify(path)}:${answer}}${more}}`)}</script>`;
 
 /**
  * The survey pages' share of the web app's pages (web.ts): the home page drawn from the list
