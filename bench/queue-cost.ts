@@ -1,0 +1,186 @@
+// What queueing answers for the results costs (migration 0010): the database's CPU per answer
+// row of the batch INSERT, one session, under each way of queueing (the queue row written by a
+// row trigger with the queue's foreign keys, as before 0010; by a statement trigger; without the
+// keys, as now; and no queueing at all); then the full API, alternating 10 s wrk runs between a
+// database queueing as before 0010 and one as now, so that both see the same machine.
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import pg from 'pg';
+import { ingest, prepare, writePairFiles } from './answer-ingest';
+import { createPostgresDatabase, median, startCandor } from './lib';
+
+const ROWS = 60_000;
+const BATCH = 12;
+const ROUNDS = 3;
+
+/** The queueing of before migration 0010, put back: a row trigger, and the queue's keys. */
+const BEFORE_0010 = `
+  DROP TRIGGER answers_queue ON answers;
+  CREATE FUNCTION queue_for_results() RETURNS trigger LANGUAGE plpgsql AS $$
+  BEGIN
+    INSERT INTO results_queue (respondent_id, question_id, kind)
+    VALUES (NEW.respondent_id, NEW.question_id, TG_ARGV[0]::result_kind) ON CONFLICT DO NOTHING;
+    RETURN NULL;
+  END $$;
+  CREATE TRIGGER answers_queue AFTER INSERT ON answers
+    FOR EACH ROW EXECUTE FUNCTION queue_for_results('answer');
+  ALTER TABLE results_queue
+    ADD FOREIGN KEY (respondent_id) REFERENCES respondents (id) ON DELETE CASCADE ON UPDATE CASCADE,
+    ADD FOREIGN KEY (question_id) REFERENCES questions (id) ON DELETE CASCADE;`;
+
+const INSERT = `INSERT INTO answers SELECT (floor(random() * 4503599627370496) + 1)::bigint, *
+  FROM unnest($1::int[], $2::int[], $3::int[], $4::text[], $5::boolean[], $6::date[], $7::text[],
+              $8::text[]::moderation_status[])
+  ON CONFLICT (respondent_id, question_id) DO NOTHING`;
+
+/** CPU time (µs) the server process `pid` has used (Linux). */
+function cpuMicros(pid: number): number {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10_000;
+}
+
+/** The database's CPU per inserted row, in one session, under each way of queueing. */
+async function perRow(secret: string): Promise<string[]> {
+  const db = await createPostgresDatabase();
+  const c = new pg.Client({ connectionString: db.url });
+  try {
+    await prepare({ databaseUrl: db.url }, secret);
+    await c.connect();
+    await c.query(`INSERT INTO respondents (pseudonym, profile)
+                   SELECT md5(g::text), 'x' FROM generate_series(1, 20000) g`);
+    const respondents = (await c.query<{ id: number }>('SELECT id FROM respondents')).rows;
+    const targets = (
+      await c.query<{ q: number; c: number }>(
+        'SELECT q.id AS q, min(c.id) AS c FROM questions q JOIN choices c ON c.question_id = q.id GROUP BY q.id',
+      )
+    ).rows;
+    const pid = (await c.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
+    // No commit waits for the disk here: this measures the work, not the flush.
+    await c.query('SET synchronous_commit = off');
+    let cursor = 0;
+    const run = async () => {
+      await c.query('TRUNCATE answers CASCADE');
+      await c.query('TRUNCATE results_queue');
+      await c.query('VACUUM ANALYZE answers, results_queue');
+      const before = cpuMicros(pid);
+      for (let b = 0; b < ROWS / BATCH; b++) {
+        const rows = Array.from({ length: BATCH }, () => {
+          const k = cursor++;
+          const t = targets[k % targets.length]!;
+          return [respondents[Math.floor(k / targets.length) % respondents.length]!.id, t.q, t.c];
+        });
+        await c.query({
+          name: 'insert_batch',
+          text: INSERT,
+          values: [
+            rows.map((r) => r[0]),
+            rows.map((r) => r[1]),
+            rows.map((r) => r[2]),
+            rows.map(() => null),
+            rows.map(() => false),
+            rows.map(() => '2026-11-24'),
+            rows.map(() => null),
+            rows.map(() => null),
+          ],
+        });
+      }
+      return (cpuMicros(pid) - before) / ROWS;
+    };
+    const lines: string[] = [];
+    const measure = async (label: string) => {
+      const runs = [await run(), await run(), await run()];
+      lines.push(
+        `| ${label} | ${median(runs).toFixed(1)} | ${runs.map((r) => r.toFixed(1)).join(', ')} |`,
+      );
+    };
+    await c.query(BEFORE_0010);
+    await measure('row trigger, queue with foreign keys (before 0010)');
+    await c.query('ALTER TABLE answers DISABLE TRIGGER answers_queue');
+    await measure('no queueing at all');
+    await c.query(`DROP TRIGGER answers_queue ON answers;
+      CREATE TRIGGER answers_queue AFTER INSERT ON answers REFERENCING NEW TABLE AS inserted
+        FOR EACH STATEMENT EXECUTE FUNCTION queue_inserted('answer')`);
+    await measure('statement trigger, queue with foreign keys');
+    await c.query(`ALTER TABLE results_queue
+      DROP CONSTRAINT results_queue_respondent_id_fkey, DROP CONSTRAINT results_queue_question_id_fkey`);
+    await measure('statement trigger, queue without keys (0010, now)');
+    return lines;
+  } finally {
+    await c.end();
+    await db.drop();
+  }
+}
+
+/** The full API on a database queueing as before 0010 and on one queueing as now, alternating. */
+async function alternating(secret: string): Promise<string[]> {
+  const variants = [
+    { label: 'Candor API, queueing as before 0010', sql: BEFORE_0010 },
+    { label: 'Candor API, queueing as now (0010)', sql: '' },
+  ];
+  const setups = [];
+  try {
+    for (const v of variants) {
+      const db = await createPostgresDatabase();
+      const prepared = await prepare({ databaseUrl: db.url }, secret);
+      const client = new pg.Client({ connectionString: db.url });
+      await client.connect();
+      if (v.sql) await client.query(v.sql);
+      const server = await startCandor({
+        DATABASE_URL: db.url,
+        JWT_SECRET: secret,
+        PSEUDONYM_SECRET: secret,
+        ACCESS_TOKEN_TTL: '3600',
+      });
+      const files = writePairFiles(prepared);
+      // Warm: every member's respondent made, the code compiled.
+      const cursor = ingest(server.url, files, 0, 5).used;
+      setups.push({ ...v, db, client, server, files, cursor, runs: [] as number[] });
+    }
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const s of setups) {
+        // Each run starts with the other's backlog folded: neither competes with the other.
+        for (;;) {
+          const { rows } = await s.client.query<{ n: number }>(
+            'SELECT count(*)::int AS n FROM results_queue',
+          );
+          if (rows[0]!.n === 0) break;
+          await new Promise((r) => setTimeout(r, 200));
+        }
+        const run = ingest(s.server.url, s.files, s.cursor);
+        s.cursor += run.used;
+        s.runs.push(Math.round(run.result.rps));
+      }
+    }
+    const base = median(setups[0]!.runs);
+    return setups.map(
+      (s) =>
+        `| ${s.label} | ${Math.round(median(s.runs))} | ${(median(s.runs) / base).toFixed(2)} | ${s.runs.join(', ')} |`,
+    );
+  } finally {
+    for (const s of setups) {
+      await s.server.stop();
+      await s.client.end();
+      await s.db.drop();
+    }
+  }
+}
+
+export async function queueCostBench(): Promise<string> {
+  const secret = crypto.randomBytes(32).toString('hex');
+  const rows = await perRow(secret);
+  const api = await alternating(secret);
+  return [
+    `Database CPU per answer row, one session, batches of ${BATCH}, ${ROWS} rows a run, median of 3:`,
+    '',
+    '| queueing | µs per row | runs |',
+    '|---|---|---|',
+    ...rows,
+    '',
+    `The API on PostgreSQL (1 process, wrk 50 connections), ${ROUNDS} rounds of alternating 10 s runs:`,
+    '',
+    '| target | answers/s | ratio to before 0010 | runs |',
+    '|---|---|---|---|',
+    ...api,
+  ].join('\n');
+}
