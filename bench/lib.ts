@@ -103,8 +103,11 @@ export async function startCandor(
   // BENCH_SERVER_NODE_ARGS: more Node options for the server only (`--heapsnapshot-signal=SIGUSR2`
   // with `--diagnostic-dir=<folder>` lets `kill -USR2` write heap snapshots to compare).
   const extra = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  // BENCH_SERVER_ENTRY (in `env`): another build's server file, relative to the repository (a
+  // copy of apps/api/dist built from another commit), for a side-by-side run (bench/ab.ts).
+  const entry = path.join(root, env.BENCH_SERVER_ENTRY ?? 'apps/api/dist/server.js');
   const server = await serve(
-    [...profile, ...probe, ...extra, path.join(root, 'apps/api/dist/server.js')],
+    [...profile, ...probe, ...extra, entry],
     '/api/health',
     {
       ...process.env,

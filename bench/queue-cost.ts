@@ -6,8 +6,9 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import pg from 'pg';
-import { ingest, prepare, writePairFiles } from './answer-ingest';
-import { createPostgresDatabase, median, startCandor } from './lib';
+import { prepare } from './answer-ingest';
+import { alternate } from './alternate';
+import { createPostgresDatabase, median } from './lib';
 
 const ROWS = 60_000;
 const BATCH = 12;
@@ -112,64 +113,17 @@ async function perRow(secret: string): Promise<string[]> {
   }
 }
 
-/** The full API on a database queueing as before 0010 and on one queueing as now, alternating. */
-async function alternating(secret: string): Promise<string[]> {
-  const variants = [
-    { label: 'Candor API, queueing as before 0010', sql: BEFORE_0010 },
-    { label: 'Candor API, queueing as now (0010)', sql: '' },
-  ];
-  const setups = [];
-  try {
-    for (const v of variants) {
-      const db = await createPostgresDatabase();
-      const prepared = await prepare({ databaseUrl: db.url }, secret);
-      const client = new pg.Client({ connectionString: db.url });
-      await client.connect();
-      if (v.sql) await client.query(v.sql);
-      const server = await startCandor({
-        DATABASE_URL: db.url,
-        JWT_SECRET: secret,
-        PSEUDONYM_SECRET: secret,
-        ACCESS_TOKEN_TTL: '3600',
-      });
-      const files = writePairFiles(prepared);
-      // Warm: every member's respondent made, the code compiled.
-      const cursor = ingest(server.url, files, 0, 5).used;
-      setups.push({ ...v, db, client, server, files, cursor, runs: [] as number[] });
-    }
-    for (let round = 0; round < ROUNDS; round++) {
-      for (const s of setups) {
-        // Each run starts with the other's backlog folded: neither competes with the other.
-        for (;;) {
-          const { rows } = await s.client.query<{ n: number }>(
-            'SELECT count(*)::int AS n FROM results_queue',
-          );
-          if (rows[0]!.n === 0) break;
-          await new Promise((r) => setTimeout(r, 200));
-        }
-        const run = ingest(s.server.url, s.files, s.cursor);
-        s.cursor += run.used;
-        s.runs.push(Math.round(run.result.rps));
-      }
-    }
-    const base = median(setups[0]!.runs);
-    return setups.map(
-      (s) =>
-        `| ${s.label} | ${Math.round(median(s.runs))} | ${(median(s.runs) / base).toFixed(2)} | ${s.runs.join(', ')} |`,
-    );
-  } finally {
-    for (const s of setups) {
-      await s.server.stop();
-      await s.client.end();
-      await s.db.drop();
-    }
-  }
-}
-
 export async function queueCostBench(): Promise<string> {
   const secret = crypto.randomBytes(32).toString('hex');
   const rows = await perRow(secret);
-  const api = await alternating(secret);
+  const api = await alternate(
+    [
+      { label: 'Candor API, queueing as before 0010', sql: BEFORE_0010 },
+      { label: 'Candor API, queueing as now (0010)' },
+    ],
+    ROUNDS,
+  );
+  const base = api[0]!.rps;
   return [
     `Database CPU per answer row, one session, batches of ${BATCH}, ${ROWS} rows a run, median of 3:`,
     '',
@@ -181,6 +135,9 @@ export async function queueCostBench(): Promise<string> {
     '',
     '| target | answers/s | ratio to before 0010 | runs |',
     '|---|---|---|---|',
-    ...api,
+    ...api.map(
+      (r) =>
+        `| ${r.label} | ${Math.round(r.rps)} | ${(r.rps / base).toFixed(2)} | ${r.runs.join(', ')} |`,
+    ),
   ].join('\n');
 }
