@@ -134,7 +134,9 @@ if (primaryOfCluster) {
   await database.close();
   // It accepts the connections and passes each to the worker holding the fewest
   // (lib/cluster-connections.ts); it listens once every worker has said it is ready.
-  spreadConnections(config.port, config.host, config.webConcurrency).then(
+  spreadConnections(config.port, config.host, config.webConcurrency, (err) =>
+    log.error({ err }, 'accepting a connection failed'),
+  ).then(
     (server) => {
       running.spreader = server;
       console.log(

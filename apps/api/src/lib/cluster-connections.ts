@@ -12,37 +12,55 @@ import cluster, { type Worker } from 'node:cluster';
 import type http from 'node:http';
 import net from 'node:net';
 
-const CONNECTION = 'candor:connection';
 /** What a worker sends its primary once it can take connections. */
 export const WORKER_READY = 'candor:ready';
 const CLOSED = 'candor:closed';
-const TAKEN = 'candor:taken';
+
+/** Primary to worker: a connection, by number. */
+interface Passed {
+  candor: 'connection';
+  id: number;
+}
+/** Worker to primary: it has the connection of that number. */
+interface Taken {
+  candor: 'taken';
+  id: number;
+}
+
+const isA = <T extends { candor: string }>(kind: T['candor'], message: unknown): message is T =>
+  typeof message === 'object' && message !== null && (message as T).candor === kind;
 
 /**
  * Primary (call before forking): once `workers` workers have said they are ready, listens on
  * `port` and `host` and passes each connection to the ready worker with the fewest open
- * connections (ties: the one that has waited longest). Resolves once listening.
+ * connections (ties: the one that has waited longest). Resolves once listening; `onError` hears
+ * what goes wrong after that (a failed accept: too many open files), which never stops it.
  */
 export function spreadConnections(
   port: number,
   host: string,
   workers: number,
+  onError: (err: Error) => void,
 ): Promise<net.Server> {
   /** Open connections of each ready worker, by worker id (insertion order breaks ties). */
   const open = new Map<number, number>();
-  /** The primary's copies of connections passed to each worker and not yet taken, oldest first. */
-  const passing = new Map<number, net.Socket[]>();
+  /** The primary's copies of connections passed and not yet taken, by number. */
+  const passing = new Map<number, { socket: net.Socket; worker: number }>();
+  let next = 0;
+  const release = (worker: number) => {
+    if (open.has(worker)) open.set(worker, Math.max(0, open.get(worker)! - 1));
+  };
   let listening: Promise<net.Server> | undefined;
   let started: (server: Promise<net.Server>) => void;
   const result = new Promise<net.Server>((resolve) => {
     started = resolve;
   });
   cluster.on('message', (worker: Worker, message: unknown) => {
-    if (message === TAKEN) {
-      // Handles arrive in the order they were sent, so this is the oldest one passed.
-      passing.get(worker.id)?.shift()?.destroy();
-    } else if (message === CLOSED && open.has(worker.id)) {
-      open.set(worker.id, Math.max(0, open.get(worker.id)! - 1));
+    if (isA<Taken>('taken', message)) {
+      passing.get(message.id)?.socket.destroy();
+      passing.delete(message.id);
+    } else if (message === CLOSED) {
+      release(worker.id);
     } else if (message === WORKER_READY) {
       open.set(worker.id, 0);
       if (!listening && open.size >= workers) started((listening = listen()));
@@ -50,8 +68,11 @@ export function spreadConnections(
   });
   const gone = (worker: Worker) => {
     open.delete(worker.id);
-    for (const socket of passing.get(worker.id) ?? []) socket.destroy();
-    passing.delete(worker.id);
+    for (const [id, passed] of passing) {
+      if (passed.worker !== worker.id) continue;
+      passed.socket.destroy();
+      passing.delete(id);
+    }
   };
   cluster.on('disconnect', gone);
   cluster.on('exit', gone);
@@ -70,14 +91,18 @@ export function spreadConnections(
       socket.destroy(); // no worker is ready (all restarting): the client may try again
       return;
     }
+    const worker = chosen.id;
     // Moved to the back: equal counts go round.
-    open.delete(chosen.id);
-    open.set(chosen.id, fewest + 1);
-    const queue = passing.get(chosen.id) ?? [];
-    passing.set(chosen.id, queue);
-    queue.push(socket);
-    chosen.send(CONNECTION, socket, { keepOpen: true }, (err) => {
-      if (err) socket.destroy();
+    open.delete(worker);
+    open.set(worker, fewest + 1);
+    const id = next++;
+    passing.set(id, { socket, worker });
+    const message: Passed = { candor: 'connection', id };
+    chosen.send(message, socket, { keepOpen: true }, (err) => {
+      if (!err) return;
+      socket.destroy();
+      passing.delete(id);
+      release(worker);
     });
   });
   const listen = () =>
@@ -85,6 +110,7 @@ export function spreadConnections(
       server.once('error', reject);
       server.listen({ port, host }, () => {
         server.off('error', reject);
+        server.on('error', onError);
         resolve(server);
       });
     });
@@ -93,18 +119,24 @@ export function spreadConnections(
 
 /**
  * Worker: serves on `server` the connections its primary passes, and tells the primary it is
- * ready and when each connection closes. `server` must be listening (privately) so that Node
- * applies its request timeouts to the connections it is given.
+ * ready, when it has taken each connection and when each closes. `server` must be listening
+ * (privately) so that Node applies its request timeouts to the connections it is given.
  */
 export function takeConnections(server: http.Server): void {
+  // What Node does for a connection its server accepts: counted by the server, so that closing
+  // the server waits for the requests on it (a graceful stop finishes them). Not public API.
+  const counted = server as http.Server & { _connections: number };
   process.on('message', (message: unknown, handle: unknown) => {
-    if (message !== CONNECTION || !(handle instanceof net.Socket)) return;
-    process.send?.(TAKEN);
-    // What the server sets on the connections it accepts itself.
-    handle.setNoDelay(true);
+    if (!isA<Passed>('connection', message) || !(handle instanceof net.Socket)) return;
+    const taken: Taken = { candor: 'taken', id: message.id };
+    process.send?.(taken);
+    Object.assign(handle, { server, _server: server });
+    counted._connections += 1;
     handle.once('close', () => {
       if (process.connected) process.send?.(CLOSED);
     });
+    // What the server sets on the connections it accepts itself.
+    handle.setNoDelay(true);
     server.emit('connection', handle);
     handle.resume();
   });

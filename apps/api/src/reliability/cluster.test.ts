@@ -1,6 +1,7 @@
 // Process level: the real server from source in cluster mode (WEB_CONCURRENCY=2) on PostgreSQL.
 // A worker is SIGKILLed while members answer: every answer acknowledged is stored, the
 // background work moves to the other worker, and the primary starts a new one.
+import { once } from 'node:events';
 import http from 'node:http';
 import { SurveyListSchema } from '@candor/contracts';
 import pg from 'pg';
@@ -90,7 +91,7 @@ describe.skipIf(!adminUrl)('cluster mode on postgres', () => {
       // Half each (give or take the test's own start-up probe), and the primary keeps none.
       expect(Math.min(...held)).toBeGreaterThanOrEqual(19);
       expect(held[0]! + held[1]!).toBeGreaterThanOrEqual(40);
-      expect(connectionsHeld([primary.child.pid!], port)).toEqual([0]);
+      await expect.poll(() => connectionsHeld([primary!.child.pid!], port)).toEqual([0]);
     } finally {
       agent.destroy();
     }
@@ -171,4 +172,43 @@ describe.skipIf(!adminUrl)('cluster mode on postgres', () => {
       })
       .toBe(true);
   }, 120_000);
+  it('finishes the requests in flight when it is stopped', async () => {
+    if (!primary || !scratch) throw new Error('the cluster did not start');
+    const { origin: base, child } = primary;
+    const db = new pg.Client({ connectionString: scratch.url });
+    await db.connect();
+    const [member] = await insertMembers(db, ['+15550999999']);
+    await db.end();
+    const list = SurveyListSchema.parse(
+      await (await fetch(`${base}/api/v1/surveys/open-closed-random-video-surveys`)).json(),
+    );
+    const question = list.results.flatMap((s) => s.questions).find((q) => q.type === 'Closed')!;
+    const body = JSON.stringify({ choice: question.choices[0] });
+    // The request's headers and half its body arrive, then the server is told to stop, then
+    // the rest of the body: the answer is still taken and acknowledged.
+    const req = http.request(`${base}/api/v1/questions/${question.qid}/answer/`, {
+      method: 'POST',
+      agent: false,
+      headers: {
+        'content-type': 'application/json',
+        'content-length': Buffer.byteLength(body),
+        authorization: `Bearer ${member!.token}`,
+      },
+    });
+    const status = new Promise<number>((resolve, reject) => {
+      req.on('error', reject);
+      req.on('response', (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode!));
+      });
+    });
+    req.write(body.slice(0, 5));
+    await new Promise((r) => setTimeout(r, 500));
+    const exited = once(child, 'exit');
+    child.kill('SIGTERM');
+    await new Promise((r) => setTimeout(r, 1000));
+    req.end(body.slice(5));
+    expect(await status).toBe(201);
+    await exited;
+  });
 });

@@ -50,6 +50,37 @@ describe.each(engines)('group commit of answers on %s', (engine) => {
     await closeAll(app, database);
   });
 
+  /**
+   * `count` respondents made in SQL, a batching repository, and an answer of theirs to a closed
+   * question (its first choice), for tests of the batch writer itself.
+   */
+  async function batchOf(q: { id: number }, count: number, name: string) {
+    const [choice] = await database.db
+      .select({ id: choices.id })
+      .from(choices)
+      .where(and(eq(choices.questionId, q.id), eq(choices.isBlank, false)));
+    const made = await database.db
+      .insert(respondents)
+      .values(
+        Array.from({ length: count }, (_, i) => ({
+          pseudonym: `${name}-${engine}-${i}`,
+          profile: 'x',
+        })),
+      )
+      .returning({ id: respondents.id });
+    return {
+      ids: made.map((r) => r.id),
+      repo: createAnswersRepository(database.db, { maxRows: 100, inFlight: 1 }),
+      row: (respondentId: number, questionId = q.id) => ({
+        respondentId,
+        questionId,
+        choiceId: choice!.id,
+        isBlank: false,
+        answeredOn: '2026-11-23',
+      }),
+    };
+  }
+
   it('writes answers that arrive together in a few commits, each acknowledged once stored', async () => {
     const q = closed[0]!;
     const members = await Promise.all(Array.from({ length: 120 }, () => createMember(app)));
@@ -112,43 +143,20 @@ describe.each(engines)('group commit of answers on %s', (engine) => {
   });
 
   it('fails only the bad row of a batch, never the others', async () => {
-    const q = closed[2]!;
-    const [choice] = await database.db
-      .select({ id: choices.id })
-      .from(choices)
-      .where(and(eq(choices.questionId, q.id), eq(choices.isBlank, false)));
-    const made = await database.db
-      .insert(respondents)
-      .values(
-        Array.from({ length: 10 }, (_, i) => ({ pseudonym: `batch-${engine}-${i}`, profile: 'x' })),
-      )
-      .returning({ id: respondents.id });
-    const repo = createAnswersRepository(database.db, { maxRows: 100, inFlight: 1 });
-    const row = (respondentId: number, questionId = q.id) => ({
-      respondentId,
-      questionId,
-      choiceId: choice!.id,
-      isBlank: false,
-      answeredOn: '2026-11-23',
-    });
+    const { ids, repo, row } = await batchOf(closed[2]!, 10, 'batch');
     const results = await Promise.allSettled([
-      ...made.map((r) => repo.insertAnswer(row(r.id))),
+      ...ids.map((id) => repo.insertAnswer(row(id))),
       // A question that does not exist (deleted a moment ago): a foreign key refuses it.
-      repo.insertAnswer(row(made[0]!.id, 2_000_000_000)),
+      repo.insertAnswer(row(ids[0]!, 2_000_000_000)),
     ]);
     expect(results.slice(0, 10).map((r) => r.status === 'fulfilled' && r.value)).toEqual(
-      made.map(() => true),
+      ids.map(() => true),
     );
     expect(results[10]!.status).toBe('rejected');
     const stored = await database.db
       .select({ id: answers.respondentId })
       .from(answers)
-      .where(
-        inArray(
-          answers.respondentId,
-          made.map((r) => r.id),
-        ),
-      );
+      .where(inArray(answers.respondentId, ids));
     expect(stored).toHaveLength(10);
   });
 
@@ -221,25 +229,7 @@ describe.each(engines)('group commit of answers on %s', (engine) => {
 
   it('queues each row a batch stored for the results once, and no row it skipped', async () => {
     const q = closed[3]!;
-    const [choice] = await database.db
-      .select({ id: choices.id })
-      .from(choices)
-      .where(and(eq(choices.questionId, q.id), eq(choices.isBlank, false)));
-    const made = await database.db
-      .insert(respondents)
-      .values(
-        Array.from({ length: 8 }, (_, i) => ({ pseudonym: `queue-${engine}-${i}`, profile: 'x' })),
-      )
-      .returning({ id: respondents.id });
-    const ids = made.map((r) => r.id);
-    const repo = createAnswersRepository(database.db, { maxRows: 100, inFlight: 1 });
-    const row = (respondentId: number) => ({
-      respondentId,
-      questionId: q.id,
-      choiceId: choice!.id,
-      isBlank: false,
-      answeredOn: '2026-11-24',
-    });
+    const { ids, repo, row } = await batchOf(q, 8, 'queue');
     // The first member answered before, and that answer was counted (its queue row is gone).
     expect(await repo.insertAnswer(row(ids[0]!))).toBe(true);
     await database.db.delete(resultsQueue).where(eq(resultsQueue.respondentId, ids[0]!));

@@ -297,8 +297,9 @@ export function createAuthRepository(
 
     /**
      * Erases the account in one transaction: its respondent (answers, ratings and timings
-     * cascade) and what of theirs waits to be counted, its sessions (cascade) and its number's code challenges. Returns the questions
-     * where one of its answers was an approved sample (their snapshots must be published again).
+     * cascade) and what of theirs waits to be counted, its sessions (cascade) and its number's
+     * code challenges. Returns the questions where one of its answers was an approved sample
+     * (their snapshots must be published again).
      */
     async deleteUser(
       user: Pick<UserRow, 'id' | 'uuid' | 'phoneE164'>,
