@@ -36,7 +36,7 @@ const isA = <T extends { candor: string }>(kind: T['candor'], message: unknown):
  * connections (ties: the one that has waited longest). Resolves once listening; `onError` hears
  * what goes wrong after that (a failed accept: too many open files), which never stops it.
  */
-export function spreadConnections(
+export async function spreadConnections(
   port: number,
   host: string,
   workers: number,
@@ -50,10 +50,9 @@ export function spreadConnections(
   const release = (worker: number) => {
     if (open.has(worker)) open.set(worker, Math.max(0, open.get(worker)! - 1));
   };
-  let listening: Promise<net.Server> | undefined;
-  let started: (server: Promise<net.Server>) => void;
-  const result = new Promise<net.Server>((resolve) => {
-    started = resolve;
+  let allReady: () => void;
+  const ready = new Promise<void>((resolve) => {
+    allReady = resolve;
   });
   cluster.on('message', (worker: Worker, message: unknown) => {
     if (isA<Taken>('taken', message)) {
@@ -63,7 +62,7 @@ export function spreadConnections(
       release(worker.id);
     } else if (message === WORKER_READY) {
       open.set(worker.id, 0);
-      if (!listening && open.size >= workers) started((listening = listen()));
+      if (open.size >= workers) allReady();
     }
   });
   const gone = (worker: Worker) => {
@@ -105,16 +104,16 @@ export function spreadConnections(
       release(worker);
     });
   });
-  const listen = () =>
-    new Promise<net.Server>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen({ port, host }, () => {
-        server.off('error', reject);
-        server.on('error', onError);
-        resolve(server);
-      });
+  await ready;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen({ port, host }, () => {
+      server.off('error', reject);
+      server.on('error', onError);
+      resolve();
     });
-  return result;
+  });
+  return server;
 }
 
 /**

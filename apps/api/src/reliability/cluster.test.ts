@@ -20,28 +20,41 @@ const adminUrl = process.env.TEST_DATABASE_URL;
 
 class Unanswered extends Error {}
 
-/**
- * POSTs on a new connection; the status, or an error when the connection fails. A client gives
- * up after 10 s (Unanswered). With Node's round-robin handoff, a connection the primary was
- * handing to a worker as it died was never answered nor closed (server.ts).
- */
-function postOnce(url: string, token: string, body: string): Promise<number> {
+/** The status of `req`'s answer once it has all arrived, or the error that cut it off. */
+function statusOf(req: http.ClientRequest): Promise<number> {
   return new Promise((resolve, reject) => {
-    const req = http.request(url, {
-      method: 'POST',
-      agent: false,
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-      timeout: 10_000,
-    });
-    req.on('timeout', () => req.destroy(new Unanswered('no answer in 10 s')));
     req.on('error', reject);
     req.on('response', (res) => {
       res.resume();
       res.on('end', () => resolve(res.statusCode!));
       res.on('error', reject);
     });
-    req.end(body);
   });
+}
+
+/**
+ * POSTs an answer on a new connection. A client gives up after 10 s (Unanswered): a connection
+ * handed to a worker as it died was once never answered nor closed (lib/cluster-connections.ts).
+ */
+function postOnce(url: string, token: string, body: string): Promise<number> {
+  const req = http.request(url, {
+    method: 'POST',
+    agent: false,
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    timeout: 10_000,
+  });
+  req.on('timeout', () => req.destroy(new Unanswered('no answer in 10 s')));
+  const status = statusOf(req);
+  req.end(body);
+  return status;
+}
+
+/** A closed question of the listed surveys. */
+async function closedQuestion(base: string) {
+  const list = SurveyListSchema.parse(
+    await (await fetch(`${base}/api/v1/surveys/open-closed-random-video-surveys`)).json(),
+  );
+  return list.results.flatMap((s) => s.questions).find((q) => q.type === 'Closed')!;
 }
 
 describe.skipIf(!adminUrl)('cluster mode on postgres', () => {
@@ -72,17 +85,8 @@ describe.skipIf(!adminUrl)('cluster mode on postgres', () => {
     const agent = new http.Agent({ keepAlive: true, maxSockets: 40 });
     try {
       const statuses = await Promise.all(
-        Array.from(
-          { length: 40 },
-          () =>
-            new Promise<number>((resolve, reject) => {
-              http
-                .get(`${primary!.origin}/api/health`, { agent }, (res) => {
-                  res.resume();
-                  res.on('end', () => resolve(res.statusCode!));
-                })
-                .on('error', reject);
-            }),
+        Array.from({ length: 40 }, () =>
+          statusOf(http.get(`${primary!.origin}/api/health`, { agent })),
         ),
       );
       expect(statuses).toEqual(statuses.map(() => 200));
@@ -107,10 +111,7 @@ describe.skipIf(!adminUrl)('cluster mode on postgres', () => {
     const db = new pg.Client({ connectionString: scratch.url });
     await db.connect();
     try {
-      const list = SurveyListSchema.parse(
-        await (await fetch(`${base}/api/v1/surveys/open-closed-random-video-surveys`)).json(),
-      );
-      const question = list.results.flatMap((s) => s.questions).find((q) => q.type === 'Closed')!;
+      const question = await closedQuestion(base);
       const members = await insertMembers(
         db,
         Array.from({ length: 240 }, (_, i) => `+1555${String(1_000_000 + i).slice(1)}`),
@@ -179,10 +180,7 @@ describe.skipIf(!adminUrl)('cluster mode on postgres', () => {
     await db.connect();
     const [member] = await insertMembers(db, ['+15550999999']);
     await db.end();
-    const list = SurveyListSchema.parse(
-      await (await fetch(`${base}/api/v1/surveys/open-closed-random-video-surveys`)).json(),
-    );
-    const question = list.results.flatMap((s) => s.questions).find((q) => q.type === 'Closed')!;
+    const question = await closedQuestion(base);
     const body = JSON.stringify({ choice: question.choices[0] });
     // The request's headers and half its body arrive, then the server is told to stop, then
     // the rest of the body: the answer is still taken and acknowledged.
@@ -195,13 +193,7 @@ describe.skipIf(!adminUrl)('cluster mode on postgres', () => {
         authorization: `Bearer ${member!.token}`,
       },
     });
-    const status = new Promise<number>((resolve, reject) => {
-      req.on('error', reject);
-      req.on('response', (res) => {
-        res.resume();
-        res.on('end', () => resolve(res.statusCode!));
-      });
-    });
+    const status = statusOf(req);
     req.write(body.slice(0, 5));
     await new Promise((r) => setTimeout(r, 500));
     const exited = once(child, 'exit');
