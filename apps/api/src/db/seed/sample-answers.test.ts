@@ -38,8 +38,12 @@ describe.each(engines)('sample answers on %s', (engine) => {
     const made = await database.db.select().from(respondents);
     expect(made.every((r) => r.pseudonym.startsWith('sample-'))).toBe(true);
     expect(made.every((r) => r.standing === 'counting')).toBe(true);
-    expect(made.some((r) => /female|male|\bGB\b|\bUS\b/.test(r.profile))).toBe(false);
+    // Sealed: every profile is the version and three base64url parts, it opens with the key and
+    // not with another. (Searching the ciphertext for "US" or "male" would fail by chance: random
+    // base64url spells them now and then.)
+    expect(made.every((r) => /^v1(\.[A-Za-z0-9_-]+){3}$/.test(r.profile))).toBe(true);
     expect(openProfile(profileKey, made[0]!.profile).ageBand).toMatch(/^\d\d-\d\d|65\+$/);
+    expect(() => openProfile(crypto.randomBytes(32), made[0]!.profile)).toThrow();
     // A second start adds nothing.
     expect(await seedSampleAnswers(database.db, { profileKey })).toEqual({ respondentsAdded: 0 });
   });
