@@ -6,6 +6,7 @@ import cluster from 'node:cluster';
 import type net from 'node:net';
 import path from 'node:path';
 import { pino } from 'pino';
+import { logDestination } from './lib/log-destination.js';
 import { buildApp, logOptions } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
 import { type Database, openDatabase } from './db/client.js';
@@ -34,7 +35,7 @@ const config = (() => {
   }
 })();
 
-const log = pino({ level: config.logLevel, ...logOptions });
+const log = pino({ level: config.logLevel, ...logOptions }, logDestination());
 const primaryOfCluster = cluster.isPrimary && config.webConcurrency > 1;
 
 let database: Database;
@@ -152,11 +153,28 @@ if (primaryOfCluster) {
       );
     },
   );
-  for (let i = 0; i < config.webConcurrency; i++) cluster.fork();
+  // A fork that fails (EMFILE, EAGAIN under a process limit: 'error' on its worker and no
+  // 'exit'; ENOMEM: thrown) is tried again later, never the end of the primary and its workers.
+  const forkOne = (): void => {
+    if (closing) return;
+    let worker: ReturnType<typeof cluster.fork>;
+    try {
+      worker = cluster.fork();
+    } catch (err) {
+      log.error({ err }, 'starting an API process failed; trying again');
+      setTimeout(forkOne, 1000).unref();
+      return;
+    }
+    worker.on('error', (err: Error) => {
+      log.error({ err }, 'an API process failed');
+      if (worker.process.pid === undefined) setTimeout(forkOne, 1000).unref();
+    });
+  };
+  for (let i = 0; i < config.webConcurrency; i++) forkOne();
   cluster.on('exit', (worker, code, signal) => {
     if (closing) return;
     log.warn({ pid: worker.process.pid, code, signal }, 'an API process ended; starting another');
-    setTimeout(() => cluster.fork(), 1000).unref();
+    setTimeout(forkOne, 1000).unref();
   });
 } else {
   await serve();

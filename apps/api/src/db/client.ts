@@ -217,6 +217,11 @@ const MIGRATION_LOCK_KEY = 725_311_902;
 function openPostgres(databaseUrl: string, opts: DatabaseOptions, location: string): Database {
   const pool = new pg.Pool({ connectionString: databaseUrl, max: opts.poolSize ?? 10 });
   pool.on('error', (err) => opts.onPoolError?.(err));
+  // The pool listens for errors only on its idle connections. A connection lost while checked
+  // out (a transaction's, when PostgreSQL stops) emits 'error' on its client, which with no
+  // listener would end this process. Its statement in flight fails on its own, the next one
+  // finds it not queryable, and the pool drops it on release: nothing is left to do here.
+  pool.on('connect', (client) => client.on('error', () => undefined));
   const db = drizzlePg({ client: pool, schema });
   return {
     db,

@@ -151,6 +151,27 @@ describe('embedded PostgreSQL', () => {
     expect(restarts).toEqual(['PostgreSQL stopped (SIGKILL)']);
   });
 
+  it('a connection lost inside a transaction fails that transaction only, not the process', async () => {
+    const database = await open(tempDir());
+    let terminated = false;
+    const inside = database.db.transaction(async (tx) => {
+      const { pid } = rowsOf<{ pid: number }>(
+        await tx.execute(sql`select pg_backend_pid() as pid`),
+      )[0]!;
+      // Its session ended from outside, as PostgreSQL stopping ends every session (waits for it).
+      await database.db.execute(sql`select pg_terminate_backend(${pid}, 10000)`);
+      terminated = true;
+      await new Promise((r) => setTimeout(r, 200)); // the close reaches the client
+      await tx.execute(sql`select 1`);
+    });
+    await expect(inside).rejects.toThrow();
+    expect(terminated).toBe(true);
+    // The pool dropped the lost connection: the next statements get a working one.
+    for (let i = 0; i < 3; i++) {
+      expect(rowsOf(await database.db.execute(sql`select 1 as ok`))).toEqual([{ ok: 1 }]);
+    }
+  });
+
   it('keeps a folder that holds a PGlite database on PGlite; EMBEDDED_DATABASE=pglite forces it', async () => {
     const dataDir = tempDir();
     const lite = await open(dataDir, { embedded: 'pglite' });

@@ -27,6 +27,8 @@ export interface EmbeddedPostgres {
 
 export interface EmbeddedPostgresOptions {
   dataDir: string;
+  /** The port to listen on (127.0.0.1); a free one when not given. */
+  port?: number;
   /** PostgreSQL's own log lines and what the supervisor does, for the server's log. */
   onLog?: (line: string) => void;
   /** The server stopped on its own and is being started again. */
@@ -255,7 +257,7 @@ export async function startEmbeddedPostgres(
   if (!fs.existsSync(path.join(dir, 'PG_VERSION'))) await initialise(bin, dir, secret, user);
   await stopOrphan(dir, onLog);
 
-  const port = await freePort();
+  const port = opts.port ?? (await freePort());
   const connection = { host: '127.0.0.1', port, user: USER, password: secret };
   let child: ChildProcess | undefined;
   let stopping = false;
@@ -294,16 +296,35 @@ export async function startEmbeddedPostgres(
         onLog(line);
       }
     });
-    proc.on('exit', (code, signal) => {
-      exitedWith = `${signal ?? `code ${code}`}: ${lastLines.join('\n')}`;
+    /** The supervised server is gone: started again after a pause, unless stopping. */
+    const ended = (why: string, reason: string) => {
+      exitedWith = why;
       if (child !== proc || stopping) return;
       child = undefined;
-      opts.onRestart?.(`PostgreSQL stopped (${signal ?? `code ${code}`})`);
-      setTimeout(() => {
-        if (!stopping) child = launch();
-      }, RESTART_DELAY_MS).unref();
+      opts.onRestart?.(reason);
+      setTimeout(relaunch, RESTART_DELAY_MS).unref();
+    };
+    proc.on('exit', (code, signal) => {
+      const how = signal ?? `code ${code}`;
+      ended(`${how}: ${lastLines.join('\n')}`, `PostgreSQL stopped (${how})`);
+    });
+    // A spawn that fails (ENOENT, EACCES, EAGAIN, EMFILE: likely just after the OOM killer took
+    // PostgreSQL) emits 'error' and no 'exit': without this the API process would end.
+    proc.on('error', (err) => {
+      if (proc.pid !== undefined) return; // it runs: its 'exit' still comes
+      ended(`could not start: ${err.message}`, `PostgreSQL could not be started (${err.message})`);
     });
     return proc;
+  };
+  const relaunch = () => {
+    if (stopping) return;
+    try {
+      child = launch();
+    } catch (err) {
+      // spawn threw at once (ENOMEM): try again later
+      opts.onRestart?.(`PostgreSQL could not be started (${(err as Error).message})`);
+      setTimeout(relaunch, RESTART_DELAY_MS).unref();
+    }
   };
 
   const first = launch();

@@ -2,13 +2,13 @@
 // 503 with Retry-After at once instead of hanging into a 500, the readiness check says so, and
 // everything works again by itself when Redis returns. Runs a real redis-server of its own.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../app.js';
 import type { Database } from '../db/client.js';
 import { freshIp, freshPhone, get, post, signupBody } from '../test/accounts.js';
 import { createTestApp } from '../test/app.js';
 import { closeAll, createTestDatabase, engines } from '../test/database.js';
+import { stopProcess } from '../test/servers.js';
 import { freePort } from '../lib/free-port.js';
 
 const CREATE = '/api/v1/user/create/';
@@ -39,13 +39,6 @@ async function startRedis(port: number): Promise<ChildProcess> {
     child.once('exit', (code) => reject(new Error(`redis-server exited (${code}):\n${output}`)));
   });
   return child;
-}
-
-async function stopRedis(child: ChildProcess, signal: NodeJS.Signals): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = once(child, 'exit');
-  child.kill(signal);
-  await exited;
 }
 
 /** Polls the readiness check until it answers `status`; bounded by count, not by a clock. */
@@ -84,7 +77,7 @@ describe.each(engines)('Redis outage on %s', (engine) => {
 
   afterAll(async () => {
     for (const a of apps) await a.close();
-    for (const r of redises) await stopRedis(r, 'SIGKILL');
+    for (const r of redises) await stopProcess(r, 'SIGKILL');
     await closeAll(database);
   });
 
@@ -136,7 +129,7 @@ describe.each(engines)('Redis outage on %s', (engine) => {
 
       // Stopped cleanly, then crashed: the connection is gone, commands fail at once.
       for (const signal of ['SIGTERM', 'SIGKILL'] as const) {
-        await stopRedis(redis, signal);
+        await stopProcess(redis, signal);
         expectUnavailable(await burst(app, 20));
         await readiness(app, 503);
         expect((await get(app, '/api/health/live')).statusCode).toBe(200);

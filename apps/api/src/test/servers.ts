@@ -21,6 +21,14 @@ export const SERVER_SECRETS = {
   pseudonymSecret: 'process-test-pseudonym-secret-0123456789abcdef0123',
 };
 
+/** Signals a child process and waits for its exit (at once if it has exited already). */
+export async function stopProcess(child: ChildProcess, signal: NodeJS.Signals): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = once(child, 'exit');
+  child.kill(signal);
+  await exited;
+}
+
 /** A JSON log line of a server process (pino). */
 export interface LogLine {
   pid: number;
@@ -40,9 +48,14 @@ export interface ServerProcess {
 
 /**
  * Starts the server from source with `env` over the test defaults (one process, the shared
- * secrets, no Redis, info logs) and resolves once `/api/health` answers 200.
+ * secrets, no Redis, info logs) and resolves once `/api/health` answers 200. `stdout`: a file
+ * descriptor for its standard output, or 'closed' for a pipe nobody reads, closed at once
+ * (then `lines` stays empty).
  */
-export async function startServer(env: Record<string, string>): Promise<ServerProcess> {
+export async function startServer(
+  env: Record<string, string>,
+  { stdout = 'pipe' }: { stdout?: 'pipe' | 'closed' | number } = {},
+): Promise<ServerProcess> {
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
   const dataDir = tempDataDir();
@@ -61,25 +74,27 @@ export async function startServer(env: Record<string, string>): Promise<ServerPr
       PUBLIC_URL: '',
       ...env,
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['ignore', typeof stdout === 'number' ? stdout : 'pipe', 'pipe'],
   });
+  if (stdout === 'closed') child.stdout?.destroy();
   const lines: LogLine[] = [];
   let rest = '';
-  child.stdout.on('data', (chunk: Buffer) => {
-    rest += chunk.toString();
-    const parts = rest.split('\n');
-    rest = parts.pop()!;
-    for (const part of parts) {
-      if (!part.startsWith('{')) continue;
-      try {
-        lines.push(JSON.parse(part) as LogLine);
-      } catch {
-        // not a log line
+  if (stdout === 'pipe')
+    child.stdout?.on('data', (chunk: Buffer) => {
+      rest += chunk.toString();
+      const parts = rest.split('\n');
+      rest = parts.pop()!;
+      for (const part of parts) {
+        if (!part.startsWith('{')) continue;
+        try {
+          lines.push(JSON.parse(part) as LogLine);
+        } catch {
+          // not a log line
+        }
       }
-    }
-  });
+    });
   let stderr = '';
-  child.stderr.on('data', (chunk: Buffer) => {
+  child.stderr?.on('data', (chunk: Buffer) => {
     stderr = (stderr + chunk.toString()).slice(-4000);
   });
   const stop = async () => {
