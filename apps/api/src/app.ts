@@ -193,6 +193,18 @@ export async function buildApp({
   }).withTypeProvider<ZodTypeProvider>();
   // Past this, Node closes each new connection as it is accepted (no file descriptors run out).
   app.server.maxConnections = config.http.maxConnections;
+  // A response sent while the server closes ends its connection. Otherwise a request in flight
+  // at SIGTERM leaves an idle keep-alive connection that holds the close open for the whole
+  // keep-alive timeout (72 s), past an orchestrator's grace period.
+  let closing = false;
+  app.addHook('preClose', (done) => {
+    closing = true;
+    done();
+  });
+  app.addHook('onSend', (_request, reply, payload, done) => {
+    if (closing) reply.header('connection', 'close');
+    done(null, payload);
+  });
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

@@ -58,6 +58,7 @@ try {
 // Filled once the app is built; a signal during migration closes only the database.
 const running: { app?: Awaited<ReturnType<typeof buildApp>>; spreader?: net.Server } = {};
 let closing = false;
+const SHUTDOWN_DEADLINE_MS = 25_000;
 async function shutdown(signal: string) {
   if (closing) {
     // A worker may hear Ctrl+C from the terminal and its primary's SIGTERM: one shutdown.
@@ -67,6 +68,14 @@ async function shutdown(signal: string) {
   }
   closing = true;
   log.info({ signal }, 'shutting down');
+  // Requests in flight finish and the database closes, within bounds (db/connections.ts); a
+  // shutdown that still has not finished by the deadline (a hung dependency) exits anyway. The
+  // primary of a cluster waits a little longer than its workers' own deadlines.
+  const deadline = SHUTDOWN_DEADLINE_MS + (primaryOfCluster ? 5_000 : 0);
+  setTimeout(() => {
+    log.error({ signal, deadline }, 'shutdown did not finish in time: exiting now');
+    process.exit(1);
+  }, deadline).unref();
   try {
     await running.app?.close();
     running.spreader?.close(); // no new connections; the workers finish theirs

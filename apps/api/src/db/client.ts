@@ -14,6 +14,15 @@ import {
   hasPgliteData,
   startEmbeddedPostgres,
 } from './embedded-postgres.js';
+import {
+  CLOSE_WAIT_MS,
+  dedicatedConfig,
+  GuardedPool,
+  heartbeat,
+  poolConfig,
+  unboundedConfig,
+  within,
+} from './connections.js';
 import { acquireDataDirLock } from './lock.js';
 import * as schema from './schema.js';
 
@@ -26,6 +35,12 @@ export interface Database {
   /** Where the data lives, for the startup line (no credentials). */
   location: string;
   migrate(): Promise<void>;
+  /**
+   * Runs `work` on a connection of its own without the statement timeouts (db/connections.ts):
+   * for statements that may rightly run for minutes on a large database (VACUUM, migrations).
+   * On PGlite, on the one database.
+   */
+  unbounded<T>(work: (db: Db) => Promise<T>): Promise<T>;
   /**
    * Receives NOTIFY on `channel`: in process on PGlite, on a connection of its own on
    * PostgreSQL (reconnected when lost). Returns the function that stops listening.
@@ -55,13 +70,17 @@ export interface ListenHandlers {
 
 const RELISTEN_MS = 1000;
 
+const noop = (): void => undefined;
+
 /** Ends a connection that was lost or is no longer wanted: if that fails, it is gone anyway. */
 async function endQuietly(client: pg.Client | undefined): Promise<void> {
-  try {
-    await client?.end();
-  } catch {
-    // nothing left to close
-  }
+  // A server that does not answer never acknowledges the end: not waited for past CLOSE_WAIT_MS.
+  await within(
+    CLOSE_WAIT_MS,
+    client?.end().catch(() => {
+      // nothing left to close
+    }),
+  );
 }
 
 /** LISTEN on a dedicated PostgreSQL connection, outside the pool, reconnecting when lost. */
@@ -79,11 +98,13 @@ async function listenPg(
     timer.unref();
   };
   async function connect(): Promise<void> {
-    const client = new pg.Client({ connectionString });
+    const client = new pg.Client(dedicatedConfig(connectionString));
+    let stopBeating: () => void = noop;
     const lost = (err?: Error) => {
       if (err) handlers.onError?.(err);
       if (current !== client) return;
       current = undefined;
+      stopBeating();
       handlers.onState?.(false);
       void endQuietly(client);
       retry();
@@ -107,6 +128,9 @@ async function listenPg(
       return;
     }
     current = client;
+    // A partition closes nothing: without the heartbeat this connection would wait for
+    // notifications that never come, and the caches relying on it would go on trusting themselves.
+    stopBeating = heartbeat(client, lost);
     handlers.onState?.(true);
   }
   await connect();
@@ -147,24 +171,31 @@ async function leadPg(
   async function attempt(): Promise<void> {
     try {
       if (!client) {
-        const fresh = new pg.Client({ connectionString });
+        const fresh = new pg.Client(dedicatedConfig(connectionString));
+        let stopBeating: () => void = noop;
         const lost = () => {
           if (client !== fresh) return;
           client = undefined;
-          set(false);
+          stopBeating();
+          set(false); // first: the work stops before the lock can pass to another process
           void endQuietly(fresh);
           later(); // the lock went with the connection: try again for it
         };
         fresh.on('error', lost);
         fresh.on('end', lost);
         await fresh.connect();
+        if (closed) {
+          await endQuietly(fresh); // closed while connecting: nobody else would end it
+          return;
+        }
         client = fresh;
+        stopBeating = heartbeat(fresh, lost);
       }
       const { rows } = await client.query<{ ok: boolean }>(
         'SELECT pg_try_advisory_lock($1) AS ok',
         [key],
       );
-      if (closed) return;
+      if (closed) return; // close() ended this connection, and the lock with it
       if (rows[0]?.ok) {
         set(true);
         return; // held until the connection ends
@@ -215,7 +246,7 @@ const MIGRATION_LOCK_KEY = 725_311_902;
 
 /** A PostgreSQL server at `databaseUrl`: the configured one, or the embedded one. */
 function openPostgres(databaseUrl: string, opts: DatabaseOptions, location: string): Database {
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: opts.poolSize ?? 10 });
+  const pool = new GuardedPool(poolConfig(databaseUrl, opts.poolSize ?? 10));
   pool.on('error', (err) => opts.onPoolError?.(err));
   // The pool listens for errors only on its idle connections. A connection lost while checked
   // out (a transaction's, when PostgreSQL stops) emits 'error' on its client, which with no
@@ -223,26 +254,31 @@ function openPostgres(databaseUrl: string, opts: DatabaseOptions, location: stri
   // finds it not queryable, and the pool drops it on release: nothing is left to do here.
   pool.on('connect', (client) => client.on('error', () => undefined));
   const db = drizzlePg({ client: pool, schema });
+  async function ownConnection<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
+    const client = new pg.Client(unboundedConfig(databaseUrl));
+    client.on('error', () => undefined); // its statement in flight fails with it
+    try {
+      await client.connect();
+      return await work(client);
+    } finally {
+      await endQuietly(client);
+    }
+  }
   return {
     db,
     engine: 'postgres',
     location,
-    async migrate() {
-      // One client holds an advisory lock so several API processes starting together migrate once.
-      const client = await pool.connect();
-      try {
+    // Several API processes starting together migrate once: the first holds an advisory lock
+    // (released with its connection), the others wait for it, then find nothing left to do.
+    migrate: () =>
+      ownConnection(async (client) => {
         await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
         await migratePg(drizzlePg({ client, schema }), { migrationsFolder });
-      } finally {
-        await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => {
-          // A connection that failed holds no lock: it went with its session.
-        });
-        client.release();
-      }
-    },
+      }),
+    unbounded: (work) => ownConnection((client) => work(drizzlePg({ client, schema }))),
     listen: (channel, handlers) => listenPg(databaseUrl, channel, handlers),
     lead: (key, onState) => leadPg(databaseUrl, key, onState),
-    close: () => pool.end(),
+    close: () => within(CLOSE_WAIT_MS, pool.end()),
   };
 }
 
@@ -309,6 +345,7 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     engine: 'pglite',
     location: pgDataDir ?? 'memory',
     migrate: () => migratePglite(db, { migrationsFolder }),
+    unbounded: (work) => work(db),
     async listen(channel, handlers) {
       const stop = await client.listen(channel, handlers.onMessage);
       handlers.onState?.(true);

@@ -117,7 +117,7 @@ export interface Pass {
 
 /** The background maintenance of one process; a pass runs at start, then every interval. */
 export function createMaintenance(
-  { db, engine }: Pick<Database, 'db' | 'engine'>,
+  { db, engine, unbounded }: Pick<Database, 'db' | 'engine' | 'unbounded'>,
   opts: MaintenanceOptions,
 ) {
   let timer: NodeJS.Timeout | undefined;
@@ -130,13 +130,18 @@ export function createMaintenance(
    */
   async function runOnce(): Promise<Pass> {
     if (await autovacuumRuns(db, engine)) return { tables: [], froze: false };
+    // A VACUUM may rightly take minutes on a large table: not under the statement timeouts.
+    return unbounded((own) => vacuumDue(own));
+  }
+
+  async function vacuumDue(own: Db): Promise<Pass> {
     const done: TableWork[] = [];
-    for (const work of await dueTables(db)) {
+    for (const work of await dueTables(own)) {
       const started = performance.now();
       const table = sql.identifier(work.table);
       try {
         // SKIP_LOCKED: a table another process is vacuuming (or migrating) is left to it.
-        await db.execute(
+        await own.execute(
           work.vacuum
             ? sql`vacuum (analyze, skip_locked) ${table}`
             : sql`analyze (skip_locked) ${table}`,
@@ -148,14 +153,14 @@ export function createMaintenance(
       done.push(work);
       opts.onWork?.(work, Math.round(performance.now() - started));
     }
-    const due = await freezeDue(db, opts);
+    const due = await freezeDue(own, opts);
     const aging = due.elsewhere.join(', ');
     if (aging && aging !== reportedAging) opts.onAging?.(due.elsewhere);
     reportedAging = aging;
     if (!due.here) return { tables: done, froze: false };
     const started = performance.now();
     // Database-wide, so the catalogs are frozen too and `datfrozenxid` moves on.
-    await db.execute(sql`vacuum (freeze, skip_locked)`);
+    await own.execute(sql`vacuum (freeze, skip_locked)`);
     opts.onFreeze?.(Math.round(performance.now() - started));
     return { tables: done, froze: true };
   }

@@ -18,8 +18,23 @@ import { withSecurityHeaders } from './security-headers.js';
 
 const NON_FIELD = 'non_field_errors';
 
-// Connection-level failures of the database: the client should retry, nothing is wrong with it.
-const UNAVAILABLE = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', '57P01', '57P03']);
+// Connection-level failures of the database, a statement cancelled by the server's statement
+// timeout (57014), and class 53, insufficient resources (53100 disk full, as PGlite and
+// PostgreSQL say it; out of memory; too many connections): the client should retry later,
+// nothing is wrong with its request.
+const UNAVAILABLE = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  '57P01',
+  '57P03',
+  '57014',
+]);
+// node-postgres's own: a connection lost or not opened in time, a statement never answered (its
+// query_timeout), no pool connection free in time (db/connections.ts).
+const UNAVAILABLE_MESSAGE =
+  /Connection terminated|connect ECONNREFUSED|Query read timeout|timeout exceeded when trying to connect|not queryable/;
 
 function isDatabaseUnavailable(err: unknown): boolean {
   for (
@@ -27,9 +42,10 @@ function isDatabaseUnavailable(err: unknown): boolean {
     e && depth < 4;
     depth++
   ) {
-    if (typeof e.code === 'string' && UNAVAILABLE.has(e.code)) return true;
-    if (e instanceof Error && /Connection terminated|connect ECONNREFUSED/.test(e.message))
+    if (typeof e.code === 'string' && (UNAVAILABLE.has(e.code) || e.code.startsWith('53'))) {
       return true;
+    }
+    if (e instanceof Error && UNAVAILABLE_MESSAGE.test(e.message)) return true;
     e = e.cause as typeof e;
   }
   return false;
