@@ -16,10 +16,13 @@ import {
 } from './embedded-postgres.js';
 import {
   CLOSE_WAIT_MS,
+  briefly,
+  DEDICATED_SETUP,
   dedicatedConfig,
   GuardedPool,
   heartbeat,
   poolConfig,
+  UNBOUNDED_SETUP,
   unboundedConfig,
   within,
 } from './connections.js';
@@ -38,9 +41,10 @@ export interface Database {
   /**
    * Runs `work` on a connection of its own without the statement timeouts (db/connections.ts):
    * for statements that may rightly run for minutes on a large database (VACUUM, migrations).
-   * On PGlite, on the one database.
+   * On PGlite, on the one database. `signal` ends the connection, failing what runs on it;
+   * `close()` ends every one.
    */
-  unbounded<T>(work: (db: Db) => Promise<T>): Promise<T>;
+  unbounded<T>(work: (db: Db) => Promise<T>, signal?: AbortSignal): Promise<T>;
   /**
    * Receives NOTIFY on `channel`: in process on PGlite, on a connection of its own on
    * PostgreSQL (reconnected when lost). Returns the function that stops listening.
@@ -91,6 +95,7 @@ async function listenPg(
 ): Promise<() => Promise<void>> {
   let closed = false;
   let current: pg.Client | undefined;
+  let stopBeating: () => void = noop; // the current connection's heartbeat
   let timer: NodeJS.Timeout | undefined;
   const retry = () => {
     if (closed) return;
@@ -99,7 +104,6 @@ async function listenPg(
   };
   async function connect(): Promise<void> {
     const client = new pg.Client(dedicatedConfig(connectionString));
-    let stopBeating: () => void = noop;
     const lost = (err?: Error) => {
       if (err) handlers.onError?.(err);
       if (current !== client) return;
@@ -116,7 +120,8 @@ async function listenPg(
     client.on('end', () => lost());
     try {
       await client.connect();
-      await client.query(`LISTEN ${client.escapeIdentifier(channel)}`);
+      await briefly(client, DEDICATED_SETUP);
+      await briefly(client, `LISTEN ${client.escapeIdentifier(channel)}`);
     } catch (err) {
       handlers.onError?.(err as Error);
       void endQuietly(client);
@@ -137,6 +142,7 @@ async function listenPg(
   return async () => {
     closed = true;
     clearTimeout(timer);
+    stopBeating();
     const client = current;
     current = undefined;
     await endQuietly(client);
@@ -154,6 +160,7 @@ async function leadPg(
 ): Promise<() => Promise<void>> {
   let closed = false;
   let client: pg.Client | undefined;
+  let stopBeating: () => void = noop; // the current connection's heartbeat
   let leading = false;
   let timer: NodeJS.Timeout | undefined;
   const set = (now: boolean) => {
@@ -172,7 +179,6 @@ async function leadPg(
     try {
       if (!client) {
         const fresh = new pg.Client(dedicatedConfig(connectionString));
-        let stopBeating: () => void = noop;
         const lost = () => {
           if (client !== fresh) return;
           client = undefined;
@@ -183,7 +189,13 @@ async function leadPg(
         };
         fresh.on('error', lost);
         fresh.on('end', lost);
-        await fresh.connect();
+        try {
+          await fresh.connect();
+          await briefly(fresh, DEDICATED_SETUP);
+        } catch (err) {
+          void endQuietly(fresh);
+          throw err;
+        }
         if (closed) {
           await endQuietly(fresh); // closed while connecting: nobody else would end it
           return;
@@ -191,7 +203,8 @@ async function leadPg(
         client = fresh;
         stopBeating = heartbeat(fresh, lost);
       }
-      const { rows } = await client.query<{ ok: boolean }>(
+      const { rows } = await briefly<{ ok: boolean }>(
+        client,
         'SELECT pg_try_advisory_lock($1) AS ok',
         [key],
       );
@@ -201,7 +214,9 @@ async function leadPg(
         return; // held until the connection ends
       }
     } catch {
-      // No database now: try again later.
+      // No database now, or no answer in time: that connection is given up (a lock the server
+      // granted unanswered goes with it), and another tried later.
+      void endQuietly(client);
     }
     later();
   }
@@ -209,6 +224,7 @@ async function leadPg(
   return async () => {
     closed = true;
     clearTimeout(timer);
+    stopBeating();
     const held = client;
     client = undefined;
     leading = false; // stepping down on close: the caller stops its own work
@@ -254,13 +270,26 @@ function openPostgres(databaseUrl: string, opts: DatabaseOptions, location: stri
   // finds it not queryable, and the pool drops it on release: nothing is left to do here.
   pool.on('connect', (client) => client.on('error', () => undefined));
   const db = drizzlePg({ client: pool, schema });
-  async function ownConnection<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
+  // Unbounded connections in use: ended by close(), or by their own caller's signal.
+  const own = new Set<pg.Client>();
+  async function ownConnection<T>(
+    work: (client: pg.Client) => Promise<T>,
+    signal?: AbortSignal,
+  ): Promise<T> {
+    signal?.throwIfAborted();
     const client = new pg.Client(unboundedConfig(databaseUrl));
-    client.on('error', () => undefined); // its statement in flight fails with it
+    client.on('error', noop); // its statement in flight fails with it
+    // Ending a connection with a statement in flight destroys its socket: the statement fails.
+    const abort = () => void endQuietly(client);
+    signal?.addEventListener('abort', abort, { once: true });
+    own.add(client);
     try {
       await client.connect();
+      await client.query(UNBOUNDED_SETUP);
       return await work(client);
     } finally {
+      signal?.removeEventListener('abort', abort);
+      own.delete(client);
       await endQuietly(client);
     }
   }
@@ -275,10 +304,13 @@ function openPostgres(databaseUrl: string, opts: DatabaseOptions, location: stri
         await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
         await migratePg(drizzlePg({ client, schema }), { migrationsFolder });
       }),
-    unbounded: (work) => ownConnection((client) => work(drizzlePg({ client, schema }))),
+    unbounded: (work, signal) =>
+      ownConnection((client) => work(drizzlePg({ client, schema })), signal),
     listen: (channel, handlers) => listenPg(databaseUrl, channel, handlers),
     lead: (key, onState) => leadPg(databaseUrl, key, onState),
-    close: () => within(CLOSE_WAIT_MS, pool.end()),
+    async close() {
+      await Promise.all([within(CLOSE_WAIT_MS, pool.end()), ...[...own].map(endQuietly)]);
+    },
   };
 }
 
@@ -345,7 +377,10 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     engine: 'pglite',
     location: pgDataDir ?? 'memory',
     migrate: () => migratePglite(db, { migrationsFolder }),
-    unbounded: (work) => work(db),
+    unbounded: (work, signal) => {
+      signal?.throwIfAborted();
+      return work(db);
+    },
     async listen(channel, handlers) {
       const stop = await client.listen(channel, handlers.onMessage);
       handlers.onState?.(true);

@@ -50,39 +50,70 @@ export function poolConfig(connectionString: string, max: number): pg.PoolConfig
 
 /**
  * A long-lived connection of its own (LISTEN, the leader's advisory lock): it is idle for hours,
- * so it is watched by `heartbeat`, and the server is asked to probe it too (TCP keepalives after
- * 10 s idle, every 5 s, 3 times), so that a session whose client vanished is ended within about
- * 25 s and its advisory lock released for another process to take. The client notices first
- * (within HEARTBEAT_MS + HEARTBEAT_TIMEOUT_MS): an old leader stops before a new one can start.
+ * so it is watched by `heartbeat`. Its statements are bounded one by one (`briefly`), so that no
+ * parameter of DATABASE_URL can stretch them.
  */
 export function dedicatedConfig(connectionString: string): pg.ClientConfig {
-  return {
-    connectionString,
-    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
-    query_timeout: HEARTBEAT_TIMEOUT_MS,
-    keepAlive: true,
-    options: '-c tcp_keepalives_idle=10 -c tcp_keepalives_interval=5 -c tcp_keepalives_count=3',
-  };
+  return { connectionString, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, keepAlive: true };
+}
+
+/**
+ * Run first on a dedicated connection: the server probes it too (TCP keepalives after 10 s idle,
+ * every 5 s, 3 times; data unacknowledged for 25 s), so that a session whose client vanished is
+ * ended within about 25 s and its advisory lock released for another process to take. The
+ * client notices first (within HEARTBEAT_MS + HEARTBEAT_TIMEOUT_MS): an old leader stops before
+ * a new one can start. Set by statement rather than as startup parameters: a URL's own
+ * `options` would replace those, and PgBouncer refuses them.
+ */
+export const DEDICATED_SETUP =
+  'SET tcp_keepalives_idle = 10; SET tcp_keepalives_interval = 5; ' +
+  'SET tcp_keepalives_count = 3; SET tcp_user_timeout = 25000';
+
+/** A statement on a dedicated connection, given up after HEARTBEAT_TIMEOUT_MS whatever the URL. */
+export function briefly<R extends pg.QueryResultRow = pg.QueryResultRow>(
+  client: pg.Client,
+  text: string,
+  values?: unknown[],
+): Promise<pg.QueryResult<R>> {
+  // A per-query query_timeout takes precedence over the connection's (client.js).
+  return client.query<R>({ text, values, query_timeout: HEARTBEAT_TIMEOUT_MS } as pg.QueryConfig);
 }
 
 /**
  * Statements that may rightly run for minutes (migrations rewriting a large table or waiting for
- * another process's, VACUUM): no statement or read timeout.
+ * another process's, VACUUM): no read timeout (removed from the URL too), and `UNBOUNDED_SETUP`
+ * run first, since node-postgres does not send a zero `statement_timeout` and a role or database
+ * default would apply. TCP keepalives end it after about 11 minutes of silence (Linux defaults).
  */
 export function unboundedConfig(connectionString: string): pg.ClientConfig {
-  return { connectionString, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, statement_timeout: 0 };
+  return {
+    connectionString: withoutParam(connectionString, 'query_timeout'),
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    keepAlive: true,
+  };
+}
+
+export const UNBOUNDED_SETUP =
+  'SET statement_timeout = 0; SET idle_in_transaction_session_timeout = 0; SET lock_timeout = 0';
+
+function withoutParam(connectionString: string, name: string): string {
+  if (!URL.canParse(connectionString)) return connectionString;
+  const url = new URL(connectionString);
+  url.searchParams.delete(name);
+  return url.toString();
 }
 
 /**
- * Runs `SELECT 1` on `client` every HEARTBEAT_MS; the first that fails (the client's
- * query_timeout, a lost connection) is handed to `dead`, once. Returns the function that stops.
+ * Runs `SELECT 1` on `client` every HEARTBEAT_MS; the first that fails (not answered within
+ * HEARTBEAT_TIMEOUT_MS, a lost connection) is handed to `dead`, once. Returns the function that
+ * stops.
  */
 export function heartbeat(client: pg.Client, dead: (err: Error) => void): () => void {
   let beating = false;
   const timer = setInterval(() => {
     if (beating) return; // the previous one is still waiting: its timeout decides
     beating = true;
-    client.query('SELECT 1').then(
+    briefly(client, 'SELECT 1').then(
       () => {
         beating = false;
       },
@@ -120,6 +151,10 @@ type PoolCallback = (
  *   waiting on it, and every later statement on it (Drizzle's ROLLBACK) fails at once with that
  *   same error, which is the one the request reports, instead of waiting out its own timeout.
  * `pool.query` (the callback form) already drops a connection whose statement failed.
+ * The first-statement rule holds for any borrower of the promise form: a first statement that
+ * fails for an ordinary reason (a typo) costs a new connection, nothing more. Drizzle's
+ * transactions are the only such borrower; they use the promise form of `query` (a callback or
+ * a Submittable is passed through unguarded).
  */
 export class GuardedPool extends pg.Pool {
   override connect(): Promise<pg.PoolClient>;

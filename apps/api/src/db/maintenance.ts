@@ -122,16 +122,17 @@ export function createMaintenance(
 ) {
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<Pass> | undefined;
+  let stopping = new AbortController(); // ends a pass's connection on stop()
   let reportedAging = '';
 
   /**
    * One pass: nothing when autovacuum runs; else the due tables, one statement each, then the
    * whole database frozen if it is past a freeze age.
    */
-  async function runOnce(): Promise<Pass> {
+  async function runOnce(signal?: AbortSignal): Promise<Pass> {
     if (await autovacuumRuns(db, engine)) return { tables: [], froze: false };
     // A VACUUM may rightly take minutes on a large table: not under the statement timeouts.
-    return unbounded((own) => vacuumDue(own));
+    return unbounded((own) => vacuumDue(own), signal);
   }
 
   async function vacuumDue(own: Db): Promise<Pass> {
@@ -167,9 +168,10 @@ export function createMaintenance(
 
   function pass() {
     if (running) return;
-    running = runOnce()
+    const { signal } = stopping;
+    running = runOnce(signal)
       .catch((err: unknown): Pass => {
-        opts.onError?.(err);
+        if (!signal.aborted) opts.onError?.(err); // stopped: VACUUM resumes at the next pass
         return { tables: [], froze: false };
       })
       .finally(() => (running = undefined));
@@ -186,6 +188,8 @@ export function createMaintenance(
     async stop() {
       clearInterval(timer);
       timer = undefined;
+      stopping.abort();
+      stopping = new AbortController();
       await running;
     },
   };
