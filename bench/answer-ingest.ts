@@ -233,24 +233,23 @@ async function createScratch(client: pg.Client): Promise<ScratchIds> {
       ADD FOREIGN KEY (question_id) REFERENCES questions (id),
       ADD FOREIGN KEY (choice_id) REFERENCES choices (id);
     -- The same again, queueing each row for the results as the answers table does (decision
-    -- 011: an insert trigger writes the row's key into results_queue; here a scratch queue).
+    -- 011, migration 0010: a statement trigger writes the new rows' keys into results_queue,
+    -- which has no foreign keys; here a scratch queue).
     CREATE TABLE scratch_answers_queued (LIKE scratch_answers INCLUDING ALL);
     ALTER TABLE scratch_answers_queued
       ADD FOREIGN KEY (respondent_id) REFERENCES scratch_respondents (id),
       ADD FOREIGN KEY (question_id) REFERENCES questions (id),
       ADD FOREIGN KEY (choice_id) REFERENCES choices (id);
     CREATE TABLE scratch_queue (LIKE results_queue INCLUDING ALL);
-    ALTER TABLE scratch_queue
-      ADD FOREIGN KEY (respondent_id) REFERENCES scratch_respondents (id),
-      ADD FOREIGN KEY (question_id) REFERENCES questions (id);
     CREATE FUNCTION scratch_queue_for_results() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN
       INSERT INTO scratch_queue (respondent_id, question_id, kind)
-      VALUES (NEW.respondent_id, NEW.question_id, 'answer') ON CONFLICT DO NOTHING;
+      SELECT respondent_id, question_id, 'answer' FROM inserted ON CONFLICT DO NOTHING;
       RETURN NULL;
     END $$;
     CREATE TRIGGER scratch_answers_queue AFTER INSERT ON scratch_answers_queued
-      FOR EACH ROW EXECUTE FUNCTION scratch_queue_for_results();`);
+      REFERENCING NEW TABLE AS inserted
+      FOR EACH STATEMENT EXECUTE FUNCTION scratch_queue_for_results();`);
   const range = async (table: string): Promise<[number, number]> => {
     const { rows } = await client.query<{ lo: number; hi: number }>(
       `SELECT min(id) AS lo, max(id) AS hi FROM ${table}`,
