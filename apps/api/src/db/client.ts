@@ -17,7 +17,7 @@ import {
 import {
   CLOSE_WAIT_MS,
   briefly,
-  DEDICATED_SETUP,
+  connectDedicated,
   dedicatedConfig,
   GuardedPool,
   heartbeat,
@@ -119,8 +119,7 @@ async function listenPg(
     client.on('error', lost);
     client.on('end', () => lost());
     try {
-      await client.connect();
-      await briefly(client, DEDICATED_SETUP);
+      await connectDedicated(client);
       await briefly(client, `LISTEN ${client.escapeIdentifier(channel)}`);
     } catch (err) {
       handlers.onError?.(err as Error);
@@ -190,8 +189,7 @@ async function leadPg(
         fresh.on('error', lost);
         fresh.on('end', lost);
         try {
-          await fresh.connect();
-          await briefly(fresh, DEDICATED_SETUP);
+          await connectDedicated(fresh);
         } catch (err) {
           void endQuietly(fresh);
           throw err;
@@ -268,7 +266,7 @@ function openPostgres(databaseUrl: string, opts: DatabaseOptions, location: stri
   // out (a transaction's, when PostgreSQL stops) emits 'error' on its client, which with no
   // listener would end this process. Its statement in flight fails on its own, the next one
   // finds it not queryable, and the pool drops it on release: nothing is left to do here.
-  pool.on('connect', (client) => client.on('error', () => undefined));
+  pool.on('connect', (client) => client.on('error', noop));
   const db = drizzlePg({ client: pool, schema });
   // Unbounded connections in use: ended by close(), or by their own caller's signal.
   const own = new Set<pg.Client>();

@@ -1,7 +1,8 @@
 // Bounds on every PostgreSQL connection, so that a database that stops answering (a network
 // partition, a host gone without closing its sockets) costs a request seconds and a 503, never
 // a wait without end (decision 019). A DATABASE_URL's own parameters (`?query_timeout=`,
-// `?statement_timeout=`, `?connect_timeout=`) take precedence over these.
+// `?statement_timeout=`, `?connect_timeout=`) take precedence over the pool's; the dedicated and
+// unbounded connections set theirs after connecting, where no URL reaches them.
 import pg from 'pg';
 
 /** Opening a connection, or waiting for one of the pool's, gives up after this. */
@@ -58,14 +59,19 @@ export function dedicatedConfig(connectionString: string): pg.ClientConfig {
 }
 
 /**
- * Run first on a dedicated connection: the server probes it too (TCP keepalives after 10 s idle,
+ * Opens a dedicated connection and runs DEDICATED_SETUP on it: the server probes it too (TCP keepalives after 10 s idle,
  * every 5 s, 3 times; data unacknowledged for 25 s), so that a session whose client vanished is
  * ended within about 25 s and its advisory lock released for another process to take. The
  * client notices first (within HEARTBEAT_MS + HEARTBEAT_TIMEOUT_MS): an old leader stops before
  * a new one can start. Set by statement rather than as startup parameters: a URL's own
  * `options` would replace those, and PgBouncer refuses them.
  */
-export const DEDICATED_SETUP =
+export async function connectDedicated(client: pg.Client): Promise<void> {
+  await client.connect();
+  await briefly(client, DEDICATED_SETUP);
+}
+
+const DEDICATED_SETUP =
   'SET tcp_keepalives_idle = 10; SET tcp_keepalives_interval = 5; ' +
   'SET tcp_keepalives_count = 3; SET tcp_user_timeout = 25000';
 
