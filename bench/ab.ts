@@ -13,7 +13,11 @@ const results = await alternate(
   Object.entries(given).map(([label, v]) => ({ label, ...v })),
   Number(rounds ?? 3),
 );
-console.log('\n| variant | answers/s (median) | p99 ms (median) | runs |\n|---|---|---|---|');
+console.log(
+  '\n| variant | answers/s (median) | p99 ms (median) | runs | API CPU µs per answer | all CPU µs per answer |\n|---|---|---|---|---|---|',
+);
 for (const r of results) {
-  console.log(`| ${r.label} | ${Math.round(r.rps)} | ${r.p99} | ${r.runs.join(', ')} |`);
+  console.log(
+    `| ${r.label} | ${Math.round(r.rps)} | ${r.p99} | ${r.runs.join(', ')} | ${r.apiCpu} | ${r.totalCpu} |`,
+  );
 }

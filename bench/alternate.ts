@@ -20,6 +20,9 @@ export interface Alternated {
   rps: number;
   p99: number;
   runs: number[];
+  /** CPU µs per answer (bench/cpu.ts), medians over the rounds: the API's, and all processes'. */
+  apiCpu: number;
+  totalCpu: number;
 }
 
 export async function alternate(variants: Variant[], rounds: number): Promise<Alternated[]> {
@@ -51,6 +54,8 @@ export async function alternate(variants: Variant[], rounds: number): Promise<Al
         cursor,
         rps: [] as number[],
         p99: [] as number[],
+        apiCpu: [] as number[],
+        totalCpu: [] as number[],
       });
     }
     for (let round = 0; round < rounds; round++) {
@@ -67,6 +72,8 @@ export async function alternate(variants: Variant[], rounds: number): Promise<Al
         s.cursor += run.used;
         s.rps.push(Math.round(run.result.rps));
         s.p99.push(run.result.p99);
+        s.apiCpu.push(run.cpu.api);
+        s.totalCpu.push(run.cpu.total);
       }
     }
     return setups.map((s) => ({
@@ -74,6 +81,8 @@ export async function alternate(variants: Variant[], rounds: number): Promise<Al
       rps: median(s.rps),
       p99: median(s.p99),
       runs: s.rps,
+      apiCpu: median(s.apiCpu),
+      totalCpu: median(s.totalCpu),
     }));
   } finally {
     for (const s of setups) {

@@ -16,6 +16,7 @@ import { choices, questions, surveys, users } from '../apps/api/src/db/schema';
 import { seedSampleContent } from '../apps/api/src/db/seed/seed';
 import { deriveKeys } from '../apps/api/src/lib/keys';
 import { createTokenService } from '../apps/api/src/lib/tokens';
+import { type CpuUse, ceiling, cpuMeter } from './cpu';
 import { type LoadResult, createPostgresDatabase, median, startBare, startCandor } from './lib';
 
 const RUNS = 3;
@@ -105,6 +106,7 @@ export async function prepare(
  * (bench/wrk/answers.lua).
  */
 export function ingest(url: string, files: PairFiles, from: number, seconds = SECONDS) {
+  const meter = cpuMeter();
   const out = execFileSync(
     'wrk',
     [
@@ -135,6 +137,7 @@ export function ingest(url: string, files: PairFiles, from: number, seconds = SE
     created: number;
   };
   return {
+    cpu: meter.stop(r.requests),
     result: {
       rps: r.requests / (r.duration_us / 1e6),
       p50: Math.round(r.p50_us / 100) / 10,
@@ -184,7 +187,11 @@ export function writePairFiles(prepared: Prepared): PairFiles {
  * defaults, indexes and the three foreign keys (to a scratch table of 200,000 respondents, and
  * to the real questions and choices). The keys matter: they cost ~25% of pgbench's rate here.
  */
-function pgbench(databaseUrl: string, ids: ScratchIds, table = 'scratch_answers'): number {
+function pgbench(
+  databaseUrl: string,
+  ids: ScratchIds,
+  table = 'scratch_answers',
+): { rps: number; cpu: CpuUse } {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'candor-pgbench-'));
   const script = path.join(dir, 'insert.sql');
   fs.writeFileSync(
@@ -199,14 +206,16 @@ function pgbench(databaseUrl: string, ids: ScratchIds, table = 'scratch_answers'
     ].join('\n'),
   );
   try {
+    const meter = cpuMeter();
     const out = execFileSync(
       'pgbench',
       ['-n', '-c', '10', '-j', '2', '-T', String(SECONDS), '-f', script, databaseUrl],
       { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] },
     );
     const tps = /tps = ([\d.]+) \(without initial connection time\)/.exec(out);
-    if (!tps) throw new Error(`pgbench output not understood:\n${out}`);
-    return Number(tps[1]);
+    const done = /number of transactions actually processed: (\d+)/.exec(out);
+    if (!tps || !done) throw new Error(`pgbench output not understood:\n${out}`);
+    return { rps: Number(tps[1]), cpu: meter.stop(Number(done[1])) };
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
@@ -266,9 +275,18 @@ interface Row {
   p99: number;
   errors: number;
   runs: number[];
+  /** Medians of the runs' CPU per answer (api and postgres NaN where not measurable). */
+  cpu: CpuUse;
 }
 
-function summarise(label: string, results: Array<{ result: LoadResult }>): Row {
+const medianCpu = (cpus: CpuUse[]): CpuUse => ({
+  total: median(cpus.map((c) => c.total)),
+  api: median(cpus.map((c) => c.api)),
+  postgres: median(cpus.map((c) => c.postgres)),
+  busy: median(cpus.map((c) => c.busy)),
+});
+
+function summarise(label: string, results: Array<{ result: LoadResult; cpu: CpuUse }>): Row {
   const rs = results.map((x) => x.result);
   return {
     label,
@@ -277,6 +295,20 @@ function summarise(label: string, results: Array<{ result: LoadResult }>): Row {
     p99: median(rs.map((r) => r.p99)),
     errors: rs.reduce((n, r) => n + r.errors, 0),
     runs: rs.map((r) => Math.round(r.rps)),
+    cpu: medianCpu(results.map((r) => r.cpu)),
+  };
+}
+
+/** pgbench's backends start and end with it: only its total CPU per insert is known. */
+function pgbenchRow(label: string, runs: Array<ReturnType<typeof pgbench>>): Row {
+  return {
+    label,
+    rps: median(runs.map((r) => r.rps)),
+    p50: NaN,
+    p99: NaN,
+    errors: 0,
+    runs: runs.map((r) => Math.round(r.rps)),
+    cpu: { ...medianCpu(runs.map((r) => r.cpu)), api: NaN, postgres: NaN },
   };
 }
 
@@ -309,8 +341,8 @@ export async function answerIngestBench(): Promise<string> {
       const warm = warmUp(server.url, files, cursor, prepared.tokens.length);
       cursor += warm.used;
       const api: Array<ReturnType<typeof ingest>> = [];
-      const bench: number[] = [];
-      const queued: number[] = [];
+      const bench: Array<ReturnType<typeof pgbench>> = [];
+      const queued: Array<ReturnType<typeof pgbench>> = [];
       for (let i = 0; i < RUNS; i++) {
         const run = ingest(server.url, files, cursor);
         cursor += run.used;
@@ -331,23 +363,10 @@ export async function answerIngestBench(): Promise<string> {
           `${cursor} requests of ${PAIRS} prepared pairs (${prepared.tokens.length} members x ` +
           `${prepared.targets.length} questions).`,
       );
-      const pgRow = median(bench);
-      rows.push({
-        label: 'pgbench, same row, same indexes and foreign keys (10 clients)',
-        rps: pgRow,
-        p50: NaN,
-        p99: NaN,
-        errors: 0,
-        runs: bench.map(Math.round),
-      });
-      rows.push({
-        label: 'pgbench, the same plus its results_queue row (insert trigger)',
-        rps: median(queued),
-        p50: NaN,
-        p99: NaN,
-        errors: 0,
-        runs: queued.map(Math.round),
-      });
+      rows.push(
+        pgbenchRow('pgbench, same row, same indexes and foreign keys (10 clients)', bench),
+        pgbenchRow('pgbench, the same plus its results_queue row (insert trigger)', queued),
+      );
       rows.push(summarise('Candor API on PostgreSQL (50 connections)', api));
       // The HTTP ceiling: the same wrk requests to a route that parses them and stores nothing,
       // with the Candor server stopped (it took its bytes for GET /bare when it started).
@@ -434,5 +453,16 @@ export async function answerIngestBench(): Promise<string> {
     ),
     '',
     ...notes,
+    '',
+    // The load generator, the API and the database share the cores: what each answer costs them
+    // together bounds the rate, whatever the software does with its waits.
+    `Where the CPU went (bench/cpu.ts), per request, medians of the runs; the rate at ${os.cpus().length} cores all busy is ${os.cpus().length} x 10^6 / total:`,
+    '',
+    '| target | CPU µs, all processes | API µs | PostgreSQL µs | the rest µs (load generator, kernel) | cores busy | rate with every core busy |',
+    '|---|---|---|---|---|---|---|',
+    ...rows.map(
+      (r) =>
+        `| ${r.label} | ${r.cpu.total} | ${fmt(r.cpu.api)} | ${fmt(r.cpu.postgres)} | ${Number.isNaN(r.cpu.api) ? '-' : r.cpu.total - r.cpu.api - r.cpu.postgres} | ${(r.cpu.busy * os.cpus().length).toFixed(2)} of ${os.cpus().length} | ${ceiling(r.cpu.total)} |`,
+    ),
   ].join('\n');
 }

@@ -84,6 +84,17 @@ export interface Server {
 }
 
 /**
+ * The Node options `npm run serve` gives the server (package.json's `serve` script), so that a
+ * benchmark runs it as a deployment does.
+ */
+function serveOptions(): string[] {
+  const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as {
+    scripts: { serve: string };
+  };
+  return pkg.scripts.serve.split(/\s+/).filter((word) => word.startsWith('--'));
+}
+
+/**
  * Starts the built Candor server (npm run build first) with extra environment. `heapLog`: a file
  * the server appends its heap to after every full garbage collection (bench/memory-probe.mjs).
  */
@@ -107,7 +118,7 @@ export async function startCandor(
   // copy of apps/api/dist built from another commit), for a side-by-side run (bench/ab.ts).
   const entry = path.join(root, env.BENCH_SERVER_ENTRY ?? 'apps/api/dist/server.js');
   const server = await serve(
-    [...profile, ...probe, ...extra, entry],
+    [...serveOptions(), ...profile, ...probe, ...extra, entry],
     '/api/health',
     {
       ...process.env,

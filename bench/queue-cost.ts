@@ -4,10 +4,10 @@
 // keys, as now; and no queueing at all); then the full API, alternating 10 s wrk runs between a
 // database queueing as before 0010 and one as now, so that both see the same machine.
 import crypto from 'node:crypto';
-import fs from 'node:fs';
 import pg from 'pg';
 import { prepare } from './answer-ingest';
 import { alternate } from './alternate';
+import { cpuMicros } from './cpu';
 import { createPostgresDatabase, median } from './lib';
 
 const ROWS = 60_000;
@@ -33,13 +33,6 @@ const INSERT = `INSERT INTO answers SELECT (floor(random() * 4503599627370496) +
   FROM unnest($1::int[], $2::int[], $3::int[], $4::text[], $5::boolean[], $6::date[], $7::text[],
               $8::text[]::moderation_status[])
   ON CONFLICT (respondent_id, question_id) DO NOTHING`;
-
-/** CPU time (µs) the server process `pid` has used (Linux). */
-function cpuMicros(pid: number): number {
-  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10_000;
-}
 
 /** The database's CPU per inserted row, in one session, under each way of queueing. */
 async function perRow(secret: string): Promise<string[]> {
