@@ -256,3 +256,51 @@ describe.each(sizes)("a survey's page on a %s", (size, options) => {
     await context.close();
   });
 });
+
+describe("a member back on a survey's page", () => {
+  it('keeps the drawn intro and shows their own links while their session is restored', async ({
+    people,
+  }) => {
+    const survey = await sampleSurvey((s) => s.name === 'Time Travel');
+    const who = await people.member();
+    const { context, page, watch } = await people.newPage(phone, who);
+    await logIn(page, who);
+    await page.waitForURL(`${baseURL}/`);
+    // A slow restore: the member's details take a second and a half to come.
+    await page.route('**/api/v1/user/detail/', async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      await route.continue();
+    });
+    // Every loading placeholder the page ever showed, from its first paint on.
+    await page.addInitScript(() => {
+      const w = window as unknown as { loading: string[] };
+      w.loading = [];
+      new MutationObserver(() => {
+        for (const el of Array.from(document.querySelectorAll('[aria-label="Loading survey"]')))
+          w.loading.push(el.className);
+      }).observe(document, { childList: true, subtree: true });
+    });
+    await watchShifts(page);
+    const restored = page.waitForResponse('**/api/v1/user/detail/');
+    await page.goto(`/surveys/${survey.gid}`);
+    // Before the restore has answered: the intro and the member's own links, no "Log in".
+    await page
+      .getByRole('button', { name: 'Start the survey' })
+      .and(page.locator(':enabled'))
+      .waitFor();
+    await page.getByRole('link', { name: 'My mirror' }).waitFor();
+    await expect(page.getByRole('link', { name: 'Log in' }).count()).resolves.toBe(0);
+    await screenshot(page, 'first-load-survey-member-restoring');
+    await restored;
+    await page.waitForTimeout(300);
+    await expect(
+      page.evaluate(() => (window as unknown as { loading: string[] }).loading),
+    ).resolves.toEqual([]);
+    await expect(
+      page.getByRole('heading', { level: 1, name: survey.name }).isVisible(),
+    ).resolves.toBe(true);
+    await expect(shiftsOf(page)).resolves.toEqual([]);
+    watch.assertNoErrors();
+    await context.close();
+  });
+});

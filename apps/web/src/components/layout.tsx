@@ -7,10 +7,10 @@ import { NavigationTracker } from './navigation-tracker';
 function AccountLinks() {
   const auth = useAuthStore((s) => s.auth);
   const role = useAuthStore((s) => s.user?.role);
-  const initialLoading = useAuthStore((s) => s.initialLoading);
   const logout = useAuthStore((s) => s.logout);
   const navigate = useNavigate();
-  if (initialLoading) return <span className="navbar__account" aria-hidden="true" />;
+  // Held tokens show a member's links at once (Admin follows the loaded user); a session that
+  // cannot be restored turns them back into a visitor's.
   if (auth) {
     return (
       <>

@@ -41,7 +41,7 @@ function toneOf(gid: string): number {
   return sum % 4;
 }
 
-// The markup below is the first render of components/layout.tsx (session still loading),
+// The markup below is the first render of components/layout.tsx (a visitor's),
 // app/routes/home.tsx, features/surveys/components/{brick-navigation,brick,selling-points}.tsx
 // and, on a survey's page, features/surveys/components/survey-intro.tsx as the answering flow
 // first shows it (features/answering/components/survey-flow.tsx: its start waits for the
@@ -65,7 +65,7 @@ const shellStart = (home: boolean) =>
     : '<a class="navbar__surveys" href="/" data-discover="true">Surveys</a>') +
   // Whether someone is logged in is known only in their browser. A visitor's links hold their
   // place, unseen (most first visits are visitors': nothing moves when the app draws them);
-  // a member's appear once the app has restored the session.
+  // a member's appear as soon as the app runs (it finds their tokens in the browser).
   '<a class="" href="/login" data-discover="true" aria-hidden="true" tabindex="-1" ' +
   'style="visibility:hidden">Log in</a>' +
   '<a class="navbar__cta" href="/signup" data-discover="true" aria-hidden="true" tabindex="-1" ' +

@@ -14,8 +14,10 @@ export function SurveyRoute() {
   const { surveyId = '' } = useParams();
   const [params] = useSearchParams();
   const survey = useSurvey(surveyId);
+  // Held tokens are enough: the flow needs the token's subject, never the loaded user, so a
+  // member back on the page keeps the drawn intro while their session is restored (a refresh
+  // that fails turns them into a visitor, and the flow starts again as one).
   const auth = useAuthStore((s) => s.auth);
-  const initialLoading = useAuthStore((s) => s.initialLoading);
   // A panel link's parameters, kept for this tab: signing up midway returns without them.
   const fromLink = useMemo(() => panelFrom(params), [params]);
   const gid = survey.data?.gid;
@@ -27,7 +29,7 @@ export function SurveyRoute() {
   const uuid = auth ? tokenSubject() : null;
   const member = useMemo(() => (uuid ? { uuid } : null), [uuid]);
 
-  if (survey.isPending || initialLoading) {
+  if (survey.isPending) {
     return <div className="intro intro--loading" aria-busy="true" aria-label="Loading survey" />;
   }
   if (survey.isError) {
