@@ -20,6 +20,8 @@ import {
   connectDedicated,
   dedicatedConfig,
   GuardedPool,
+  LEADER_NAME,
+  listenerName,
   heartbeat,
   poolConfig,
   UNBOUNDED_SETUP,
@@ -103,7 +105,7 @@ async function listenPg(
     timer.unref();
   };
   async function connect(): Promise<void> {
-    const client = new pg.Client(dedicatedConfig(connectionString));
+    const client = new pg.Client(dedicatedConfig(connectionString, listenerName(channel)));
     const lost = (err?: Error) => {
       if (err) handlers.onError?.(err);
       if (current !== client) return;
@@ -177,7 +179,7 @@ async function leadPg(
   async function attempt(): Promise<void> {
     try {
       if (!client) {
-        const fresh = new pg.Client(dedicatedConfig(connectionString));
+        const fresh = new pg.Client(dedicatedConfig(connectionString, LEADER_NAME));
         const lost = () => {
           if (client !== fresh) return;
           client = undefined;

@@ -52,11 +52,23 @@ export function poolConfig(connectionString: string, max: number): pg.PoolConfig
 /**
  * A long-lived connection of its own (LISTEN, the leader's advisory lock): it is idle for hours,
  * so it is watched by `heartbeat`. Its statements are bounded one by one (`briefly`), so that no
- * parameter of DATABASE_URL can stretch them.
+ * parameter of DATABASE_URL can stretch them. `name` is its `application_name`, so that an
+ * operator (or a test) can tell it apart in `pg_stat_activity`, whose `query` shows only its
+ * last heartbeat; a URL's own `application_name` takes precedence.
  */
-export function dedicatedConfig(connectionString: string): pg.ClientConfig {
-  return { connectionString, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, keepAlive: true };
+export function dedicatedConfig(connectionString: string, name: string): pg.ClientConfig {
+  return {
+    connectionString,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    keepAlive: true,
+    application_name: name,
+  };
 }
+
+/** The `application_name` of the connection listening on `channel`. */
+export const listenerName = (channel: string) => `candor listen ${channel}`;
+/** The `application_name` of the connection holding (or trying for) the background work's lock. */
+export const LEADER_NAME = 'candor lead';
 
 /**
  * Opens a dedicated connection and runs DEDICATED_SETUP on it: the server probes it too (TCP keepalives after 10 s idle,

@@ -2,6 +2,7 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { App } from '../../app.js';
 import type { Database } from '../../db/client.js';
+import { listenerName } from '../../db/connections.js';
 import { users } from '../../db/schema.js';
 import {
   createMember,
@@ -14,6 +15,7 @@ import {
 } from '../../test/accounts.js';
 import { createTestApp, testSecrets } from '../../test/app.js';
 import { closeAll, createTestDatabase, engines } from '../../test/database.js';
+import { SESSION_CHANNEL } from './session-changes.js';
 
 // Access tokens must not outlive a logout, a suspension or a demotion (found 2026-11-23: they
 // did, by up to ACCESS_TOKEN_TTL = 10 minutes). Two API processes share one database: the
@@ -137,7 +139,7 @@ describe.each(engines)('access tokens end with their session on %s', (engine) =>
       const listeners = async () => {
         const result = (await database.db.execute(
           sql`select count(*)::int as n from pg_stat_activity
-              where datname = current_database() and query ilike 'LISTEN "candor_sessions"%'`,
+              where datname = current_database() and application_name = ${listenerName(SESSION_CHANNEL)}`,
         )) as { rows: Array<{ n: number }> };
         return result.rows[0]!.n;
       };
@@ -145,7 +147,7 @@ describe.each(engines)('access tokens end with their session on %s', (engine) =>
       // Every listening connection of the database is cut (a failover, a proxy restart).
       await database.db.execute(
         sql`select pg_terminate_backend(pid) from pg_stat_activity
-            where datname = current_database() and query ilike 'LISTEN%'`,
+            where datname = current_database() and application_name like 'candor listen %'`,
       );
       await vi.waitFor(async () => expect(await listeners()).toBe(0), { timeout: 5000 });
       await vi.waitFor(async () => expect(await listeners()).toBe(2), { timeout: 10_000 });
