@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { count } from 'drizzle-orm';
+import { count, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openProfile } from '../../lib/profile-seal.js';
 import { closeAll, createTestDatabase, engines } from '../../test/database.js';
@@ -46,5 +46,24 @@ describe.each(engines)('sample answers on %s', (engine) => {
     expect(() => openProfile(crypto.randomBytes(32), made[0]!.profile)).toThrow();
     // A second start adds nothing.
     expect(await seedSampleAnswers(database.db, { profileKey })).toEqual({ respondentsAdded: 0 });
+  });
+
+  it('draws a respondent id again when it was drawn twice, and keeps everyone', async () => {
+    // Random ids over 2^31 collide about once in 27,000 seeds of 400; over 1,000 every one does.
+    const small = await createTestDatabase(engine);
+    try {
+      await seedSampleContent(small.db);
+      await small.db.execute(
+        sql`alter table respondents alter column id set default (floor(random() * 1000) + 1)::int`,
+      );
+      expect(await seedSampleAnswers(small.db, { profileKey })).toEqual({
+        respondentsAdded: SAMPLE_PEOPLE,
+      });
+      const [{ n }] = (await small.db.select({ n: count() }).from(answers)) as [{ n: number }];
+      const [{ q }] = (await small.db.select({ q: count() }).from(questions)) as [{ q: number }];
+      expect(n).toBe(q * SAMPLE_PEOPLE);
+    } finally {
+      await closeAll(small);
+    }
   });
 });

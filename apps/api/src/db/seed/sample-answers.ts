@@ -46,20 +46,28 @@ export async function seedSampleAnswers(
     .limit(1);
   if (existing) return { respondentsAdded: 0 };
   const random = generator(20261122);
-  const ids = await db
-    .insert(respondents)
-    .values(
-      Array.from({ length: people }, (_, i) => ({
-        pseudonym: `${SAMPLE_PSEUDONYM_PREFIX}${i}`,
-        profile: sealProfile(opts.profileKey, {
-          gender: GENDERS[Math.floor(random() * GENDERS.length)]!,
-          ageBand: AGES[Math.floor(random() * AGES.length)]!,
-          country: COUNTRIES[Math.floor(random() * COUNTRIES.length)]!,
-        }),
-        standing: 'counting' as const,
-      })),
-    )
-    .returning({ id: respondents.id });
+  const madeUp = Array.from({ length: people }, (_, i) => ({
+    pseudonym: `${SAMPLE_PSEUDONYM_PREFIX}${i}`,
+    profile: sealProfile(opts.profileKey, {
+      gender: GENDERS[Math.floor(random() * GENDERS.length)]!,
+      ageBand: AGES[Math.floor(random() * AGES.length)]!,
+      country: COUNTRIES[Math.floor(random() * COUNTRIES.length)]!,
+    }),
+    standing: 'counting' as const,
+  }));
+  // A respondent's id is drawn at random (its order tells nothing): one drawn twice is skipped
+  // and that person inserted again with a fresh draw, in the people's order.
+  const idOf = new Map<string, number>();
+  for (let waiting = madeUp; waiting.length > 0;) {
+    const added = await db
+      .insert(respondents)
+      .values(waiting)
+      .onConflictDoNothing({ target: respondents.id })
+      .returning({ id: respondents.id, pseudonym: respondents.pseudonym });
+    for (const r of added) idOf.set(r.pseudonym, r.id);
+    waiting = waiting.filter((p) => !idOf.has(p.pseudonym));
+  }
+  const ids = madeUp.map((p) => ({ id: idOf.get(p.pseudonym)! }));
   const qs = await db.select().from(questions).orderBy(asc(questions.id));
   const all = await db.select().from(choices).orderBy(asc(choices.position));
   const day = (opts.now ?? new Date()).toISOString().slice(0, 10);

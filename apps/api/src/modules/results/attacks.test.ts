@@ -277,8 +277,9 @@ describe.each(engines)('the attacks of issue 14 through the API on %s', (engine)
       .where(inArray(users.uuid, people))
       .orderBy(asc(users.createdAt), asc(users.id));
     const joined = copied.filter((r, k) => ours.get(r.pseudonym) === members[k]?.uuid).length;
-    // Random ids: about one right by chance; sequential ids joined all 30.
-    expect(joined).toBeLessThanOrEqual(5);
+    // Random ids: about one right by chance (the fixed points of a random order of 30: more
+    // than 10 about once in 10^8 runs); sequential ids joined all 30.
+    expect(joined).toBeLessThanOrEqual(10);
     // The profile is no join key either: sealed, no two alike, and no other secret opens it.
     for (const r of copied) expect(r.profile).toMatch(/^v1\.[\w-]+\.[\w-]+\.[\w-]+$/);
     expect(new Set(copied.map((r) => r.profile)).size).toBe(copied.length);
