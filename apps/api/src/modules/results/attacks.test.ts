@@ -287,4 +287,66 @@ describe.each(engines)('the attacks of issue 14 through the API on %s', (engine)
     expect(() => openProfile(other, copied[0]!.profile)).toThrow();
     expect(openProfile(deriveProfileKey(secrets), copied[0]!.profile).gender).toMatch(/male/);
   });
+
+  it("staff changing a writer's standing moves no sample answer: suspension and approval show nothing", async () => {
+    // An open question: a crowd writes, the target writes, a held signup writes; a moderator
+    // approves every text (moderation is about the text: it shows no writer).
+    const created = await post(
+      app,
+      `${ADMIN}/surveys/`,
+      {
+        name: 'Written',
+        author: 'Candor team',
+        cover_headline: 'Say it',
+        intro_screen_text: 'Honest answers.',
+        outro_screen_text: 'Thanks.',
+        variant: 'v1_large',
+        release_date: new Date(Date.now() - 60_000).toISOString(),
+      },
+      staff(),
+    );
+    const { gid } = AdminSurveySchema.parse(json(created));
+    const added = AdminSurveySchema.parse(
+      json(
+        await post(
+          app,
+          `${ADMIN}/surveys/${gid}/questions/`,
+          { type: 'Open', question: 'What did you never tell anyone?', max_length: 200 },
+          staff(),
+        ),
+      ),
+    );
+    await post(app, `${ADMIN}/surveys/${gid}/publish/`, {}, staff());
+    const qid = added.questions[0]!.qid;
+    const [{ id }] = (await database.db
+      .select({ id: questions.id })
+      .from(questions)
+      .where(eq(questions.qid, qid))) as [{ id: number }];
+    const q = { qid, id };
+    const write = async (token: string, text: string) => {
+      const res = await post(app, `/api/v1/questions/${qid}/answer/`, { text }, { token });
+      expect(res.statusCode, res.body).toBe(201);
+    };
+    for (let i = 0; i < 25; i++) await write((await createMember(app)).token, `a crowd story ${i}`);
+    const target = await createMember(app);
+    await write(target.token, 'the target secret story');
+    const held = await createMember(app, { status: 'under_review' });
+    await write(held.token, 'the held secret tale');
+    const list = json<{ results: Array<{ id: number; text: string }> }>(
+      await get(app, `${ADMIN}/answers/?status=pending&page_size=100`, staff()),
+    ).results.filter((a) => a.text.includes('secret') || /crowd story [0-2]$/.test(a.text));
+    expect(list).toHaveLength(5); // no more than a release shows
+    for (const a of list) await post(app, `${ADMIN}/answers/${a.id}/approve/`, {}, staff());
+
+    await nextUpdate([q]);
+    const before = (await read(q)).samples;
+    expect(before).toContain('the target secret story');
+    // Suspending the target, then approving the held signup, each followed by an update at once.
+    await post(app, `${ADMIN}/users/${target.uuid}/suspend/`, {}, staff());
+    await nextUpdate([q]);
+    expect((await read(q)).samples).toEqual(before);
+    await post(app, `${ADMIN}/signups/${held.uuid}/approve/`, {}, staff());
+    await nextUpdate([q]);
+    expect((await read(q)).samples).toEqual(before);
+  });
 });

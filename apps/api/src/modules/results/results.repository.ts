@@ -317,7 +317,7 @@ export function createResultsRepository(db: Db) {
 
     /**
      * Ends the open period of a question: locks its tally, gives `make` the locked state (with
-     * the question's outcomes and newest approved sample answers of counting respondents) and
+     * the question's outcomes and its newest approved sample answers, whoever wrote them) and
      * stores the snapshot and next threshold noise it returns. `make` may decline (undefined).
      */
     async release(
@@ -341,13 +341,15 @@ export function createResultsRepository(db: Db) {
             for update of t`),
         );
         if (!row) return false;
+        // Chosen by the texts and their moderation alone, never by their writers' standing:
+        // staff change standing, and a text that came or went with a suspension or an approval
+        // would name its writer (decision 011, "Samples").
         const samples =
           row.type === 'Open'
             ? rowsOf<{ text: string }>(
                 await tx.execute(sql`
-                  select a.text from answers a join respondents p on p.id = a.respondent_id
+                  select a.text from answers a
                   where a.question_id = ${questionId} and a.moderation = 'approved'
-                    and p.standing = 'counting'
                   order by a.answered_on desc, a.id limit ${SAMPLES}`),
               ).map((r) => r.text)
             : [];
