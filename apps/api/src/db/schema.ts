@@ -219,7 +219,12 @@ export const otpChallenges = pgTable(
     decoy: boolean('decoy').notNull().default(false),
     ...timestamps,
   },
-  (t) => [uniqueIndex('otp_challenges_phone_purpose_uq').on(t.phoneE164, t.purpose)],
+  (t) => [
+    uniqueIndex('otp_challenges_phone_purpose_uq').on(t.phoneE164, t.purpose),
+    // Expired decoys are cleared on every code issued (auth.repository.ts issueCode): found
+    // through this, not by a scan whose length would tell a decoy's request from a real one.
+    index('otp_challenges_decoy_expires_idx').on(t.expiresAt).where(sql`${t.decoy}`),
+  ],
 );
 
 export const refreshTokens = pgTable(

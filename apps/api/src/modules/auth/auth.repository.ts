@@ -140,16 +140,11 @@ export function createAuthRepository(
     },
 
     /**
-     * Puts a new code on the number's challenge in one statement. A live challenge (unused, not
-     * expired) keeps its wrong-try count, so a resend cannot reset it; a spent or expired one
-     * starts again at zero.
-     */
-    /**
      * Stores the number's challenge for `purpose`, replacing the last one. A live, unused
      * challenge passes on its wrong-try count, except a decoy replaced by a real code (guesses
      * at a number before its owner signs up must not lock the owner's code). A decoy never
-     * replaces a spent code whose password step may still be pending, and clears expired
-     * decoys (numbers nobody owns are not kept).
+     * replaces a spent code whose password step may still be pending. Every call clears
+     * expired decoys (numbers nobody owns are not kept).
      */
     async issueCode(
       phoneE164: string,
@@ -162,11 +157,10 @@ export function createAuthRepository(
       const live = sql`${otpChallenges.usedAt} is null and ${otpChallenges.expiresAt} > ${now}`;
       const carried = decoy ? live : sql`${live} and not ${otpChallenges.decoy}`;
       const passwordStepSince = new Date(now.getTime() - PASSWORD_TOKEN_TTL_SECONDS * 1000);
-      if (decoy) {
-        await db
-          .delete(otpChallenges)
-          .where(and(eq(otpChallenges.decoy, true), lt(otpChallenges.expiresAt, now)));
-      }
+      // On every code, real or decoy: run for decoys only, its work told them apart by time.
+      await db
+        .delete(otpChallenges)
+        .where(and(eq(otpChallenges.decoy, true), lt(otpChallenges.expiresAt, now)));
       await db
         .insert(otpChallenges)
         .values({ phoneE164, purpose, codeHash, expiresAt, decoy, createdAt: now, updatedAt: now })

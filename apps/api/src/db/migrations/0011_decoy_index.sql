@@ -1,0 +1,1 @@
+CREATE INDEX "otp_challenges_decoy_expires_idx" ON "otp_challenges" USING btree ("expires_at") WHERE "otp_challenges"."decoy";
