@@ -17,7 +17,7 @@ import { createMaintenance } from './db/maintenance.js';
 import { deriveKeys, derivePanelKey, deriveProfileKey, derivePseudonymKey } from './lib/keys.js';
 import { createPublicReadLimit } from './lib/public-read-limit.js';
 import { lazyChildLoggerFactory } from './lib/lazy-logger.js';
-import { loggableError } from './lib/loggable-error.js';
+import { loggableError, loggableRequest } from './lib/loggable-error.js';
 import type { RateLimitStore } from './lib/rate-limit.js';
 import type { Secrets } from './lib/secrets.js';
 import { createTokenService } from './lib/tokens.js';
@@ -140,10 +140,13 @@ export const logRedactPaths = [
   '*.answer',
 ];
 
-/** The logger's options: secrets redacted, errors stripped of query parameters. */
+/**
+ * The logger's options: secrets redacted, errors stripped of query parameters, requests of
+ * their client's address and of every value in their path and query.
+ */
 export const logOptions = {
   redact: logRedactPaths,
-  serializers: { err: loggableError },
+  serializers: { err: loggableError, req: loggableRequest },
 };
 
 /**

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type App, logOptions } from '../app.js';
 import type { Database } from '../db/client.js';
 import { seedSampleContent } from '../db/seed/seed.js';
-import { get, json, post, signUp, signupBody } from '../test/accounts.js';
+import { createMember, get, json, post, send, signUp, signupBody } from '../test/accounts.js';
 import { createTestApp } from '../test/app.js';
 import { closeAll, createTestDatabase } from '../test/database.js';
 import { lastCodeFor } from '../test/outbox.js';
@@ -41,7 +41,7 @@ describe('what the log never holds', () => {
     await closeAll(app, database);
   });
 
-  it('holds no phone number, password, code, token or answer of a whole session', async () => {
+  it('holds no phone number, password, code, token, answer, address or tag of a whole session', async () => {
     const ip = '10.9.8.7';
     const tokens = await signUp(app, PHONE, { password: PASSWORD, ip });
     const code = lastCodeFor(app.config.dataDir, PHONE)!;
@@ -80,6 +80,19 @@ describe('what the log never holds', () => {
     await post(app, `/api/v1/questions/${closed.qid}/answer/`, { choice: ANSWER }, call);
     await post(app, `/api/v1/questions/${open.qid}/answer/`, { text: ANSWER, extra: 1 }, call);
     await get(app, '/api/v1/user/export/', call);
+    // The timing of an answer: its id tags the member across requests.
+    const timing = json<{ id: string }>(
+      await post(app, '/api/v1/questions/answer-time-start/', { qid: open.qid }, call),
+    ).id;
+    expect(timing.length).toBeGreaterThan(20);
+    await send(app, 'PUT', `/api/v1/questions/answer-time-end/${timing}`, undefined, call);
+    // An admin looks the number up (the search is in the URL).
+    const admin = await createMember(app, { role: 'admin' });
+    const search = await get(app, `/api/v1/admin/users/?phone=${encodeURIComponent(PHONE)}`, {
+      token: admin.token,
+      ip,
+    });
+    expect(search.statusCode).toBe(200);
     await get(app, '/api/v1/user/detail/', { token: tokens.access, ip });
     await post(app, '/api/v1/user/delete/', { password: `${PASSWORD}x` }, call);
     expect((await post(app, '/api/v1/user/delete/', { password: PASSWORD }, call)).statusCode).toBe(
@@ -99,6 +112,8 @@ describe('what the log never holds', () => {
       ['access token', pair.access],
       ['refresh token', pair.refresh],
       ['first access token', tokens.access],
+      ['client address', ip],
+      ['timing id', timing],
     ] as const) {
       expect(log.includes(secret), `the log holds the ${what}`).toBe(false);
     }
