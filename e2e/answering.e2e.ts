@@ -192,6 +192,41 @@ describe('answering in Chromium', () => {
     await context.close();
   });
 
+  it('a double click on Start or on Skip rating answers nothing on the screen after', async ({
+    people,
+  }) => {
+    // Where an answer lies under the button of the screen before (desktop): found by hand.
+    const cases = [
+      { name: 'Honest About Sex', button: /Start the survey/, before: 0 },
+      { name: 'Life and Death', button: /Skip rating/, before: 1 },
+    ];
+    for (const c of cases) {
+      const s = await survey((x) => x.name === c.name);
+      const { context, page, watch, who } = await people.newPage(desktop);
+      await signUp(page, who);
+      const sent: string[] = [];
+      page.on('request', (r) => {
+        if (r.url().endsWith('/answer/')) sent.push(r.url());
+      });
+      await page.goto(`/surveys/${s.gid}`);
+      if (c.before > 0) {
+        await page.getByRole('button', { name: 'Start the survey' }).click();
+        await answer(page, s.questions[0]!);
+      }
+      await page.getByRole('button', { name: c.button }).dblclick();
+      const next = s.questions[c.before]!;
+      await questionHeading(page, next.question).waitFor();
+      await page.waitForTimeout(1000);
+      // Still on that question, nothing picked, nothing sent beyond the answers before.
+      await questionHeading(page, next.question).waitFor();
+      await expect(page.locator('.answer--picked').count()).resolves.toBe(0);
+      expect(sent).toHaveLength(c.before);
+      expect(await attempted(who)).toHaveLength(c.before);
+      watch.assertNoErrors();
+      await context.close();
+    }
+  });
+
   it('an answer given offline is sent once the browser reconnects', async ({ people }) => {
     const s = await survey((x) => x.name === 'Consent in Practice');
     const { context, page, who } = await people.newPage(phone);

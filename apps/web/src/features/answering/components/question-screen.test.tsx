@@ -1,7 +1,7 @@
 import { LEAVE_BLANK_CHOICE, type Question } from '@candor/contracts';
 import { act, fireEvent, render, screen } from '@testing-library/preact';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { QuestionScreen, type AnswerInput } from './question-screen';
+import { GHOST_TAP_MS, QuestionScreen, type AnswerInput } from './question-screen';
 
 const closed: Question = {
   qid: '00000000-0000-4000-8000-000000000001',
@@ -48,6 +48,52 @@ describe('QuestionScreen', () => {
     expect(onAnswer).toHaveBeenCalledTimes(1);
     expect(onAnswer).toHaveBeenCalledWith({ choice: 'Yes', answer: 'Yes', isBlank: false });
     expect(yes.getAttribute('aria-pressed')).toBe('true');
+  });
+
+  it('takes no tap that lands as the question appears (a double tap on the screen before)', () => {
+    vi.useFakeTimers();
+    for (const question of [closed, open]) {
+      const onAnswer = recorded();
+      const { unmount } = render(
+        <QuestionScreen
+          question={question}
+          choices={question.choices}
+          number={2}
+          total={3}
+          busy={false}
+          onAnswer={onAnswer}
+          onNext={vi.fn()}
+        />,
+      );
+      const target = screen.getByRole('button', {
+        name: question.type === 'Closed' ? 'Yes' : 'Leave blank',
+      });
+      // A tap (detail 1) at once, and again just before the pause is over: neither is a choice.
+      fireEvent.click(target, { detail: 1 });
+      void act(() => void vi.advanceTimersByTime(GHOST_TAP_MS - 1));
+      fireEvent.click(target, { detail: 2 });
+      expect(onAnswer).not.toHaveBeenCalled();
+      // After it, a tap is.
+      void act(() => void vi.advanceTimersByTime(1));
+      fireEvent.click(target, { detail: 1 });
+      expect(onAnswer).toHaveBeenCalledTimes(1);
+      unmount();
+    }
+    // Keys (a click with detail 0, as Enter or Space on a button) count at once.
+    const onAnswer = recorded();
+    render(
+      <QuestionScreen
+        question={closed}
+        choices={closed.choices}
+        number={1}
+        total={3}
+        busy={false}
+        onAnswer={onAnswer}
+        onNext={vi.fn()}
+      />,
+    );
+    fireEvent.click(screen.getByRole('button', { name: 'No' }), { detail: 0 });
+    expect(onAnswer).toHaveBeenCalledWith({ choice: 'No', answer: 'No', isBlank: false });
   });
 
   it('always offers leave-blank, sent as the blank choice', () => {

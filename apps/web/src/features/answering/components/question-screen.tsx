@@ -57,6 +57,9 @@ const blankFor = (q: Question): AnswerInput =>
  * stays marked for a moment, then the screen goes on by itself, unless a video is playing
  * (then "Next" waits for the person). Docs: decisions/016-answering-keys.md.
  */
+/** A tap this soon after a question appears is taken for the tail of a double tap. */
+export const GHOST_TAP_MS = 500;
+
 export function QuestionScreen({
   question,
   choices,
@@ -127,6 +130,17 @@ export function QuestionScreen({
         ? blankFor(question)
         : { choice, answer: choice, isBlank: false },
     );
+  // The second tap of a double tap on the screen before (Start, Skip) lands on whatever answer
+  // now lies under the finger, and an answer cannot be changed: a tap or click that comes this
+  // soon after the question appeared is not a choice. Until then the answers take no pointer
+  // (CSS: a tap falls through to nothing), and a click that still reaches one is dropped. Keys
+  // (a click with detail 0) always count.
+  const [settled, setSettled] = useState(false);
+  useEffect(() => {
+    const timer = setTimeout(() => setSettled(true), GHOST_TAP_MS);
+    return () => clearTimeout(timer);
+  }, []);
+  const deliberate = (event: { detail: number }) => event.detail === 0 || settled;
 
   useScreenKeys(
     screenRef,
@@ -184,7 +198,7 @@ export function QuestionScreen({
           {question.question}
         </h1>
         {question.type === 'Closed' ? (
-          <ul className="answers" aria-label="Answers">
+          <ul className={`answers${settled ? '' : ' answers--settling'}`} aria-label="Answers">
             {choices.map((choice, index) => {
               const blank = choice === LEAVE_BLANK_CHOICE;
               const isPicked = picked === choice;
@@ -200,7 +214,7 @@ export function QuestionScreen({
                     // Its key, drawn before the answer (CSS), as on Typeform: a badge for the
                     // eyes, out of the button's name and text (the keys are announced).
                     data-key={choiceLetter(index) ?? undefined}
-                    onClick={() => pick(choice)}
+                    onClick={(event) => deliberate(event) && pick(choice)}
                   >
                     <span className="answer__label">{blank ? 'Leave blank' : choice}</span>
                   </button>
@@ -212,6 +226,7 @@ export function QuestionScreen({
           <OpenAnswer
             maxLength={question.max_length ?? OPEN_ANSWER_MAX_LENGTH}
             disabled={busy || picked !== null}
+            settled={settled}
             onSubmit={(text) =>
               void submit(text ? { text, answer: text, isBlank: false } : blankFor(question))
             }
@@ -238,10 +253,13 @@ export function QuestionScreen({
 function OpenAnswer({
   maxLength,
   disabled,
+  settled,
   onSubmit,
 }: {
   maxLength: number;
   disabled: boolean;
+  /** Past the pause in which a tap is taken for a double tap's second half (GHOST_TAP_MS). */
+  settled: boolean;
   onSubmit: (text: string) => void;
 }) {
   const id = useId();
@@ -249,7 +267,7 @@ function OpenAnswer({
   const trimmed = text.trim();
   return (
     <form
-      className="open-answer"
+      className={`open-answer${settled ? '' : ' open-answer--settling'}`}
       onSubmit={(e) => {
         e.preventDefault();
         if (trimmed) onSubmit(trimmed);
@@ -294,7 +312,7 @@ function OpenAnswer({
           type="button"
           className="button answer--blank"
           disabled={disabled}
-          onClick={() => onSubmit('')}
+          onClick={(event) => (event.detail === 0 || settled) && onSubmit('')}
         >
           Leave blank
         </button>
