@@ -223,7 +223,9 @@ export const otpChallenges = pgTable(
     uniqueIndex('otp_challenges_phone_purpose_uq').on(t.phoneE164, t.purpose),
     // Expired decoys are cleared on every code issued (auth.repository.ts issueCode): found
     // through this, not by a scan whose length would tell a decoy's request from a real one.
-    index('otp_challenges_decoy_expires_idx').on(t.expiresAt).where(sql`${t.decoy}`),
+    index('otp_challenges_decoy_expires_idx')
+      .on(t.expiresAt)
+      .where(sql`${t.decoy}`),
   ],
 );
 
@@ -373,7 +375,10 @@ export const questionTallies = pgTable('question_tallies', {
   questionId: integer('question_id')
     .primaryKey()
     .references(() => questions.id, { onDelete: 'cascade' }),
-  /** privacy.ts `Pending`; null when nothing changed since the last release. */
+  /**
+   * results.repository.ts `StoredPending`: `events` in clear, the rest sealed with the profile
+   * key; null when nothing changed since the last release.
+   */
   pending: jsonb('pending'),
   /** Laplace noise of the open period's threshold, drawn when the period opens. */
   thresholdNoise: integer('threshold_noise'),

@@ -2,14 +2,23 @@ import { eq } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import { questionTallies } from '../db/schema.js';
 import type { Pending, Snapshot } from '../modules/results/privacy.js';
+import type { StoredPending } from '../modules/results/results.repository.js';
+import { openPending } from '../modules/results/results.service.js';
 
-/** The open period's true change of a question (never published): what tests check counts by. */
-export async function pendingOf(db: Db, questionId: number): Promise<Pending | null> {
+/**
+ * The open period's true change of a question (never published), opened with the app's
+ * profile key (deriveProfileKey of its secrets): what tests check counts by.
+ */
+export async function pendingOf(
+  db: Db,
+  questionId: number,
+  profileKey: Buffer,
+): Promise<Pending | null> {
   const [row] = await db
     .select({ pending: questionTallies.pending })
     .from(questionTallies)
     .where(eq(questionTallies.questionId, questionId));
-  return (row?.pending as Pending | null | undefined) ?? null;
+  return openPending(profileKey, (row?.pending as StoredPending | null | undefined) ?? null);
 }
 
 /** The stored snapshot of a question (noisy, as published). */

@@ -33,12 +33,20 @@ export interface CountedRow {
   durationMs: number | null;
 }
 
+/**
+ * A pending increment as stored: its count of entering answers in clear (triggers() reads it in
+ * SQL each tick), the rest sealed with the profile key (results.service.ts), so a copy of the
+ * database shows no open period's counts by gender, age band or country. Written before
+ * sealing: a plain `Pending`, opened as it is and sealed at its next write.
+ */
+export type StoredPending = { events: number; sealed: string } | Pending;
+
 /** The privacy rules the repository applies inside its transactions (results.service.ts). */
 export interface Counting {
   /** Each question's pending change from counted rows (+1 entering, -1 leaving). */
   toPending(rows: CountedRow[], sign: 1 | -1): Map<number, Pending>;
-  /** A stored pending increment (null: nothing pending) plus a change. */
-  merge(stored: Pending | null, change: Pending): Pending;
+  /** A stored pending increment (null: nothing pending) plus a change, stored anew. */
+  merge(stored: StoredPending | null, change: Pending): StoredPending;
   /** The threshold noise of a new period. */
   thresholdNoise(): number;
 }
@@ -60,7 +68,7 @@ export interface TriggerState {
 /** What a release reads, locked: the open period, the last snapshot, outcomes and samples. */
 export interface ReleaseInput {
   questionId: number;
-  pending: Pending | null;
+  pending: StoredPending | null;
   snapshot: Snapshot | null;
   type: 'Closed' | 'Open';
   choiceIds: number[];
@@ -143,7 +151,7 @@ export function createResultsRepository(db: Db) {
           sql`, `,
         )})
         order by question_id for update`);
-    let locked = rowsOf<{ question_id: number; pending: Pending | null }>(await lock());
+    let locked = rowsOf<{ question_id: number; pending: StoredPending | null }>(await lock());
     if (locked.length < ids.length) {
       // A question counted for the first time: its tally opens with its threshold noise.
       const have = new Set(locked.map((r) => r.question_id));
@@ -152,7 +160,7 @@ export function createResultsRepository(db: Db) {
           insert into question_tallies (question_id, threshold_noise)
           values (${id}, ${counting.thresholdNoise()}) on conflict (question_id) do nothing`);
       }
-      locked = rowsOf<{ question_id: number; pending: Pending | null }>(await lock());
+      locked = rowsOf<{ question_id: number; pending: StoredPending | null }>(await lock());
     }
     const current = new Map(locked.map((r) => [r.question_id, r.pending]));
     // Every question's new increment in one statement (a fold touches up to every question:
@@ -327,7 +335,7 @@ export function createResultsRepository(db: Db) {
     ): Promise<boolean> {
       return db.transaction(async (tx) => {
         const [row] = rowsOf<{
-          pending: Pending | null;
+          pending: StoredPending | null;
           snapshot: Snapshot | null;
           type: 'Closed' | 'Open';
           choice_ids: number[] | null;

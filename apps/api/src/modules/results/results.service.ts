@@ -7,7 +7,13 @@ import type {
   ResultGroup,
 } from '@candor/contracts';
 import { AppError } from '../../lib/app-error.js';
-import { type Profile, legacyProfile, openProfile } from '../../lib/profile-seal.js';
+import {
+  type Profile,
+  legacyProfile,
+  openJson,
+  openProfile,
+  sealJson,
+} from '../../lib/profile-seal.js';
 import type { CatalogQuestion, SurveysService } from '../surveys/surveys.service.js';
 import { discreteGaussianOf, discreteLaplaceOf } from './noise.js';
 import {
@@ -41,6 +47,7 @@ import {
   type Counting,
   FOLD_BATCH,
   type ResultsRepository,
+  type StoredPending,
 } from './results.repository.js';
 
 /**
@@ -68,6 +75,18 @@ export function wordsOf(text: string): string[] {
     if (out.length === PARAMETERS.wordsPerAnswer) break;
   }
   return out;
+}
+
+/** A pending increment as stored (StoredPending): its events in clear, the rest sealed. */
+export function sealPending(key: Buffer, pending: Pending): StoredPending {
+  const { events, ...rest } = pending;
+  return { events, sealed: sealJson(key, rest) };
+}
+
+/** A stored pending increment opened, sealed or still in the plain form written before. */
+export function openPending(key: Buffer, stored: StoredPending | null): Pending | null {
+  if (!stored || !('sealed' in stored)) return stored;
+  return { ...(openJson(key, stored.sealed) as Omit<Pending, 'events'>), events: stored.events };
 }
 
 /** What a question's answers are counted as: its choices (closed), or written / blank (open). */
@@ -302,7 +321,11 @@ export function createResultsService(repo: ResultsRepository, deps: ResultsServi
       }
       return out;
     },
-    merge: (stored, change) => mergePending(stored ?? emptyPending(), change),
+    merge: (stored, change) =>
+      sealPending(
+        deps.profileKey,
+        mergePending(openPending(deps.profileKey, stored) ?? emptyPending(), change),
+      ),
     thresholdNoise: () => newThresholdNoise(noise),
   };
 
@@ -349,7 +372,7 @@ export function createResultsService(repo: ResultsRepository, deps: ResultsServi
     const done = await repo.release(questionId, clock(), (input) => ({
       snapshot: release(
         input.snapshot ?? undefined,
-        input.pending ?? emptyPending(),
+        openPending(deps.profileKey, input.pending) ?? emptyPending(),
         outcomesOf(input.type, input.choiceIds),
         input.samples,
         noise,

@@ -70,6 +70,7 @@ describe.each(engines)('results on %s', (engine) => {
   let database: Database;
   let app: App;
   const secrets = testSecrets();
+  const profileKey = deriveProfileKey(secrets);
   const time = { now: Date.parse('2026-11-22T10:00:00Z') };
   const clock = () => new Date(time.now);
   const bySlug = new Map<string, Q[]>();
@@ -338,7 +339,7 @@ describe.each(engines)('results on %s', (engine) => {
     for (let i = 0; i < 5; i++) await answerAs(q, { choice: q.labels[0] });
     const waiting = await answerAs(q, { choice: q.labels[1] }, { status: 'under_review' });
     await tick();
-    const total = async () => pendingTotal(await pendingOf(database.db, q.id));
+    const total = async () => pendingTotal(await pendingOf(database.db, q.id, profileKey));
     expect(await total()).toBe(5);
     const moderator = await createMember(app, { role: 'moderator' });
     const admin = await createMember(app, { role: 'admin' });
@@ -362,7 +363,7 @@ describe.each(engines)('results on %s', (engine) => {
       await post(app, `/api/v1/admin/users/${waiting.uuid}/suspend/`, {}, staff);
       expect(await total()).toBe(5);
     }
-    const events = (await pendingOf(database.db, q.id))!.events;
+    const events = (await pendingOf(database.db, q.id, profileKey))!.events;
     expect(events).toBe(6);
   });
 
@@ -435,7 +436,7 @@ describe.each(engines)('results on %s', (engine) => {
     await post(app, `/api/v1/questions/${q.qid}/answer/`, { choice: q.labels[0] }, mine);
     await post(app, `/api/v1/questions/${q.qid}/rating/`, { score: 3 }, mine);
     await tick();
-    expect(pendingTotal(await pendingOf(database.db, q.id))).toBe(13);
+    expect(pendingTotal(await pendingOf(database.db, q.id, profileKey))).toBe(13);
 
     const exported = await get(app, '/api/v1/user/export/', mine);
     expect(exported.statusCode).toBe(200);
@@ -454,7 +455,7 @@ describe.each(engines)('results on %s', (engine) => {
     const erased = await post(app, '/api/v1/user/delete/', { password }, mine);
     expect(erased.statusCode).toBe(204);
     // The answer and the rating left the open period at once.
-    const pending = await pendingOf(database.db, q.id);
+    const pending = await pendingOf(database.db, q.id, profileKey);
     expect(pendingTotal(pending)).toBe(12);
     expect(pending!.ratings[3]).toBe(0);
     const login = await post(app, '/api/token/', { phone_number: phone, password });
@@ -503,14 +504,14 @@ describe.each(engines)('results on %s', (engine) => {
     await answerAs(q, { choice: q.labels[1] });
     const [own] = (await answerers()).filter((id) => !earlier.has(id));
     await tick();
-    const before = pendingTotal(await pendingOf(database.db, q.id));
+    const before = pendingTotal(await pendingOf(database.db, q.id, profileKey));
     await database.db.execute(sql`
       insert into results_queue (respondent_id, question_id, kind)
       values (2147483647, ${q.id}, 'answer'), (${own!}, 2000000000, 'answer'),
              (${own!}, ${q.id}, 'timing')`);
     await tick();
     expect(await queued()).toBe(0);
-    expect(pendingTotal(await pendingOf(database.db, q.id))).toBe(before);
+    expect(pendingTotal(await pendingOf(database.db, q.id, profileKey))).toBe(before);
   });
 
   it('counts every answer exactly once while folds race the answers and each other', async () => {
@@ -529,7 +530,7 @@ describe.each(engines)('results on %s', (engine) => {
     }
     await Promise.all(folds);
     await Promise.all([app.results.fold(), app.results.fold(), app.results.fold()]);
-    const pending = await pendingOf(database.db, q.id);
+    const pending = await pendingOf(database.db, q.id, profileKey);
     for (const dimension of ['all', 'gender', 'age', 'country']) {
       expect(pendingTotal(pending, dimension), dimension).toBe(total);
     }
@@ -554,10 +555,10 @@ describe.each(engines)('results on %s', (engine) => {
     }
     await app.results.fold();
     const totals = await Promise.all(
-      [a, b, c].map(async (q) => pendingTotal(await pendingOf(database.db, q.id))),
+      [a, b, c].map(async (q) => pendingTotal(await pendingOf(database.db, q.id, profileKey))),
     );
     expect(totals).toEqual([3, 1, 2]);
-    expect((await pendingOf(database.db, a.id))!.events).toBe(3);
+    expect((await pendingOf(database.db, a.id, profileKey))!.events).toBe(3);
   });
 
   it('leaves answers that arrive during a tick to the next tick', async () => {
@@ -579,7 +580,7 @@ describe.each(engines)('results on %s', (engine) => {
       {
         surveys: { findQuestion: async () => undefined },
         hasAnswered: async () => true,
-        profileKey: deriveProfileKey(secrets),
+        profileKey,
         refreshSeconds: 0,
         noise: zeroNoise,
         clock,
@@ -588,14 +589,14 @@ describe.each(engines)('results on %s', (engine) => {
     await service.tick();
     // One fold: the answer there was is counted, the one that came during it is still queued.
     expect(arrivals).toBe(1);
-    expect(pendingTotal(await pendingOf(database.db, q.id))).toBe(1);
+    expect(pendingTotal(await pendingOf(database.db, q.id, profileKey))).toBe(1);
     const queued = await database.db
       .select()
       .from(resultsQueue)
       .where(eq(resultsQueue.questionId, q.id));
     expect(queued).toHaveLength(1);
     await app.results.tick();
-    expect(pendingTotal(await pendingOf(database.db, q.id))).toBe(2);
+    expect(pendingTotal(await pendingOf(database.db, q.id, profileKey))).toBe(2);
   });
 
   it('keeps no plaintext profile and no telling order in the database', async () => {
@@ -620,6 +621,77 @@ describe.each(engines)('results on %s', (engine) => {
     expect(inOrder).toHaveLength(12);
     expect(increasing(inOrder), inOrder.join(',')).toBe(false);
     expect(await snapshotOf(database.db, q.id)).toBeNull();
+  });
+
+  it("keeps the open period's counts sealed: a copy of the database shows no profile cell or word", async () => {
+    // A period of a few people right after an update, read by someone holding a copy of the
+    // database without the secrets: in clear, its cells would give each one's profile.
+    const q = closedOf('life-and-death')[1]!;
+    const open = openOf('life-and-death');
+    const people: MemberOptions[] = [
+      { gender: 'non_binary', yearOfBirth: 1950, country: 'NG' },
+      { gender: 'male', yearOfBirth: 2000, country: 'NZ' },
+      { gender: 'non_binary', yearOfBirth: 1950, country: 'NG' },
+    ];
+    for (const opts of people) {
+      const m = await answerAs(q, { choice: q.labels[0] }, opts);
+      const text = 'Quokkas guarding lighthouses';
+      const res = await post(app, `/api/v1/questions/${open.qid}/answer/`, { text }, m);
+      expect(res.statusCode).toBe(201);
+    }
+    while ((await app.results.fold()) > 0) {
+      // until the queue is empty: folded, no update yet
+    }
+    const copied = JSON.stringify(
+      rowsOf(await database.db.execute(sql`select * from question_tallies`)),
+    ).toLowerCase();
+    expect(copied).not.toMatch(/(gender|age|country)\|/);
+    for (const word of ['quokkas', 'guarding', 'lighthouses']) expect(copied).not.toContain(word);
+    // Only each question's count of entering answers stays in clear, for the trigger.
+    const [stored] = rowsOf<{ pending: Record<string, unknown> }>(
+      await database.db.execute(
+        sql`select pending from question_tallies where question_id = ${q.id}`,
+      ),
+    );
+    expect(Object.keys(stored!.pending).sort()).toEqual(['events', 'sealed']);
+    expect(stored!.pending.events).toBe(3);
+    // With the key it opens to the true counts, and the next update publishes them (no noise).
+    const pending = (await pendingOf(database.db, open.id, profileKey))!;
+    expect(pending.words).toEqual({ quokkas: 3, guarding: 3, lighthouses: 3 });
+    expect(await app.results.releaseNow(q.id)).toBe(true);
+    const snapshot = (await snapshotOf(database.db, q.id))!;
+    const total = (row: number[] | undefined) => (row ?? []).reduce((a, b) => a + b, 0);
+    expect(approximateTotal(snapshot)).toBe(3);
+    expect(total(snapshot.cells.gender.non_binary)).toBe(2);
+    expect(total(snapshot.cells.age['65+'])).toBe(2);
+    expect(total(snapshot.cells.country.NG)).toBe(2);
+    expect(total(snapshot.cells.country.NZ)).toBe(1);
+    expect(await pendingOf(database.db, q.id, profileKey)).toBeNull();
+  });
+
+  it('opens an open period stored in the plain form of before, and seals it at its next write', async () => {
+    const q = closedOf('life-and-death')[2]!;
+    const legacy = async () => {
+      const plain = JSON.stringify(await pendingOf(database.db, q.id, profileKey));
+      await database.db.execute(
+        sql`update question_tallies set pending = ${plain}::jsonb where question_id = ${q.id}`,
+      );
+    };
+    for (let i = 0; i < 2; i++) await answerAs(q, { choice: q.labels[0] });
+    await app.results.fold();
+    await legacy();
+    await answerAs(q, { choice: q.labels[1] });
+    await app.results.fold();
+    const [stored] = rowsOf<{ pending: Record<string, unknown> }>(
+      await database.db.execute(
+        sql`select pending from question_tallies where question_id = ${q.id}`,
+      ),
+    );
+    expect(Object.keys(stored!.pending).sort()).toEqual(['events', 'sealed']);
+    expect(pendingTotal(await pendingOf(database.db, q.id, profileKey))).toBe(3);
+    await legacy();
+    expect(await app.results.releaseNow(q.id)).toBe(true);
+    expect(approximateTotal((await snapshotOf(database.db, q.id)) ?? undefined)).toBe(3);
   });
 });
 

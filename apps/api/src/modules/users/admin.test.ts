@@ -9,8 +9,9 @@ import type { App } from '../../app.js';
 import type { Database } from '../../db/client.js';
 import { answers, questions, surveys, users } from '../../db/schema.js';
 import { seedSampleContent } from '../../db/seed/seed.js';
+import { deriveProfileKey } from '../../lib/keys.js';
 import { createMember, get, json, post, send } from '../../test/accounts.js';
-import { createTestApp } from '../../test/app.js';
+import { createTestApp, testSecrets } from '../../test/app.js';
 import { closeAll, createTestDatabase, engines } from '../../test/database.js';
 import { zeroNoise } from '../../test/noise.js';
 import { pendingOf, pendingTotal } from '../../test/results.js';
@@ -23,12 +24,18 @@ describe.each(engines)('staff area on %s', (engine) => {
   const tokens = {} as Record<Who, string | undefined>;
   let admin: { uuid: string; token: string };
   let openQid: string;
+  const secrets = testSecrets();
+  const profileKey = deriveProfileKey(secrets);
 
   beforeAll(async () => {
     database = await createTestDatabase(engine);
     await seedSampleContent(database.db);
     // Without noise the trigger is plain: 11 answers stay in the open period.
-    app = await createTestApp(database, { resultsRefreshSeconds: 0 }, { noise: zeroNoise });
+    app = await createTestApp(
+      database,
+      { resultsRefreshSeconds: 0 },
+      { noise: zeroNoise, secrets },
+    );
     admin = await createMember(app, { role: 'admin' });
     tokens.visitor = undefined;
     tokens.member = (await createMember(app)).token;
@@ -367,7 +374,7 @@ describe.each(engines)('staff area on %s', (engine) => {
     }
     await app.results.tick();
     // What the open period holds (true counts, never published as such).
-    const total = async () => pendingTotal(await pendingOf(database.db, q!.id));
+    const total = async () => pendingTotal(await pendingOf(database.db, q!.id, profileKey));
     const before = await total();
     expect(before).toBe(11);
     const suspended = await post(
