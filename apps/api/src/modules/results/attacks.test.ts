@@ -71,13 +71,13 @@ describe.each(engines)('the attacks of issue 14 through the API on %s', (engine)
 
   const staff = () => ({ token: admin.token });
 
-  /** A published survey of `n` closed questions (Yes, No, Maybe): their qids and ids. */
-  async function survey(n: number) {
+  /** A survey published with these questions (authoring bodies): their qids and ids. */
+  async function publish(name: string, bodies: object[]) {
     const created = await post(
       app,
       `${ADMIN}/surveys/`,
       {
-        name: 'Attacked',
+        name,
         author: 'Candor team',
         cover_headline: 'Questions under attack',
         intro_screen_text: 'Honest answers.',
@@ -89,19 +89,8 @@ describe.each(engines)('the attacks of issue 14 through the API on %s', (engine)
     );
     const { gid } = AdminSurveySchema.parse(json(created));
     let last: AdminSurvey | undefined;
-    for (let i = 0; i < n; i++) {
-      const res = await post(
-        app,
-        `${ADMIN}/surveys/${gid}/questions/`,
-        {
-          type: 'Closed',
-          question: `Question ${i + 1}?`,
-          choices: [...CHOICES],
-          randomise_answers: false,
-          timer_seconds: 0,
-        },
-        staff(),
-      );
+    for (const body of bodies) {
+      const res = await post(app, `${ADMIN}/surveys/${gid}/questions/`, body, staff());
       last = AdminSurveySchema.parse(json(res));
     }
     await post(app, `${ADMIN}/surveys/${gid}/publish/`, {}, staff());
@@ -112,6 +101,19 @@ describe.each(engines)('the attacks of issue 14 through the API on %s', (engine)
       .where(inArray(questions.qid, qids));
     return qids.map((qid) => ({ qid, id: rows.find((r) => r.qid === qid)!.id }));
   }
+
+  /** A published survey of `n` closed questions (Yes, No, Maybe): their qids and ids. */
+  const survey = (n: number) =>
+    publish(
+      'Attacked',
+      Array.from({ length: n }, (_, i) => ({
+        type: 'Closed',
+        question: `Question ${i + 1}?`,
+        choices: [...CHOICES],
+        randomise_answers: false,
+        timer_seconds: 0,
+      })),
+    );
   type Q = Awaited<ReturnType<typeof survey>>[number];
 
   async function answer(q: Q, token: string, choice: Choice) {
@@ -291,38 +293,10 @@ describe.each(engines)('the attacks of issue 14 through the API on %s', (engine)
   it("staff changing a writer's standing moves no sample answer: suspension and approval show nothing", async () => {
     // An open question: a crowd writes, the target writes, a held signup writes; a moderator
     // approves every text (moderation is about the text: it shows no writer).
-    const created = await post(
-      app,
-      `${ADMIN}/surveys/`,
-      {
-        name: 'Written',
-        author: 'Candor team',
-        cover_headline: 'Say it',
-        intro_screen_text: 'Honest answers.',
-        outro_screen_text: 'Thanks.',
-        variant: 'v1_large',
-        release_date: new Date(Date.now() - 60_000).toISOString(),
-      },
-      staff(),
-    );
-    const { gid } = AdminSurveySchema.parse(json(created));
-    const added = AdminSurveySchema.parse(
-      json(
-        await post(
-          app,
-          `${ADMIN}/surveys/${gid}/questions/`,
-          { type: 'Open', question: 'What did you never tell anyone?', max_length: 200 },
-          staff(),
-        ),
-      ),
-    );
-    await post(app, `${ADMIN}/surveys/${gid}/publish/`, {}, staff());
-    const qid = added.questions[0]!.qid;
-    const [{ id }] = (await database.db
-      .select({ id: questions.id })
-      .from(questions)
-      .where(eq(questions.qid, qid))) as [{ id: number }];
-    const q = { qid, id };
+    const [q] = (await publish('Written', [
+      { type: 'Open', question: 'What did you never tell anyone?', max_length: 200 },
+    ])) as [Q];
+    const qid = q.qid;
     const write = async (token: string, text: string) => {
       const res = await post(app, `/api/v1/questions/${qid}/answer/`, { text }, { token });
       expect(res.statusCode, res.body).toBe(201);
