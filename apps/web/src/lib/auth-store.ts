@@ -1,6 +1,7 @@
 import type { LoginRequest, TokenPair, User } from '@candor/contracts';
 import { create } from 'zustand';
 import { apiPost, apiRequest, onSessionEnded } from './api-client';
+import { clearSurveyPosition } from './survey-storage';
 import { clearTokens, readTokens, storeTokens } from './tokens';
 
 interface AuthState {
@@ -71,6 +72,8 @@ export const useAuthStore = create<AuthState>()((set, get) => ({
   async logout() {
     const tokens = readTokens();
     clearTokens();
+    // The next person on this device must not land where this one was in a survey.
+    clearSurveyPosition();
     set({ auth: false, user: null });
     if (tokens) {
       // Revoke server-side too; the local session is gone whatever happens.
@@ -80,6 +83,7 @@ export const useAuthStore = create<AuthState>()((set, get) => ({
 
   endSession() {
     clearTokens();
+    clearSurveyPosition();
     set({ auth: false, user: null });
   },
 
