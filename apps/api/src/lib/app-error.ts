@@ -57,13 +57,28 @@ export class AppError extends Error {
   }
 }
 
-/** 429 RATE_LIMITED; the error handler puts `retryAfterSeconds` in `Retry-After`. */
+/** A wait in words, rounded up: "40 seconds", "15 minutes", "2 hours". */
+export function waitInWords(seconds: number): string {
+  const [n, unit] =
+    seconds < 60
+      ? [seconds, 'second']
+      : seconds < 3600
+        ? [Math.ceil(seconds / 60), 'minute']
+        : [Math.ceil(seconds / 3600), 'hour'];
+  return `${n} ${unit}${n === 1 ? '' : 's'}`;
+}
+
+/**
+ * 429 RATE_LIMITED; the error handler puts `retryAfterSeconds` in `Retry-After`, and the
+ * message says how long to wait (the same figure: a person reads the message, not the header).
+ */
 export class RateLimitedError extends AppError {
   override name = 'RateLimitedError';
   readonly retryAfterSeconds: number;
   constructor(retryAfterMs: number, detail?: string) {
-    super('RATE_LIMITED', detail);
-    this.retryAfterSeconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
+    const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
+    super('RATE_LIMITED', detail ?? `Too many tries. Please try again in ${waitInWords(seconds)}.`);
+    this.retryAfterSeconds = seconds;
   }
 }
 

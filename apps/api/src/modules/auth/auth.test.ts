@@ -651,7 +651,7 @@ describe.each(engines)('auth API on %s', (engine) => {
       );
       expect(blocked.statusCode).toBe(429);
       expect(json(blocked)).toEqual({
-        detail: 'Too many requests. Please try again later.',
+        detail: 'Too many tries. Please try again in 15 minutes.',
         code: 'RATE_LIMITED',
       });
       const retryAfter = Number(blocked.headers['retry-after']);
