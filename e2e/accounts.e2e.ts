@@ -89,6 +89,37 @@ describe('accounts in Chromium', () => {
     await context.close();
   });
 
+  it('a reload on "Choose a password" leads on to a new code for the same number', async ({
+    people,
+  }) => {
+    const { context, page, watch, who } = await people.newPage(phone, people.person('GB'));
+    await page.goto('/signup');
+    await fillUkPhone(page, who);
+    await page.getByLabel('Year of birth').fill('1990');
+    await page.getByRole('radio', { name: 'Woman' }).check();
+    let before = outboxCount(who.e164);
+    await page.getByRole('button', { name: 'Send me a code' }).click();
+    await page.getByLabel('6-digit code').fill(await waitForCode(who.e164, before));
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await page.getByRole('heading', { name: 'Choose a password' }).waitFor();
+    // The verified code lives in memory only: a reload (or a tab the phone discarded) loses it.
+    await page.reload();
+    await page.getByRole('heading', { name: 'Verify your number first' }).waitFor();
+    await page.getByRole('link', { name: 'Send me a new code' }).click();
+    await page.getByRole('heading', { name: 'Reset your password' }).waitFor();
+    // The number is filled in already.
+    before = outboxCount(who.e164);
+    await page.getByRole('button', { name: 'Send me a code' }).click();
+    await page.getByLabel('6-digit code').fill(await waitForCode(who.e164, before));
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await page.getByRole('heading', { name: 'Choose a new password' }).waitFor();
+    await page.getByLabel('Password').fill(who.password);
+    await page.getByRole('button', { name: 'Save and continue' }).click();
+    await page.getByRole('button', { name: 'Log out' }).waitFor();
+    watch.assertNoErrors();
+    await context.close();
+  });
+
   it('a bad phone number shows a field error', async ({ people }) => {
     const { context, page } = await people.newPage(phone, people.person('GB'));
     await page.goto('/signup');

@@ -115,6 +115,11 @@ export function FeedbackScreen(props: Props) {
       The graph could not be loaded.{' '}
       {member ? 'You can see it at the end.' : 'Try again in a moment.'}
     </p>
+  ) : fetched.fetchStatus === 'paused' ? (
+    // Offline, the query waits for the network instead of failing (React Query's default).
+    <p className="notice notice--local" role="status">
+      You seem to be offline. The graph shows as soon as you are back online.
+    </p>
   ) : (
     <div className="chart chart--loading" aria-busy="true" aria-label="Loading the graph" />
   );

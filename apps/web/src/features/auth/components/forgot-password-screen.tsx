@@ -13,9 +13,11 @@ import { dismissErrorToasts } from '../../../lib/toasts';
 export function ForgotPasswordScreen() {
   const navigate = useNavigate();
   const codeSent = useFlowStore((s) => s.codeSent);
+  // The number of this tab's signup or reset, if any (a reload on "Choose a password").
+  const known = useFlowStore((s) => s.phone);
   const form = useForm<ForgotPasswordRequest>({
     resolver: zodResolver(ForgotPasswordRequestSchema),
-    defaultValues: { phone_number: '' },
+    defaultValues: { phone_number: known ?? '' },
   });
   const { errors, isSubmitting } = form.formState;
 

@@ -34,11 +34,10 @@ export function SetPasswordScreen() {
       <AuthCard title="Verify your number first">
         <PageHead title="Choose a password" />
         <p>For your security, choosing a password needs a fresh code. It only takes a minute.</p>
-        <Link
-          className="button button--primary button--block"
-          to={purpose === 'reset' ? '/forgot-password' : '/signup'}
-        >
-          Start again
+        {/* A reload here loses the verified code, not the account it made: signing up again
+            would text "you already have an account", so the way on is a reset's code. */}
+        <Link className="button button--primary button--block" to="/forgot-password">
+          Send me a new code
         </Link>
       </AuthCard>
     );
