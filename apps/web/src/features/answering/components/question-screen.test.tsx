@@ -22,6 +22,19 @@ const open: Question = { ...closed, type: 'Open', choices: [], max_length: 20 };
 /** An `onAnswer` that records every answer it is given. */
 const recorded = () => vi.fn((_input: AnswerInput) => Promise.resolve(true));
 
+/** The screen of `question` (total 3), recording answers with `onAnswer`. */
+const questionScreen = (question: Question, onAnswer: ReturnType<typeof recorded>, number = 1) => (
+  <QuestionScreen
+    question={question}
+    choices={question.choices}
+    number={number}
+    total={3}
+    busy={false}
+    onAnswer={onAnswer}
+    onNext={vi.fn()}
+  />
+);
+
 afterEach(() => {
   vi.useRealTimers();
   localStorage.clear();
@@ -30,17 +43,7 @@ afterEach(() => {
 describe('QuestionScreen', () => {
   it('takes one answer however often it is tapped', () => {
     const onAnswer = recorded();
-    render(
-      <QuestionScreen
-        question={closed}
-        choices={closed.choices}
-        number={1}
-        total={3}
-        busy={false}
-        onAnswer={onAnswer}
-        onNext={vi.fn()}
-      />,
-    );
+    render(questionScreen(closed, onAnswer));
     const yes = screen.getByRole('button', { name: 'Yes' });
     fireEvent.click(yes);
     fireEvent.click(yes);
@@ -54,17 +57,7 @@ describe('QuestionScreen', () => {
     vi.useFakeTimers();
     for (const question of [closed, open]) {
       const onAnswer = recorded();
-      const { unmount } = render(
-        <QuestionScreen
-          question={question}
-          choices={question.choices}
-          number={2}
-          total={3}
-          busy={false}
-          onAnswer={onAnswer}
-          onNext={vi.fn()}
-        />,
-      );
+      const { unmount } = render(questionScreen(question, onAnswer, 2));
       const target = screen.getByRole('button', {
         name: question.type === 'Closed' ? 'Yes' : 'Leave blank',
       });
@@ -81,34 +74,14 @@ describe('QuestionScreen', () => {
     }
     // Keys (a click with detail 0, as Enter or Space on a button) count at once.
     const onAnswer = recorded();
-    render(
-      <QuestionScreen
-        question={closed}
-        choices={closed.choices}
-        number={1}
-        total={3}
-        busy={false}
-        onAnswer={onAnswer}
-        onNext={vi.fn()}
-      />,
-    );
+    render(questionScreen(closed, onAnswer));
     fireEvent.click(screen.getByRole('button', { name: 'No' }), { detail: 0 });
     expect(onAnswer).toHaveBeenCalledWith({ choice: 'No', answer: 'No', isBlank: false });
   });
 
   it('always offers leave-blank, sent as the blank choice', () => {
     const onAnswer = recorded();
-    render(
-      <QuestionScreen
-        question={closed}
-        choices={closed.choices}
-        number={1}
-        total={3}
-        busy={false}
-        onAnswer={onAnswer}
-        onNext={vi.fn()}
-      />,
-    );
+    render(questionScreen(closed, onAnswer));
     fireEvent.click(screen.getByRole('button', { name: 'Leave blank' }));
     expect(onAnswer).toHaveBeenCalledWith({
       choice: LEAVE_BLANK_CHOICE,
@@ -120,17 +93,7 @@ describe('QuestionScreen', () => {
   it('records a blank when the countdown runs out', () => {
     vi.useFakeTimers();
     const onAnswer = recorded();
-    render(
-      <QuestionScreen
-        question={{ ...closed, timer_length: '0:00:05' }}
-        choices={closed.choices}
-        number={2}
-        total={3}
-        busy={false}
-        onAnswer={onAnswer}
-        onNext={vi.fn()}
-      />,
-    );
+    render(questionScreen({ ...closed, timer_length: '0:00:05' }, onAnswer, 2));
     expect(screen.getByText('5s left')).toBeTruthy();
     void act(() => void vi.advanceTimersByTime(4000));
     expect(onAnswer).not.toHaveBeenCalled();
@@ -147,17 +110,7 @@ describe('QuestionScreen', () => {
   it('gives more time when asked, as often as asked, and warns before the time runs out', () => {
     vi.useFakeTimers();
     const onAnswer = recorded();
-    render(
-      <QuestionScreen
-        question={{ ...closed, timer_length: '0:00:25' }}
-        choices={closed.choices}
-        number={2}
-        total={3}
-        busy={false}
-        onAnswer={onAnswer}
-        onNext={vi.fn()}
-      />,
-    );
+    render(questionScreen({ ...closed, timer_length: '0:00:25' }, onAnswer, 2));
     expect(screen.queryByText(/Need more time/)).toBeNull();
     void act(() => void vi.advanceTimersByTime(6000));
     expect(screen.getByRole('status').textContent).toMatch(/Need more time\?/);
@@ -174,17 +127,7 @@ describe('QuestionScreen', () => {
   it('keeps the deadline across a remount (a reload), and forgets it once answered', () => {
     vi.useFakeTimers();
     const question = { ...closed, timer_length: '0:00:25' };
-    const screenFor = (onAnswer = recorded()) => (
-      <QuestionScreen
-        question={question}
-        choices={closed.choices}
-        number={2}
-        total={3}
-        busy={false}
-        onAnswer={onAnswer}
-        onNext={vi.fn()}
-      />
-    );
+    const screenFor = (onAnswer = recorded()) => questionScreen(question, onAnswer, 2);
     const first = render(screenFor());
     void act(() => void vi.advanceTimersByTime(10_000));
     first.unmount();
@@ -198,17 +141,7 @@ describe('QuestionScreen', () => {
 
   it('sends trimmed open text, limited to the question length, or a blank', () => {
     const onAnswer = recorded();
-    render(
-      <QuestionScreen
-        question={open}
-        choices={[]}
-        number={1}
-        total={1}
-        busy={false}
-        onAnswer={onAnswer}
-        onNext={vi.fn()}
-      />,
-    );
+    render(questionScreen(open, onAnswer));
     const box = screen.getByLabelText('Your answer');
     expect(box.getAttribute('maxlength')).toBe('20');
     const send = screen.getByRole('button', { name: 'Send my answer' });

@@ -51,15 +51,18 @@ const blankFor = (q: Question): AnswerInput =>
     ? { choice: LEAVE_BLANK_CHOICE, answer: '', isBlank: true }
     : { text: '', answer: '', isBlank: true };
 
+/** A tap this soon after a question appears is taken for the tail of a double tap. */
+export const GHOST_TAP_MS = 500;
+
+/** Whether a click is a choice: a key's (detail 0) always; a pointer's once the screen settled. */
+const deliberate = (event: { detail: number }, settled: boolean) => event.detail === 0 || settled;
+
 /**
  * One question per screen: video if any, the question, its choices or a text box, a timer.
  * A choice is picked by a tap, or by its key (`A`-`Z`, `1`-`9`); the pick is recorded at once,
  * stays marked for a moment, then the screen goes on by itself, unless a video is playing
  * (then "Next" waits for the person). Docs: decisions/016-answering-keys.md.
  */
-/** A tap this soon after a question appears is taken for the tail of a double tap. */
-export const GHOST_TAP_MS = 500;
-
 export function QuestionScreen({
   question,
   choices,
@@ -140,7 +143,6 @@ export function QuestionScreen({
     const timer = setTimeout(() => setSettled(true), GHOST_TAP_MS);
     return () => clearTimeout(timer);
   }, []);
-  const deliberate = (event: { detail: number }) => event.detail === 0 || settled;
 
   useScreenKeys(
     screenRef,
@@ -214,7 +216,7 @@ export function QuestionScreen({
                     // Its key, drawn before the answer (CSS), as on Typeform: a badge for the
                     // eyes, out of the button's name and text (the keys are announced).
                     data-key={choiceLetter(index) ?? undefined}
-                    onClick={(event) => deliberate(event) && pick(choice)}
+                    onClick={(event) => deliberate(event, settled) && pick(choice)}
                   >
                     <span className="answer__label">{blank ? 'Leave blank' : choice}</span>
                   </button>
@@ -312,7 +314,7 @@ function OpenAnswer({
           type="button"
           className="button answer--blank"
           disabled={disabled}
-          onClick={(event) => (event.detail === 0 || settled) && onSubmit('')}
+          onClick={(event) => deliberate(event, settled) && onSubmit('')}
         >
           Leave blank
         </button>
