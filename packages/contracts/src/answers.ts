@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { OPEN_ANSWER_MAX_LENGTH, RATING_MAX, RATING_MIN } from './constants.js';
 import { pagedSchema } from './paging.js';
+import { AnswerProfileSchema } from './credentials.js';
 import { QuestionResultsSchema } from './results.js';
 
 /**
@@ -15,6 +16,8 @@ export const AnswerRequestSchema = z
       .string({ error: 'Write your answer as text.' })
       .max(OPEN_ANSWER_MAX_LENGTH, `Use at most ${OPEN_ANSWER_MAX_LENGTH} characters.`)
       .optional(),
+    /** With a credential only: the device's breakdown class (decision 020). */
+    profile: AnswerProfileSchema.optional(),
   })
   .strict();
 export type AnswerRequest = z.infer<typeof AnswerRequestSchema>;

@@ -5,6 +5,7 @@ export * from './errors.js';
 export * from './paging.js';
 export * from './surveys.js';
 export * from './answers.js';
+export * from './credentials.js';
 export * from './results.js';
 export * from './member-data.js';
 export * from './admin.js';

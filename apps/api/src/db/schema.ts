@@ -343,6 +343,72 @@ export const answers = pgTable(
   ],
 );
 
+// Anonymous credentials (docs/decisions/020-unlinkable-answers.md). An account gets one blind
+// RSA signature per open survey; its answers are redeemed with it over requests without a
+// session. Nothing below names an account beside an answer, and nothing is written in the order
+// answers arrived but their redemption receipts, which hold keyed digests only.
+
+/** Per survey: its RFC 9474 key pair. The private key is sealed under PSEUDONYM_SECRET. */
+export const credentialKeys = pgTable('credential_keys', {
+  surveyId: integer('survey_id')
+    .primaryKey()
+    .references(() => surveys.id, { onDelete: 'cascade' }),
+  /** SHA-256 of the SPKI, base64url: what devices check the key against. */
+  keyId: text('key_id').notNull(),
+  /** DER SubjectPublicKeyInfo, base64url. */
+  publicKey: text('public_key').notNull(),
+  /** PKCS#8, sealed (lib/profile-seal.ts sealJson) with the credential-key key. */
+  privateKey: text('private_key').notNull(),
+});
+
+/**
+ * One credential per account and survey, enforced here. The server signed a blinded message it
+ * cannot read; the digest lets the same request, retried, get the same signature back.
+ */
+export const credentialIssuances = pgTable(
+  'credential_issuances',
+  {
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    surveyId: integer('survey_id')
+      .notNull()
+      .references(() => surveys.id, { onDelete: 'cascade' }),
+    /** SHA-256 of the blinded message, base64url. */
+    blindedDigest: text('blinded_digest').notNull(),
+    /** The blind signature, base64url (it reveals nothing without the device's blinding factor). */
+    blindSig: text('blind_sig').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.surveyId] })],
+);
+
+/**
+ * One row per answer redeemed with a credential, written by its request: the guard of "one
+ * answer per credential and question" and of replays. Every value is a digest keyed by the
+ * credential itself, which the server never stores: without the device's credential a row
+ * matches no answer, and all rows have one length.
+ */
+export const redemptions = pgTable('redemptions', {
+  /** SHA-256 of (credential, question), base64url. */
+  key: text('key').primaryKey(),
+  /** HMAC of the answer given, keyed by the credential: a replay is recognised, not read. */
+  answerMac: text('answer_mac').notNull(),
+  /** HMAC of the request's Idempotency-Key (the same key as answer_mac; empty string: none). */
+  idempotencyMac: text('idempotency_mac').notNull(),
+  /** The day the answer was first given (as answers.answered_on). */
+  answeredOn: date('answered_on', { mode: 'string' }).notNull(),
+});
+
+/**
+ * Answers acknowledged and waiting to be mixed: sealed (the answer-inbox key), padded to a few
+ * lengths, random ids. The background mixer writes them into `answers` in shuffled batches that
+ * hold many people's answers, deletes them and vacuums the table.
+ */
+export const answerInbox = pgTable('answer_inbox', {
+  id: bigint('id', { mode: 'number' }).primaryKey().default(answerIdDefault),
+  payload: text('payload').notNull(),
+});
+
 /** What a queued row is: an answer, a rating or an answer timing waiting to be counted. */
 export const resultKind = pgEnum('result_kind', ['answer', 'rating', 'timing']);
 

@@ -81,6 +81,8 @@ export interface CatalogQuestion {
   /** Open questions' character limit. */
   maxLength: number | null;
   surveyGid: string;
+  /** The survey's internal key (its credential key is filed under it). */
+  surveyId: number;
   variant: SurveyWithContent['variant'];
   /** The survey is closed: it takes no more answers. */
   closed: boolean;
@@ -101,6 +103,7 @@ function toCatalog(s: SurveyWithContent): CatalogQuestion[] {
       type: q.type,
       maxLength: q.maxLength,
       surveyGid: s.gid,
+      surveyId: s.id,
       variant: s.variant,
       closed: s.closedAt !== null,
       choices: ordered,
@@ -245,6 +248,21 @@ export function createSurveysService(
       const s = isUuid(gid) ? await repo.findAnyByGid(gid.toLowerCase()) : undefined;
       if (!s) throw new AppError('NOT_FOUND');
       return toDetail(s, clock(), origin);
+    },
+
+    /** A listed survey's key and whether it is closed; undefined for any other gid. */
+    async findListed(
+      gid: string,
+    ): Promise<{ id: number; gid: string; closed: boolean } | undefined> {
+      if (!isUuid(gid)) return undefined;
+      const s = (await listed(clock())).byGid.get(gid.toLowerCase());
+      return s && { id: s.id, gid: s.gid, closed: s.closedAt !== null };
+    },
+
+    /** The listed surveys that take answers now (credentials are issued for these at login). */
+    async openSurveys(): Promise<Array<{ id: number; gid: string }>> {
+      const snap = await listed(clock());
+      return snap.surveys.filter((s) => s.closedAt === null).map((s) => ({ id: s.id, gid: s.gid }));
     },
 
     /**
