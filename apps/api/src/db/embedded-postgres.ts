@@ -163,47 +163,130 @@ async function initialise(bin: Binaries, dir: string, secret: string, user: RunA
   fs.renameSync(partial, dir);
 }
 
-/** The name of the running program `pid`, or undefined when no such process runs. */
-function programOf(pid: number): string | undefined {
+/** What PostgreSQL wrote into `postmaster.pid` when it started. */
+interface PidFile {
+  pid: number;
+  /** Seconds since the epoch. */
+  startedAt: number;
+}
+
+function readPidFile(file: string): PidFile | undefined {
+  let lines: string[];
   try {
-    process.kill(pid, 0);
-  } catch (err) {
-    // EPERM: alive, another user's (the postgres user's, when not started as root).
-    if ((err as NodeJS.ErrnoException).code !== 'EPERM') return undefined;
-  }
-  if (process.platform === 'win32') return 'unknown';
-  try {
-    // Linux: no `ps` needed (slim container images lack it).
-    return fs.readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
-  } catch {
-    // not Linux, or the process just ended
-  }
-  try {
-    return execFileSync('ps', ['-o', 'comm=', '-p', String(pid)], { encoding: 'utf8' }).trim();
+    lines = fs.readFileSync(file, 'utf8').split('\n');
   } catch {
     return undefined;
   }
+  const pid = Number(lines[0]);
+  const startedAt = Number(lines[2]);
+  return Number.isInteger(pid) && pid > 0 ? { pid, startedAt } : undefined;
+}
+
+/** What can be told of a running process: when it started and the folder it runs in. */
+interface Facts {
+  /** Seconds since the epoch, to about a second. */
+  startedAt?: number;
+  /** Whether it runs in `dir`; undefined when that cannot be told. */
+  inDir?: boolean;
+}
+
+/** Linux: from /proc (no `ps` needed: slim container images lack it). */
+function factsFromProc(pid: number, dir: string): Facts | undefined {
+  let stat: string;
+  try {
+    stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return undefined; // ended, or not Linux
+  }
+  const facts: Facts = {};
+  // Field 22, in clock ticks after boot (USER_HZ, 100 on Linux); the name before may hold spaces.
+  const ticks = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]);
+  const btime = /^btime (\d+)$/m.exec(fs.readFileSync('/proc/stat', 'utf8'))?.[1];
+  if (btime && Number.isFinite(ticks)) facts.startedAt = Number(btime) + ticks / 100;
+  try {
+    // PostgreSQL and every process it forks run in their data folder: the same folder, not
+    // merely the same name (readable by root or the process's own user, as ours always is).
+    const cwd = fs.statSync(`/proc/${pid}/cwd`);
+    const own = fs.statSync(dir);
+    facts.inDir = cwd.dev === own.dev && cwd.ino === own.ino;
+  } catch {
+    // another user's process: never ours unless we are root, and root can read it
+    if (process.getuid?.() !== 0) facts.inDir = false;
+  }
+  return facts;
+}
+
+/** Elsewhere (macOS): from `ps`, the elapsed time and the arguments (`-D <dir>` is ours). */
+function factsFromPs(pid: number, dir: string): Facts | undefined {
+  let line: string;
+  try {
+    line = execFileSync('ps', ['-ww', '-o', 'etime=', '-o', 'args=', '-p', String(pid)], {
+      encoding: 'utf8',
+      env: { ...process.env, LC_ALL: 'C' },
+    }).trim();
+  } catch {
+    return undefined;
+  }
+  const match = /^(?:(?:(\d+)-)?(\d+):)?(\d+):(\d+)\s+(.*)$/.exec(line);
+  if (!match) return undefined;
+  const [, days, hours, minutes, seconds, args] = match;
+  const elapsed =
+    ((Number(days ?? 0) * 24 + Number(hours ?? 0)) * 60 + Number(minutes)) * 60 + Number(seconds);
+  const facts: Facts = { startedAt: Date.now() / 1000 - elapsed };
+  const named = /\s-D\s+(\S+)/.exec(` ${args}`)?.[1];
+  if (named) facts.inDir = path.resolve(named) === path.resolve(dir);
+  return facts;
+}
+
+/**
+ * Whether the process named by `postmaster.pid` in `dir` is the PostgreSQL that wrote it, for
+ * certain: it runs in `dir` and started when the file says. A pid alone proves nothing: after a
+ * reboot it may belong to the system's own PostgreSQL, or one of its backends (issue 34: one
+ * got a fast shutdown, the other SIGKILL). 'foreign': it is certainly not (the file is stale);
+ * 'unsure': it cannot be told, and nothing is done.
+ */
+function identify(dir: string, file: PidFile): 'gone' | 'ours' | 'foreign' | 'unsure' {
+  try {
+    process.kill(file.pid, 0);
+  } catch (err) {
+    // EPERM: alive, another user's (the postgres user's, when not started as root).
+    if ((err as NodeJS.ErrnoException).code !== 'EPERM') return 'gone';
+  }
+  if (process.platform === 'win32') return 'unsure';
+  const facts = factsFromProc(file.pid, dir) ?? factsFromPs(file.pid, dir);
+  if (!facts) return 'gone';
+  // PostgreSQL writes its start time a few milliseconds after it starts; clocks round.
+  const sameStart =
+    facts.startedAt !== undefined && Math.abs(facts.startedAt - file.startedAt) <= 2;
+  if (facts.inDir === true) return sameStart ? 'ours' : 'unsure';
+  if (facts.inDir === false) return 'foreign';
+  return facts.startedAt !== undefined && !sameStart ? 'foreign' : 'unsure';
 }
 
 /**
  * A PostgreSQL left running on this folder by a Candor that was killed (SIGKILL leaves its child
  * running). The caller holds the data-folder lock, so no live Candor owns it: it is stopped. A
- * pid file naming some other program (a pid reused after a reboot) is stale and removed.
+ * pid file naming any other process (a pid reused after a reboot) is stale and removed, and that
+ * process is never signalled.
  */
 async function stopOrphan(dir: string, onLog: (line: string) => void): Promise<void> {
   const pidFile = path.join(dir, 'postmaster.pid');
-  let pid: number;
-  try {
-    pid = Number(fs.readFileSync(pidFile, 'utf8').split('\n')[0]);
-  } catch {
-    return;
-  }
-  if (!Number.isInteger(pid) || pid <= 0) return;
-  const program = programOf(pid);
-  if (program === undefined) return; // dead: PostgreSQL removes its own stale pid file
-  if (!program.includes('postgres')) {
-    fs.rmSync(pidFile, { force: true });
-    return;
+  const file = readPidFile(pidFile);
+  if (!file) return;
+  const { pid } = file;
+  switch (identify(dir, file)) {
+    case 'gone':
+      return; // PostgreSQL replaces its own stale pid file
+    case 'foreign':
+      onLog(`removing a stale ${pidFile}: its pid ${pid} is now another process, left alone`);
+      fs.rmSync(pidFile, { force: true });
+      return;
+    case 'unsure':
+      // PostgreSQL itself refuses the folder while that pid lives, and says so.
+      onLog(`${pidFile} names a running process (pid ${pid}) that cannot be told apart`);
+      return;
+    case 'ours':
+      break;
   }
   onLog(`stopping a PostgreSQL (pid ${pid}) left running on ${dir} by an earlier server`);
   try {
@@ -212,7 +295,8 @@ async function stopOrphan(dir: string, onLog: (line: string) => void): Promise<v
     return;
   }
   const deadline = Date.now() + STOP_TIMEOUT_MS;
-  while (programOf(pid) !== undefined) {
+  // Asked again each time: the pid is signalled only while it is still that server.
+  while (identify(dir, file) === 'ours') {
     if (Date.now() > deadline) {
       process.kill(pid, 'SIGKILL');
       break;
