@@ -13,6 +13,7 @@ import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config.js';
 import type { Database, Db } from './db/client.js';
+import { type ErasureVacuum, createErasureVacuum } from './db/erasure-vacuum.js';
 import { createMaintenance } from './db/maintenance.js';
 import { deriveKeys, derivePanelKey, deriveProfileKey, derivePseudonymKey } from './lib/keys.js';
 import { createPublicReadLimit } from './lib/public-read-limit.js';
@@ -88,6 +89,8 @@ declare module 'fastify' {
     results: ResultsService;
     /** Whether this process runs the background work now (one process does at a time). */
     leading: () => boolean;
+    /** Vacuums what an erasure deleted; tests wait for it with `settled()`. */
+    erasureVacuum: ErasureVacuum;
   }
 }
 
@@ -370,9 +373,18 @@ export async function buildApp({
     smsConfig: config.sms,
     clock,
   });
+  // Every process vacuums after its own erasures: the reply does not wait, and the leader may
+  // be another process.
+  const erasureVacuum = createErasureVacuum(database, {
+    onDone: (ms) => app.log.info({ ms }, 'vacuumed after an erasure'),
+    onError: (err) => app.log.warn({ err }, 'vacuum after an erasure failed'),
+  });
+  app.decorate('erasureVacuum', erasureVacuum);
+  app.addHook('onClose', async () => erasureVacuum.stop());
   const memberData = createMemberDataService(authRepository, {
     passwordLimits,
     respondents,
+    vacuum: erasureVacuum,
     clock,
   });
   const signupReview = createSignupReviewService(authRepository, { respondents, audit, clock });

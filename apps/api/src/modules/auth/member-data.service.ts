@@ -10,13 +10,15 @@ export interface MemberDataServiceDeps {
   passwordLimits: PasswordLimits;
   /** What the member's answers hold (export), and their leaving the results (erase). */
   respondents?: Pick<RespondentsService, 'exportOf' | 'withdraw' | 'erased'>;
+  /** Vacuums what an erasure deleted, in the background (db/erasure-vacuum.ts). */
+  vacuum?: { erased(): void };
   clock: () => Date;
 }
 
 /** The member's own data: their record, an export of everything stored, and erasure. */
 export function createMemberDataService(
   repo: Pick<AuthRepository, 'findUserByUuid' | 'listSessions' | 'listChallenges' | 'deleteUser'>,
-  { passwordLimits, respondents, clock }: MemberDataServiceDeps,
+  { passwordLimits, respondents, vacuum, clock }: MemberDataServiceDeps,
 ) {
   return {
     /** The logged-in user's own record; 401 once the account cannot hold a session. */
@@ -105,7 +107,9 @@ export function createMemberDataService(
 
     /**
      * Erases the member after checking their password: their answers leave the results, then
-     * answers, ratings, timings, sessions, code challenges and the account itself are deleted.
+     * answers, ratings, timings, sessions, code challenges and the account itself are deleted,
+     * and the tables are vacuumed at once (not awaited), so the dead row versions holding the
+     * number and the texts do not wait for autovacuum.
      */
     async eraseMine(uuid: string, password: string): Promise<void> {
       const user = await repo.findUserByUuid(uuid);
@@ -126,6 +130,8 @@ export function createMemberDataService(
       const respondentId = await respondents?.withdraw(uuid);
       const samples = await repo.deleteUser(user, respondentId);
       await respondents?.erased(uuid, samples);
+      // After erased(): the snapshots that showed one of their texts were written again.
+      vacuum?.erased();
     },
   };
 }

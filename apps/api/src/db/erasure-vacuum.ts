@@ -1,0 +1,121 @@
+import { sql } from 'drizzle-orm';
+import type { Database } from './client.js';
+
+/**
+ * The tables an erasure deletes from or rewrites (issue 28). A DELETE only marks a row version
+ * dead: until VACUUM prunes it, the erased users row (phone number, name) and the member's
+ * answers stay readable in the table files (`pageinspect` read 6 of 6), and autovacuum comes
+ * only once a fifth of a table is dead, which on a large table may be never. `question_tallies`
+ * held the snapshot that showed one of their texts as a sample; `audit_log` rows name an erased
+ * staff member's id until `set null`.
+ */
+export const ERASURE_TABLES = [
+  'users',
+  'otp_challenges',
+  'refresh_tokens',
+  'respondents',
+  'answers',
+  'ratings',
+  'timings',
+  'results_queue',
+  'question_tallies',
+  'audit_log',
+] as const;
+
+/**
+ * A second pass this long after the last erasure: a row version that a transaction running
+ * during the first pass could still see (so VACUUM had to keep it) is gone by then, since no
+ * statement runs past 20 s nor a transaction sits idle past 60 s (db/connections.ts).
+ */
+export const ERASURE_FOLLOW_UP_MS = 120_000;
+
+/** Read afresh after an await (a property check would stay narrowed). */
+const isAborted = (signal: AbortSignal) => signal.aborted;
+
+export interface ErasureVacuumOptions {
+  followUpMs?: number;
+  onDone?: (ms: number) => void;
+  onError?: (err: unknown) => void;
+}
+
+/**
+ * Vacuums the erasure's tables right after one, in the background: `erased()` returns at once,
+ * so the reply never waits on it. Erasures that come together share passes: while a pass runs,
+ * any number of new requests make exactly one more pass after it (a pass that had already
+ * started may have missed their rows), never one each. Every pass is followed, once things are
+ * quiet, by one more after `followUpMs`.
+ */
+export function createErasureVacuum(
+  { unbounded }: Pick<Database, 'unbounded'>,
+  opts: ErasureVacuumOptions = {},
+) {
+  const followUpMs = opts.followUpMs ?? ERASURE_FOLLOW_UP_MS;
+  let running: Promise<void> | undefined;
+  let wanted = false;
+  let followUp: NodeJS.Timeout | undefined;
+  let stopping = new AbortController();
+
+  async function pass(signal: AbortSignal) {
+    const started = performance.now();
+    const tables = sql.join(
+      ERASURE_TABLES.map((t) => sql.identifier(t)),
+      sql`, `,
+    );
+    // INDEX_CLEANUP ON: with few dead rows PostgreSQL (14+) may skip the indexes, and the
+    // users' unique index on the phone number would keep the erased number. Not SKIP_LOCKED:
+    // a vacuum that another process runs may have started before this erasure committed.
+    // On a connection of its own without the statement timeouts: it may wait for a lock.
+    await unbounded((own) => own.execute(sql`vacuum (index_cleanup on) ${tables}`), signal);
+    opts.onDone?.(Math.round(performance.now() - started));
+  }
+
+  async function loop() {
+    const { signal } = stopping;
+    while (wanted && !signal.aborted) {
+      wanted = false;
+      try {
+        await pass(signal);
+      } catch (err) {
+        // Stopped: not an error. Else autovacuum, the follow-up or the next erasure catches up.
+        if (!isAborted(signal)) opts.onError?.(err);
+      }
+    }
+  }
+
+  function start() {
+    wanted = true;
+    if (running) return;
+    running = loop().finally(() => {
+      running = undefined;
+      // Asked for between the loop's last look and here: not lost.
+      if (wanted && !stopping.signal.aborted) start();
+    });
+  }
+
+  return {
+    /** After an erasure committed: a pass now (or right after the running one) and a later one. */
+    erased(): void {
+      start();
+      clearTimeout(followUp);
+      if (followUpMs > 0) {
+        followUp = setTimeout(start, followUpMs);
+        followUp.unref();
+      }
+    },
+    /** Resolves once no pass runs or is due now (tests; the follow-up may still come). */
+    async settled(): Promise<void> {
+      while (running) await running;
+    },
+    /** Stops: the running pass's connection is ended, the follow-up dropped. */
+    async stop(): Promise<void> {
+      clearTimeout(followUp);
+      followUp = undefined;
+      wanted = false;
+      stopping.abort();
+      stopping = new AbortController();
+      await running;
+    },
+  };
+}
+
+export type ErasureVacuum = ReturnType<typeof createErasureVacuum>;
