@@ -376,6 +376,7 @@ export async function buildApp({
   // Every process vacuums after its own erasures: the reply does not wait, and the leader may
   // be another process.
   const erasureVacuum = createErasureVacuum(database, {
+    scrub: database.owned === true,
     onDone: (ms) => app.log.info({ ms }, 'vacuumed after an erasure'),
     onError: (err) => app.log.warn({ err }, 'vacuum after an erasure failed'),
   });

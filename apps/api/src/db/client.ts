@@ -39,6 +39,11 @@ export interface Database {
   engine: 'pglite' | 'postgres';
   /** Where the data lives, for the startup line (no credentials). */
   location: string;
+  /**
+   * This process started the server (the embedded PostgreSQL): its write-ahead log and files
+   * are Candor's own, so an erasure may rewrite tables and switch the log (db/erasure-vacuum.ts).
+   */
+  owned?: boolean;
   migrate(): Promise<void>;
   /**
    * Runs `work` on a connection of its own without the statement timeouts (db/connections.ts):
@@ -343,6 +348,7 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
       const running = server;
       return {
         ...database,
+        owned: true,
         async close() {
           try {
             await database.close();

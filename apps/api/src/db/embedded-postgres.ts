@@ -364,6 +364,10 @@ export async function startEmbeddedPostgres(
         'unix_socket_directories=',
         '-c',
         'lc_messages=C',
+        // A write-ahead log segment a checkpoint no longer needs is deleted, not renamed for
+        // reuse with its old bytes: an erasure's scrub (db/erasure-vacuum.ts) relies on it.
+        '-c',
+        'wal_recycle=off',
       ],
       {
         ...(user ? { uid: user.uid, gid: user.gid } : {}),

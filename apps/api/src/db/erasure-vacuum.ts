@@ -23,6 +23,13 @@ export const ERASURE_TABLES = [
 ] as const;
 
 /**
+ * The account tables a scrub rewrites (VACUUM FULL): small, and where the number and name are.
+ * A plain VACUUM frees a dead row's space without zeroing it, so a copied table file still held
+ * some erased numbers (bench/erasure-residue.ts: 1 or 2 of 5 after a checkpoint).
+ */
+export const ACCOUNT_TABLES = ['users', 'otp_challenges', 'refresh_tokens'] as const;
+
+/**
  * A second pass this long after the last erasure: a row version that a transaction running
  * during the first pass could still see (so VACUUM had to keep it) is gone by then, since no
  * statement runs past 20 s nor a transaction sits idle past 60 s (db/connections.ts).
@@ -34,6 +41,14 @@ const isAborted = (signal: AbortSignal) => signal.aborted;
 
 export interface ErasureVacuumOptions {
   followUpMs?: number;
+  /**
+   * Also scrub (only where Candor owns the server, the embedded PostgreSQL): rewrite the account
+   * tables, then switch the write-ahead log and checkpoint, so the segment holding the erased
+   * rows is deleted (the server runs with wal_recycle off). Not on a server others run: there a
+   * VACUUM FULL would lock `users` against every login for its duration, and the log, its
+   * archive and backups are the operator's (docs/privacy.md).
+   */
+  scrub?: boolean;
   onDone?: (ms: number) => void;
   onError?: (err: unknown) => void;
 }
@@ -65,7 +80,17 @@ export function createErasureVacuum(
     // users' unique index on the phone number would keep the erased number. Not SKIP_LOCKED:
     // a vacuum that another process runs may have started before this erasure committed.
     // On a connection of its own without the statement timeouts: it may wait for a lock.
-    await unbounded((own) => own.execute(sql`vacuum (index_cleanup on) ${tables}`), signal);
+    await unbounded(async (own) => {
+      await own.execute(sql`vacuum (index_cleanup on) ${tables}`);
+      if (!opts.scrub) return;
+      const accounts = sql.join(
+        ACCOUNT_TABLES.map((t) => sql.identifier(t)),
+        sql`, `,
+      );
+      await own.execute(sql`vacuum full ${accounts}`);
+      await own.execute(sql`select pg_switch_wal()`);
+      await own.execute(sql`checkpoint`);
+    }, signal);
     opts.onDone?.(Math.round(performance.now() - started));
   }
 

@@ -154,4 +154,70 @@ describe.each(targets)('erasure leaves no readable row version on %s', (target) 
       }
     }
   }, 120_000);
+
+  /** Every file of the data folder's PostgreSQL, read from a copy as a thief would take it. */
+  function copiedFiles(): Array<{ rel: string; bytes: Buffer }> {
+    const source = path.join(dataDir!, 'postgres');
+    const copy = fs.mkdtempSync(path.join(os.tmpdir(), 'candor-erasure-copy-'));
+    try {
+      fs.cpSync(source, copy, { recursive: true });
+      return fs
+        .readdirSync(copy, { recursive: true, withFileTypes: true })
+        .filter((e) => e.isFile())
+        .map((e) => {
+          const full = path.join(e.parentPath, e.name);
+          return { rel: path.relative(copy, full), bytes: fs.readFileSync(full) };
+        });
+    } finally {
+      fs.rmSync(copy, { recursive: true, force: true });
+    }
+  }
+
+  /** The numbers as the database stores them (E.164, UTF-8) and as one might search them. */
+  const numberForms = (phone: string) => [phone, phone.slice(1), phone.slice(2)];
+  const filesHolding = (files: Array<{ rel: string; bytes: Buffer }>, canary: string) =>
+    files.filter((f) => f.bytes.includes(Buffer.from(canary, 'utf8'))).map((f) => f.rel);
+
+  it.runIf(target === 'embedded')(
+    'scrubs its own server: a copy of the data folder holds no erased number or name, in table files or the write-ahead log',
+    async () => {
+      const qid = await openQuestion();
+      const people = [];
+      for (let i = 0; i < 3; i++) {
+        const phone = freshPhone();
+        const name = `Scrubname${i}x${Math.random().toString(36).slice(2, 8)}`;
+        const text = `my scrubbed confession ${i} ${Math.random().toString(36).slice(2)}`;
+        const { access } = await signUp(app, phone, { password: PASSWORD, extra: { name } });
+        const answered = await post(
+          app,
+          `/api/v1/questions/${qid}/answer/`,
+          { text },
+          { token: access },
+        );
+        expect(answered.statusCode, answered.body).toBe(201);
+        people.push({ phone, name, text, access });
+      }
+      const before = copiedFiles();
+      for (const p of people) {
+        expect(filesHolding(before, p.phone).length).toBeGreaterThan(0);
+        expect(filesHolding(before, p.name).length).toBeGreaterThan(0);
+      }
+
+      const replies = await Promise.all(
+        people.map((p) =>
+          post(app, '/api/v1/user/delete/', { password: PASSWORD }, { token: p.access }),
+        ),
+      );
+      for (const r of replies) expect(r.statusCode, r.body).toBe(204);
+      await app.erasureVacuum.settled();
+
+      const after = copiedFiles();
+      for (const p of people) {
+        for (const form of numberForms(p.phone)) expect(filesHolding(after, form)).toEqual([]);
+        expect(filesHolding(after, p.name)).toEqual([]);
+        expect(filesHolding(after, p.text)).toEqual([]);
+      }
+    },
+    120_000,
+  );
 });
