@@ -15,7 +15,13 @@ import type { Config } from './config.js';
 import type { Database, Db } from './db/client.js';
 import { type ErasureVacuum, createErasureVacuum } from './db/erasure-vacuum.js';
 import { createMaintenance } from './db/maintenance.js';
-import { deriveKeys, derivePanelKey, deriveProfileKey, derivePseudonymKey } from './lib/keys.js';
+import {
+  deriveCredentialKeys,
+  deriveKeys,
+  derivePanelKey,
+  deriveProfileKey,
+  derivePseudonymKey,
+} from './lib/keys.js';
 import { createPublicReadLimit } from './lib/public-read-limit.js';
 import { lazyChildLoggerFactory } from './lib/lazy-logger.js';
 import { loggableError, loggableRequest } from './lib/loggable-error.js';
@@ -27,6 +33,12 @@ import { createAnswered } from './modules/answers/answered.js';
 import { createAnswersRepository } from './modules/answers/answers.repository.js';
 import { answersRoutes } from './modules/answers/answers.routes.js';
 import { createAnswersService } from './modules/answers/answers.service.js';
+import { createCredentialsRepository } from './modules/credentials/credentials.repository.js';
+import { credentialsRoutes } from './modules/credentials/credentials.routes.js';
+import {
+  type CredentialsService,
+  createCredentialsService,
+} from './modules/credentials/credentials.service.js';
 import { createAuthoringRepository } from './modules/authoring/authoring.repository.js';
 import { authoringRoutes } from './modules/authoring/authoring.routes.js';
 import { createAuthoringService } from './modules/authoring/authoring.service.js';
@@ -87,6 +99,8 @@ declare module 'fastify' {
     db: Db;
     /** Published results: tests and the CLI fold and release with `results.tick()`. */
     results: ResultsService;
+    /** Anonymous answer credentials: tests mix the inbox with `credentials.mix(true)`. */
+    credentials: CredentialsService;
     /** Whether this process runs the background work now (one process does at a time). */
     leading: () => boolean;
     /** Vacuums what an erasure deleted; tests wait for it with `settled()`. */
@@ -292,6 +306,18 @@ export async function buildApp({
     timingKey: keys.timing,
     clock,
   });
+  const credentials = createCredentialsService(createCredentialsRepository(database.db), {
+    surveys,
+    results,
+    keys: deriveCredentialKeys(secrets),
+    profileKey: deriveProfileKey(secrets),
+    mixMinPeople: config.mixing.minPeople,
+    mixMaxWaitSeconds: config.mixing.maxWaitSeconds,
+    intervalSeconds: config.resultsRefreshSeconds,
+    onError: (err) => app.log.warn({ err }, 'mixing answers failed; will retry'),
+    clock,
+  });
+  app.decorate('credentials', credentials);
   const pageViews = createPageViewsService(createPageViewsRepository(database.db), {
     limits: app.rateLimits,
     ipKey: keys.ip,
@@ -423,7 +449,8 @@ export async function buildApp({
       await api.register(signupRoutes, { service: signup });
       await api.register(sessionsRoutes, { service: sessions });
       await api.register(memberDataRoutes, { service: memberData });
-      await api.register(answersRoutes, { service: answers });
+      await api.register(answersRoutes, { service: answers, credentials });
+      await api.register(credentialsRoutes, { service: credentials });
       await api.register(panelCompletionRoutes, { service: panels });
       await api.register(resultsRoutes, {
         service: results,
@@ -479,6 +506,7 @@ export async function buildApp({
     sealing.abort();
     await sealed;
     await results.stop();
+    await credentials.stop();
   });
   // Vacuum and analyze where the database does not (PGlite; a server with autovacuum off).
   const maintenance = createMaintenance(database, {
@@ -505,10 +533,12 @@ export async function buildApp({
       if (now) {
         app.log.info('this process leads the background work');
         results.start();
+        credentials.start();
         maintenance.start();
       } else {
         app.log.warn('this process no longer leads the background work');
         void results.stop();
+        void credentials.stop();
         void maintenance.stop();
       }
     });

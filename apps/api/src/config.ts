@@ -75,6 +75,8 @@ const EnvSchema = z
     VISITOR_FREE_QUESTIONS: z.coerce.number().int().min(0).max(1000).default(3),
     RESULTS_REFRESH_SECONDS: z.coerce.number().min(0).max(3600).default(2),
     DB_MAINTENANCE_SECONDS: z.coerce.number().min(0).max(86_400).default(60),
+    MIX_MIN_PEOPLE: z.coerce.number().int().min(1).max(10_000).default(10),
+    MIX_MAX_WAIT_SECONDS: z.coerce.number().min(0).max(86_400).default(600),
     ANALYTICS: z.enum(['on', 'off']).default('on'),
     SMS_PROVIDER: z.enum(['file', 'twilio']).default('file'),
     TWILIO_ACCOUNT_SID: z.string().min(1).optional(),
@@ -230,6 +232,11 @@ export interface Config {
   resultsRefreshSeconds: number;
   /** How often to vacuum and analyze when the database does not (PGlite; autovacuum off). 0: never. */
   dbMaintenanceSeconds: number;
+  /**
+   * Answers redeemed with credentials wait, sealed, until they hold this many credentials' answers
+   * or the oldest waited `maxWaitSeconds`; then they are written in a shuffled order (decision 020).
+   */
+  mixing: { minPeople: number; maxWaitSeconds: number };
   /** First-party page views are stored; false answers 204 and stores nothing. */
   analytics: boolean;
   sms: SmsConfig;
@@ -284,6 +291,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     visitorFreeQuestions: e.VISITOR_FREE_QUESTIONS,
     resultsRefreshSeconds: e.RESULTS_REFRESH_SECONDS,
     dbMaintenanceSeconds: e.DB_MAINTENANCE_SECONDS,
+    mixing: { minPeople: e.MIX_MIN_PEOPLE, maxWaitSeconds: e.MIX_MAX_WAIT_SECONDS },
     analytics: e.ANALYTICS === 'on',
     sms: {
       provider: e.SMS_PROVIDER,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { GenderSchema } from './auth.js';
+import { ErrorCodeSchema } from './errors.js';
 import { AGE_BANDS } from './results.js';
 
 /**
@@ -58,6 +59,8 @@ export const IssuedCredentialSchema = z.object({
 });
 export const CredentialResponseSchema = z.object({
   credentials: z.array(IssuedCredentialSchema),
+  /** Surveys asked for and not signed, each with why (closed, unknown, already issued...). */
+  refused: z.array(z.object({ gid: z.string(), code: ErrorCodeSchema, detail: z.string() })),
 });
 export type CredentialResponse = z.infer<typeof CredentialResponseSchema>;
 

@@ -57,6 +57,18 @@ export function derivePanelKey(secrets: Pick<Secrets, 'pseudonymSecret'>): Buffe
   return derive(secrets.pseudonymSecret, 'panel-completion');
 }
 
+/**
+ * Keys of the answer credentials (decision 020), from PSEUDONYM_SECRET: one seals each survey's
+ * private signing key, one seals answers waiting in the inbox to be mixed. Neither can tie an
+ * answer to an account: the signatures are blind, and the inbox holds no account.
+ */
+export function deriveCredentialKeys(secrets: Pick<Secrets, 'pseudonymSecret'>) {
+  return {
+    signingKeySeal: derive(secrets.pseudonymSecret, 'credential-signing-key'),
+    inbox: derive(secrets.pseudonymSecret, 'answer-inbox'),
+  };
+}
+
 /** Hex HMAC-SHA256 of `value` with `key`. */
 export function hmacHex(key: Buffer, value: string): string {
   return crypto.createHmac('sha256', key).update(value).digest('hex');

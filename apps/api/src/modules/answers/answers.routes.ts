@@ -1,5 +1,7 @@
 import {
   type AnswerResponse,
+  CREDENTIAL_HEADER,
+  CredentialHeaderSchema,
   AnswerRequestSchema,
   AnswerResponseSchema,
   AttemptedQuestionListSchema,
@@ -18,12 +20,17 @@ import { z } from 'zod';
 import { publicOrigin } from '../../lib/origin.js';
 import { QidParamsSchema, errorResponses } from '../../lib/route-schemas.js';
 import { sendJson, serializeOnce } from '../../lib/serialize.js';
+import type { CredentialsService } from '../credentials/credentials.service.js';
+import { AppError } from '../../lib/app-error.js';
 import type { AnswersService } from './answers.service.js';
 
 // A timing id that names nothing is a 404 from the service, never a field error.
 const TimingParamsSchema = z.object({ id: z.string() });
 // Loose: the other headers (authorization, accept-encoding) stay on the request.
-const AnswerHeadersSchema = z.looseObject({ 'idempotency-key': IdempotencyKeySchema.optional() });
+const AnswerHeadersSchema = z.looseObject({
+  'idempotency-key': IdempotencyKeySchema.optional(),
+  [CREDENTIAL_HEADER]: CredentialHeaderSchema.optional(),
+});
 const tags = ['answers'];
 const security = [{ bearerAuth: [] }];
 const errors = errorResponses(400, 401, 404, 409);
@@ -64,18 +71,33 @@ function acceptEmptyJson(app: FastifyInstance) {
 }
 
 /** Answering, ratings, timings and the member's own answers under /api (paths as the spec). */
-export const answersRoutes: FastifyPluginAsyncZod<{ service: AnswersService }> = async (
-  app,
-  { service },
-) => {
+export const answersRoutes: FastifyPluginAsyncZod<{
+  service: AnswersService;
+  credentials: CredentialsService;
+}> = async (app, { service, credentials }) => {
   app.post(
     '/v1/questions/:qid/answer/',
     {
-      onRequest: app.requireUser,
+      // With a credential (decision 020) the request carries no session, and must not: an
+      // answer redeemed beside a bearer token would name its account after all.
+      onRequest: async (request, reply) => {
+        if (request.headers[CREDENTIAL_HEADER] === undefined)
+          return app.requireUser(request, reply);
+        if (request.headers.authorization !== undefined) {
+          throw new AppError('VALIDATION_FAILED', undefined, {
+            non_field_errors: [
+              'An answer with a credential is sent without a session: leave out the Authorization header.',
+            ],
+          });
+        }
+      },
       schema: {
         tags,
-        summary: 'Answer a question once (a retry with the same answer or key replays it)',
-        security,
+        summary:
+          'Answer a question once (a retry with the same answer or key replays it): with an ' +
+          'anonymous credential in `Candor-Credential` and no session, or (until the web app ' +
+          'moves to credentials) as the logged-in member',
+        security: [{}, ...security],
         params: QidParamsSchema,
         headers: AnswerHeadersSchema,
         body: AnswerRequestSchema,
@@ -83,12 +105,20 @@ export const answersRoutes: FastifyPluginAsyncZod<{ service: AnswersService }> =
       },
     },
     async (request, reply) => {
-      const { status, body } = await service.submit(
-        request.user!.uuid,
-        request.params.qid,
-        request.body,
-        request.headers['idempotency-key'],
-      );
+      const credential = request.headers[CREDENTIAL_HEADER];
+      const { status, body } = credential
+        ? await credentials.redeem(
+            request.params.qid,
+            credential,
+            request.body,
+            request.headers['idempotency-key'],
+          )
+        : await service.submit(
+            request.user!.uuid,
+            request.params.qid,
+            request.body,
+            request.headers['idempotency-key'],
+          );
       return sendJson(reply.status(status), answerJson(body));
     },
   );

@@ -1,0 +1,197 @@
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
+import {
+  answerInbox,
+  credentialIssuances,
+  credentialKeys,
+  redemptions,
+  users,
+} from '../../db/schema.js';
+
+/** Both drivers answer `{rows}` (node-postgres and PGlite). */
+const rowsOf = <T>(result: unknown) => (result as { rows: T[] }).rows;
+
+export type StoredKey = typeof credentialKeys.$inferSelect;
+export type Issuance = typeof credentialIssuances.$inferInsert;
+export type Redemption = typeof redemptions.$inferSelect;
+
+/** A mixed answer, as `answers` stores it, with its credential's tag and sealed profile. */
+export interface MixedAnswer {
+  tag: string;
+  profile: string;
+  questionId: number;
+  choiceId: number | null;
+  text: string | null;
+  isBlank: boolean;
+  answeredOn: string;
+  moderation: 'pending' | null;
+}
+
+/**
+ * Per survey and country, how many accounts hold a credential for it: a stored profile names
+ * a country only when at least k of a survey's credential holders share it (decision 020).
+ */
+async function holdersByCountry(
+  db: Db,
+  surveyIds: number[],
+): Promise<Map<number, Map<string, number>>> {
+  const byS = new Map<number, Map<string, number>>();
+  if (!surveyIds.length) return byS;
+  const rows = rowsOf<{ survey_id: number; country: string; n: number }>(
+    await db.execute(sql`
+      select ci.survey_id, u.country, count(*)::int as n
+      from ${credentialIssuances} ci join ${users} u on u.id = ci.user_id
+      where ci.survey_id = any(${sql.param(surveyIds)}::integer[])
+      group by ci.survey_id, u.country`),
+  );
+  for (const r of rows) {
+    const m = byS.get(r.survey_id) ?? new Map<string, number>();
+    byS.set(r.survey_id, m.set(r.country, r.n));
+  }
+  return byS;
+}
+
+/** Credential keys, issuances, redemptions and the answer inbox: Drizzle only. */
+export function createCredentialsRepository(db: Db) {
+  return {
+    async findKey(surveyId: number): Promise<StoredKey | undefined> {
+      const [row] = await db
+        .select()
+        .from(credentialKeys)
+        .where(eq(credentialKeys.surveyId, surveyId));
+      return row;
+    },
+    /** Stores a survey's key unless another process stored one first; returns the one kept. */
+    async insertKey(key: StoredKey): Promise<StoredKey> {
+      await db.insert(credentialKeys).values(key).onConflictDoNothing();
+      const [row] = await db
+        .select()
+        .from(credentialKeys)
+        .where(eq(credentialKeys.surveyId, key.surveyId));
+      return row!;
+    },
+    /** The account's standing, for the issuance rule (counting members only). */
+    async account(uuid: string) {
+      const [row] = await db
+        .select({ id: users.id, status: users.status, phoneVerifiedAt: users.phoneVerifiedAt })
+        .from(users)
+        .where(eq(users.uuid, uuid));
+      return row;
+    },
+    /**
+     * Records issuances, one per account and survey (a second for the same pair is not
+     * written); returns what is stored for every pair asked, new or earlier.
+     */
+    async issue(rows: Issuance[]): Promise<Issuance[]> {
+      if (!rows.length) return [];
+      await db.insert(credentialIssuances).values(rows).onConflictDoNothing();
+      return db
+        .select()
+        .from(credentialIssuances)
+        .where(
+          and(
+            eq(credentialIssuances.userId, rows[0]!.userId),
+            inArray(
+              credentialIssuances.surveyId,
+              rows.map((r) => r.surveyId),
+            ),
+          ),
+        );
+    },
+    /**
+     * Writes the receipt and the sealed answer together; false (nothing written) when this
+     * credential already answered the question.
+     */
+    async redeem(receipt: Redemption, payload: string): Promise<boolean> {
+      const rows = rowsOf<{ id: number }>(
+        await db.execute(sql`with r as (
+          insert into redemptions (key, answer_mac, idempotency_mac, answered_on)
+          values (${receipt.key}, ${receipt.answerMac}, ${receipt.idempotencyMac},
+                  ${receipt.answeredOn}::date)
+          on conflict (key) do nothing returning 1)
+        insert into answer_inbox (payload)
+        select ${payload} where exists (select 1 from r) returning id`),
+      );
+      return rows.length === 1;
+    },
+    async findRedemption(key: string): Promise<Redemption | undefined> {
+      const [row] = await db.select().from(redemptions).where(eq(redemptions.key, key));
+      return row;
+    },
+    /**
+     * One mixing step in a transaction: `mix` gets up to `limit` waiting answers (locked, in the
+     * order of their random ids) and returns those to write, already shuffled, or null to leave
+     * them waiting. Written: the credentials' respondents first seen, then the answers, in that
+     * order; the inbox rows taken are deleted. Returns how many were written.
+     */
+    async mix(
+      limit: number,
+      mix: (
+        waiting: Array<{ id: number; payload: string }>,
+        holders: (surveyIds: number[]) => Promise<Map<number, Map<string, number>>>,
+      ) => Promise<MixedAnswer[] | null>,
+    ): Promise<number> {
+      return db.transaction(async (tx) => {
+        const waiting = rowsOf<{ id: number | string; payload: string }>(
+          await tx.execute(sql`
+            select id, payload from ${answerInbox} order by id limit ${limit}
+            for update skip locked`),
+        ).map((r) => ({ id: Number(r.id), payload: r.payload }));
+        if (!waiting.length) return 0;
+        const mixed = await mix(waiting, (surveyIds) => holdersByCountry(tx, surveyIds));
+        if (!mixed) return 0;
+        if (mixed.length) {
+          const tags: string[] = [];
+          const profiles: string[] = [];
+          for (const a of mixed) {
+            if (tags.includes(a.tag)) continue;
+            tags.push(a.tag);
+            profiles.push(a.profile);
+          }
+          await tx.execute(sql`
+            insert into respondents (pseudonym, profile, standing)
+            select t, p, 'counting' from unnest(${sql.param(tags)}::text[], ${sql.param(profiles)}::text[])
+              with ordinality as v(t, p, n)
+            order by n
+            on conflict (pseudonym) do nothing`);
+          await tx.execute(sql`
+            insert into answers (respondent_id, question_id, choice_id, text, is_blank,
+                                 answered_on, moderation)
+            select r.id, v.q, v.c, v.x, v.b, v.d, v.m::moderation_status
+            from unnest(${sql.param(mixed.map((a) => a.tag))}::text[],
+                        ${sql.param(mixed.map((a) => a.questionId))}::integer[],
+                        ${sql.param(mixed.map((a) => a.choiceId))}::integer[],
+                        ${sql.param(mixed.map((a) => a.text))}::text[],
+                        ${sql.param(mixed.map((a) => a.isBlank))}::boolean[],
+                        ${sql.param(mixed.map((a) => a.answeredOn))}::date[],
+                        ${sql.param(mixed.map((a) => a.moderation))}::text[])
+              with ordinality as v(t, q, c, x, b, d, m, n)
+            join respondents r on r.pseudonym = v.t
+            order by v.n
+            on conflict (respondent_id, question_id) do nothing`);
+        }
+        await tx.execute(sql`
+          delete from ${answerInbox}
+          where id = any(${sql.param(waiting.map((w) => w.id))}::bigint[])`);
+        return mixed.length;
+      });
+    },
+    /** Dead inbox rows (sealed answers already mixed) are removed at once, not at autovacuum's pace. */
+    async vacuumInbox(): Promise<void> {
+      await db.execute(sql`vacuum answer_inbox`);
+    },
+    /** How many answers wait to be mixed. */
+    async waiting(): Promise<number> {
+      const [row] = rowsOf<{ n: number }>(
+        await db.execute(sql`select count(*)::int as n from ${answerInbox}`),
+      );
+      return row?.n ?? 0;
+    },
+    /**
+     * Per survey and country, how many accounts hold a credential for it: a stored profile names
+     * a country only when at least k of a survey's credential holders share it (decision 020).
+     */
+  };
+}
+
+export type CredentialsRepository = ReturnType<typeof createCredentialsRepository>;

@@ -1,0 +1,404 @@
+import crypto from 'node:crypto';
+import {
+  type AnswerRequest,
+  type AnswerResponse,
+  type CredentialKey,
+  type CredentialRequest,
+  type CredentialResponse,
+} from '@candor/contracts';
+import { AppError } from '../../lib/app-error.js';
+import { openJson, sealJson, sealProfile } from '../../lib/profile-seal.js';
+import { normalise } from '../answers/answers.service.js';
+import { countsInResults } from '../respondents/respondents.service.js';
+import type { ResultsService } from '../results/results.service.js';
+import type { SurveysService } from '../surveys/surveys.service.js';
+import { SUITE_NAME, type Signer, generateKeyPair, signerOf } from './blind-signer.js';
+import type { CredentialsRepository, MixedAnswer } from './credentials.repository.js';
+
+/**
+ * A stored profile names a country only when at least this many of the survey's credential
+ * holders share it; below, it is `other` (decision 020: no stored class narrows a survey's
+ * respondents to fewer than 10 accounts).
+ */
+export const COUNTRY_K = 10;
+/** Most waiting answers one mixing step takes. */
+const MIX_BATCH = 5000;
+/** Verified credentials remembered per process (a member answers a survey's questions in a row). */
+const VERIFIED_CACHE = 100_000;
+
+export interface CredentialsServiceDeps {
+  surveys: Pick<SurveysService, 'findListed' | 'findQuestion'>;
+  results: Pick<ResultsService, 'forQuestion'>;
+  /** deriveCredentialKeys(secrets). */
+  keys: { signingKeySeal: Buffer; inbox: Buffer };
+  /** deriveProfileKey(secrets): seals the mixed answers' profiles. */
+  profileKey: Buffer;
+  /** Answers wait until this many credentials are among them, or `mixMaxWaitSeconds` pass. */
+  mixMinPeople: number;
+  mixMaxWaitSeconds: number;
+  /** How often the leader mixes (RESULTS_REFRESH_SECONDS); 0: only when asked (tests). */
+  intervalSeconds: number;
+  onError?: (err: unknown) => void;
+  clock?: () => Date;
+}
+
+/** What a verified credential header gives: its survey, its stored tag, its receipt key. */
+interface Redeemer {
+  surveyId: number;
+  /** `respondents.pseudonym` of the credential's answers: a hash of the credential. */
+  tag: string;
+  /** Keys the receipts' digests: only the holder of the credential can compute them. */
+  receiptKey: Buffer;
+}
+
+/** What waits in the inbox, sealed; `_` pads it to its bucket's length. */
+interface InboxPayload {
+  t: string;
+  s: number;
+  q: number;
+  c: number | null;
+  x: string | null;
+  b: boolean;
+  d: string;
+  m: 'pending' | null;
+  p: [string, string, string];
+  at: number;
+  _?: string;
+}
+
+const b64 = (b: Buffer) => b.toString('base64url');
+const sha256 = (...parts: Array<string | Buffer>) => {
+  const h = crypto.createHash('sha256');
+  for (const p of parts) h.update(p);
+  return h.digest();
+};
+const mac = (key: Buffer, value: string) =>
+  b64(crypto.createHmac('sha256', key).update(value).digest());
+
+/**
+ * Pads a payload's JSON to its bucket: closed and blank answers to one length, written answers
+ * to the next power of two (at least 1 KiB), so a sealed row's length says at most how long a
+ * written answer is, to a factor of two.
+ */
+function padded(payload: InboxPayload): InboxPayload {
+  const bare = Buffer.byteLength(JSON.stringify({ ...payload, _: '' }));
+  const target = payload.x === null ? 512 : Math.max(1024, 2 ** Math.ceil(Math.log2(bare)));
+  return { ...payload, _: ' '.repeat(Math.max(0, target - bare)) };
+}
+
+/** A uniformly shuffled copy (Fisher-Yates over node:crypto's randomInt). */
+export function shuffled<T>(items: readonly T[]): T[] {
+  const out = [...items];
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = crypto.randomInt(i + 1);
+    [out[i], out[j]] = [out[j]!, out[i]!];
+  }
+  return out;
+}
+
+/**
+ * Anonymous answer credentials (decision 020): each survey's key, issuance to counting members
+ * (one per account and survey), answers redeemed without a session, and the mixer that writes
+ * acknowledged answers into `answers` in shuffled batches of many people.
+ */
+export function createCredentialsService(
+  repo: CredentialsRepository,
+  deps: CredentialsServiceDeps,
+) {
+  const clock = deps.clock ?? (() => new Date());
+  const signers = new Map<number, Promise<Signer>>();
+  let timer: ReturnType<typeof setInterval> | undefined;
+  let running: Promise<unknown> = Promise.resolve();
+  const verified = new Map<string, Redeemer>();
+
+  async function loadSigner(surveyId: number): Promise<Signer> {
+    let stored = await repo.findKey(surveyId);
+    if (!stored) {
+      const pair = await generateKeyPair();
+      // Another process may have stored one meanwhile: the first stored is everyone's key.
+      stored = await repo.insertKey({
+        surveyId,
+        keyId: (await signerOf(pair)).keyId,
+        publicKey: b64(pair.spki),
+        privateKey: sealJson(deps.keys.signingKeySeal, b64(pair.pkcs8)),
+      });
+    }
+    return signerOf({
+      spki: Buffer.from(stored.publicKey, 'base64url'),
+      pkcs8: Buffer.from(
+        openJson(deps.keys.signingKeySeal, stored.privateKey) as string,
+        'base64url',
+      ),
+    });
+  }
+
+  /** The survey's signer, made on first use (one per survey, whichever process makes it). */
+  function signerFor(surveyId: number): Promise<Signer> {
+    let signer = signers.get(surveyId);
+    if (!signer) {
+      signer = loadSigner(surveyId);
+      signer.catch(() => signers.delete(surveyId));
+      signers.set(surveyId, signer);
+    }
+    return signer;
+  }
+
+  async function openSurvey(gid: string) {
+    const survey = await deps.surveys.findListed(gid);
+    if (!survey) throw new AppError('NOT_FOUND');
+    if (survey.closed) throw new AppError('SURVEY_CLOSED');
+    return survey;
+  }
+
+  /** Checks a `Candor-Credential` header against the survey's key. */
+  async function redeemerOf(header: string, surveyId: number): Promise<Redeemer> {
+    const known = verified.get(header);
+    if (known) {
+      if (known.surveyId !== surveyId) throw wrongSurvey();
+      return known;
+    }
+    const [prepared, signature] = header.split('.').map((p) => Buffer.from(p, 'base64url'));
+    const signer = await signerFor(surveyId);
+    if (!prepared || !signature || !(await signer.verify(prepared, signature))) {
+      throw wrongSurvey();
+    }
+    const redeemer = {
+      surveyId,
+      tag: `cred:${b64(sha256('candor credential tag\n', prepared))}`,
+      receiptKey: sha256('candor credential receipt\n', prepared),
+    };
+    if (verified.size >= VERIFIED_CACHE) verified.delete(verified.keys().next().value!);
+    verified.set(header, redeemer);
+    return redeemer;
+  }
+
+  const wrongSurvey = () =>
+    new AppError(
+      'CREDENTIAL_INVALID',
+      'This answer credential was not issued for this survey: it is forged, damaged or for another survey.',
+    );
+
+  return {
+    /** The survey's public key: the same for every reader, made on first use. */
+    async publicKey(gid: string): Promise<CredentialKey> {
+      const survey = await openSurvey(gid);
+      const signer = await signerFor(survey.id);
+      return {
+        gid: survey.gid,
+        key_id: signer.keyId,
+        public_key: b64(signer.spki),
+        suite: SUITE_NAME,
+      };
+    },
+
+    /**
+     * Signs the blinded messages of a counting member, one per survey for good: the same
+     * blinded message again gets the same signature (a retry after a lost reply), another one
+     * is refused. Each survey is answered on its own: a closed or unknown survey is refused
+     * without failing the others.
+     */
+    async issue(uuid: string, request: CredentialRequest): Promise<CredentialResponse> {
+      const account = await repo.account(uuid);
+      if (!account) throw new AppError('UNAUTHENTICATED');
+      if (!countsInResults(account.status, account.phoneVerifiedAt)) {
+        throw new AppError(
+          'FORBIDDEN',
+          'Your account is not approved yet: your answers wait on this device and count once it is.',
+        );
+      }
+      const refused: CredentialResponse['refused'] = [];
+      const signed: Array<{
+        gid: string;
+        keyId: string;
+        surveyId: number;
+        digest: string;
+        sig: string;
+      }> = [];
+      const seen = new Set<string>();
+      for (const { gid, blinded_msg } of request.requests) {
+        const g = gid.toLowerCase();
+        if (seen.has(g)) {
+          refused.push({
+            gid: g,
+            code: 'VALIDATION_FAILED',
+            detail: 'This survey is asked for twice.',
+          });
+          continue;
+        }
+        seen.add(g);
+        const survey = await deps.surveys.findListed(g);
+        if (!survey || survey.closed) {
+          const code = survey ? ('SURVEY_CLOSED' as const) : ('NOT_FOUND' as const);
+          refused.push({ gid: g, code, detail: new AppError(code).message });
+          continue;
+        }
+        const blinded = Buffer.from(blinded_msg, 'base64url');
+        const signer = await signerFor(survey.id);
+        let sig: Buffer;
+        try {
+          sig = signer.blindSign(blinded);
+        } catch {
+          refused.push({
+            gid: g,
+            code: 'VALIDATION_FAILED',
+            detail: 'The blinded message does not fit this survey’s key.',
+          });
+          continue;
+        }
+        signed.push({
+          gid: g,
+          keyId: signer.keyId,
+          surveyId: survey.id,
+          digest: b64(sha256(blinded)),
+          sig: b64(sig),
+        });
+      }
+      const stored = await repo.issue(
+        signed.map((s) => ({
+          userId: account.id,
+          surveyId: s.surveyId,
+          blindedDigest: s.digest,
+          blindSig: s.sig,
+        })),
+      );
+      const bySurvey = new Map(stored.map((r) => [r.surveyId, r]));
+      const credentials: CredentialResponse['credentials'] = [];
+      for (const s of signed) {
+        const kept = bySurvey.get(s.surveyId);
+        if (kept?.blindedDigest === s.digest) {
+          credentials.push({ gid: s.gid, key_id: s.keyId, blind_sig: kept.blindSig });
+        } else {
+          refused.push({
+            gid: s.gid,
+            code: 'CREDENTIAL_ISSUED',
+            detail: new AppError('CREDENTIAL_ISSUED').message,
+          });
+        }
+      }
+      return { credentials, refused };
+    },
+
+    /**
+     * Redeems an answer: checks the credential, writes its receipt and the sealed answer in one
+     * statement (201), or recognises a replay of the same answer or Idempotency-Key (200), or
+     * refuses a second, different answer (ALREADY_ANSWERED). Nothing of the account is known.
+     */
+    async redeem(
+      qid: string,
+      header: string,
+      body: AnswerRequest,
+      idempotencyKey: string | undefined,
+    ): Promise<{ status: 200 | 201; body: AnswerResponse }> {
+      const q = await deps.surveys.findQuestion(qid);
+      if (!q) throw new AppError('NOT_FOUND');
+      if (q.closed) throw new AppError('SURVEY_CLOSED');
+      const redeemer = await redeemerOf(header, q.surveyId);
+      const answer = normalise(q, body);
+      const profile = body.profile;
+      if (!profile) {
+        throw new AppError('VALIDATION_FAILED', undefined, {
+          profile: ['Send the profile this device holds with an answer credential.'],
+        });
+      }
+      const answerMac = mac(
+        redeemer.receiptKey,
+        `answer\n${q.qid}\n${JSON.stringify([answer.choiceId, answer.text, answer.isBlank])}`,
+      );
+      const now = clock();
+      const receipt = {
+        key: mac(redeemer.receiptKey, `redeem\n${q.qid}`),
+        answerMac,
+        // Always a digest (of a random value without a key), so every receipt has one length.
+        idempotencyMac: mac(
+          redeemer.receiptKey,
+          `idempotency\n${q.qid}\n${idempotencyKey ?? crypto.randomUUID()}`,
+        ),
+        answeredOn: now.toISOString().slice(0, 10),
+      };
+      const payload = padded({
+        t: redeemer.tag,
+        s: q.surveyId,
+        q: q.id,
+        c: answer.choiceId,
+        x: answer.text,
+        b: answer.isBlank,
+        d: receipt.answeredOn,
+        m: answer.moderation,
+        p: [profile.gender, profile.age_band, profile.country],
+        at: now.getTime(),
+      });
+      const label =
+        answer.choiceId !== null
+          ? (q.choiceById.get(answer.choiceId)?.label ?? '')
+          : (answer.text ?? '');
+      const reply = async (answeredOn: string): Promise<AnswerResponse> => ({
+        qid: q.qid,
+        gid: q.surveyGid,
+        answer: label,
+        is_blank: answer.isBlank,
+        date: answeredOn,
+        // Instant feedback (v1_*) shows the graph right after the answer; v2_* only at the end.
+        results: q.variant.startsWith('v1_') ? await deps.results.forQuestion(q) : null,
+      });
+      if (await repo.redeem(receipt, sealJson(deps.keys.inbox, payload))) {
+        return { status: 201, body: await reply(receipt.answeredOn) };
+      }
+      const stored = await repo.findRedemption(receipt.key);
+      if (!stored) throw new AppError('INTERNAL');
+      if (stored.answerMac === answerMac || stored.idempotencyMac === receipt.idempotencyMac) {
+        if (stored.answerMac !== answerMac) throw new AppError('ALREADY_ANSWERED');
+        return { status: 200, body: await reply(stored.answeredOn) };
+      }
+      throw new AppError('ALREADY_ANSWERED');
+    },
+
+    /**
+     * One mixing step: when the waiting answers hold at least `mixMinPeople` credentials, or the
+     * oldest has waited `mixMaxWaitSeconds` (or `force`), they are written in a shuffled order,
+     * with each new credential's respondent, and leave the inbox. Returns how many were written.
+     */
+    async mix(force = false): Promise<number> {
+      const written = await repo.mix(MIX_BATCH, async (waiting, holdersByCountry) => {
+        const open = waiting.map((w) => openJson(deps.keys.inbox, w.payload) as InboxPayload);
+        const people = new Set(open.map((p) => p.t)).size;
+        const oldest = Math.min(...open.map((p) => p.at));
+        const due = clock().getTime() - oldest >= deps.mixMaxWaitSeconds * 1000;
+        if (!force && people < deps.mixMinPeople && !due) return null;
+        const holders = await holdersByCountry([...new Set(open.map((p) => p.s))]);
+        return shuffled(open).map((p): MixedAnswer => ({
+          tag: p.t,
+          profile: sealProfile(deps.profileKey, {
+            gender: p.p[0] as never,
+            ageBand: p.p[1],
+            country: (holders.get(p.s)?.get(p.p[2]) ?? 0) >= COUNTRY_K ? p.p[2] : 'other',
+          }),
+          questionId: p.q,
+          choiceId: p.c,
+          text: p.x,
+          isBlank: p.b,
+          answeredOn: p.d,
+          moderation: p.m,
+        }));
+      });
+      if (written) await repo.vacuumInbox();
+      return written;
+    },
+
+    /** Mixes every `intervalSeconds` while this process leads the background work. */
+    start(): void {
+      if (timer || deps.intervalSeconds <= 0) return;
+      timer = setInterval(() => {
+        running = running.then(() => this.mix()).catch((err: unknown) => deps.onError?.(err));
+      }, deps.intervalSeconds * 1000);
+      timer.unref();
+    },
+
+    async stop(): Promise<void> {
+      clearInterval(timer);
+      timer = undefined;
+      await running;
+    },
+  };
+}
+
+export type CredentialsService = ReturnType<typeof createCredentialsService>;

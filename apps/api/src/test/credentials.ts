@@ -1,0 +1,77 @@
+import crypto from 'node:crypto';
+import type { AnswerProfile, CredentialKey, CredentialResponse } from '@candor/contracts';
+import type { App } from '../app.js';
+import { suite } from '../modules/credentials/blind-signer.js';
+import { get, json, post } from './accounts.js';
+
+/**
+ * The device's side, for tests and the benches (the web app runs the same library): a prepared
+ * message, blinded for `spki`, and how to finalize the server's blind signature into a
+ * credential header value.
+ */
+export async function blindForTest(spki: Buffer) {
+  const publicKey = await crypto.subtle.importKey(
+    'spki',
+    spki,
+    { name: 'RSA-PSS', hash: 'SHA-384' },
+    true,
+    ['verify'],
+  );
+  const s = suite();
+  const prepared = s.prepare(crypto.getRandomValues(new Uint8Array(32)));
+  const { blindedMsg, inv } = await s.blind(publicKey, prepared);
+  return {
+    blindedMsg: Buffer.from(blindedMsg),
+    async finalize(blindSig: Buffer): Promise<string> {
+      const sig = await s.finalize(publicKey, prepared, new Uint8Array(blindSig), inv);
+      return `${Buffer.from(prepared).toString('base64url')}.${Buffer.from(sig).toString('base64url')}`;
+    },
+  };
+}
+
+/**
+ * What a member's device does for survey `gid`: fetches its key without a session, blinds,
+ * asks for the signature with the member's token and finalizes it into a `Candor-Credential`.
+ */
+export async function obtainCredential(app: App, token: string, gid: string): Promise<string> {
+  const keyRes = await get(app, `/api/v1/surveys/${gid}/credential-key/`);
+  if (keyRes.statusCode !== 200) throw new Error(`key: ${keyRes.statusCode} ${keyRes.body}`);
+  const key = json<CredentialKey>(keyRes);
+  const device = await blindForTest(Buffer.from(key.public_key, 'base64url'));
+  const res = await post(
+    app,
+    '/api/v1/credentials/',
+    { requests: [{ gid, blinded_msg: device.blindedMsg.toString('base64url') }] },
+    { token },
+  );
+  const body = json<CredentialResponse>(res);
+  if (res.statusCode !== 200 || body.credentials.length !== 1) {
+    throw new Error(`issue: ${res.statusCode} ${res.body}`);
+  }
+  return device.finalize(Buffer.from(body.credentials[0]!.blind_sig, 'base64url'));
+}
+
+/** An answer redeemed with a credential, no session: as the web app sends it. */
+export function redeem(
+  app: App,
+  qid: string,
+  credential: string,
+  body: Record<string, unknown>,
+  opts: { key?: string; profile?: AnswerProfile | null } = {},
+) {
+  const profile =
+    opts.profile === null
+      ? {}
+      : { profile: opts.profile ?? { gender: 'female', age_band: '25-34', country: 'US' } };
+  return post(
+    app,
+    `/api/v1/questions/${qid}/answer/`,
+    { ...body, ...profile },
+    {
+      headers: {
+        'candor-credential': credential,
+        ...(opts.key ? { 'idempotency-key': opts.key } : {}),
+      },
+    },
+  );
+}
