@@ -86,18 +86,24 @@ async function answerFirstChoice(page: Page, question: string) {
  * The published shares of the member's 3 most unusual answers of survey `gid`, as the API has
  * them: the smallest shares shown, hidden ones left out.
  */
-async function smallestShares(who: Caller, gid: string): Promise<number[]> {
+async function smallestShares(who: Caller, gid: string): Promise<string[]> {
   const res = await call('/api/v1/user/mirror/', { token: await token(who) });
   return smallestOf((await res.json()) as Mirror, gid);
 }
 
 /** The three smallest shares of the same answer in one survey of a mirror, rounded as shown. */
-function smallestOf(mirror: Mirror, gid: string): number[] {
+function smallestOf(mirror: Mirror, gid: string): string[] {
   return mirror.results
     .filter((i) => i.gid === gid && i.type === 'Closed' && !i.is_blank)
-    .flatMap((i) => (i.same_percent === null ? [] : [Math.round(i.same_percent)]))
-    .sort((a, b) => a - b)
-    .slice(0, 3);
+    .flatMap((i) => (i.same_percent === null ? [] : [[i.same_percent, i.same_margin] as const]))
+    .sort(([a], [b]) => a - b)
+    .slice(0, 3)
+    .map(([percent, margin]) =>
+      // A share inside its noise is shown as "<N%" (the top of its interval), never as 0%.
+      margin !== null && percent - margin <= 0
+        ? `<${Math.max(1, Math.ceil(percent + margin))}%`
+        : `${Math.round(percent)}%`,
+    );
 }
 
 /** The summary's three answers: each one's share as shown, and its line of words. */
@@ -106,9 +112,7 @@ async function summaryOf(page: Page, title: string) {
   await summary.waitFor();
   const items = summary.getByRole('listitem');
   await expect(items.count()).resolves.toBe(3);
-  const percents = (await summary.locator('.unusual__percent').allTextContents()).map((t) =>
-    Number(t.replace('%', '')),
-  );
+  const percents = await summary.locator('.unusual__percent').allTextContents();
   return { summary, percents, lines: await summary.locator('.unusual__share').allTextContents() };
 }
 
@@ -130,7 +134,7 @@ describe('the numbers explained in words, and breakdowns that unlock', () => {
       await note.waitFor();
       expect(await note.isVisible()).toBe(true);
       await expect(note.textContent()).resolves.toMatch(
-        /Each share is within ±\d+ points? of the true one, 95 times in 100\.$/,
+        /Each share is within ±\d+ points? of the true one, 95 times in 100 \(the shaded band on each bar\)\.$/,
       );
       await graph.locator('.chart--bars').waitFor();
       await screenshot(page, `insight-graph-notes-${size}`);
@@ -203,7 +207,7 @@ describe('your most unusual answers, at the end of a survey and in the mirror', 
       const { context, page, watch } = await people.newPage(still(options), member);
       // What the page is told. The e2e server tests every question's period each second, and a
       // release by noise alone between the read above and the page's own would move a share.
-      const told: number[][] = [];
+      const told: string[][] = [];
       page.on('response', (res) => {
         if (!res.url().endsWith('/api/v1/user/mirror/') || !res.ok()) return;
         void res
@@ -224,10 +228,11 @@ describe('your most unusual answers, at the end of a survey and in the mirror', 
       await page.getByRole('heading', { name: 'Thank you for your candour' }).waitFor();
       const outro = await summaryOf(page, 'Your 3 most unusual answers');
       await expect.poll(() => told).toContainEqual(outro.percents);
-      // Answered today, after the last update: each says it joins at the next one.
+      // Answered today, after the last update: each says when it counts, from the published
+      // threshold of the next update.
       for (const line of outro.lines) {
         expect(line).toMatch(
-          /^About \d+% (\(±\d+\) )?answered the same · yours joins at the next update$/,
+          /^(About \d+% (\(±\d+\) )?|Under about \d+% )answered the same · counts within about [\d,]+ more answers$/,
         );
       }
       // Every answer against everyone's, below.

@@ -1,4 +1,4 @@
-import type { Mirror, MyData, SurveyDetail } from '@candor/contracts';
+import type { Mirror, MyData, QuestionResults, SurveyDetail } from '@candor/contracts';
 import type { Page } from 'playwright-core';
 import { describe, expect, inject } from 'vitest';
 import { type Caller, call, logInByApi, sampleSurvey, token } from './api';
@@ -16,6 +16,13 @@ const survey = (name: string) => sampleSurvey((s) => s.name === name);
 async function mirror(who: Caller) {
   const res = await call('/api/v1/user/mirror/', { token: await token(who) });
   return ((await res.json()) as Mirror).results;
+}
+
+/** A question's published results as the API gives them to the member (one breakdown or none). */
+async function published(who: Caller, qid: string, breakdown?: string) {
+  const query = breakdown ? `?breakdown=${breakdown}` : '';
+  const res = await call(`/api/v1/questions/${qid}/results/${query}`, { token: await token(who) });
+  return (await res.json()) as QuestionResults;
 }
 
 /** Starts the survey and answers its first question with its first real choice. */
@@ -62,16 +69,25 @@ describe('results, mirror and my data in Chromium', () => {
     const given = await answerFirst(page, s);
 
     // The whole graph: the own choice named in words, in the chart and its table alternative,
-    // said to join the numbers at the next update.
+    // said to count within the published threshold of the next update.
     await page.waitForFunction(() => document.querySelector('.chart--bars') !== null);
+    const overall = await published(who, q.qid);
+    const when = `yours counts within about ${overall.next_update_after.toLocaleString('en')} more answers`;
     const label = await page.locator('.bars__row--mine .bars__label').textContent();
-    expect(label?.replace(/\s+/g, ' ')).toBe(`${given} · yours joins at the next update`);
-    await expect(
-      page
-        .getByRole('rowheader', { name: `${given} (your answer, joins at the next update)` })
-        .count(),
-    ).resolves.toBe(1);
-    await page.getByText(/n = \d+ people, verified/).waitFor();
+    expect(label?.replace(/\s+/g, ' ')).toBe(`${given} · ${when}`);
+    await expect(page.getByRole('rowheader', { name: `${given} (${when})` }).count()).resolves.toBe(
+      1,
+    );
+    // Left blank is a bar: the bars add up to everyone counted (100%, give or take rounding).
+    const overallBars = page.locator('.chart--bars .bars__row');
+    await expect(overallBars.last().locator('.bars__label').textContent()).resolves.toBe(
+      'Left blank',
+    );
+    const widths = await overallBars
+      .locator('.bars__fill')
+      .evaluateAll((els) => els.map((el) => parseFloat((el as HTMLElement).style.width)));
+    expect(Math.abs(widths.reduce((a, b) => a + b, 0) - 100)).toBeLessThan(0.5);
+    await page.getByText(/^[\d,]+ verified people$/).waitFor();
     await screenshot(page, 'results-graph-phone');
 
     // By gender: every group named for people, each either with its bars or said hidden.
@@ -83,14 +99,39 @@ describe('results, mirror and my data in Chromium', () => {
       expect(GENDER_GROUPS.some((g) => name.startsWith(g))).toBe(true);
     }
     for (const text of await groups.allTextContents()) {
-      expect(text).toMatch(/hidden to protect privacy|No answers from this group yet|\d+%/i);
+      expect(text).toMatch(/hidden to protect privacy|\d+%/i);
+      expect(text).not.toMatch(/Nobody|n = /);
     }
-    // A hidden cell says so and has no bar; it is never drawn as 0%.
+    // A hidden cell says so and has no bar; a share inside its noise says "under about N%";
+    // neither is ever drawn as an exact-looking 0%.
     for (const row of await page.locator('.bars__row').all()) {
       const value = (await row.locator('.bars__value').textContent())!;
-      expect(value).toMatch(/^(\d+%|hidden)$/);
+      expect(value).toMatch(/^(\d+%|hidden|under about \d+%)$/);
+      expect(value).not.toBe('0%');
       await expect(row.locator('.bars__fill').count()).resolves.toBe(value === 'hidden' ? 0 : 1);
     }
+    // Each shown group's note is that group's own margin from the API, never the overall one.
+    const byGender = (await published(who, q.qid, 'gender')).breakdown!.groups;
+    const GENDER_KEYS = ['female', 'male', 'non_binary', 'other', 'undisclosed'];
+    let checked = 0;
+    for (const item of await page.locator('.groups__item:not(.groups__item--hidden)').all()) {
+      const name = (await item.locator('.groups__name').textContent())!;
+      const key = GENDER_KEYS[GENDER_GROUPS.findIndex((g) => name.startsWith(g))]!;
+      const group = byGender.find((g) => g.key === key)!;
+      expect(group.margin, key).not.toBeNull();
+      const points = Math.max(1, Math.round(group.margin!));
+      await expect(item.locator('.groups__margin').textContent()).resolves.toBe(
+        `Each share here is within ±${points} ${points === 1 ? 'point' : 'points'}, 95 times in 100`,
+      );
+      // A group of a few hundred is far noisier than the whole: its note is not the overall one.
+      expect(group.margin!).toBeGreaterThan(overall.margin!);
+      await expect(item.locator('.groups__name').textContent()).resolves.toMatch(
+        new RegExp(`· ${group.respondents!.toLocaleString('en')} verified people$`),
+      );
+      checked++;
+    }
+    expect(checked).toBeGreaterThan(0);
+    await expect(page.getByText(/Each share is within ±/).count()).resolves.toBe(0);
     await expect(
       page.locator('.groups__item:not(.groups__item--hidden)').count(),
     ).resolves.toBeGreaterThan(0);
@@ -115,9 +156,11 @@ describe('results, mirror and my data in Chromium', () => {
         ? /Not enough answers yet/
         : stored.same_percent === null
           ? /Share hidden to protect privacy/
-          : new RegExp(
-              `^About ${Math.round(stored.same_percent)}%( \\(±\\d+\\))? answered the same`,
-            );
+          : stored.same_margin !== null && stored.same_percent <= stored.same_margin
+            ? new RegExp(`^Under about \\d+% answered the same`)
+            : new RegExp(
+                `^About ${Math.round(stored.same_percent)}%( \\(±\\d+\\))? answered the same`,
+              );
     await expect(item.locator('.mirror-item__same p').textContent()).resolves.toMatch(expected);
     await screenshot(page, 'mirror-phone');
     await fitsWidth(page, 320, 'mirror-320');
@@ -184,7 +227,11 @@ describe('results, mirror and my data in Chromium', () => {
       .getByRole('button', { name: 'All' })
       .click();
     await page
-      .getByRole('rowheader', { name: `${given} (your answer, joins at the next update)` })
+      .getByRole('rowheader', {
+        name: new RegExp(
+          `^${given.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(yours counts within about [\\d,]+ more answers\\)$`,
+        ),
+      })
       .waitFor({ state: 'attached' });
     await page.getByRole('button', { name: 'Skip rating and go on' }).click();
     await page.goto('/me');

@@ -38,6 +38,12 @@ export const ResultGroupSchema = z.object({
   suppressed: z.boolean(),
   respondents: z.number().int().min(0).nullable(),
   blank: z.number().int().min(0).nullable(),
+  /**
+   * The group's own 95% margin, in points: the widest of its shares' margins (open questions:
+   * of its written and left-blank shares). A group is far noisier than the overall row, so its
+   * bars say this, never the overall margin. Null when its shares are not shown.
+   */
+  margin: z.number().min(0).nullable(),
   /** Closed questions: every choice in the question's order; open: empty. */
   choices: z.array(ChoiceResultSchema),
 });
@@ -89,6 +95,11 @@ export const QuestionResultsSchema = z.object({
   respondents: z.number().int().min(0).nullable(),
   /** Of them, about how many left it blank; null when not shown. */
   blank: z.number().int().min(0).nullable(),
+  /**
+   * The overall row's 95% margin, in points: the widest of its shares' margins (open: of its
+   * written and left-blank shares); null when the shares are not shown.
+   */
+  margin: z.number().min(0).nullable(),
   /** Closed: every choice in the question's order (leave-blank last). Open: empty. */
   choices: z.array(ChoiceResultSchema),
   /** Nearly everyone (95% or more) gave one answer: the split is not shown, only the count. */
@@ -103,6 +114,13 @@ export const QuestionResultsSchema = z.object({
   samples: z.array(z.string()),
   /** How many updates the results have had (each adds its own noise). */
   updates: z.number().int().min(0),
+  /**
+   * About how many new answers, counted from the last update, the next update waits for: the
+   * trigger's threshold (20, 40, 80... doubling with each update). From public constants and
+   * `updates`, never from answers, so an answer not in the numbers yet can be told honestly
+   * when it will be ("within about 160 more answers"). Noise moves the real moment a little.
+   */
+  next_update_after: z.number().int().min(0),
   /** When the snapshot was taken; null before the first one. */
   snapshot_at: z.iso.datetime({ offset: true }).nullable(),
 });
@@ -111,6 +129,33 @@ export type QuestionResults = z.infer<typeof QuestionResultsSchema>;
 /** Query of `GET /v1/questions/{qid}/results/`. */
 export const ResultsQuerySchema = z.object({ breakdown: BreakdownDimensionSchema.optional() });
 export type ResultsQuery = z.infer<typeof ResultsQuerySchema>;
+
+/** A share and its 95% margin, as every published row gives them. */
+export interface ShareWithMargin {
+  percent: number | null;
+  margin: number | null;
+}
+
+/**
+ * Where one answer stands among the others of its row, said only as far as the margins allow
+ * (two shares differ clearly when their 95% intervals do not meet): `largest`, clearly above
+ * every other; `minority`, clearly below every other; `fewer`, clearly below the most chosen but
+ * not below all ("fewer than most"); `level`, no answer clearly ahead of it. Null when a share
+ * it would be compared with is hidden: a hidden share is never guessed at. The API's mirror and
+ * the web app's words use this one rule, so "minority" means the same everywhere.
+ */
+export function standingAmong(
+  own: ShareWithMargin,
+  others: readonly ShareWithMargin[],
+): 'largest' | 'level' | 'fewer' | 'minority' | null {
+  if (own.percent === null || others.some((o) => o.percent === null)) return null;
+  const low = (s: ShareWithMargin) => s.percent! - (s.margin ?? 0);
+  const high = (s: ShareWithMargin) => s.percent! + (s.margin ?? 0);
+  if (others.every((o) => low(own) > high(o))) return 'largest';
+  if (others.every((o) => high(own) < low(o))) return 'minority';
+  if (others.some((o) => high(own) < low(o))) return 'fewer';
+  return 'level';
+}
 
 /** One answered question in the mirror (`/me`): the member's answer against everyone's. */
 export const MirrorItemSchema = z.object({
@@ -130,13 +175,18 @@ export const MirrorItemSchema = z.object({
   same_margin: z.number().min(0).nullable(),
   /** About how many people the question's published results count; null while too few. */
   respondents: z.number().int().min(0).nullable(),
-  /** True when the answer is not the most common and under half gave it; null if unknown. */
+  /**
+   * True when the answer is clearly chosen less than every other answer (beyond both margins:
+   * `standingAmong` says 'minority'); null when a share it is compared with is hidden.
+   */
   minority: z.boolean().nullable(),
   /**
    * When the published numbers were taken; null before the first update. An answer given after
    * it is not in them yet: it joins at the next update.
    */
   snapshot_at: z.iso.datetime({ offset: true }).nullable(),
+  /** The question's `next_update_after`: when an answer not in the numbers yet joins them. */
+  next_update_after: z.number().int().min(0),
 });
 export type MirrorItem = z.infer<typeof MirrorItemSchema>;
 

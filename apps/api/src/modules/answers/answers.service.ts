@@ -8,6 +8,7 @@ import {
   type PageQuery,
   type QuestionResults,
   type RatingResponse,
+  standingAmong,
   type TimingId,
 } from '@candor/contracts';
 import { AppError } from '../../lib/app-error.js';
@@ -38,7 +39,7 @@ function fieldError(field: string, message: string): AppError {
 }
 
 /** The stored form of a valid answer to `q`, or the field error that explains why not. */
-export function normalise(q: CatalogQuestion, body: AnswerRequest) {
+function normalise(q: CatalogQuestion, body: AnswerRequest) {
   if (q.type === 'Closed') {
     if (body.text !== undefined) {
       throw fieldError('text', 'This question takes one of its answers, not text.');
@@ -250,10 +251,9 @@ export function createAnswersService(repo: AnswersRepository, deps: AnswersServi
           const others = published?.choices.filter((c) => !c.is_blank && c !== own) ?? [];
           const same = !r.isBlank && own ? own.percent : null;
           const sameMargin = same !== null ? (own?.margin ?? null) : null;
-          const minority =
-            same === null || others.some((c) => c.count === null)
-              ? null
-              : same < 50 && others.some((c) => (c.count ?? 0) > (own?.count ?? 0));
+          // One rule with the web app's words: a minority only beyond both margins.
+          const standing = own && same !== null ? standingAmong(own, others) : null;
+          const minority = standing === null ? null : standing === 'minority';
           return {
             qid: r.qid,
             question: r.question,
@@ -269,6 +269,7 @@ export function createAnswersService(repo: AnswersRepository, deps: AnswersServi
             respondents: published?.respondents ?? null,
             minority,
             snapshot_at: published?.snapshot_at ?? null,
+            next_update_after: published?.next_update_after ?? 0,
           };
         }),
       );

@@ -33,6 +33,7 @@ describe('answerJson', () => {
     type: 'Closed',
     respondents: 120,
     blank: 10,
+    margin: 4,
     choices: [{ choice: 'Yes', count: 110, percent: 100, margin: 4, is_blank: false }],
     dominated: true,
     breakdown: null,
@@ -44,6 +45,7 @@ describe('answerJson', () => {
     words: [],
     samples: [],
     updates: 2,
+    next_update_after: 80,
     snapshot_at: '2026-11-24T10:00:00.000Z',
   };
   const gid = crypto.randomUUID();
@@ -216,6 +218,7 @@ describe.each(engines)('answers API on %s', (engine) => {
           type: 'Closed',
           respondents: null,
           blank: null,
+          margin: null,
           choices: q.labels.map((label) => ({
             choice: label,
             count: null,
@@ -240,6 +243,8 @@ describe.each(engines)('answers API on %s', (engine) => {
           words: [],
           samples: [],
           updates: 0,
+          // The first update comes at about 20 answers: public, never from answers.
+          next_update_after: 20,
           snapshot_at: null,
         },
       });

@@ -44,17 +44,18 @@ type Cell = string | number | null;
 /** The published numbers of one row (overall or a group) as (choice, count, percent, margin). */
 function outcomeLines(
   type: QuestionResults['type'],
-  row: Pick<QuestionResults, 'respondents' | 'blank' | 'choices'>,
+  row: Pick<QuestionResults, 'respondents' | 'blank' | 'choices' | 'margin'>,
 ): Array<[choice: string, count: number | null, percent: number | null, margin: number | null]> {
   if (type === 'Closed') return row.choices.map((c) => [c.choice, c.count, c.percent, c.margin]);
   // Open questions publish respondents and blank (both noisy); written = respondents - blank.
-  const { respondents: total, blank } = row;
+  // Their two shares have one margin (the row's: written and blank are each other's rest).
+  const { respondents: total, blank, margin } = row;
   const written = total !== null && blank !== null ? Math.max(0, total - blank) : null;
   const percent = (n: number | null) =>
     n === null || total === null ? null : total > 0 ? oneDecimal((n / total) * 100) : 0;
   return [
-    [WRITTEN_ANSWER, written, percent(written), null],
-    [LEAVE_BLANK_CHOICE, blank, percent(blank), null],
+    [WRITTEN_ANSWER, written, percent(written), margin],
+    [LEAVE_BLANK_CHOICE, blank, percent(blank), margin],
   ];
 }
 

@@ -288,6 +288,40 @@ describe.each(engines)('operators’ results and exports on %s', (engine) => {
       });
     });
 
+    it("gives an open question's written and blank shares their margin in the CSV", async () => {
+      const taboos = await questionsOf('taboos');
+      const open = taboos.at(-1)!;
+      for (let i = 0; i < 18; i++) {
+        const m = await createMember(app);
+        const text = i < 3 ? '' : `secret number ${i}`;
+        const res = await post(app, `/api/v1/questions/${open.qid}/answer/`, { text }, m);
+        expect(res.statusCode, res.body).toBe(201);
+      }
+      // Folded, then released (18 do not pass the first threshold of 20).
+      await app.results.tick();
+      await app.results.releaseNow(open.id);
+      const gid = await gidOf('taboos');
+      const exported = SurveyExportSchema.parse(
+        json(await get(app, `/api/v1/admin/surveys/${gid}/export.json`, { token: admin.token })),
+      );
+      const results = exported.questions.find((x) => x.qid === open.qid)!.results;
+      expect(results.respondents).toBe(18);
+      expect(results.margin).toBeGreaterThan(5);
+      const csv = await get(app, `/api/v1/admin/surveys/${gid}/export.csv`, {
+        token: admin.token,
+      });
+      const rows = csv.body
+        .slice(0, -2)
+        .split('\r\n')
+        .map(cellsOf)
+        .filter((r) => r[1] === open.qid && r[3] === 'all');
+      // Every share carries its interval: written and left blank, not an empty margin cell.
+      expect(rows.map((r) => [r[5], r[7], r[8]])).toEqual([
+        ['Written answer', '83.3', String(results.margin)],
+        ['Leave blank', '16.7', String(results.margin)],
+      ]);
+    });
+
     it('exports surveys of any status: closed and not yet released', async () => {
       for (const slug of ['money', 'crime']) {
         const res = await get(app, `/api/v1/admin/surveys/${await gidOf(slug)}/export.json`, {

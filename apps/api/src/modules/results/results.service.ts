@@ -39,6 +39,7 @@ import {
   release,
   ratingsOf,
   rowOf,
+  thresholdOf,
   timingCell,
   timingsOf,
 } from './privacy.js';
@@ -119,9 +120,12 @@ function describe(q: CatalogQuestion, row: PublishedRow) {
           is_blank: c.isBlank,
         }))
       : [];
+  const margins = row.margins.filter((m): m is number => m !== null);
   return {
     respondents: row.total,
     blank: blankAt >= 0 ? (row.counts[blankAt] ?? null) : 0,
+    // The row's own margin: a group's bars say it, not the overall row's (far narrower).
+    margin: margins.length > 0 ? Math.max(...margins) : null,
     choices,
   };
 }
@@ -234,6 +238,7 @@ export function toResults(
     words: enough ? words.map(([word, count]) => ({ word, count: Math.round(count) })) : [],
     samples: enough ? (snapshot?.samples ?? []) : [],
     updates: snapshot?.periods ?? 0,
+    next_update_after: thresholdOf(snapshot?.periods ?? 0),
     snapshot_at: stored ? stored.publishedAt.toISOString() : null,
   };
 }

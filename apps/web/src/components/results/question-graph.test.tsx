@@ -9,9 +9,12 @@ import {
   type BreakdownQuery,
   FEWER_THAN_TEN,
   HIDDEN_GROUP,
+  GROUP_MARGINS,
   HIDDEN_SHARE,
   headlineOf,
   QuestionGraph,
+  ROUNDED,
+  UNDER_NOISE,
 } from './question-graph';
 
 const qid = '00000000-0000-4000-8000-000000000001';
@@ -36,6 +39,7 @@ const results: QuestionResults = {
   type: 'Closed',
   respondents: 60,
   blank: 6,
+  margin: null,
   choices: [
     { choice: 'Yes', count: 36, percent: 60, margin: null, is_blank: false },
     { choice: 'No', count: null, percent: null, margin: null, is_blank: false },
@@ -52,6 +56,7 @@ const results: QuestionResults = {
   words: [],
   samples: [],
   updates: 1,
+  next_update_after: 40,
   snapshot_at: '2026-01-01T00:00:00Z',
 };
 
@@ -97,7 +102,9 @@ describe('QuestionGraph', () => {
       });
       expect(tab.getAttribute('aria-disabled')).toBe('true');
     }
-    expect(screen.getByText(/yours joins at the next update/)).toBeTruthy();
+    expect(
+      screen.getByText(/yours joins at the next update, which comes within about 40/),
+    ).toBeTruthy();
   });
 
   it('greys a breakdown without enough answers, says why, and does not open it', () => {
@@ -154,7 +161,7 @@ describe('QuestionGraph', () => {
     );
     const caption = screen.getByRole('figure').querySelector('figcaption')!;
     expect(within(caption).getByText(new RegExp(`^${APPROXIMATE}`)).textContent).toBe(
-      `${APPROXIMATE} Each share is within ±3 points of the true one, 95 times in 100.`,
+      `${APPROXIMATE} Each share is within ±3 points of the true one, 95 times in 100 (the shaded band on each bar).`,
     );
     // Two shares of this graph are hidden: the note says what that means.
     expect(within(caption).getByText(HIDDEN_SHARE)).toBeTruthy();
@@ -174,7 +181,9 @@ describe('QuestionGraph', () => {
       ),
     );
     const table = screen.getByRole('table');
-    expect(within(table).getByText('Answers of 54 people, left blank not included')).toBeTruthy();
+    expect(
+      within(table).getByText('Answers of 60 verified people, left blank included'),
+    ).toBeTruthy();
     const mine = within(table).getByRole('rowheader', { name: 'No (your answer)' });
     const cells = within(mine.closest('tr')!).getAllByRole('cell');
     expect(cells.map((c) => c.textContent)).toEqual(['hidden', 'hidden: too few to show safely']);
@@ -182,9 +191,11 @@ describe('QuestionGraph', () => {
       .getAllByRole('row')
       .slice(1)
       .map((r) => within(r).getAllByRole('cell')[0]!.textContent);
-    expect(shares).toEqual(['60%', 'hidden', 'hidden']);
-    expect(within(table).getAllByRole('row')).toHaveLength(4); // header + 3 answers, blank apart
-    expect(screen.getByText(/n = 60 people, verified · 6 left it blank/)).toBeTruthy();
+    expect(shares).toEqual(['60%', 'hidden', 'hidden', '10%']);
+    expect(within(table).getAllByRole('row')).toHaveLength(5); // header, 3 answers, left blank
+    // Plain words, not "n = 60".
+    expect(screen.getByText('60 verified people')).toBeTruthy();
+    expect(screen.queryByText(/n =/)).toBeNull();
   });
 
   it('draws the list variant with CSS bars (no chart), the own answer said to join later', () => {
@@ -202,9 +213,10 @@ describe('QuestionGraph', () => {
     );
     const rows = [...container.querySelectorAll('.chart--bars .bars__row')];
     expect(rows.map((r) => r.textContent)).toEqual([
-      'Yes · yours joins at the next update60%',
+      'Yes · yours counts within about 40 more answers60%',
       'Nohidden',
       'Maybehidden',
+      'Left blank10%',
     ]);
     expect(rows[0]!.classList.contains('bars__row--mine')).toBe(true);
     expect(rows[0]!.querySelector<HTMLElement>('.bars__fill')?.style.width).toBe('60%');
@@ -213,7 +225,9 @@ describe('QuestionGraph', () => {
     expect(container.querySelector('.chart--loading')).toBeNull();
     const table = screen.getByRole('table');
     expect(
-      within(table).getByRole('rowheader', { name: 'Yes (your answer, joins at the next update)' }),
+      within(table).getByRole('rowheader', {
+        name: 'Yes (yours counts within about 40 more answers)',
+      }),
     ).toBeTruthy();
   });
 
@@ -230,10 +244,10 @@ describe('QuestionGraph', () => {
         />,
       ),
     );
-    expect(screen.getByText('· yours is not in this yet')).toBeTruthy();
+    expect(screen.getByText('· yours counts once you sign up')).toBeTruthy();
     expect(
       within(screen.getByRole('table')).getByRole('rowheader', {
-        name: 'Yes (your answer, not in this yet)',
+        name: 'Yes (yours counts once you sign up)',
       }),
     ).toBeTruthy();
   });
@@ -251,8 +265,9 @@ describe('QuestionGraph', () => {
                 suppressed: false,
                 respondents: 24,
                 blank: null,
+                margin: 10.6,
                 choices: [
-                  { choice: 'Yes', count: 14, percent: 58.3, margin: null, is_blank: false },
+                  { choice: 'Yes', count: 14, percent: 58.3, margin: 10.6, is_blank: false },
                   { choice: 'No', count: null, percent: null, margin: null, is_blank: false },
                   { choice: 'Maybe', count: null, percent: null, margin: null, is_blank: false },
                   {
@@ -269,6 +284,7 @@ describe('QuestionGraph', () => {
                 suppressed: false,
                 respondents: 21,
                 blank: null,
+                margin: null,
                 choices: results.choices.map((c) => ({
                   ...c,
                   count: null,
@@ -276,12 +292,20 @@ describe('QuestionGraph', () => {
                   margin: null,
                 })),
               },
-              { key: 'non_binary', suppressed: true, respondents: null, blank: null, choices: [] },
+              {
+                key: 'non_binary',
+                suppressed: true,
+                respondents: null,
+                blank: null,
+                margin: null,
+                choices: [],
+              },
               {
                 key: 'other',
                 suppressed: false,
                 respondents: 0,
                 blank: 0,
+                margin: null,
                 choices: results.choices.map((c) => ({ ...c, count: 0, percent: 0, margin: null })),
               },
             ],
@@ -312,11 +336,16 @@ describe('QuestionGraph', () => {
       `/api/v1/questions/${qid}/results/?breakdown=gender`,
       expect.anything(),
     );
-    expect(within(women).getByText('· n = 24')).toBeTruthy();
+    expect(within(women).getByText('· 24 verified people')).toBeTruthy();
+    // The group's own margin, not the overall row's.
+    expect(
+      within(women).getByText('Each share here is within ±11 points, 95 times in 100'),
+    ).toBeTruthy();
     expect(within(women).getByText('58%')).toBeTruthy();
-    expect(within(women).getAllByText('hidden')).toHaveLength(2);
+    // No, Maybe and Left blank hidden: left blank is a row of its own, not a line of text.
+    expect(within(women).getAllByText('hidden')).toHaveLength(3);
+    expect(within(women).getByText('Left blank')).toBeTruthy();
     expect(within(women).getByText('· your answer')).toBeTruthy();
-    expect(within(women).getByText('Left blank: hidden')).toBeTruthy();
     const nb = screen.getByText('Non-binary').closest('li')!;
     expect(
       within(nb).getByText(`${HIDDEN_GROUP}: too few answers in this group to show it safely`),
@@ -324,8 +353,11 @@ describe('QuestionGraph', () => {
     const men = screen.getByText('Men').closest('li')!;
     expect(within(men).getByText('Every share hidden to protect privacy')).toBeTruthy();
     expect(within(men).queryByText('hidden')).toBeNull();
+    // A group of 0 is not said exact ("No answers", "0%"): it is too small to show.
     const other = screen.getByText('Another gender').closest('li')!;
-    expect(within(other).getByText('No answers from this group yet')).toBeTruthy();
+    expect(
+      within(other).getByText(`${HIDDEN_GROUP}: too few answers in this group to show it safely`),
+    ).toBeTruthy();
     expect(within(other).queryByText('0%')).toBeNull();
   });
 
@@ -366,6 +398,192 @@ describe('QuestionGraph', () => {
   });
 });
 
+describe('QuestionGraph: every share says how sure it is (issue 29)', () => {
+  const full: QuestionResults = {
+    ...results,
+    respondents: 398,
+    blank: 40,
+    margin: 4.9,
+    choices: [
+      { choice: 'Yes', count: 199, percent: 50, margin: 4.9, is_blank: false },
+      { choice: 'No', count: 123, percent: 31, margin: 4.5, is_blank: false },
+      { choice: 'Maybe', count: 0, percent: 0, margin: 2.4, is_blank: false },
+      { choice: LEAVE_BLANK_CHOICE, count: 76, percent: 19, margin: 3.9, is_blank: true },
+    ],
+  };
+
+  it('draws left blank as a bar, so the bars add up to 100%, each with its interval', () => {
+    const { container } = render(
+      wrap(
+        <QuestionGraph
+          breakdownQuery={breakdownQuery}
+          question={closed}
+          results={full}
+          mine="No"
+        />,
+      ),
+    );
+    const rows = [...container.querySelectorAll('.chart--bars .bars__row')];
+    expect(rows.map((r) => r.querySelector('.bars__label')!.firstChild!.textContent)).toEqual([
+      'Yes',
+      'No',
+      'Maybe',
+      'Left blank',
+    ]);
+    const widths = rows.map((r) =>
+      parseFloat(r.querySelector<HTMLElement>('.bars__fill')!.style.width),
+    );
+    expect(widths.reduce((a, b) => a + b, 0)).toBe(100);
+    // Each shown share draws its 95% interval: from 45.1% to 54.9% for 50% ±4.9.
+    const band = rows[0]!.querySelector<HTMLElement>('.bars__interval')!;
+    expect(parseFloat(band.style.left)).toBeCloseTo(45.1);
+    expect(parseFloat(band.style.width)).toBeCloseTo(9.8);
+    // Plain words: "398 verified people", the whole row's margin, and no "n =".
+    expect(screen.getByText('398 verified people')).toBeTruthy();
+    expect(screen.getByText(/Each share is within ±5 points of the true one/)).toBeTruthy();
+    // The 31% second answer is "fewer than most", never "a minority".
+    expect(
+      screen.getByText('You’re with 31%, fewer than most: “Yes” leads with 50%.'),
+    ).toBeTruthy();
+  });
+
+  it('says a share inside its noise "under about N%", never 0%', () => {
+    const { container } = render(
+      wrap(
+        <QuestionGraph
+          breakdownQuery={breakdownQuery}
+          question={closed}
+          results={full}
+          mine={null}
+        />,
+      ),
+    );
+    const values = [...container.querySelectorAll('.chart--bars .bars__value')].map(
+      (v) => v.textContent,
+    );
+    expect(values).toEqual(['50%', '31%', 'under about 3%', '19%']);
+    expect(container.textContent).not.toMatch(/\b0%/);
+    expect(screen.getByText(UNDER_NOISE)).toBeTruthy();
+    const cells = within(screen.getByRole('table'))
+      .getAllByRole('row')
+      .slice(1)
+      .map((r) =>
+        within(r)
+          .getAllByRole('cell')
+          .map((c) => c.textContent),
+      );
+    expect(cells[2]).toEqual(['under about 3%', 'too few to count exactly']);
+  });
+
+  it('says when whole-number shares do not add up to 100, and only then', () => {
+    const thirds: QuestionResults = {
+      ...full,
+      choices: [
+        { choice: 'Yes', count: 133, percent: 33.4, margin: 4, is_blank: false },
+        { choice: 'No', count: 133, percent: 33.3, margin: 4, is_blank: false },
+        { choice: 'Maybe', count: 93, percent: 23.3, margin: 4, is_blank: false },
+        { choice: LEAVE_BLANK_CHOICE, count: 40, percent: 10, margin: 3, is_blank: true },
+      ],
+    };
+    const { rerender } = render(
+      wrap(
+        <QuestionGraph
+          breakdownQuery={breakdownQuery}
+          question={closed}
+          results={thirds}
+          mine={null}
+        />,
+      ),
+    );
+    expect(screen.getByText(ROUNDED)).toBeTruthy();
+    rerender(
+      wrap(
+        <QuestionGraph
+          breakdownQuery={breakdownQuery}
+          question={closed}
+          results={full}
+          mine={null}
+        />,
+      ),
+    );
+    expect(screen.queryByText(ROUNDED)).toBeNull();
+  });
+
+  it("gives each breakdown group its own margin, never the overall row's", async () => {
+    const group = (key: string, respondents: number, margin: number, yes: number) => ({
+      key,
+      suppressed: false,
+      respondents,
+      blank: 0,
+      margin,
+      choices: [
+        { choice: 'Yes', count: 1, percent: yes, margin, is_blank: false },
+        { choice: 'No', count: 1, percent: 100 - yes, margin, is_blank: false },
+        { choice: 'Maybe', count: 0, percent: 0, margin: margin / 2, is_blank: false },
+        { choice: LEAVE_BLANK_CHOICE, count: 0, percent: 0, margin: margin / 2, is_blank: true },
+      ],
+    });
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(() =>
+        Promise.resolve(
+          Response.json({
+            ...full,
+            breakdown: {
+              dimension: 'gender',
+              groups: [group('female', 112, 11.2, 45), group('male', 240, 8.6, 52)],
+            },
+          }),
+        ),
+      ),
+    );
+    render(
+      wrap(
+        <QuestionGraph
+          breakdownQuery={breakdownQuery}
+          question={closed}
+          results={full}
+          mine="Yes"
+        />,
+      ),
+    );
+    fireEvent.click(screen.getByRole('button', { name: 'Gender' }));
+    const women = (await screen.findByText('Women')).closest('li')!;
+    const men = screen.getByText('Men').closest('li')!;
+    expect(within(women).getByText('· 112 verified people')).toBeTruthy();
+    expect(women.querySelector('.groups__margin')!.textContent).toBe(
+      'Each share here is within ±11 points, 95 times in 100',
+    );
+    expect(men.querySelector('.groups__margin')!.textContent).toBe(
+      'Each share here is within ±9 points, 95 times in 100',
+    );
+    // The overall ±5 is not said over a breakdown; why each group differs is.
+    expect(screen.queryByText(/Each share is within ±5 points/)).toBeNull();
+    expect(document.querySelector('figcaption')!.textContent).toContain(GROUP_MARGINS);
+    // Left blank is a bar in each group; nothing says "Nobody" or an exact 0%.
+    expect(within(women).getByText('Left blank')).toBeTruthy();
+    expect(within(women).getAllByText('under about 6%')).toHaveLength(2);
+    expect(document.body.textContent).not.toMatch(/Nobody|\b0%/);
+  });
+
+  it('tells an account under review that its answer counts once approved', () => {
+    render(
+      wrap(
+        <QuestionGraph
+          breakdownQuery={breakdownQuery}
+          question={closed}
+          results={full}
+          mine="Yes"
+          mineState="under-review"
+        />,
+      ),
+    );
+    expect(screen.getByText('· yours counts once your account is approved')).toBeTruthy();
+    expect(screen.getByText(/Your answers count once it is approved/)).toBeTruthy();
+    expect(screen.getByText(/^You side with 50%/)).toBeTruthy();
+  });
+});
+
 describe('headlineOf', () => {
   const row = (label: string, percent: number | null, mine = false, margin: number | null = 3) => ({
     label,
@@ -378,11 +596,20 @@ describe('headlineOf', () => {
     expect(headlineOf([row('Yes', 45, true), row('No', 30), row('Maybe', 15)])).toBe(
       'You’re with 45%, the largest group.',
     );
-    expect(headlineOf([row('Yes', 70), row('No', 8, true), row('Maybe', 12)])).toBe(
-      'A small minority chose this: 8%, like you.',
+    expect(headlineOf([row('Yes', 70), row('No', 8, true), row('Maybe', 22)])).toBe(
+      'A minority chose this: 8%, like you.',
     );
-    expect(headlineOf([row('Yes', 50), row('No', 30, true)])).toBe(
-      'You’re with 30%; more people chose “Yes” (50%).',
+    // The review's case: a 31% second answer is not "a minority", it is fewer than most.
+    expect(headlineOf([row('Yes', 50), row('No', 31, true), row('Maybe', 19)])).toBe(
+      'You’re with 31%, fewer than most: “Yes” leads with 50%.',
+    );
+    // 8% against 12% within their margins: not called a minority.
+    expect(headlineOf([row('Yes', 70), row('No', 8, true), row('Maybe', 12)])).toBe(
+      'You’re with 8%, fewer than most: “Yes” leads with 70%.',
+    );
+    // A share inside its noise is never an exact-looking number.
+    expect(headlineOf([row('Yes', 97), row('No', 1.5, true, 2.2)])).toBe(
+      'Very few chose this: under about 4%, like you.',
     );
     // Not counted yet: the person sides with a share they are not part of.
     expect(headlineOf([row('Yes', 45, true), row('No', 30)], 'not-counted')).toBe(
@@ -407,6 +634,8 @@ describe('headlineOf', () => {
     expect(headlineOf([row('Yes', 40), row('No', 20), row('Maybe', null)])).toBe(
       '“Yes” leads with 40%.',
     );
+    // "Most" only when more than half chose it beyond the margin.
+    expect(headlineOf([row('Yes', 52, false, 4), row('No', 20)])).toBe('“Yes” leads with 52%.');
     expect(headlineOf([row('Yes', null), row('No', null)])).toBeNull();
   });
 
@@ -421,6 +650,7 @@ describe('headlineOf', () => {
         />,
       ),
     );
-    expect(screen.getByText('You’re with 60%, the largest group.')).toBeTruthy();
+    // The other shares of this fixture are hidden: nothing is ranked against them.
+    expect(screen.getByText('You’re with 60%.')).toBeTruthy();
   });
 });

@@ -6,25 +6,30 @@ import {
   type Question,
   type QuestionResults,
   type ResultGroup,
+  standingAmong,
 } from '@candor/contracts';
 import { type QueryKey, useQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { BREAKDOWN_OPTIONS, groupLabel } from './group-labels';
+import { type MineState, stateExplained, stateNote } from './own-answer';
+import { pointsText, shareText, verifiedPeople, wholeMargin, withinNoise } from './shares';
 import './results.css';
+
+export type { MineState } from './own-answer';
 
 const count = (n: number) => n.toLocaleString('en');
 const people = (n: number) => `${count(n)} ${n === 1 ? 'person' : 'people'}`;
-const share = (percent: number | null) => (percent === null ? 'hidden' : `${Math.round(percent)}%`);
 
 export const FEWER_THAN_TEN =
   "Not enough verified people have answered yet. Results appear at about 20, and every number is blurred a little so nobody's answer can be worked out.";
 export const NEARLY_EVERYONE =
   'Nearly everyone (95% or more) gave the same answer. The split is not shown, to protect the few who did not.';
 
-/** The widest 95% margin of the shown shares, in whole points (at least 1). */
-function widestMargin(choices: ChoiceResult[]): number | null {
-  const margins = choices.flatMap((c) => (c.margin === null ? [] : [c.margin]));
-  return margins.length ? Math.max(1, Math.round(Math.max(...margins))) : null;
+/** A row's 95% margin in whole points: the API's, else the widest of its shares'. */
+function rowMargin(row: { margin?: number | null; choices: ChoiceResult[] }): number | null {
+  const margins = row.choices.flatMap((c) => (c.margin === null ? [] : [c.margin]));
+  const widest = row.margin ?? (margins.length ? Math.max(...margins) : null);
+  return widest === null ? null : wholeMargin(widest);
 }
 export const HIDDEN_GROUP = 'Hidden to protect privacy';
 
@@ -32,12 +37,18 @@ export const HIDDEN_GROUP = 'Hidden to protect privacy';
 export const APPROXIMATE =
   'Approximate: every number is rounded and lightly blurred, so nobody’s answer can be worked out.';
 export const HIDDEN_SHARE = 'Hidden: too few answers to show safely.';
+/** What "under about 4%" means, said once under a graph that shows one. */
+export const UNDER_NOISE =
+  '“Under about N%”: so few gave this answer that the blur could hide it entirely; the true share is somewhere below N%.';
+/** Under a breakdown: why its groups' margins differ from the overall one. */
+export const GROUP_MARGINS =
+  'Each group has its own margin (“±N”): a group holds fewer people than everyone together, so its shares are blurred more. Differences within the margins may be noise, not a finding.';
 export const OTHER_COUNTRIES =
   'Countries with few answers are counted together as “Other countries”, so none of them points to a few people.';
 
 /** A group's note when it is hidden: too few people in it, or nearly all of one mind. */
 function hiddenGroupNote(group: ResultGroup): string {
-  return group.respondents === null
+  return group.respondents === null || group.respondents === 0
     ? `${HIDDEN_GROUP}: too few answers in this group to show it safely`
     : 'Split hidden to protect privacy: nearly everyone in this group gave the same answer';
 }
@@ -51,8 +62,9 @@ interface HeadlineRow {
 
 /**
  * One sentence over a graph, from what the graph shows (hidden shares are never guessed at):
- * where the person stands when their answer's share is shown, else which answer leads. Two
- * answers whose shares are within their margins are called level, not ranked.
+ * where the person stands when their answer's share is shown, else which answer leads. It ranks
+ * only what the margins allow (`standingAmong`): two answers whose intervals meet are level,
+ * "a minority" is clearly below every other answer, "fewer than" clearly below the most chosen.
  */
 export function headlineOf(rows: HeadlineRow[], mineState: MineState = 'counted'): string | null {
   const shown = rows.filter((r): r is HeadlineRow & { percent: number } => r.percent !== null);
@@ -60,87 +72,137 @@ export function headlineOf(rows: HeadlineRow[], mineState: MineState = 'counted'
   const ranked = [...shown].sort((a, b) => b.percent - a.percent);
   const top = ranked[0]!;
   const second = ranked[1];
-  const level =
-    second !== undefined && top.percent - second.percent <= Math.max(top.margin ?? 0, 1);
-  const mine = shown.find((r) => r.mine);
-  const p = (r: { percent: number }) => `${Math.round(r.percent)}%`;
+  const p = (r: { percent: number; margin: number | null }) => shareText(r.percent, r.margin);
   const q = (r: { label: string }) => `“${r.label}”`;
+  const low = (r: HeadlineRow & { percent: number }) => r.percent - (r.margin ?? 0);
+  const high = (r: HeadlineRow & { percent: number }) => r.percent + (r.margin ?? 0);
+  const mine = shown.find((r) => r.mine);
   if (mine) {
     const with_ = mineState === 'counted' ? 'You’re with' : 'You side with';
-    if (mine === top && !level) return `${with_} ${p(mine)}, the largest group.`;
-    if (level && (mine === top || mine === second))
-      return `${with_} ${p(mine)}: neck and neck with ${q(mine === top ? second : top)}.`;
-    if (mine.percent < 15) return `A small minority chose this: ${p(mine)}, like you.`;
-    return `${with_} ${p(mine)}; more people chose ${q(top)} (${p(top)}).`;
+    const others = rows.filter((r) => r !== mine);
+    const standing = standingAmong(mine, others);
+    const leader = ranked.find((r) => r !== mine)!;
+    if (withinNoise(mine.percent, mine.margin)) return `Very few chose this: ${p(mine)}, like you.`;
+    switch (standing) {
+      case 'largest':
+        return `${with_} ${p(mine)}, the largest group.`;
+      case 'minority':
+        return `A minority chose this: ${p(mine)}, like you.`;
+      case 'fewer':
+        return `${with_} ${p(mine)}, fewer than most: ${q(leader)} leads with ${p(leader)}.`;
+      case 'level':
+        // No answer is clearly ahead, so the closest rival is within the margins.
+        return `${with_} ${p(mine)}: neck and neck with ${q(leader)}.`;
+      default:
+        return `${with_} ${p(mine)}.`;
+    }
   }
-  if (level) return `${q(top)} and ${q(second)} are neck and neck (${p(top)}, ${p(second)}).`;
-  return top.percent > 50
+  if (second !== undefined && low(top) <= high(second)) {
+    return `${q(top)} and ${q(second)} are neck and neck (${p(top)}, ${p(second)}).`;
+  }
+  // "Most" only when more than half chose it beyond the margin.
+  return low(top) > 50
     ? `Most people chose ${q(top)} (${p(top)}).`
     : `${q(top)} leads with ${p(top)}.`;
 }
 
 type View = BreakdownDimension | 'all';
 
-export type MineState = 'counted' | 'next-update' | 'not-counted';
-
-/** What the own choice's bar says beside its name. */
-const MINE_NOTE: Record<MineState, string> = {
-  counted: 'your answer',
-  'next-update': 'yours joins at the next update',
-  'not-counted': 'yours is not in this yet',
-};
-
-/** The same, in the table for screen readers. */
-const MINE_CELL: Record<MineState, string> = {
-  counted: '(your answer)',
-  'next-update': '(your answer, joins at the next update)',
-  'not-counted': '(your answer, not in this yet)',
-};
+/** What the own choice's bar says beside its name: "your answer", or when it counts. */
+const mineNote = (state: MineState, nextUpdateAfter: number | null) =>
+  state === 'counted' ? 'your answer' : `yours ${stateNote(state, nextUpdateAfter)}`;
 
 interface BarRow {
   label: string;
-  /** Share of everyone counted, 0..100; null when hidden to protect privacy. */
+  /** Share of everyone counted (left blank included), 0..100; null when hidden. */
   percent: number | null;
+  /** Half-width of the share's 95% interval, in points. */
+  margin: number | null;
   mine: boolean;
+  /** The left-blank row: drawn last and quieter, so the bars add up to everyone counted. */
+  blank?: boolean;
+}
+
+/** The CSS of a share's 95% interval over its track: from its low end to its high end. */
+function intervalStyle(percent: number, margin: number) {
+  const low = Math.max(0, percent - margin);
+  const high = Math.min(100, percent + margin);
+  return { left: `${low}%`, width: `${high - low}%` };
 }
 
 /**
- * Bars drawn with plain HTML and CSS: per choice its name, a track with the share over it, and
- * the share in words ("hidden", never 0%, when it is hidden). The fill grows once on arrival
- * unless the person asked for reduced motion (a CSS animation: no script, no re-render).
+ * Bars drawn with plain HTML and CSS: per choice its name, a track with the share over it and
+ * its 95% interval as a whisker band, and the share in words ("hidden", never 0%, when it is
+ * hidden; "under about 4%" when it is inside its noise). The left-blank row is a bar like the
+ * others, so the bars add up to everyone counted. The fill grows once on arrival unless the
+ * person asked for reduced motion (a CSS animation: no script, no re-render).
  */
 function Bars({
   rows,
-  mineNote,
+  note,
   size = 'small',
 }: {
   rows: BarRow[];
-  mineNote: string;
+  note: string;
   size?: 'small' | 'large';
 }) {
   return (
     <ul className={`bars${size === 'large' ? ' bars--large' : ''}`}>
-      {rows.map((r) => (
-        <li key={r.label} className={`bars__row${r.mine ? ' bars__row--mine' : ''}`}>
-          <span className="bars__label">
-            {r.label}
-            {r.mine ? <span className="bars__mine"> · {mineNote}</span> : null}
-          </span>
-          <span
-            className={`bars__track${r.percent === null ? ' bars__track--hidden' : ''}`}
-            aria-hidden="true"
+      {rows.map((r) => {
+        const under = r.percent !== null && withinNoise(r.percent, r.margin);
+        return (
+          <li
+            key={r.label}
+            className={`bars__row${r.mine ? ' bars__row--mine' : ''}${r.blank ? ' bars__row--blank' : ''}`}
           >
-            {r.percent !== null ? (
-              <span className="bars__fill" style={{ width: `${r.percent}%` }} />
-            ) : null}
-          </span>
-          <span className={`bars__value${r.percent === null ? ' bars__value--hidden' : ''}`}>
-            {share(r.percent)}
-          </span>
-        </li>
-      ))}
+            <span className="bars__label">
+              {r.label}
+              {r.mine ? <span className="bars__mine"> · {note}</span> : null}
+            </span>
+            <span
+              className={`bars__track${r.percent === null ? ' bars__track--hidden' : ''}`}
+              aria-hidden="true"
+            >
+              {r.percent !== null ? (
+                <>
+                  <span className="bars__fill" style={{ width: `${r.percent}%` }} />
+                  {r.margin !== null && r.margin > 0 ? (
+                    <span className="bars__interval" style={intervalStyle(r.percent, r.margin)} />
+                  ) : null}
+                </>
+              ) : null}
+            </span>
+            <span
+              className={`bars__value${r.percent === null ? ' bars__value--hidden' : ''}${under ? ' bars__value--under' : ''}`}
+            >
+              {shareText(r.percent, r.margin)}
+            </span>
+          </li>
+        );
+      })}
     </ul>
   );
+}
+
+/** The bars of a row of results: its answers in order, then left blank. */
+function barRowsOf(choices: ChoiceResult[], mine: string | null): BarRow[] {
+  const blankMine = mine === '' || mine === LEAVE_BLANK_CHOICE;
+  return [...choices.filter((c) => !c.is_blank), ...choices.filter((c) => c.is_blank)].map((c) => ({
+    label: c.is_blank ? 'Left blank' : c.choice,
+    percent: c.percent,
+    margin: c.margin,
+    mine: c.is_blank ? blankMine : c.choice === mine,
+    blank: c.is_blank,
+  }));
+}
+
+/**
+ * Whole-number shares may add up to 99 or 101: said when they do, so that nobody reads a
+ * missing point as a missing answer.
+ */
+function roundingNote(rows: BarRow[]): boolean {
+  if (rows.some((r) => r.percent === null || withinNoise(r.percent, r.margin))) return false;
+  return rows.reduce((sum, r) => sum + Math.round(r.percent!), 0) !== 100;
 }
 
 /**
@@ -174,7 +236,7 @@ interface Props {
   breakdownQuery: BreakdownQuery;
 }
 
-/** The choices drawn as bars: the leave-blank row is left out (it is told apart). */
+/** The answers (not the leave-blank row): what the headline compares. */
 const answered = (choices: ChoiceResult[]) => choices.filter((c) => !c.is_blank);
 
 /** Whether a breakdown is not offered yet: the published total is under its unlock. */
@@ -257,74 +319,77 @@ function BreakdownSwitch({
   );
 }
 
-/** One group of a breakdown: its name and n, then a small bar per choice (plain HTML). */
+/**
+ * One group of a breakdown: its name, how many verified people it holds and its own margin
+ * ("±11 points": a group is far noisier than everyone together), then a small bar per choice
+ * and one for left blank (plain HTML).
+ */
 function GroupBars({
   dimension,
   group,
   mine,
-  mineState,
+  note,
 }: {
   dimension: BreakdownDimension;
   group: ResultGroup;
   mine: string | null;
-  mineState: MineState;
+  note: string;
 }) {
   const name = groupLabel(dimension, group.key);
   const n =
-    group.respondents !== null ? (
-      <span className="groups__n"> · n = {count(group.respondents)}</span>
+    group.respondents !== null && group.respondents > 0 ? (
+      <span className="groups__n"> · {verifiedPeople(group.respondents)}</span>
     ) : null;
-  const bars = answered(group.choices);
-  // Nothing to draw: hidden outright, nobody in the group, or every share hidden.
-  const note = group.suppressed
-    ? hiddenGroupNote(group)
-    : group.respondents === 0
-      ? 'No answers from this group yet'
+  const bars = barRowsOf(group.choices, mine);
+  // Nothing to draw: hidden outright, nobody counted in the group, or every share hidden.
+  const hidden =
+    group.suppressed || !group.respondents
+      ? hiddenGroupNote(group)
       : bars.every((c) => c.percent === null)
         ? `Every share ${HIDDEN_GROUP.toLowerCase()}`
         : null;
-  if (note) {
+  if (hidden) {
     return (
       <li className="groups__item groups__item--hidden">
         <p className="groups__name">
           {name}
-          {group.respondents === 0 ? null : n}
+          {n}
         </p>
-        <p className="groups__hidden">{note}</p>
+        <p className="groups__hidden">{hidden}</p>
       </li>
     );
   }
+  const margin = rowMargin(group);
   return (
     <li className="groups__item">
       <p className="groups__name">
         {name}
         {n}
       </p>
-      <Bars
-        rows={bars.map((c) => ({ label: c.choice, percent: c.percent, mine: c.choice === mine }))}
-        mineNote={MINE_NOTE[mineState]}
-      />
-      <p className="groups__blank">
-        {group.blank === null
-          ? 'Left blank: hidden'
-          : group.blank > 0
-            ? `${count(group.blank)} left it blank`
-            : 'Nobody left it blank'}
-      </p>
+      {margin !== null ? (
+        <p className="groups__margin" data-margin={margin}>
+          Each share here is within {pointsText(margin)}, 95 times in 100
+        </p>
+      ) : null}
+      <Bars rows={bars} note={note} />
+      {roundingNote(bars) ? <p className="groups__rounding">{ROUNDED}</p> : null}
     </li>
   );
 }
+
+/** Said under bars whose whole-number shares do not add up to exactly 100. */
+export const ROUNDED = 'Shares are rounded, so they may add up to 99% or 101%.';
 
 /** The chosen breakdown, fetched on demand, one compact row of bars per group. */
 function BreakdownView({
   dimension,
   mine,
-  mineState,
+  note,
   breakdownQuery,
 }: {
   dimension: BreakdownDimension;
   mine: string | null;
-  mineState: MineState;
+  note: string;
   breakdownQuery: BreakdownQuery;
 }) {
   const query = useQuery(breakdownQuery(dimension));
@@ -345,7 +410,7 @@ function BreakdownView({
   return (
     <ul className="groups">
       {groups.map((g) => (
-        <GroupBars key={g.key} dimension={dimension} group={g} mine={mine} mineState={mineState} />
+        <GroupBars key={g.key} dimension={dimension} group={g} mine={mine} note={note} />
       ))}
     </ul>
   );
@@ -418,15 +483,20 @@ function OpenResults({
 
 /**
  * What the numbers under a graph mean, in plain words on screen (the table alternative says the
- * same to screen readers): approximate and how closely; hidden and why; countries merged. Each
- * note's mark matches how the graph draws it.
+ * same to screen readers): approximate and how closely (the overall row's margin on "All"; on
+ * a breakdown, that each group says its own); "under about"; hidden and why; countries merged.
+ * Each note's mark matches how the graph draws it.
  */
 function ReadingNotes({
   margin,
+  breakdown,
+  under,
   hiddenShare,
   otherCountries,
 }: {
   margin: number | null;
+  breakdown: boolean;
+  under: boolean;
   hiddenShare: boolean;
   otherCountries: boolean;
 }) {
@@ -438,11 +508,21 @@ function ReadingNotes({
         </span>
         <span>
           {APPROXIMATE}
-          {margin !== null
-            ? ` Each share is within ±${margin} ${margin === 1 ? 'point' : 'points'} of the true one, 95 times in 100.`
-            : ''}
+          {breakdown
+            ? ` ${GROUP_MARGINS}`
+            : margin !== null
+              ? ` Each share is within ${pointsText(margin)} of the true one, 95 times in 100 (the shaded band on each bar).`
+              : ''}
         </span>
       </li>
+      {under ? (
+        <li className="graph__note">
+          <span className="graph__mark" aria-hidden="true">
+            &lt;
+          </span>
+          <span>{UNDER_NOISE}</span>
+        </li>
+      ) : null}
       {hiddenShare ? (
         <li className="graph__note">
           <span className="graph__mark graph__mark--hidden" aria-hidden="true" />
@@ -462,8 +542,10 @@ function ReadingNotes({
 }
 
 /**
- * Everyone's answers to one question: a chart with a table alternative, blanks shown apart,
- * hidden cells said in words (never as 0%), and a breakdown by gender, age or country.
+ * Everyone's answers to one question: a chart with a table alternative, left blank as a bar of
+ * its own (the bars add up to everyone counted), every share with its interval, hidden cells
+ * said in words (never as 0%), and a breakdown by gender, age or country, each group with its
+ * own margin.
  */
 export function QuestionGraph({
   question,
@@ -475,23 +557,23 @@ export function QuestionGraph({
 }: Props) {
   const id = useId();
   const [view, setView] = useState<View>('all');
-  const rows = answered(results.choices).map((c) => ({
-    label: c.choice,
-    percent: c.percent,
-    margin: c.margin,
-    count: c.count,
-    mine: c.choice === mine,
-  }));
-  const headline = headlineOf(rows, mineState);
+  const rows = barRowsOf(results.choices, mine);
+  const headline = headlineOf(
+    answered(results.choices).map((c) => ({
+      label: c.choice,
+      percent: c.percent,
+      margin: c.margin,
+      mine: c.choice === mine,
+    })),
+    mineState,
+  );
   const Heading = variant === 'full' ? 'h2' : 'h3';
   const Sub = variant === 'full' ? 'h3' : 'h4';
   const published = results.respondents !== null;
-  const margin = widestMargin(results.choices);
+  const margin = rowMargin(results);
   const closed = question.type === 'Closed';
-  const counted =
-    results.respondents !== null && results.blank !== null
-      ? results.respondents - results.blank
-      : null;
+  const note = mineNote(mineState, results.next_update_after);
+  const pending = mine !== null ? stateExplained(mineState, results.next_update_after) : null;
   return (
     <figure className={`graph graph--${variant}`} aria-labelledby={id}>
       <Heading id={id} className="graph__title">
@@ -516,22 +598,21 @@ export function QuestionGraph({
             <BreakdownView
               dimension={view}
               mine={mine}
-              mineState={mineState}
+              note={note}
               breakdownQuery={breakdownQuery}
             />
           ) : (
             <>
               {headline ? <p className="graph__headline">{headline}</p> : null}
               <div className="chart chart--bars" aria-hidden="true">
-                <Bars rows={rows} mineNote={MINE_NOTE[mineState]} size="large" />
+                <Bars rows={rows} note={note} size="large" />
               </div>
+              {roundingNote(rows) ? <p className="graph__rounding">{ROUNDED}</p> : null}
               {/* A table keeps its content's width: the hidden wrapper, not the table, is clipped. */}
               <div className="visually-hidden">
                 <table>
                   <caption>
-                    {counted !== null
-                      ? `Answers of ${people(counted)}, left blank not included`
-                      : 'Answers of verified people, left blank not included'}
+                    {`Answers of ${verifiedPeople(results.respondents!)}, left blank included`}
                   </caption>
                   <thead>
                     <tr>
@@ -541,24 +622,36 @@ export function QuestionGraph({
                     </tr>
                   </thead>
                   <tbody>
-                    {rows.map((r) => (
-                      <tr key={r.label}>
-                        <th scope="row">
-                          {r.label}
-                          {r.mine ? ` ${MINE_CELL[mineState]}` : ''}
-                        </th>
-                        <td>
-                          {r.percent === null
-                            ? 'hidden'
-                            : `${r.percent}%${r.margin !== null ? ` ±${r.margin}` : ''}`}
-                        </td>
-                        <td>
-                          {r.count === null
-                            ? 'hidden: too few to show safely'
-                            : `about ${count(r.count)}`}
-                        </td>
-                      </tr>
-                    ))}
+                    {rows.map((r, i) => {
+                      const c = [
+                        ...answered(results.choices),
+                        ...results.choices.filter((x) => x.is_blank),
+                      ][i]!;
+                      return (
+                        <tr key={r.label}>
+                          <th scope="row">
+                            {r.label}
+                            {r.mine ? ` (${note})` : ''}
+                          </th>
+                          <td>
+                            {r.percent === null
+                              ? 'hidden'
+                              : `${shareText(r.percent, r.margin)}${
+                                  r.margin !== null && !withinNoise(r.percent, r.margin)
+                                    ? `, give or take ${wholeMargin(r.margin)}`
+                                    : ''
+                                }`}
+                          </td>
+                          <td>
+                            {c.count === null
+                              ? 'hidden: too few to show safely'
+                              : r.percent !== null && withinNoise(r.percent, r.margin)
+                                ? 'too few to count exactly'
+                                : `about ${count(c.count)}`}
+                          </td>
+                        </tr>
+                      );
+                    })}
                   </tbody>
                 </table>
               </div>
@@ -570,38 +663,27 @@ export function QuestionGraph({
       )}
       <figcaption className="graph__caption">
         <span className="graph__n">
-          {published ? (
-            <>
-              n = {people(results.respondents!)}, verified
-              {results.blank === null
-                ? ' · left blank: hidden'
-                : results.blank > 0
-                  ? ` · ${count(results.blank)} left it blank`
-                  : ''}
-            </>
-          ) : (
-            'Not enough answers yet'
-          )}
-          {mine === '' ? ' · you left it blank' : ''}
-          {closed && mine && !rows.some((r) => r.mine) && mine !== LEAVE_BLANK_CHOICE
-            ? ` · your answer: ${mine}`
-            : ''}
+          {published ? verifiedPeople(results.respondents!) : 'Not enough answers yet'}
+          {!closed && mine === '' ? ' · you left it blank' : ''}
+          {closed && mine && !rows.some((r) => r.mine) ? ` · your answer: ${mine}` : ''}
         </span>
         {published ? (
           <ReadingNotes
             margin={margin}
+            breakdown={closed && view !== 'all'}
+            under={
+              closed &&
+              !results.dominated &&
+              view === 'all' &&
+              rows.some((r) => r.percent !== null && withinNoise(r.percent, r.margin))
+            }
             hiddenShare={
               closed && !results.dominated && view === 'all' && rows.some((r) => r.percent === null)
             }
             otherCountries={closed && view === 'country'}
           />
         ) : null}
-        {mineState === 'next-update' && mine !== null ? (
-          <span className="graph__pending">
-            Results move in steps, so no single answer can be picked out: yours joins at the next
-            update.
-          </span>
-        ) : null}
+        {pending ? <span className="graph__pending">{pending}</span> : null}
       </figcaption>
     </figure>
   );

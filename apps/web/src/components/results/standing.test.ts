@@ -6,6 +6,7 @@ import {
   isRanked,
   memberState,
   mostUnusual,
+  standingNote,
   standingOf,
   standingText,
 } from './standing';
@@ -22,6 +23,7 @@ const standing = (over: Partial<Standing>): Standing => ({
   margin: 3,
   respondents: 400,
   state: 'counted',
+  nextUpdateAfter: 320,
   ...over,
 });
 
@@ -124,6 +126,7 @@ describe('standings', () => {
   const survey = { gid: 'g', name: 'Time Travel' };
   const results = {
     respondents: 400,
+    next_update_after: 320,
     choices: [
       { choice: 'Yes', count: 48, percent: 12, margin: 2.6, is_blank: false },
       { choice: 'No', count: 352, percent: 88, margin: 2.6, is_blank: false },
@@ -157,13 +160,48 @@ describe('standings', () => {
     expect(standingText(blank)).toBeNull();
   });
 
+  it('says a share inside its noise as "under about", never an exact-looking number', () => {
+    const s = standingOf({
+      question,
+      survey,
+      answer: 'Yes',
+      isBlank: false,
+      results: {
+        ...results,
+        choices: [
+          { choice: 'Yes', count: 0, percent: 0, margin: 3.2, is_blank: false },
+          { choice: 'No', count: 400, percent: 100, margin: 3.2, is_blank: false },
+        ],
+      },
+      state: 'counted',
+    });
+    expect(standingText(s)).toBe('Under about 4% answered the same');
+    expect(standingText({ ...s, percent: 2.4, margin: 3.2 })).toBe(
+      'Under about 6% answered the same',
+    );
+  });
+
+  it('says when an answer not in the numbers yet counts, from the published threshold', () => {
+    const s = standing({ state: 'next-update', nextUpdateAfter: 160 });
+    expect(standingNote(s)).toBe('counts within about 160 more answers');
+    expect(standingNote({ ...s, state: 'under-review' })).toBe(
+      'counts once your account is approved',
+    );
+    expect(standingNote({ ...s, state: 'not-counted' })).toBe('counts once you sign up');
+    expect(standingNote({ ...s, state: 'counted' })).toBeNull();
+  });
+
   it('says hidden and too few in words, and never a share it does not have', () => {
     const hidden = standingOf({
       question,
       survey,
       answer: 'Yes',
       isBlank: false,
-      results: { respondents: 30, choices: results.choices.map((c) => ({ ...c, percent: null })) },
+      results: {
+        ...results,
+        respondents: 30,
+        choices: results.choices.map((c) => ({ ...c, percent: null })),
+      },
       state: 'counted',
     });
     expect(standingText(hidden)).toBe('Share hidden to protect privacy');

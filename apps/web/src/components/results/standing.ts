@@ -1,5 +1,8 @@
 import type { MirrorItem, Question, QuestionResults } from '@candor/contracts';
-import type { MineState } from './question-graph';
+import { type MineState, stateNote } from './own-answer';
+import { aboutShareText } from './shares';
+
+export { memberState } from './own-answer';
 
 /**
  * One of the person's answers against everyone's: what they gave, and the published share of
@@ -22,6 +25,8 @@ export interface Standing {
   respondents: number | null;
   /** Whether the person's own answer is in these numbers yet. */
   state: MineState;
+  /** The published `next_update_after`: when an answer not in the numbers yet joins them. */
+  nextUpdateAfter: number | null;
 }
 
 /** A standing whose share is shown: the only kind that can be ranked. */
@@ -60,25 +65,6 @@ export function groupBySurvey<T extends { gid: string; survey: string }>(
   return [...groups.values()];
 }
 
-/**
- * Whether a member's answer is in published numbers taken at `snapshotAt` (they hold every
- * answer given before). When the page that sent the answer knows its time (`answeredAt`), that
- * decides. Else only its day is known (all the API keeps): numbers taken after that day hold it;
- * numbers taken before or during it are said not to, since an answer seen soon after it was
- * given most likely came after the last update.
- */
-export function memberState(
-  snapshotAt: string | null,
-  answeredAt: number | null,
-  day: string | null,
-): MineState {
-  const taken = snapshotAt === null ? null : Date.parse(snapshotAt);
-  if (answeredAt !== null) return taken === null || taken < answeredAt ? 'next-update' : 'counted';
-  const dayEnd = day === null ? NaN : Date.parse(`${day}T00:00:00Z`) + 86_400_000;
-  if (Number.isNaN(dayEnd)) return 'counted';
-  return taken === null || taken < dayEnd ? 'next-update' : 'counted';
-}
-
 /** A standing from a question's published results and the person's answer to it. */
 export function standingOf({
   question,
@@ -92,7 +78,7 @@ export function standingOf({
   survey: { gid: string; name: string };
   answer: string;
   isBlank: boolean;
-  results: Pick<QuestionResults, 'respondents' | 'choices'> | null;
+  results: Pick<QuestionResults, 'respondents' | 'choices' | 'next_update_after'> | null;
   state: MineState;
 }): Standing {
   const closed = question.type === 'Closed';
@@ -112,6 +98,7 @@ export function standingOf({
     margin: own && own.percent !== null ? own.margin : null,
     respondents: results?.respondents ?? null,
     state,
+    nextUpdateAfter: results?.next_update_after ?? null,
   };
 }
 
@@ -129,13 +116,13 @@ export function standingOfMirror(item: MirrorItem, state: MineState): Standing {
     margin: item.same_margin,
     respondents: item.respondents,
     state,
+    nextUpdateAfter: item.next_update_after,
   };
 }
 
-/** A share in words: "About 12% (±3)"; the margin at least 1 point, as the mirror says it. */
+/** A share in words: "About 12% (±3)", or "Under about 4%" inside its noise (shares.ts). */
 export function aboutShare(s: RankedStanding): string {
-  const margin = s.margin !== null ? ` (±${Math.max(1, Math.round(s.margin))})` : '';
-  return `About ${Math.round(s.percent)}%${margin}`;
+  return aboutShareText(s.percent, s.margin);
 }
 
 /** How a standing compares, in words a person reads; null when there is nothing to compare. */
@@ -151,8 +138,4 @@ export function standingText(s: Standing): string | null {
 }
 
 /** Whether the person's answer is in the numbers, said beside them (the graph's own words). */
-export const STATE_NOTE: Record<MineState, string | null> = {
-  counted: null,
-  'next-update': 'yours joins at the next update',
-  'not-counted': 'yours is not in this yet',
-};
+export const standingNote = (s: Standing) => stateNote(s.state, s.nextUpdateAfter);

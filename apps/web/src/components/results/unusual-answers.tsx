@@ -1,5 +1,6 @@
 import { useId } from 'react';
-import { type Standing, STATE_NOTE, isRanked, mostUnusual, standingText } from './standing';
+import { shareText } from './shares';
+import { type Standing, isRanked, mostUnusual, standingNote, standingText } from './standing';
 import './standing.css';
 
 /** How many answers the summary names. */
@@ -27,7 +28,7 @@ export function StandingShare({
 }) {
   const text = standingText(standing);
   if (text === null) return null;
-  const note = withNote && hasShare(standing) ? STATE_NOTE[standing.state] : null;
+  const note = withNote && hasShare(standing) ? standingNote(standing) : null;
   return (
     <span className="standing-share">
       {isRanked(standing) ? (
@@ -73,7 +74,7 @@ export function UnusualAnswers({
             {top.map((s) => (
               <li key={s.qid} className="unusual__item">
                 <span className="unusual__percent" aria-hidden="true">
-                  {Math.round(s.percent)}%
+                  {shareText(s.percent, s.margin).replace('under about ', '<')}
                 </span>
                 <span className="unusual__body">
                   <span className="unusual__question">{s.question}</span>
@@ -82,8 +83,8 @@ export function UnusualAnswers({
                   </span>
                   <span className="unusual__share">
                     {standingText(s)}
-                    {STATE_NOTE[s.state] ? (
-                      <span className="standing-share__note"> · {STATE_NOTE[s.state]}</span>
+                    {standingNote(s) ? (
+                      <span className="standing-share__note"> · {standingNote(s)}</span>
                     ) : null}
                   </span>
                 </span>

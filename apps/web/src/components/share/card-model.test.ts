@@ -7,6 +7,7 @@ const results = (over: Partial<QuestionResults> = {}): QuestionResults => ({
   type: 'Closed',
   respondents: 1240,
   blank: 40,
+  margin: 2.7,
   choices: [
     { choice: 'Yes', count: 700, percent: 56.5, margin: 2.7, is_blank: false },
     { choice: 'No', count: 420, percent: 33.9, margin: 2.6, is_blank: false },
@@ -23,6 +24,7 @@ const results = (over: Partial<QuestionResults> = {}): QuestionResults => ({
   words: [],
   samples: [],
   updates: 4,
+  next_update_after: 320,
   snapshot_at: '2026-11-24T10:00:00.000Z',
   ...over,
 });

@@ -2,6 +2,7 @@ import { RATING_MAX, type Question, type QuestionResults } from '@candor/contrac
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useId, useRef } from 'react';
 import { answeringQueries, memberBreakdown } from '../api/answers';
+import { useAuthStore } from '../../../lib/auth-store';
 import { mineStateOf } from '../lib/flow';
 import { ADVANCE_MS, useEnterToGoOn, useScreenKeys } from '../lib/keys';
 import type { Mine } from '../types';
@@ -46,6 +47,7 @@ const TEN_MS = 700;
  */
 export function FeedbackScreen(props: Props) {
   const { question, mine, withGraph, member, offline } = props;
+  const underReview = useAuthStore((s) => s.user?.status === 'under_review');
   const headingId = useId();
   const screenRef = useRef<HTMLElement>(null);
   // Goes on once, whichever comes first: the pause after a pick, Enter, or the button.
@@ -97,7 +99,11 @@ export function FeedbackScreen(props: Props) {
         breakdownQuery={memberBreakdown(question.qid)}
         mineState={
           // An answer that came back with its results is never in them yet.
-          props.results !== null ? 'next-update' : mineStateOf(member, props.answeredAt, results)
+          member && underReview
+            ? 'under-review'
+            : props.results !== null
+              ? 'next-update'
+              : mineStateOf(member, props.answeredAt, results, mine?.day ?? null)
         }
       />
       {props.share ? (

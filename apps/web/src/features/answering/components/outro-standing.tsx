@@ -1,11 +1,7 @@
 import type { Question, SurveyDetail } from '@candor/contracts';
 import { useQueries, useQuery } from '@tanstack/react-query';
-import {
-  type Standing,
-  memberState,
-  standingOf,
-  standingOfMirror,
-} from '../../../components/results/standing';
+import { ownState, stateExplained } from '../../../components/results/own-answer';
+import { type Standing, standingOf, standingOfMirror } from '../../../components/results/standing';
 import {
   StandingShare,
   UNUSUAL_COUNT,
@@ -21,6 +17,8 @@ interface Input {
   questions: Question[];
   mine: Map<string, Mine>;
   member: boolean;
+  /** The member's account waits for approval: none of their answers counts yet. */
+  underReview?: boolean;
   /** When each answer of this page was given (ms), by qid: later than a snapshot, not in it. */
   answeredAt: Record<string, number>;
 }
@@ -32,7 +30,14 @@ interface Input {
  * shares come from the published results of the questions they answered (at most the free
  * questions, already fetched for their graphs), and are never theirs ("not in this yet").
  */
-export function useStandings({ survey, questions, mine, member, answeredAt }: Input) {
+export function useStandings({
+  survey,
+  questions,
+  mine,
+  member,
+  underReview = false,
+  answeredAt,
+}: Input) {
   const answered = questions.filter((q) => mine.has(q.qid));
   const mirror = useQuery({ ...mirrorQuery(), enabled: member, refetchOnMount: 'always' });
   const published = useQueries({
@@ -47,7 +52,13 @@ export function useStandings({ survey, questions, mine, member, answeredAt }: In
   if (member) {
     for (const item of mirror.data?.results ?? []) {
       if (item.gid !== survey.gid) continue;
-      const state = memberState(item.snapshot_at, answeredAt[item.qid] ?? null, item.date);
+      const state = ownState({
+        member: true,
+        underReview,
+        snapshotAt: item.snapshot_at,
+        answeredAt: answeredAt[item.qid] ?? null,
+        day: item.date,
+      });
       out.set(item.qid, standingOfMirror(item, state));
     }
   } else {
@@ -88,14 +99,6 @@ export function OutroSummary({
   return <UnusualAnswers standings={ordered} />;
 }
 
-/** What a whole list says once when none of its answers is in the numbers yet. */
-const LIST_NOTE = {
-  'next-update':
-    'Your answers join these numbers at the next update: results move in steps, so no single answer can be picked out.',
-  'not-counted':
-    'Your answers are not in these numbers yet: they count once you sign up, since only verified people are counted.',
-} as const;
-
 /**
  * Every question of the survey: the person's answer and, where shown, everyone's share of it.
  * When all the shares shown wait for the same thing, the list says it once, not on every row.
@@ -109,12 +112,18 @@ export function OutroAnswers({
   mine: Map<string, Mine>;
   standings: Map<string, Standing>;
 }) {
-  const states = new Set([...standings.values()].filter(hasShare).map((s) => s.state));
+  const shown = [...standings.values()].filter(hasShare);
+  const states = new Set(shown.map((s) => s.state));
   const [only] = states;
   const once = states.size === 1 && only !== undefined && only !== 'counted' ? only : null;
+  // Said once for the list: the next update is one moment for every question of a survey only
+  // when they wait for the same number of answers, so the largest is named ("within about").
+  const after = Math.max(0, ...shown.map((s) => s.nextUpdateAfter ?? 0));
   return (
     <>
-      {once ? <p className="standing-list-note">{LIST_NOTE[once]}</p> : null}
+      {once ? (
+        <p className="standing-list-note">{stateExplained(once, after || null, true)}</p>
+      ) : null}
       <ol className="outro__answers">
         {questions.map((q) => {
           const a = mine.get(q.qid);

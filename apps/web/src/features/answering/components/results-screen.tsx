@@ -6,6 +6,7 @@ import { LandscapeAlert } from '../../../components/landscape-alert';
 import { QuestionGraph } from '../../../components/results/question-graph';
 import { ShareButton } from '../../../components/share/share-button';
 import { ShareResult } from '../../../components/share/result-card';
+import { useAuthStore } from '../../../lib/auth-store';
 import { mineStateOf } from '../lib/flow';
 import { useEnterToGoOn } from '../lib/keys';
 import { EnterHint } from './key-hint';
@@ -27,6 +28,7 @@ function QuestionResultsItem({
   answeredAt: number | null;
 }) {
   const results = useQuery({ ...answeringQueries.results(question.qid), enabled: visible });
+  const underReview = useAuthStore((s) => s.user?.status === 'under_review');
   if (!visible) {
     return (
       <li className="results__item results__item--hidden">
@@ -45,7 +47,11 @@ function QuestionResultsItem({
             mine={mine?.answer ?? null}
             breakdownQuery={memberBreakdown(question.qid)}
             variant="compact"
-            mineState={mine ? mineStateOf(member, answeredAt, results.data) : 'counted'}
+            mineState={
+              mine
+                ? mineStateOf(member, answeredAt, results.data, mine.day ?? null, underReview)
+                : 'counted'
+            }
           />
           <ShareResult
             surveyName={survey.name}

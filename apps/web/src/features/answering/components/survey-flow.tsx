@@ -123,8 +123,10 @@ export function SurveyFlow({ survey, member, panel, renderIntro }: Props) {
   const mine = useMemo(() => {
     const out = new Map<string, Mine>(local ?? []);
     for (const a of attempted.data ?? []) {
-      if (a.gid === gid && !out.has(a.qid))
-        out.set(a.qid, { answer: a.answer, isBlank: a.is_blank });
+      if (a.gid !== gid) continue;
+      // This browser's record wins; the API's day says when it was counted (issue 29).
+      const here = out.get(a.qid);
+      out.set(a.qid, { ...(here ?? { answer: a.answer, isBlank: a.is_blank }), day: a.date });
     }
     return out;
   }, [local, attempted.data, gid]);

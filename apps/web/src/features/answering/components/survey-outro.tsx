@@ -3,6 +3,7 @@ import type { Question, SurveyDetail } from '@candor/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { ApiError } from '../../../lib/api-client';
+import { useAuthStore } from '../../../lib/auth-store';
 import { type Panel, panelCompletionQuery } from '../api/panel';
 import type { Mine } from '../types';
 import { OutroAnswers, OutroSummary, useStandings } from './outro-standing';
@@ -144,7 +145,8 @@ export function SurveyOutro({
   answeredAt?: Record<string, number>;
 }) {
   const answered = questions.filter((q) => mine.has(q.qid)).length;
-  const standings = useStandings({ survey, questions, mine, member, answeredAt });
+  const underReview = useAuthStore((s) => s.user?.status === 'under_review');
+  const standings = useStandings({ survey, questions, mine, member, underReview, answeredAt });
   return (
     <section className="outro" aria-labelledby="outro-title">
       <p className="outro__eyebrow">Survey complete</p>

@@ -4,7 +4,7 @@ import {
   type QuestionResults,
   type SurveyVariant,
 } from '@candor/contracts';
-import type { MineState } from '../../../components/results/question-graph';
+import { type MineState, ownState } from '../../../components/results/own-answer';
 
 /** Where a person is in a survey. */
 export type Step =
@@ -126,17 +126,18 @@ export function timerSeconds(timerLength: string): number {
 
 /**
  * Whether the person's own answer is in published results: a visitor's never is (it waits in
- * the browser); a member's answer given in this page after the snapshot joins at the next one.
- * Compares the server's snapshot time with this browser's clock, so a clock that is off can
- * misjudge a snapshot taken within that error of the answer (and no other).
+ * the browser); an account under review counts only once approved; a member's answer given in
+ * this page after the snapshot joins at the next one. Compares the server's snapshot time with
+ * this browser's clock, so a clock that is off can misjudge a snapshot taken within that error
+ * of the answer (and no other). After a reload the page no longer knows the time, only the day
+ * the API keeps (`day`), and judges by it as the mirror does, so both say the same.
  */
 export function mineStateOf(
   member: boolean,
   answeredAt: number | null,
   results: Pick<QuestionResults, 'snapshot_at'>,
+  day: string | null = null,
+  underReview = false,
 ): MineState {
-  if (!member) return 'not-counted';
-  if (answeredAt === null) return 'counted';
-  const snapshot = results.snapshot_at === null ? null : Date.parse(results.snapshot_at);
-  return snapshot === null || snapshot < answeredAt ? 'next-update' : 'counted';
+  return ownState({ member, underReview, snapshotAt: results.snapshot_at, answeredAt, day });
 }

@@ -18,6 +18,7 @@ const item: Item = {
   respondents: 1240,
   minority: true,
   snapshot_at: '2026-03-13T09:00:00Z',
+  next_update_after: 320,
 };
 
 const show = (over: Partial<Item> = {}) =>
@@ -42,10 +43,29 @@ describe('MirrorItem', () => {
     expect(screen.getByText('12 Mar 2026')).toBeTruthy();
   });
 
-  it('says the answer joins at the next update when the numbers were taken before its day', () => {
+  it('says when the answer counts when the numbers were taken before its day', () => {
     const { container } = show({ snapshot_at: '2026-03-11T22:00:00Z' });
+    // From the published threshold of the next update, the outro's words exactly.
     expect(container.querySelector('.mirror-item__same p')!.textContent).toBe(
-      'About 23% (±3) answered the same (of 1,240 verified people) · yours joins at the next update',
+      'About 23% (±3) answered the same (of 1,240 verified people) · counts within about 320 more answers',
+    );
+  });
+
+  it('tells an account under review its answers count once approved', () => {
+    const { container } = render(
+      <ul>
+        <MirrorItem item={item} underReview />
+      </ul>,
+    );
+    expect(container.querySelector('.mirror-item__pending')!.textContent).toBe(
+      ' · counts once your account is approved',
+    );
+  });
+
+  it('says a share inside its noise "under about", never an exact-looking number', () => {
+    const { container } = show({ same_percent: 0, same_margin: 2.2, minority: true });
+    expect(container.querySelector('.mirror-item__same p')!.textContent).toBe(
+      'Under about 3% answered the same (of 1,240 verified people)',
     );
   });
 

@@ -1,5 +1,7 @@
 import type { MirrorItem as Item } from '@candor/contracts';
-import { STATE_NOTE, memberState } from '../../../components/results/standing';
+import { type MineState, ownState } from '../../../components/results/own-answer';
+import { verifiedPeople, withinNoise } from '../../../components/results/shares';
+import { standingNote, standingOfMirror, standingText } from '../../../components/results/standing';
 
 const day = new Intl.DateTimeFormat('en-GB', {
   day: 'numeric',
@@ -14,29 +16,36 @@ export function formatDay(date: string): string {
   return Number.isNaN(d.getTime()) ? date : day.format(d);
 }
 
-/** What the mirror says about how many answered the same, in words a person reads. */
-export function sameText(item: Item): string | null {
+/**
+ * What the mirror says about how many answered the same: the outro's words for the same
+ * standing (standing.ts), so one answer reads the same on both.
+ */
+export function sameText(item: Item, state: MineState = 'counted'): string | null {
   if (item.respondents === null) return 'Not enough answers yet: results appear at about 20 people';
   if (item.is_blank) return null;
   // Written answers are not compared one by one: they are yours alone.
   if (item.type === 'Open')
     return `One of ${item.respondents.toLocaleString('en')} written answers`;
-  if (item.same_percent === null) return 'Share hidden to protect privacy';
-  const pct = Math.round(item.same_percent);
-  const margin =
-    item.same_margin !== null ? ` (±${Math.max(1, Math.round(item.same_margin))})` : '';
-  return `About ${pct}%${margin} answered the same`;
+  return standingText(standingOfMirror(item, state));
 }
 
 /**
  * One answered question, in its survey's group: the member's answer, the share who said the
- * same (and whether their answer is in it yet), their rating.
+ * same (and when their answer counts, if it is not in it yet), their rating.
  */
-export function MirrorItem({ item }: { item: Item }) {
-  const same = sameText(item);
-  // Numbers taken before the day of the answer cannot hold it (the API keeps the day only).
-  const note =
-    item.same_percent !== null ? STATE_NOTE[memberState(item.snapshot_at, null, item.date)] : null;
+export function MirrorItem({ item, underReview = false }: { item: Item; underReview?: boolean }) {
+  // Numbers taken before the end of the answer's day are said not to hold it (the API keeps
+  // the day only): the outro judges an answer of an earlier visit the same way.
+  const state = ownState({
+    member: true,
+    underReview,
+    snapshotAt: item.snapshot_at,
+    answeredAt: null,
+    day: item.date,
+  });
+  const same = sameText(item, state);
+  const note = item.same_percent !== null ? standingNote(standingOfMirror(item, state)) : null;
+  const under = item.same_percent !== null && withinNoise(item.same_percent, item.same_margin);
   return (
     <li className="mirror-item">
       <p className="mirror-item__meta">
@@ -50,14 +59,14 @@ export function MirrorItem({ item }: { item: Item }) {
       {same ? (
         <div className="mirror-item__same">
           {item.same_percent !== null ? (
-            <span className="meter" aria-hidden="true">
+            <span className={`meter${under ? ' meter--under' : ''}`} aria-hidden="true">
               <span className="meter__fill" style={{ width: `${item.same_percent}%` }} />
             </span>
           ) : null}
           <p className={item.same_percent === null ? 'mirror-item__muted' : undefined}>
             {same}
             {item.same_percent !== null && item.respondents !== null
-              ? ` (of ${item.respondents.toLocaleString('en')} verified people)`
+              ? ` (of ${verifiedPeople(item.respondents)})`
               : ''}
             {note ? <span className="mirror-item__pending"> · {note}</span> : null}
           </p>

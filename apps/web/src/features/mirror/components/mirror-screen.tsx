@@ -15,7 +15,8 @@ import { Field } from '../../../components/form';
 import { PageHead } from '../../../components/page-head';
 import { PasswordInput } from '../../../components/password-input';
 import { showServerErrors } from '../../../lib/form-errors';
-import { groupBySurvey, memberState, standingOfMirror } from '../../../components/results/standing';
+import { ownState } from '../../../components/results/own-answer';
+import { groupBySurvey, standingOfMirror } from '../../../components/results/standing';
 import { UNUSUAL_COUNT, UnusualAnswers } from '../../../components/results/unusual-answers';
 import { useAuthStore } from '../../../lib/auth-store';
 import { deleteAccount, downloadMyData, mirrorQueries } from '../api/mirror';
@@ -173,14 +174,24 @@ function MirrorList() {
  */
 function MirrorSurvey({ gid, survey, items }: { gid: string; survey: string; items: Item[] }) {
   const titleId = useId();
+  const underReview = useAuthStore((s) => s.user?.status === 'under_review');
   const minority = items.filter((i) => i.minority).length;
   const standings = items.map((item) =>
-    standingOfMirror(item, memberState(item.snapshot_at, null, item.date)),
+    standingOfMirror(
+      item,
+      ownState({
+        member: true,
+        underReview,
+        snapshotAt: item.snapshot_at,
+        answeredAt: null,
+        day: item.date,
+      }),
+    ),
   );
   const list = (
     <ol className="mirror__list">
       {items.map((item) => (
-        <MirrorItem key={item.qid} item={item} />
+        <MirrorItem key={item.qid} item={item} underReview={underReview} />
       ))}
     </ol>
   );
@@ -233,7 +244,7 @@ export function MirrorScreen() {
       <h1 id="mirror-title">Where you stand</h1>
       <p className="mirror__lead">
         Every question you answered, against everyone else. Only verified people are counted, and
-        results update in steps: your latest answers count in the next update.
+        results update in steps: each of your latest answers says when it counts.
       </p>
       <MirrorList />
       <DownloadData />
