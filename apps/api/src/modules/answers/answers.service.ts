@@ -39,7 +39,7 @@ function fieldError(field: string, message: string): AppError {
 }
 
 /** The stored form of a valid answer to `q`, or the field error that explains why not. */
-function normalise(q: CatalogQuestion, body: AnswerRequest) {
+export function normalise(q: CatalogQuestion, body: AnswerRequest) {
   if (q.type === 'Closed') {
     if (body.text !== undefined) {
       throw fieldError('text', 'This question takes one of its answers, not text.');
