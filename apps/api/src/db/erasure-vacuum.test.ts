@@ -53,7 +53,9 @@ describe('the vacuum after an erasure', () => {
     vacuum.erased();
     await vacuum.settled();
     expect(fake.statements.slice(1)).toEqual([
+      "set lock_timeout = '2000ms'",
       'vacuum full "users", "otp_challenges", "refresh_tokens"',
+      'set lock_timeout = 0',
       'select pg_switch_wal()',
       'checkpoint',
     ]);

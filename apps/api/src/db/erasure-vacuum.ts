@@ -39,6 +39,9 @@ export const ERASURE_FOLLOW_UP_MS = 120_000;
 /** Read afresh after an await (a property check would stay narrowed). */
 const isAborted = (signal: AbortSignal) => signal.aborted;
 
+/** How long the scrub's VACUUM FULL waits for its lock before giving up. */
+export const SCRUB_LOCK_TIMEOUT_MS = 2_000;
+
 export interface ErasureVacuumOptions {
   followUpMs?: number;
   /**
@@ -87,7 +90,11 @@ export function createErasureVacuum(
         ACCOUNT_TABLES.map((t) => sql.identifier(t)),
         sql`, `,
       );
+      // VACUUM FULL locks the tables against every read: waiting behind a long transaction
+      // would queue every login behind it, so it gives up instead (the follow-up tries again).
+      await own.execute(sql.raw(`set lock_timeout = '${SCRUB_LOCK_TIMEOUT_MS}ms'`));
       await own.execute(sql`vacuum full ${accounts}`);
+      await own.execute(sql`set lock_timeout = 0`);
       await own.execute(sql`select pg_switch_wal()`);
       await own.execute(sql`checkpoint`);
     }, signal);
