@@ -6,6 +6,7 @@ export * from './paging.js';
 export * from './surveys.js';
 export * from './answers.js';
 export * from './credentials.js';
+export * from './vault.js';
 export * from './results.js';
 export * from './member-data.js';
 export * from './admin.js';

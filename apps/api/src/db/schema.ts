@@ -409,6 +409,19 @@ export const answerInbox = pgTable('answer_inbox', {
   payload: text('payload').notNull(),
 });
 
+/**
+ * The member's vault (decision 020): sealed in their browser under a key the server never sees,
+ * one of a few lengths (contracts VAULT_SIZES). Goes with the account.
+ */
+export const vaults = pgTable('vaults', {
+  userId: integer('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  /** Each write adds one: a write carries the version it read (compare-and-swap). */
+  version: integer('version').notNull(),
+  blob: text('blob').notNull(),
+});
+
 /** What a queued row is: an answer, a rating or an answer timing waiting to be counted. */
 export const resultKind = pgEnum('result_kind', ['answer', 'rating', 'timing']);
 
