@@ -7,7 +7,8 @@ import type { Database } from './client.js';
  * answers stay readable in the table files (`pageinspect` read 6 of 6), and autovacuum comes
  * only once a fifth of a table is dead, which on a large table may be never. `question_tallies`
  * held the snapshot that showed one of their texts as a sample; `audit_log` rows name an erased
- * staff member's id until `set null`.
+ * staff member's id until `set null`; `credential_issuances` says which surveys the account got
+ * credentials for.
  */
 export const ERASURE_TABLES = [
   'users',
@@ -20,6 +21,7 @@ export const ERASURE_TABLES = [
   'results_queue',
   'question_tallies',
   'audit_log',
+  'credential_issuances',
 ] as const;
 
 /**
