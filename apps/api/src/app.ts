@@ -39,6 +39,9 @@ import {
   type CredentialsService,
   createCredentialsService,
 } from './modules/credentials/credentials.service.js';
+import { createVaultRepository } from './modules/vault/vault.repository.js';
+import { vaultRoutes } from './modules/vault/vault.routes.js';
+import { createVaultService } from './modules/vault/vault.service.js';
 import { createAuthoringRepository } from './modules/authoring/authoring.repository.js';
 import { authoringRoutes } from './modules/authoring/authoring.routes.js';
 import { createAuthoringService } from './modules/authoring/authoring.service.js';
@@ -297,19 +300,11 @@ export async function buildApp({
     counting: results,
   });
   const audit = createAuditService(createAuditRepository(database.db));
-  const answers = createAnswersService(answersRepository, {
-    surveys,
-    respondents: respondentIds,
-    results,
-    answered,
-    audit,
-    timingKey: keys.timing,
-    clock,
-  });
   const credentials = createCredentialsService(createCredentialsRepository(database.db), {
     surveys,
     results,
     keys: deriveCredentialKeys(secrets),
+    legacyRespondent: (uuid) => respondentIds.find(uuid),
     profileKey: deriveProfileKey(secrets),
     mixMinPeople: config.mixing.minPeople,
     mixMaxWaitSeconds: config.mixing.maxWaitSeconds,
@@ -318,6 +313,16 @@ export async function buildApp({
     clock,
   });
   app.decorate('credentials', credentials);
+  const answers = createAnswersService(answersRepository, {
+    surveys,
+    respondents: respondentIds,
+    results,
+    answered,
+    audit,
+    timingKey: keys.timing,
+    holdsCredential: (uuid, surveyId) => credentials.holdsCredential(uuid, surveyId),
+    clock,
+  });
   const pageViews = createPageViewsService(createPageViewsRepository(database.db), {
     limits: app.rateLimits,
     ipKey: keys.ip,
@@ -449,6 +454,9 @@ export async function buildApp({
       await api.register(signupRoutes, { service: signup });
       await api.register(sessionsRoutes, { service: sessions });
       await api.register(memberDataRoutes, { service: memberData });
+      await api.register(vaultRoutes, {
+        service: createVaultService(createVaultRepository(database.db)),
+      });
       await api.register(answersRoutes, { service: answers, credentials });
       await api.register(credentialsRoutes, { service: credentials });
       await api.register(panelCompletionRoutes, { service: panels });

@@ -67,6 +67,11 @@ export interface AnswersServiceDeps {
   surveys: Pick<SurveysService, 'findQuestion'>;
   /** uuid -> respondent id; a respondent is created on a member's first answer. */
   respondents: RespondentIds;
+  /**
+   * Whether the account holds the survey's anonymous credential (decision 020): then it answers
+   * that survey only with it, so it cannot answer twice, once each way. Until the web app moves.
+   */
+  holdsCredential?: (uuid: string, surveyId: number) => Promise<boolean>;
   results: ResultsService;
   /** Remembers each stored answer for the results' "answered first?" check. */
   answered: Pick<Answered, 'remember'>;
@@ -156,6 +161,12 @@ export function createAnswersService(repo: AnswersRepository, deps: AnswersServi
       const q = await questionOf(qid);
       if (q.closed) throw new AppError('SURVEY_CLOSED');
       const answer = normalise(q, body);
+      if (await deps.holdsCredential?.(uuid, q.surveyId)) {
+        throw new AppError(
+          'ALREADY_ANSWERED',
+          'This survey is answered with the anonymous credential your device holds for it.',
+        );
+      }
       const respondentId = await respondents.getOrCreate(uuid);
       const values = {
         respondentId,

@@ -31,6 +31,8 @@ export interface CredentialsServiceDeps {
   results: Pick<ResultsService, 'forQuestion'>;
   /** deriveCredentialKeys(secrets). */
   keys: { signingKeySeal: Buffer; inbox: Buffer };
+  /** The account's respondent of the old way of answering, if any (until the web app moves). */
+  legacyRespondent?: (uuid: string) => Promise<number | undefined>;
   /** deriveProfileKey(secrets): seals the mixed answers' profiles. */
   profileKey: Buffer;
   /** Answers wait until this many credentials are among them, or `mixMaxWaitSeconds` pass. */
@@ -51,7 +53,7 @@ interface Redeemer {
   receiptKey: Buffer;
 }
 
-/** What waits in the inbox, sealed; `_` pads it to its bucket's length. */
+/** What waits in the inbox, sealed. */
 interface InboxPayload {
   t: string;
   s: number;
@@ -63,7 +65,6 @@ interface InboxPayload {
   m: 'pending' | null;
   p: [string, string, string];
   at: number;
-  _?: string;
 }
 
 const b64 = (b: Buffer) => b.toString('base64url');
@@ -74,17 +75,6 @@ const sha256 = (...parts: Array<string | Buffer>) => {
 };
 const mac = (key: Buffer, value: string) =>
   b64(crypto.createHmac('sha256', key).update(value).digest());
-
-/**
- * Pads a payload's JSON to its bucket: closed and blank answers to one length, written answers
- * to the next power of two (at least 1 KiB), so a sealed row's length says at most how long a
- * written answer is, to a factor of two.
- */
-function padded(payload: InboxPayload): InboxPayload {
-  const bare = Buffer.byteLength(JSON.stringify({ ...payload, _: '' }));
-  const target = payload.x === null ? 512 : Math.max(1024, 2 ** Math.ceil(Math.log2(bare)));
-  return { ...payload, _: ' '.repeat(Math.max(0, target - bare)) };
-}
 
 /** A uniformly shuffled copy (Fisher-Yates over node:crypto's randomInt). */
 export function shuffled<T>(items: readonly T[]): T[] {
@@ -110,6 +100,8 @@ export function createCredentialsService(
   let timer: ReturnType<typeof setInterval> | undefined;
   let running: Promise<unknown> = Promise.resolve();
   const verified = new Map<string, Redeemer>();
+  /** `uuid survey` pairs known to hold a credential: issuance is for good, so never stale. */
+  const holders = new Set<string>();
 
   async function loadSigner(surveyId: number): Promise<Signer> {
     let stored = await repo.findKey(surveyId);
@@ -207,6 +199,18 @@ export function createCredentialsService(
         );
       }
       const refused: CredentialResponse['refused'] = [];
+      // A survey answered the old way (as the member) gets no credential: no second answer.
+      const legacy = await deps.legacyRespondent?.(uuid);
+      const listedIds = await Promise.all(
+        request.requests.map(async (r) => (await deps.surveys.findListed(r.gid))?.id),
+      );
+      const answeredOldWay =
+        legacy === undefined
+          ? new Set<number>()
+          : await repo.answeredSurveys(
+              legacy,
+              listedIds.filter((id): id is number => id !== undefined),
+            );
       const signed: Array<{
         gid: string;
         keyId: string;
@@ -230,6 +234,14 @@ export function createCredentialsService(
         if (!survey || survey.closed) {
           const code = survey ? ('SURVEY_CLOSED' as const) : ('NOT_FOUND' as const);
           refused.push({ gid: g, code, detail: new AppError(code).message });
+          continue;
+        }
+        if (answeredOldWay.has(survey.id)) {
+          refused.push({
+            gid: g,
+            code: 'ALREADY_ANSWERED',
+            detail: 'You answered this survey while logged in: it takes no credential.',
+          });
           continue;
         }
         const blinded = Buffer.from(blinded_msg, 'base64url');
@@ -278,6 +290,15 @@ export function createCredentialsService(
       return { credentials, refused };
     },
 
+    /** Whether the account holds the survey's credential (answered only with it, then). */
+    async holdsCredential(uuid: string, surveyId: number): Promise<boolean> {
+      const key = `${uuid.toLowerCase()} ${surveyId}`;
+      if (holders.has(key)) return true;
+      const held = await repo.issuedTo(uuid, surveyId);
+      if (held) holders.add(key);
+      return held;
+    },
+
     /**
      * Redeems an answer: checks the credential, writes its receipt and the sealed answer in one
      * statement (201), or recognises a replay of the same answer or Idempotency-Key (200), or
@@ -315,7 +336,9 @@ export function createCredentialsService(
         ),
         answeredOn: now.toISOString().slice(0, 10),
       };
-      const payload = padded({
+      // Sealed values are padded to a power of two (lib/profile-seal.ts): a closed answer's
+      // row is as long as any other's; a written one's says its length to a factor of two.
+      const payload: InboxPayload = {
         t: redeemer.tag,
         s: q.surveyId,
         q: q.id,
@@ -326,7 +349,7 @@ export function createCredentialsService(
         m: answer.moderation,
         p: [profile.gender, profile.age_band, profile.country],
         at: now.getTime(),
-      });
+      };
       const label =
         answer.choiceId !== null
           ? (q.choiceById.get(answer.choiceId)?.label ?? '')

@@ -166,6 +166,43 @@ describe.each(engines)('anonymous answer credentials on %s', (engine) => {
       expect(rows.filter((r) => r.blindSig === issued[0]!.blind_sig)).toHaveLength(1);
     });
 
+    it('never lets one account answer a survey twice, once each way (while both ways exist)', async () => {
+      const s = listed[2]!;
+      const q = s.questions[1]!;
+      // Answered as the logged-in member: no credential for that survey.
+      const before = await createMember(app);
+      expect(
+        (
+          await post(
+            app,
+            `/api/v1/questions/${q.qid}/answer/`,
+            { choice: q.labels[0] },
+            { token: before.token },
+          )
+        ).statusCode,
+      ).toBe(201);
+      const device = await blinded(s.gid);
+      const refused = json<CredentialResponse>(
+        await issue(before.token, [
+          { gid: s.gid, blinded_msg: device.blindedMsg.toString('base64url') },
+        ]),
+      );
+      expect(refused).toMatchObject({ credentials: [], refused: [{ code: 'ALREADY_ANSWERED' }] });
+      // Holding the credential: the logged-in way is closed for that survey.
+      const after = await createMember(app);
+      await obtainCredential(app, after.token, s.gid);
+      const res = await post(
+        app,
+        `/api/v1/questions/${q.qid}/answer/`,
+        { choice: q.labels[0] },
+        {
+          token: after.token,
+        },
+      );
+      expect(res.statusCode).toBe(409);
+      expect(json(res).detail).toMatch(/credential/);
+    });
+
     it('refuses visitors, accounts under review, closed or unknown surveys and malformed requests', async () => {
       const gid = listed[0]!.gid;
       const device = await blinded(gid);
@@ -387,6 +424,6 @@ describe.each(engines)('anonymous answer credentials on %s', (engine) => {
           ),
         ),
       ).toBeLessThan(0.5);
-    });
+    }, 120_000);
   });
 });
