@@ -598,7 +598,8 @@ export function QuestionGraph({
             <BreakdownView
               dimension={view}
               mine={mine}
-              note={note}
+              // Said once under the graph when it is not counted yet, not in every group.
+              note={mineState === 'counted' ? note : 'yours'}
               breakdownQuery={breakdownQuery}
             />
           ) : (

@@ -62,8 +62,23 @@ describe('the result card', () => {
     const card = cardModel({ ...base, results: results(), mine: '', showMine: true });
     expect(card.showsMine).toBe(false);
     expect(card.alt).toContain('Never: hidden');
-    expect(card.rows.map((r) => r.label)).toEqual(['Yes', 'No', 'Never']);
-    expect(card.footnote).toBe('n = about 1,240 verified people · blurred for privacy, ±3 points');
+    // Left blank has its row (the card adds up to 100%), in plain words, not "n =".
+    expect(card.rows.map((r) => r.label)).toEqual(['Yes', 'No', 'Never', 'Left blank']);
+    expect(card.footnote).toBe('about 1,240 verified people · blurred for privacy, ±3 points');
+  });
+
+  it('says a share inside its noise "under about", never an exact-looking number', () => {
+    const few = results({
+      choices: [
+        { choice: 'Yes', count: 1200, percent: 96.8, margin: 2.7, is_blank: false },
+        { choice: 'No', count: 0, percent: 0, margin: 2.2, is_blank: false },
+        { choice: 'Leave blank', count: 40, percent: 3.2, margin: 1, is_blank: true },
+      ],
+    });
+    const card = cardModel({ ...base, results: few, mine: 'No', showMine: true });
+    expect(card.rows.map((r) => r.text)).toEqual(['97%', 'under about 3%', '3%']);
+    expect(card.headline).toBe('I chose “No”, like very few people (under about 3%).');
+    expect(card.alt).not.toMatch(/\b0%/);
   });
 
   it('is offered only for a closed question whose split is published', () => {

@@ -1,10 +1,13 @@
 import type { QuestionResults } from '@candor/contracts';
 import { headlineOf } from '../results/question-graph';
+import { shareText, withinNoise } from '../results/shares';
 
 /** One bar of the card: a choice and its published share (null when hidden for privacy). */
 export interface CardRow {
   label: string;
   percent: number | null;
+  /** The share as every screen says it: "57%", "under about 4%" inside its noise, "hidden". */
+  text: string;
   /** The sharer's own answer, marked only when they chose to show it. */
   mine: boolean;
 }
@@ -15,7 +18,7 @@ export interface CardModel {
   question: string;
   headline: string | null;
   rows: CardRow[];
-  /** "n = about 1,240 verified people · ±3 points" */
+  /** "about 1,240 verified people · blurred for privacy, ±3 points" */
   footnote: string;
   /** Where people can answer too: the site's address, not the survey's full link. */
   site: string;
@@ -24,8 +27,6 @@ export interface CardModel {
   /** The card in words: its image's alt text. */
   alt: string;
 }
-
-const rounded = (percent: number) => `${Math.round(percent)}%`;
 
 /**
  * Whether a question's published results make a card: a closed question whose split is shown
@@ -64,21 +65,26 @@ export function cardModel({
 }): CardModel {
   const answered = results.choices.filter((c) => !c.is_blank);
   const shown = showMine && mine !== null && answered.some((c) => c.choice === mine);
-  const rows: CardRow[] = answered.map((c) => ({
-    label: c.choice,
+  // Left blank is a row like the others (never the sharer's), so the card adds up to 100%.
+  const rows: CardRow[] = [...answered, ...results.choices.filter((c) => c.is_blank)].map((c) => ({
+    label: c.is_blank ? 'Left blank' : c.choice,
     percent: c.percent,
-    mine: shown && c.choice === mine,
+    text: shareText(c.percent, c.margin),
+    mine: shown && !c.is_blank && c.choice === mine,
   }));
-  const margins = answered.flatMap((c) => (c.margin === null ? [] : [c.margin]));
+  const margins = results.choices.flatMap((c) => (c.margin === null ? [] : [c.margin]));
   const margin = margins.length ? Math.max(1, Math.round(Math.max(...margins))) : null;
   const n = results.respondents ?? 0;
   const footnote =
-    `n = about ${n.toLocaleString('en')} verified people` +
+    `about ${n.toLocaleString('en')} verified people` +
     (margin !== null ? ` · blurred for privacy, ±${margin} points` : ' · blurred for privacy');
   const own = rows.find((r) => r.mine);
+  const ownMargin = own ? (answered.find((c) => c.choice === own.label)?.margin ?? null) : null;
   const headline = own
     ? own.percent !== null
-      ? `I chose “${own.label}”, like ${rounded(own.percent)} of people.`
+      ? withinNoise(own.percent, ownMargin)
+        ? `I chose “${own.label}”, like very few people (${own.text}).`
+        : `I chose “${own.label}”, like ${own.text} of people.`
       : `I chose “${own.label}”.`
     : // Everyone's headline: the sharer's answer plays no part in it.
       headlineOf(
@@ -90,10 +96,7 @@ export function cardModel({
         })),
       );
   const described = rows
-    .map(
-      (r) =>
-        `${r.label}: ${r.percent === null ? 'hidden' : rounded(r.percent)}${r.mine ? ' (my answer)' : ''}`,
-    )
+    .map((r) => `${r.label}: ${r.text}${r.mine ? ' (my answer)' : ''}`)
     .join('; ');
   const alt =
     `Result card from Candor. ${question} ${described}. ${footnote}.` +

@@ -138,7 +138,7 @@ export async function drawCard(model: CardModel): Promise<Blob> {
   // A bar per choice: its name and share above, the bar below; the sharer's own (when shown)
   // in full violet with "my answer", the others lighter.
   for (const row of model.rows) {
-    const value = row.percent === null ? 'hidden' : `${Math.round(row.percent)}%`;
+    const value = row.text;
     measure.font = font(750, 36);
     const valueWidth = measure.measureText(value).width;
     measure.font = font(row.mine ? 750 : 600, 32);
