@@ -30,6 +30,7 @@ export type PanelCompletionRequest = z.infer<typeof PanelCompletionRequestSchema
 /**
  * A completion the server recorded once every question of the survey was answered: the code is
  * an HMAC of survey, panel and participant under a server key, so only Candor can issue one.
+ * `completed_at` is the day (midnight UTC), never the time: that is all Candor keeps of it.
  */
 export const PanelCompletionSchema = z.object({
   gid: z.uuid(),
@@ -50,14 +51,20 @@ export const PanelCodeCheckRequestSchema = z
   .strict();
 export type PanelCodeCheckRequest = z.infer<typeof PanelCodeCheckRequestSchema>;
 
-/** `valid` only for a code Candor issued to this participant of this panel for this survey. */
+/**
+ * `valid` only for a code Candor issued to this participant of this panel for this survey;
+ * `completed_at` the day of its first completion (midnight UTC).
+ */
 export const PanelCodeCheckSchema = z.object({
   valid: z.boolean(),
   completed_at: z.iso.datetime({ offset: true }).nullable(),
 });
 export type PanelCodeCheck = z.infer<typeof PanelCodeCheckSchema>;
 
-/** Completions of a survey per panel, for operators (most completions first). */
+/**
+ * Completions of a survey per panel, for operators (most completions first);
+ * `last_completed_at` is the day of the latest (midnight UTC).
+ */
 export const PanelCompletionCountsSchema = z.object({
   gid: z.uuid(),
   total: z.number().int(),

@@ -552,12 +552,17 @@ export const panelCompletions = pgTable(
       .references(() => surveys.id, { onDelete: 'cascade' }),
     /** The panel's name as its survey link gives it (`?panel=`). */
     panel: text('panel').notNull(),
-    /** HMAC-SHA256 of survey, panel and the panel's participant id (hex), PSEUDONYM_SECRET key. */
+    /**
+     * HMAC-SHA256 of survey, panel, the panel's participant id and the claiming account's
+     * respondent key (hex), PSEUDONYM_SECRET key: one per claim, so a participant id completed
+     * from two accounts is two rows (decision 021; rows written before hold the participant's).
+     */
     participantHash: text('participant_hash').notNull(),
     /** HMAC-SHA256 of the member's uuid, survey and panel (hex), PSEUDONYM_SECRET key. */
     respondentKey: text('respondent_key').notNull(),
     /** The completion code the participant was given (an HMAC the panel cannot compute). */
     code: text('code').notNull(),
+    /** The day (midnight UTC), not the time: decision 021 (rows written before hold the time). */
     completedAt: timestamp('completed_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [

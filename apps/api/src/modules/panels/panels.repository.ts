@@ -65,22 +65,46 @@ export function createPanelsRepository(db: Db) {
       return rows.length === 1;
     },
 
-    /** The completion of a panel's survey held by a respondent, or by a participant. */
+    /** The completion of a panel's survey held by a respondent. */
     async find(
       surveyId: number,
       panel: string,
-      by: { respondentKey: string } | { participantHash: string },
+      by: { respondentKey: string },
     ): Promise<StoredPanelCompletion | undefined> {
-      const holder =
-        'respondentKey' in by
-          ? eq(panelCompletions.respondentKey, by.respondentKey)
-          : eq(panelCompletions.participantHash, by.participantHash);
       const [row] = await db
         .select(stored)
         .from(panelCompletions)
         .where(
-          and(eq(panelCompletions.surveyId, surveyId), eq(panelCompletions.panel, panel), holder),
+          and(
+            eq(panelCompletions.surveyId, surveyId),
+            eq(panelCompletions.panel, panel),
+            eq(panelCompletions.respondentKey, by.respondentKey),
+          ),
         );
+      return row;
+    },
+
+    /**
+     * The first completion of a panel's survey that carries a code (one participant's: several
+     * accounts may have completed for the same participant id).
+     */
+    async first(
+      surveyId: number,
+      panel: string,
+      code: string,
+    ): Promise<StoredPanelCompletion | undefined> {
+      const [row] = await db
+        .select(stored)
+        .from(panelCompletions)
+        .where(
+          and(
+            eq(panelCompletions.surveyId, surveyId),
+            eq(panelCompletions.panel, panel),
+            eq(panelCompletions.code, code),
+          ),
+        )
+        .orderBy(asc(panelCompletions.completedAt))
+        .limit(1);
       return row;
     },
 
@@ -99,7 +123,7 @@ export function createPanelsRepository(db: Db) {
         .orderBy(desc(completions), asc(panelCompletions.panel));
     },
 
-    /** Every completion of a survey, by panel then time: what the CSV lists. */
+    /** Every completion of a survey: what the CSV lists (it orders them by panel, day, code). */
     async list(surveyId: number) {
       return db
         .select({
@@ -112,7 +136,7 @@ export function createPanelsRepository(db: Db) {
         .orderBy(
           asc(panelCompletions.panel),
           asc(panelCompletions.completedAt),
-          asc(panelCompletions.id),
+          asc(panelCompletions.code),
         );
     },
   };

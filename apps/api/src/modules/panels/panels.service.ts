@@ -38,6 +38,15 @@ function sameCode(a: string, b: string): boolean {
   return x.length === y.length && crypto.timingSafeEqual(x, y);
 }
 
+/**
+ * The day of a completion (midnight UTC): all that is kept and published of its time. To the
+ * second, a completion time sat next to the survey's last answer and picked its respondent out
+ * of a copied database or a moderation list; a day holds everyone who finished that day.
+ */
+export function dayOf(at: Date): Date {
+  return new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate()));
+}
+
 export interface PanelsServiceDeps {
   respondents: Pick<RespondentIds, 'find'>;
   audit: Pick<AuditService, 'record'>;
@@ -51,13 +60,23 @@ export interface PanelsServiceDeps {
 /**
  * Research panels: a completion code issued by the server only once every question of the survey
  * is answered and stored, one completion per member, survey and panel, counted for operators.
+ *
+ * What a member is told depends on their own completions only, never on anybody else's
+ * (decision 021): a participant id completed from another account is completed again from this
+ * one, with the same code (the code is the participant's, so the panel still pays it once).
+ * Refusing it, as before, told any member whether a given participant id had completed.
  */
 export function createPanelsService(repo: PanelsRepository, deps: PanelsServiceDeps) {
   const clock = deps.clock ?? (() => new Date());
-  const participantHash = (gid: string, panel: string, pid: string) =>
-    hmacHex(deps.panelKey, `participant\n${gid}\n${panel}\n${pid}`);
   const respondentKey = (gid: string, panel: string, uuid: string) =>
     hmacHex(deps.panelKey, `respondent\n${gid}\n${panel}\n${uuid.toLowerCase()}`);
+  /**
+   * The participant's hash of one claim: of the participant id and the claiming account, so two
+   * accounts claiming one id never meet on the table's unique participant index (rows written
+   * before hold the participant's alone; nothing reads the hash back, the code says who).
+   */
+  const claimHash = (gid: string, panel: string, pid: string, respondent: string) =>
+    hmacHex(deps.panelKey, `participant\n${gid}\n${panel}\n${pid}\n${respondent}`);
 
   async function staffSurveyId(gid: string): Promise<number> {
     const id = isUuid(gid) ? await repo.surveyIdOf(gid.toLowerCase()) : undefined;
@@ -68,7 +87,9 @@ export function createPanelsService(repo: PanelsRepository, deps: PanelsServiceD
   return {
     /**
      * Records the member's completion of a survey for a panel and returns its code (201; 200 for
-     * the same participant again). NOT_ANSWERED until every question has a stored answer.
+     * the same participant again; 409 for another participant id after the member's first).
+     * NOT_ANSWERED until every question has a stored answer. Every reply depends on the
+     * member's own answers and completions only.
      */
     async complete(
       uuid: string,
@@ -86,44 +107,45 @@ export function createPanelsService(repo: PanelsRepository, deps: PanelsServiceD
           'Answer every question of this survey first: the completion code comes after the last answer.',
         );
       }
+      const respondent = respondentKey(gid, panel, uuid);
       const values = {
         surveyId: progress.surveyId,
         panel,
-        participantHash: participantHash(gid, panel, pid),
-        respondentKey: respondentKey(gid, panel, uuid),
+        participantHash: claimHash(gid, panel, pid, respondent),
+        respondentKey: respondent,
         code: completionCode(deps.codeKey, gid, panel, pid),
-        completedAt: clock(),
+        completedAt: dayOf(clock()),
       };
       const body = (row: { code: string; completedAt: Date }): PanelCompletion => ({
         gid,
         panel,
         code: row.code,
-        completed_at: row.completedAt.toISOString(),
+        completed_at: dayOf(row.completedAt).toISOString(),
       });
       if (await repo.insert(values)) return { status: 201, body: body(values) };
-      const mine = await repo.find(values.surveyId, panel, { respondentKey: values.respondentKey });
-      if (mine?.participantHash === values.participantHash) {
-        return { status: 200, body: body(mine) };
-      }
+      // Only the member's own completion can be in the way (the claim's hash is theirs).
+      const mine = await repo.find(values.surveyId, panel, { respondentKey: respondent });
+      if (mine?.code === values.code) return { status: 200, body: body(mine) };
       throw new AppError(
         'INVALID_STATE',
-        mine
-          ? 'You already completed this survey for this panel, with another participant id.'
-          : 'This participant id already completed this survey for this panel, from another account.',
+        'You already completed this survey for this panel, with another participant id.',
       );
     },
 
-    /** Whether a code a panel reports was issued by Candor to this participant (for operators). */
+    /**
+     * Whether a code a panel reports was issued by Candor to this participant (for operators),
+     * and on which day it was first. Without the right code it answers `valid: false` whether or
+     * not the participant completed: the code, which only Candor and the participant hold, is
+     * what opens the answer, never the participant id alone.
+     */
     async check(rawGid: string, request: PanelCodeCheckRequest): Promise<PanelCodeCheck> {
       const surveyId = await staffSurveyId(rawGid);
       const gid = rawGid.toLowerCase();
       const { panel, pid } = request;
       const expected = completionCode(deps.codeKey, gid, panel, pid);
-      const row = await repo.find(surveyId, panel, {
-        participantHash: participantHash(gid, panel, pid),
-      });
-      const valid = sameCode(normaliseCode(request.code), expected) && row?.code === expected;
-      return { valid, completed_at: valid ? row.completedAt.toISOString() : null };
+      const row = await repo.first(surveyId, panel, expected);
+      const valid = sameCode(normaliseCode(request.code), expected) && row !== undefined;
+      return { valid, completed_at: valid ? dayOf(row.completedAt).toISOString() : null };
     },
 
     /** Completions per panel of a survey of any status. */
@@ -135,22 +157,29 @@ export function createPanelsService(repo: PanelsRepository, deps: PanelsServiceD
         panels: rows.map((r) => ({
           panel: r.panel,
           completions: r.completions,
-          last_completed_at: (r.last ?? new Date(0)).toISOString(),
+          last_completed_at: dayOf(r.last ?? new Date(0)).toISOString(),
         })),
       };
     },
 
     /**
-     * Every completion of a survey as CSV (panel, code, time; no answer, no participant id),
-     * formula-safe; audited as `results.export`.
+     * Every completion of a survey as CSV (panel, code, day; no answer, no participant id), in
+     * the order of panel, day and code, never of arrival; formula-safe; audited as
+     * `results.export`.
      */
     async exportCsv(rawGid: string, actor: Actor) {
       const surveyId = await staffSurveyId(rawGid);
       const gid = rawGid.toLowerCase();
-      const rows = await repo.list(surveyId);
+      const rows = (await repo.list(surveyId)).map((r) => ({
+        ...r,
+        day: dayOf(r.completedAt).toISOString().slice(0, 10),
+      }));
+      // Sorted here as well: rows written before this rule hold times to the second.
+      const order = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0);
+      rows.sort((a, b) => order(a.panel, b.panel) || order(a.day, b.day) || order(a.code, b.code));
       const lines = [
-        ['panel', 'completion_code', 'completed_at'],
-        ...rows.map((r) => [r.panel, r.code, r.completedAt.toISOString()]),
+        ['panel', 'completion_code', 'completed_on'],
+        ...rows.map((r) => [r.panel, r.code, r.day]),
       ];
       const body = lines.map((cells) => cells.map(csvCell).join(',') + '\r\n').join('');
       await deps.audit.record(actor, 'results.export', `survey:${gid}`, { format: 'panel-csv' });

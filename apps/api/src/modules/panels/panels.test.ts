@@ -184,19 +184,82 @@ describe.each(engines)('panel completion codes on %s', (engine) => {
     );
     expect(farmed.map((r) => r.statusCode)).toEqual(Array(10).fill(409));
 
-    // Ten other members claiming one participant id at once: at most one gets it.
+    // Ten other members claiming one participant id at once: each is told what the first was
+    // (refusing all but one told members whose id had completed), with the participant's one
+    // code, so the panel still pays that participant once.
     const others = await Promise.all(Array.from({ length: 10 }, () => completedMember()));
     const shared = await Promise.all(others.map((m) => complete(m.token, 'burst', 'shared-pid')));
-    expect(shared.filter((r) => r.statusCode === 201)).toHaveLength(1);
-    expect(shared.filter((r) => r.statusCode === 409)).toHaveLength(9);
-    // And none of the first member's id.
+    expect(shared.map((r) => r.statusCode)).toEqual(Array(10).fill(201));
+    expect(new Set(shared.map((r) => json(r).code)).size).toBe(1);
+    // Their second participant id is refused as the first member's was: their own completion.
     expect((await complete(others[0]!.token, 'burst', 'b-1')).statusCode).toBe(409);
 
     // Another panel is another completion.
     expect((await complete(member.token, 'other-burst', 'b-1')).statusCode).toBe(201);
 
     const burstRows = (await rows()).filter((r) => r.panel === 'burst');
-    expect(burstRows).toHaveLength(2);
+    expect(burstRows).toHaveLength(11);
+  });
+
+  it("tells a member nothing about other accounts' completions: the oracle of issue 28", async () => {
+    // Participant ids, half of them completed from other accounts; an attacker with a fresh,
+    // fully answered account per probe claims each and reads every reply it can get.
+    const ids = Array.from({ length: 12 }, (_, i) => `oracle-${i}`);
+    const used = new Set(ids.filter((_, i) => i % 2 === 0));
+    for (const pid of used) {
+      const owner = await completedMember();
+      expect((await complete(owner.token, 'oracle', pid)).statusCode).toBe(201);
+    }
+    const seen = async (pid: string) => {
+      const probe = await completedMember();
+      const first = await complete(probe.token, 'oracle', pid);
+      const again = await complete(probe.token, 'oracle', pid);
+      const other = await complete(probe.token, 'oracle', `${pid}-other`);
+      const shape = (r: Awaited<typeof first>) => ({
+        status: r.statusCode,
+        keys: Object.keys(json(r)).sort(),
+        message: json(r).message ?? null,
+      });
+      return JSON.stringify([shape(first), shape(again), shape(other)]);
+    };
+    const replies = new Map<string, string>();
+    for (const pid of ids) replies.set(pid, await seen(pid));
+    // The old replies parted used ids (409, "already completed ... from another account") from
+    // unused ones (201): 12 of 12. Now every id gets the same three replies: 201, 200, 409.
+    const distinct = new Set(replies.values());
+    expect([...distinct], 'replies differ between completed and free ids').toHaveLength(1);
+    const statuses = (JSON.parse([...distinct][0]!) as Array<{ status: number }>).map(
+      (r) => r.status,
+    );
+    expect(statuses).toEqual([201, 200, 409]);
+  }, 120_000);
+
+  it('keeps and publishes the day of a completion, never its time', async () => {
+    const before = new Date();
+    const member = await completedMember();
+    const done = PanelCompletionSchema.parse(
+      json(await complete(member.token, 'day-panel', 'd-1')),
+    );
+    // Midnight UTC of the day it happened (today, or yesterday if the test ran over midnight).
+    const days = [before, new Date()].map((d) => `${d.toISOString().slice(0, 10)}T00:00:00.000Z`);
+    expect(days).toContain(done.completed_at);
+    // Replayed, checked by staff, counted, exported, stored: the day alone, everywhere.
+    const again = PanelCompletionSchema.parse(
+      json(await complete(member.token, 'day-panel', 'd-1')),
+    );
+    expect(again.completed_at).toBe(done.completed_at);
+    expect((await check('day-panel', 'd-1', done.code)).completed_at).toBe(done.completed_at);
+    const counts = PanelCompletionCountsSchema.parse(
+      json(await get(app, `/api/v1/admin/surveys/${gid}/panel-completions/`, admin)),
+    );
+    expect(counts.panels.find((p) => p.panel === 'day-panel')?.last_completed_at).toBe(
+      done.completed_at,
+    );
+    const csv = await get(app, `/api/v1/admin/surveys/${gid}/panel-completions.csv`, admin);
+    const line = csv.body.split('\r\n').find((l) => l.startsWith('"day-panel",'));
+    expect(line).toBe(`"day-panel","${done.code}","${done.completed_at.slice(0, 10)}"`);
+    const [row] = (await rows()).filter((r) => r.panel === 'day-panel');
+    expect(row!.completedAt.toISOString()).toBe(done.completed_at);
   });
 
   it('keeps no answer, participant id or account in the table', async () => {
@@ -241,7 +304,7 @@ describe.each(engines)('panel completion codes on %s', (engine) => {
     expect(csv.statusCode).toBe(200);
     expect(csv.headers['content-type']).toContain('text/csv');
     const lines = csv.body.trimEnd().split('\r\n');
-    expect(lines[0]).toBe('"panel","completion_code","completed_at"');
+    expect(lines[0]).toBe('"panel","completion_code","completed_on"');
     expect(lines).toHaveLength(counts.total + 1);
     expect(lines.filter((l) => l.startsWith('"count-a",'))).toHaveLength(2);
     // A formula-like panel name stays text in a spreadsheet.

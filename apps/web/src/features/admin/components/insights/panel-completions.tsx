@@ -8,7 +8,8 @@ import { ListError, ListLoading } from '../list-states';
 
 /**
  * Research-panel completions of a survey: how many each panel's participants completed, and the
- * CSV (panel, completion code, time) to settle with the panel. No answers in either.
+ * CSV (panel, completion code, day) to settle with the panel. No answers in either, and no time
+ * of day: Candor keeps the day of a completion only (decision 021).
  */
 export function PanelCompletions({ survey }: { survey: SurveySummary }) {
   const counts = useQuery(adminQueries.panelCompletions(survey.gid));
@@ -48,7 +49,7 @@ export function PanelCompletions({ survey }: { survey: SurveySummary }) {
               <tr>
                 <th scope="col">Panel</th>
                 <th scope="col">Completions</th>
-                <th scope="col">Last completion</th>
+                <th scope="col">Last completion (day)</th>
               </tr>
             </thead>
             <tbody>
@@ -56,7 +57,12 @@ export function PanelCompletions({ survey }: { survey: SurveySummary }) {
                 <tr key={p.panel}>
                   <td>{p.panel}</td>
                   <td>{p.completions}</td>
-                  <td>{new Date(p.last_completed_at).toLocaleString()}</td>
+                  <td>
+                    {/* Midnight UTC stands for the day: shown in UTC, or it moves a day west. */}
+                    {new Date(p.last_completed_at).toLocaleDateString(undefined, {
+                      timeZone: 'UTC',
+                    })}
+                  </td>
                 </tr>
               ))}
             </tbody>
