@@ -35,7 +35,7 @@ describe.each(targets)('erasure leaves no readable row version on %s', (target) 
   beforeAll(async () => {
     if (target === 'embedded') {
       dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'candor-erasure-'));
-      database = await openDatabase({ dataDir, poolSize: 4 });
+      database = await openDatabase({ dataDir, poolSize: 4, embedded: 'postgres' });
       await database.migrate();
     } else {
       database = await createTestDatabase('postgres');
