@@ -32,9 +32,10 @@ export const ERASURE_TABLES = [
 export const ACCOUNT_TABLES = ['users', 'otp_challenges', 'refresh_tokens'] as const;
 
 /**
- * A second pass this long after the last erasure: a row version that a transaction running
- * during the first pass could still see (so VACUUM had to keep it) is gone by then, since no
- * statement runs past 20 s nor a transaction sits idle past 60 s (db/connections.ts).
+ * A second pass this long after the last erasure, for row versions that a transaction running
+ * during the first pass could still see (so VACUUM had to keep them): a request's transaction is
+ * over by then (statements stop at 20 s, idle transactions at 60 s: db/connections.ts). What a
+ * longer one (a backup's snapshot) holds back waits for autovacuum or the next erasure.
  */
 export const ERASURE_FOLLOW_UP_MS = 120_000;
 
