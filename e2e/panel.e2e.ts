@@ -53,6 +53,7 @@ describe('research panel respondents in Chromium', () => {
     await page.getByRole('heading', { name: 'Sign up to go on' }).waitFor();
     await page.getByRole('link', { name: 'Sign up and go on' }).click();
     await signUp(page, who);
+    await page.getByRole('dialog').getByRole('button', { name: 'Add my 3 answers' }).click();
     await page.getByRole('link', { name: 'Back to your survey' }).click();
     await page.waitForURL(`${baseURL}/surveys/${s.gid}?backFromRegister=true`);
     for (const q of s.questions.slice(3)) await answerAndGoOn(page, q);

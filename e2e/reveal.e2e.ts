@@ -191,7 +191,12 @@ describe('defect 3: a visitor who finished within the free questions is asked to
     await screenshot(page, `outro-visitor-${size}`);
     await card.getByRole('link', { name: `Count my ${n} answers and see where I stand` }).click();
     await signUp(page, who);
-    // The answers are sent and counted once; the welcome screen leads back to the survey.
+    // Asked first (issue 28); then the answers are sent and counted once, and the welcome
+    // screen leads back to the survey.
+    await page
+      .getByRole('dialog')
+      .getByRole('button', { name: /^Add my/ })
+      .click();
     await expect.poll(async () => (await attempted(who)).length, { timeout: 10_000 }).toBe(n);
     await page.getByRole('link', { name: 'Back to your survey' }).click();
     await page.waitForURL(`${baseURL}/surveys/${s.gid}?backFromRegister=true`);

@@ -3,6 +3,8 @@ import { StrictMode, Suspense, lazy, useSyncExternalStore } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
 import { useAuthStore } from '../lib/auth-store';
+import { provideLocalAnswers } from '../lib/local-answers';
+import { keepVisitorSessionLive } from '../lib/visitor-session';
 import { errorToast, onToastsWanted, toastsWanted, wantToasts } from '../lib/toasts';
 import { tokenSubject } from '../lib/tokens';
 import { router } from './router';
@@ -23,8 +25,12 @@ const queryClient = new QueryClient({
 void useAuthStore.getState().restore();
 
 // Answers wait in the browser's outbox until a session (and a network) can send them; on login
-// a visitor's answers become the member's and are sent. The outbox (and the browser database
-// behind it) loads with the first session or the first survey screen, not on a first visit.
+// a visitor's answers wait for the person to say they are theirs (the claim question, issue
+// 28). The outbox (and the browser database behind it) loads with the first session, the first
+// survey screen or a "this is not my device", not on a first visit.
+provideLocalAnswers(() => import('../features/answering/api/outbox'));
+// A reloaded tab's visitor answers stay its own: another tab must not take them for ended.
+keepVisitorSessionLive();
 let outboxWired = false;
 function wireOutbox() {
   if (outboxWired) return;

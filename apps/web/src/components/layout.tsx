@@ -1,8 +1,13 @@
+import { Suspense, lazy } from 'react';
 import { Link, NavLink, Outlet, ScrollRestoration, useNavigate } from 'react-router';
 import { successToast } from '../lib/toasts';
 import { useAuthStore } from '../lib/auth-store';
+import { useLocalAnswers } from '../lib/local-answers';
 import { Logo } from './logo';
 import { NavigationTracker } from './navigation-tracker';
+import { useForgetThisDevice } from './not-my-device';
+
+const ClaimDialog = lazy(() => import('./claim-dialog').then((m) => ({ default: m.ClaimDialog })));
 
 function AccountLinks() {
   const auth = useAuthStore((s) => s.auth);
@@ -37,11 +42,41 @@ function AccountLinks() {
   }
   return (
     <>
+      <NotMyDevice />
       <NavLink to="/login">Log in</NavLink>
       <Link to="/signup" className="navbar__cta">
         Sign up
       </Link>
     </>
+  );
+}
+
+/** A visitor whose answers this browser keeps can clear them (a shared device). */
+function NotMyDevice() {
+  const kept = useLocalAnswers((s) => s.visitorAnswers);
+  const forget = useForgetThisDevice();
+  if (kept === 0) return null;
+  return (
+    <button
+      type="button"
+      className="navbar__button navbar__forget"
+      title="Clear the answers and the survey place this browser keeps"
+      onClick={forget}
+    >
+      Not my device
+    </button>
+  );
+}
+
+/** A person who logged in is asked whether the answers given here before are theirs. */
+function Claim() {
+  const auth = useAuthStore((s) => s.auth);
+  const offered = useLocalAnswers((s) => s.offered);
+  if (!auth || offered === 0) return null;
+  return (
+    <Suspense fallback={null}>
+      <ClaimDialog />
+    </Suspense>
   );
 }
 
@@ -74,6 +109,7 @@ export function Layout() {
           human · <Link to="/privacy">Privacy</Link>
         </p>
       </footer>
+      <Claim />
       <NavigationTracker />
       <ScrollRestoration />
     </div>

@@ -1,8 +1,9 @@
 import type { LoginRequest, TokenPair, User } from '@candor/contracts';
 import { create } from 'zustand';
 import { apiPost, apiRequest, onSessionEnded } from './api-client';
+import { forgetAccountOnDevice } from './local-answers';
 import { clearSurveyPosition } from './survey-storage';
-import { clearTokens, readTokens, storeTokens } from './tokens';
+import { clearTokens, readTokens, storeTokens, tokenSubject } from './tokens';
 
 interface AuthState {
   user: User | null;
@@ -82,6 +83,8 @@ export const useAuthStore = create<AuthState>()((set, get) => ({
   },
 
   endSession() {
+    // The account is gone: what this browser still holds of it (unsent answers too) goes.
+    void forgetAccountOnDevice(tokenSubject());
     clearTokens();
     clearSurveyPosition();
     set({ auth: false, user: null });

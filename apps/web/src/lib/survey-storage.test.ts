@@ -1,5 +1,11 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { afterLoginPath, recordNavigation } from './survey-storage';
+import {
+  afterLoginPath,
+  readSurveyPosition,
+  recordNavigation,
+  saveSurveyPosition,
+} from './survey-storage';
+import { storeTokens } from './tokens';
 
 beforeEach(() => {
   localStorage.clear();
@@ -13,9 +19,23 @@ describe('afterLoginPath', () => {
     expect(afterLoginPath()).toBe('/');
   });
   it('goes back into the survey when both are saved', () => {
-    localStorage.setItem('surveyId', 'abc');
-    localStorage.setItem('activeQuestion', '3');
+    saveSurveyPosition({ surveyId: 'abc', activeQuestion: '3' });
     expect(afterLoginPath()).toBe('/surveys/abc?backFromRegister=true');
+    // The visitor who saved it logs in, in the same tab: still their place.
+    storeTokens({ access: `x.${btoa(JSON.stringify({ sub: 'u-1' }))}.y`, refresh: 'r' });
+    expect(afterLoginPath()).toBe('/surveys/abc?backFromRegister=true');
+  });
+  it("never leads to the place another tab's visitor left on this browser", () => {
+    saveSurveyPosition({ surveyId: 'abc', activeQuestion: '3', currentShuffle: [] });
+    // That tab is closed; the next person opens another (a new sessionStorage) and logs in.
+    sessionStorage.clear();
+    storeTokens({ access: `x.${btoa(JSON.stringify({ sub: 'u-2' }))}.y`, refresh: 'r' });
+    expect(afterLoginPath()).toBe('/');
+    expect(readSurveyPosition()).toEqual({
+      surveyId: null,
+      activeQuestion: null,
+      currentShuffle: null,
+    });
   });
 });
 

@@ -1,9 +1,33 @@
+import { tokenSubject } from './tokens';
+import { visitorSessionOwner } from './visitor-session';
+
 // Browser storage keys of the spec: surveyId, activeQuestion, currentShuffle (localStorage);
-// currentPath and prevPath (sessionStorage).
-export const SURVEY_KEYS = ['surveyId', 'activeQuestion', 'currentShuffle'] as const;
+// currentPath and prevPath (sessionStorage). Beside them, whose place it is (issue 28).
+export const SURVEY_KEYS = [
+  'surveyId',
+  'activeQuestion',
+  'currentShuffle',
+  'candor.placeOwner',
+] as const;
+const OWNER_KEY = 'candor.placeOwner';
+
+/** Who keeps a place now: the logged-in member, else this tab's visitor session. */
+const placeOwner = () => tokenSubject() ?? visitorSessionOwner();
+
+/**
+ * Whether the saved place is this person's: saved by the logged-in member, or by this tab's
+ * visitor session (the visitor who signs up or logs in at the gate comes back to it). A place
+ * another visitor left in a closed tab of a shared browser is not: it would tell the next
+ * person which survey and question they were at.
+ */
+function placeIsMine(): boolean {
+  const owner = localStorage.getItem(OWNER_KEY);
+  return owner !== null && (owner === tokenSubject() || owner === visitorSessionOwner());
+}
 
 /** Where a login goes: back into the survey being answered, else home (spec section 4). */
 export function afterLoginPath(): string {
+  if (!placeIsMine()) return '/';
   const surveyId = localStorage.getItem('surveyId');
   const activeQuestion = localStorage.getItem('activeQuestion');
   return surveyId && activeQuestion
@@ -28,6 +52,7 @@ export function readSurveyPosition(): {
   activeQuestion: string | null;
   currentShuffle: unknown;
 } {
+  if (!placeIsMine()) return { surveyId: null, activeQuestion: null, currentShuffle: null };
   let currentShuffle: unknown = null;
   try {
     currentShuffle = JSON.parse(localStorage.getItem('currentShuffle') ?? 'null');
@@ -46,6 +71,7 @@ export function saveSurveyPosition(position: {
   activeQuestion?: string | null;
   currentShuffle?: unknown;
 }): void {
+  localStorage.setItem(OWNER_KEY, placeOwner());
   localStorage.setItem('surveyId', position.surveyId);
   if (position.activeQuestion) localStorage.setItem('activeQuestion', position.activeQuestion);
   else if (position.activeQuestion === null) localStorage.removeItem('activeQuestion');

@@ -27,6 +27,10 @@ const shared: Fact[] = [
     q: 'Can anyone work out my answer from the results?',
     a: 'No one can be sure of it, not even our staff. Every number in the results is blurred with a little random noise, released in a few updates as more people answer, and each answer counts in at most two of them. That is differential privacy, and we state the bound: epsilon 4.1 per person and question over its whole life (4.7 for written answers, delta one in a billion). Small groups are not shown, and nobody can replay your answer by suspending or re-adding accounts.',
   },
+  {
+    q: 'What if I share this device?',
+    a: 'Answers given before logging in belong to that browser tab alone: whoever logs in there is asked before they are added to an account, once the tab is closed they are never sent and are deleted the next time Candor opens in that browser, and logging out or "This is not my device" (on the login screen) deletes them at once.',
+  },
   { q: 'Do you sell my data?', a: 'No. Never.' },
   {
     q: 'Is there third-party tracking?',

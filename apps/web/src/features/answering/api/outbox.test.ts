@@ -5,9 +5,14 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { setApiBase } from '../../../lib/api-client';
 import { openLocalDb, type CandorDb } from '../lib/local-db';
 import { storeTokens } from '../../../lib/tokens';
+import { useLocalAnswers } from '../../../lib/local-answers';
 import {
   answersSentThisPage,
+  claimVisitorAnswers,
+  discardVisitorAnswers,
   flushOutbox,
+  forgetAccount,
+  forgetDevice,
   localAnswers,
   onOutbox,
   pendingCount,
@@ -15,6 +20,7 @@ import {
   recordRating,
   setOutboxOwner,
   useOutboxDb,
+  visitorOwner,
   type OutboxEvent,
 } from './outbox';
 
@@ -77,7 +83,9 @@ onOutbox((e) => events.push(e));
 beforeEach(async () => {
   await setOutboxOwner(null);
   db = openLocalDb(`test-${++n}`);
-  useOutboxDb(db);
+  sessionStorage.clear();
+  // No other tab is open unless a test says so.
+  useOutboxDb(db, () => Promise.resolve(new Set()));
   setApiBase(base);
   localStorage.clear();
   storeTokens({ access: 'a', refresh: 'r' });
@@ -91,7 +99,7 @@ const answer = (q: number, choice = 'Yes') =>
   recordAnswer({ qid: QID(q), gid: GID, body: { choice }, answer: choice, isBlank: false });
 
 describe('outbox', () => {
-  it("keeps a visitor's answers in the browser and sends them once, in order, on login", async () => {
+  it("keeps a visitor's answers in the browser and sends them once, in order, once claimed", async () => {
     await answer(1);
     await answer(2, 'No');
     await recordRating({ qid: QID(1), gid: GID, score: 7 });
@@ -101,6 +109,12 @@ describe('outbox', () => {
     expect([...(await localAnswers(GID)).keys()]).toEqual([QID(1), QID(2)]);
 
     await setOutboxOwner('user-1');
+    await flushOutbox();
+    // Nothing is sent before the person says the answers are theirs.
+    expect(calls).toEqual([]);
+    expect(useLocalAnswers.getState().offered).toBe(2);
+    await claimVisitorAnswers();
+    expect(useLocalAnswers.getState().offered).toBe(0);
     await flushOutbox();
     expect(calls.map((c) => c.url)).toEqual([
       `/api/v1/questions/${QID(1)}/answer/`,
@@ -178,5 +192,103 @@ describe('outbox', () => {
     await setOutboxOwner('user-2');
     await flushOutbox();
     expect(stored.size).toBe(0);
+  });
+
+  it('never sends the answers of a visitor a login finds when the person discards them', async () => {
+    await answer(1);
+    await answer(2, 'No');
+    await recordRating({ qid: QID(1), gid: GID, score: 4 });
+    await setOutboxOwner('user-2');
+    expect(useLocalAnswers.getState().offered).toBe(2);
+    // Not the member's until claimed: not in their record, not sent.
+    expect((await localAnswers(GID)).size).toBe(0);
+    await flushOutbox();
+    expect(calls).toEqual([]);
+    await discardVisitorAnswers();
+    expect(useLocalAnswers.getState().offered).toBe(0);
+    await flushOutbox();
+    expect(calls).toEqual([]);
+    expect(await db.outbox.count()).toBe(0);
+    expect(await db.answeredQuestions.count()).toBe(0);
+  });
+
+  it('deletes, at the next start, the answers of a browser session that ended', async () => {
+    await answer(1);
+    await answer(2, 'No');
+    const first = visitorOwner();
+    // The tab closes; another opens on the same browser (new sessionStorage, no live tab).
+    sessionStorage.clear();
+    useOutboxDb(db, () => Promise.resolve(new Set()));
+    expect(visitorOwner()).not.toBe(first);
+    await setOutboxOwner('user-3');
+    await flushOutbox();
+    expect(useLocalAnswers.getState().offered).toBe(0);
+    expect(calls).toEqual([]);
+    expect(await db.outbox.count()).toBe(0);
+    expect(await db.answeredQuestions.count()).toBe(0);
+  });
+
+  it('keeps the answers of a session another tab still holds, and never offers them here', async () => {
+    await answer(1);
+    const other = visitorOwner();
+    sessionStorage.clear();
+    useOutboxDb(db, () => Promise.resolve(new Set([other])));
+    await setOutboxOwner('user-4');
+    await flushOutbox();
+    expect(useLocalAnswers.getState().offered).toBe(0);
+    expect(calls).toEqual([]);
+    expect((await db.outbox.toArray()).map((i) => i.owner)).toEqual([other]);
+  });
+
+  it('deletes answers from before sessions existed (the bare visitor owner) at start', async () => {
+    await db.outbox.add({
+      key: 'old',
+      kind: 'answer',
+      qid: QID(1),
+      gid: GID,
+      body: { choice: 'Yes' },
+      owner: 'visitor',
+      tries: 0,
+    });
+    await setOutboxOwner('user-5');
+    await flushOutbox();
+    expect(calls).toEqual([]);
+    expect(await db.outbox.count()).toBe(0);
+  });
+
+  it('at logout, drops unclaimed visitor answers and starts a new visitor session', async () => {
+    await answer(1);
+    const before = visitorOwner();
+    await setOutboxOwner('user-6');
+    expect(useLocalAnswers.getState().offered).toBe(1);
+    await setOutboxOwner(null);
+    expect(useLocalAnswers.getState().offered).toBe(0);
+    expect(await db.outbox.count()).toBe(0);
+    expect(await db.answeredQuestions.count()).toBe(0);
+    expect(visitorOwner()).not.toBe(before);
+  });
+
+  it('"this is not my device" clears every answer and item, whoever gave them', async () => {
+    await setOutboxOwner('user-7');
+    setApiBase('http://127.0.0.1:9/api');
+    await answer(1);
+    await setOutboxOwner(null);
+    await answer(2);
+    expect(useLocalAnswers.getState().visitorAnswers).toBe(1);
+    const before = visitorOwner();
+    await forgetDevice();
+    expect(await db.outbox.count()).toBe(0);
+    expect(await db.answeredQuestions.count()).toBe(0);
+    expect(useLocalAnswers.getState().visitorAnswers).toBe(0);
+    expect(visitorOwner()).not.toBe(before);
+  });
+
+  it("an erased account's unsent answers leave the browser", async () => {
+    await setOutboxOwner('user-8');
+    setApiBase('http://127.0.0.1:9/api');
+    await answer(1);
+    await setOutboxOwner(null);
+    await forgetAccount('user-8');
+    expect(await db.outbox.count()).toBe(0);
   });
 });

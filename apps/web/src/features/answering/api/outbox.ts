@@ -1,5 +1,12 @@
 import type { AnswerRequest, AnswerResponse } from '@candor/contracts';
 import { ApiError } from '../../../lib/api-client';
+import { useLocalAnswers } from '../../../lib/local-answers';
+import {
+  endVisitorSession,
+  liveVisitorSessions,
+  VISITOR,
+  visitorSessionOwner,
+} from '../../../lib/visitor-session';
 import { localDb, today, type CandorDb, type OutboxItem } from '../lib/local-db';
 import { postAnswer, postRating } from './answers';
 
@@ -9,7 +16,15 @@ import { postAnswer, postRating } from './answers';
  * counted once (each answer carries its Idempotency-Key from the first attempt on).
  */
 
-export const VISITOR = 'visitor';
+/**
+ * A visitor's items belong to the browser session that gave them (issue 28: on a shared browser
+ * they are not the next person's): their owner is `visitor:<session id>` (lib/visitor-session),
+ * the id kept in this tab's sessionStorage. A login never takes them silently: the person is
+ * asked (`claimVisitorAnswers` or `discardVisitorAnswers`). Items of a session whose tabs are
+ * all gone are deleted at the next start, never offered. A bare `visitor` owner (before
+ * sessions) is such an item too.
+ */
+const isVisitor = (owner: string) => owner === VISITOR || owner.startsWith(`${VISITOR}:`);
 
 type Listener = (event: OutboxEvent) => void;
 export type OutboxEvent =
@@ -34,6 +49,10 @@ interface State {
    */
   sentAt: Map<string, Map<string, number>>;
   listeners: Set<Listener>;
+  /** The sessions a live tab holds, or null where the browser cannot tell (all count as ended). */
+  liveSessions: () => Promise<Set<string> | null>;
+  /** The start's sweep of ended sessions; every read and write waits for it. */
+  swept: Promise<void> | null;
 }
 
 const state: State = {
@@ -47,6 +66,8 @@ const state: State = {
   acknowledged: new Map(),
   sentAt: new Map(),
   listeners: new Set(),
+  liveSessions: liveVisitorSessions,
+  swept: null,
 };
 
 function db(): CandorDb {
@@ -54,12 +75,62 @@ function db(): CandorDb {
   return state.db;
 }
 
-/** Tests use their own database. */
-export function useOutboxDb(database: CandorDb): void {
+/** Tests use their own database, and say which visitor sessions other tabs hold. */
+export function useOutboxDb(
+  database: CandorDb,
+  liveSessions: () => Promise<Set<string> | null> = liveVisitorSessions,
+): void {
   state.db = database;
   state.acknowledged.clear();
   state.sentAt.clear();
   state.chain = Promise.resolve();
+  state.liveSessions = liveSessions;
+  state.swept = null;
+}
+
+/** This tab's visitor owner, `visitor:<id>`. */
+export const visitorOwner = visitorSessionOwner;
+
+/** Starts a new visitor session in this tab (after a logout or "this is not my device"). */
+function newVisitorSession() {
+  endVisitorSession();
+  visitorOwner();
+}
+
+/**
+ * At start: deletes the items of visitor sessions that ended (no live tab holds them), so they
+ * are never offered to whoever logs in next.
+ */
+function sweep(): Promise<void> {
+  state.swept ??= (async () => {
+    const mine = visitorOwner();
+    const live = (await state.liveSessions().catch(() => null)) ?? new Set<string>();
+    const ended = (owner: string) => isVisitor(owner) && owner !== mine && !live.has(owner);
+    await db().transaction('rw', db().outbox, db().answeredQuestions, async () => {
+      await db()
+        .outbox.filter((i) => ended(i.owner))
+        .delete();
+      await db()
+        .answeredQuestions.filter((a) => ended(a.owner))
+        .delete();
+    });
+    await countVisitorAnswers();
+  })().catch(() => undefined);
+  return state.swept;
+}
+
+/** Tells the shell how many answers this tab's visitor session keeps. */
+async function countVisitorAnswers(): Promise<number> {
+  const owner = visitorOwner();
+  const count = await db()
+    .answeredQuestions.filter((a) => a.owner === owner)
+    .count();
+  useLocalAnswers.setState({ visitorAnswers: count });
+  return count;
+}
+
+function changed(patch: { offered?: number } = {}) {
+  useLocalAnswers.setState((s) => ({ ...patch, version: s.version + 1 }));
 }
 
 export function onOutbox(listener: Listener): () => void {
@@ -73,12 +144,14 @@ function emit(event: OutboxEvent) {
 
 /** Who is answering: items are only ever sent for their own owner (or claimed from a visitor). */
 export function currentOwner(): string {
-  return state.owner ?? VISITOR;
+  return state.owner ?? visitorOwner();
 }
 
 /**
- * Sets the session's user (null when logged out). On login the visitor's items become the
- * user's and are sent; on logout the user's answered-questions record leaves this browser.
+ * Sets the session's user (null when logged out). On login, answers this tab's visitor session
+ * gave wait for the person's decision (`offered`); on logout this session's visitor answers and
+ * the user's answered-questions record leave this browser, and the tab starts a new visitor
+ * session.
  */
 export function setOutboxOwner(uuid: string | null): Promise<void> {
   const previous = state.owner;
@@ -91,24 +164,106 @@ export function setOutboxOwner(uuid: string | null): Promise<void> {
 }
 
 async function changeOwner(previous: string | null, uuid: string | null): Promise<void> {
+  await sweep();
   if (uuid) {
-    await db().transaction('rw', db().outbox, db().answeredQuestions, async () => {
-      await db().outbox.where('owner').equals(VISITOR).modify({ owner: uuid });
-      await db()
-        .answeredQuestions.filter((a) => a.owner === VISITOR)
-        .modify({ owner: uuid });
-    });
+    // Never claimed here: whoever logs in may not be who answered (a shared browser).
+    const offered = await countVisitorAnswers();
+    changed({ offered });
     void flushOutbox();
   } else if (previous) {
-    // Unsent items stay for the next login of the same person; the record of answers goes.
-    await db()
-      .answeredQuestions.filter((a) => a.owner === previous)
-      .delete();
+    // The member's unsent items stay for their own next login (never sent by anyone else);
+    // the record of answers goes, and so do answers given here before the login, unclaimed.
+    const visitor = visitorOwner();
+    await db().transaction('rw', db().outbox, db().answeredQuestions, async () => {
+      await db().outbox.where('owner').equals(visitor).delete();
+      await db()
+        .answeredQuestions.filter((a) => a.owner === previous || a.owner === visitor)
+        .delete();
+    });
+    newVisitorSession();
+    await countVisitorAnswers();
+    changed({ offered: 0 });
   }
+}
+
+/**
+ * The logged-in person said the answers this tab gave as a visitor are theirs: they become the
+ * member's and are sent. A question the member has answered already keeps their own answer.
+ */
+export async function claimVisitorAnswers(): Promise<void> {
+  await state.ownerChange;
+  const owner = state.owner;
+  if (!owner) return;
+  const visitor = visitorOwner();
+  await db().transaction('rw', db().outbox, db().answeredQuestions, async () => {
+    const own = new Set(
+      (
+        await db()
+          .answeredQuestions.filter((a) => a.owner === owner)
+          .toArray()
+      ).map((a) => a.qid),
+    );
+    await db()
+      .answeredQuestions.filter((a) => a.owner === visitor && own.has(a.qid))
+      .delete();
+    await db()
+      .outbox.where('owner')
+      .equals(visitor)
+      .filter((i) => i.kind === 'answer' && own.has(i.qid))
+      .delete();
+    await db().outbox.where('owner').equals(visitor).modify({ owner });
+    await db()
+      .answeredQuestions.filter((a) => a.owner === visitor)
+      .modify({ owner });
+  });
+  await countVisitorAnswers();
+  changed({ offered: 0 });
+  await flushOutbox();
+}
+
+/** The logged-in person said the answers this tab gave as a visitor are not theirs. */
+export async function discardVisitorAnswers(): Promise<void> {
+  await state.ownerChange;
+  const visitor = visitorOwner();
+  await db().transaction('rw', db().outbox, db().answeredQuestions, async () => {
+    await db().outbox.where('owner').equals(visitor).delete();
+    await db()
+      .answeredQuestions.filter((a) => a.owner === visitor)
+      .delete();
+  });
+  await countVisitorAnswers();
+  changed({ offered: 0 });
+}
+
+/** "This is not my device": every answer and unsent item, whoever's; a new visitor session. */
+export async function forgetDevice(): Promise<void> {
+  await state.ownerChange;
+  await db().transaction('rw', db().outbox, db().answeredQuestions, async () => {
+    await db().outbox.clear();
+    await db().answeredQuestions.clear();
+  });
+  state.acknowledged.clear();
+  state.sentAt.clear();
+  newVisitorSession();
+  await countVisitorAnswers();
+  changed({ offered: 0 });
+}
+
+/** An erased account: what this browser holds of it goes, unsent items included. */
+export async function forgetAccount(uuid: string): Promise<void> {
+  await state.ownerChange;
+  await db().transaction('rw', db().outbox, db().answeredQuestions, async () => {
+    await db().outbox.where('owner').equals(uuid).delete();
+    await db()
+      .answeredQuestions.filter((a) => a.owner === uuid)
+      .delete();
+  });
+  changed();
 }
 
 /** The answers this browser holds for the current owner, by qid. */
 export async function localAnswers(gid?: string) {
+  await sweep();
   await state.ownerChange;
   const owner = currentOwner();
   const rows = await (gid
@@ -127,6 +282,7 @@ export function answersSentThisPage(gid: string): Record<string, number> {
 
 /** Pending items of the current owner (a visitor's wait for a session). */
 export async function pendingCount(): Promise<number> {
+  await sweep();
   return db().outbox.where('owner').equals(currentOwner()).count();
 }
 
@@ -148,6 +304,7 @@ export async function recordAnswer(input: {
   answer: string;
   isBlank: boolean;
 }): Promise<RecordedAnswer> {
+  await sweep();
   const owner = currentOwner();
   const key = crypto.randomUUID();
   await db().transaction('rw', db().outbox, db().answeredQuestions, async () => {
@@ -176,11 +333,13 @@ export async function recordAnswer(input: {
     });
   });
   if (state.owner) await flushOutbox();
+  else await countVisitorAnswers();
   return { key, response: state.acknowledged.get(key) ?? null };
 }
 
 /** Queues an interest rating (0..10); a newer rating of the same question replaces a queued one. */
 export async function recordRating(input: { qid: string; gid: string; score: number }) {
+  await sweep();
   const owner = currentOwner();
   const key = `rating:${owner}:${input.qid}`;
   await db().transaction('rw', db().outbox, async () => {

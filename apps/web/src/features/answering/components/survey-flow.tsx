@@ -1,6 +1,7 @@
 import type { QuestionResults, SurveyDetail } from '@candor/contracts';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useLocalAnswers } from '../../../lib/local-answers';
 import {
   clearSurveyPosition,
   readSurveyPosition,
@@ -75,7 +76,9 @@ export function SurveyFlow({ survey, member, panel, renderIntro }: Props) {
   useEffect(() => loadQuestions(gid, survey.questions), [gid, survey.questions, loadQuestions]);
 
   const [shuffle] = useState(() => loadShuffle(survey));
-  const [local, setLocal] = useState<Map<string, Mine> | null>(null);
+  // This browser's records, with what they were read for (survey, person, local version):
+  // records read for another are as good as none until read again.
+  const [loaded, setLoaded] = useState<{ key: string; rows: Map<string, Mine> } | null>(null);
   const attempted = useQuery({ ...answeringQueries.attempted(), enabled: member !== null });
   const [results, setResults] = useState<Record<string, QuestionResults>>({});
   // When each answer of this page was given or sent (ms): results older than it do not hold
@@ -102,6 +105,16 @@ export function SurveyFlow({ survey, member, panel, renderIntro }: Props) {
     return new Set(qid ? [qid] : []);
   });
 
+  // Answers given here before a login wait for the person to say whether they are theirs (the
+  // claim question, issue 28); after that, or a "not my device", this browser's records are
+  // read again.
+  const claimPending = useLocalAnswers((s) => member !== null && s.offered > 0);
+  const localVersion = useLocalAnswers((s) => s.version);
+  const localKey = `${gid} ${member?.uuid ?? ''} ${localVersion}`;
+  const local = loaded?.key === localKey ? loaded.rows : null;
+  const setLocal = (update: (rows: Map<string, Mine>) => Map<string, Mine>) =>
+    setLoaded((l) => (l?.key === localKey ? { key: localKey, rows: update(l.rows) } : l));
+
   // What this person answered: in this browser, and (for a member) known to the API.
   useEffect(() => {
     let live = true;
@@ -109,13 +122,13 @@ export function SurveyFlow({ survey, member, panel, renderIntro }: Props) {
     void setOutboxOwner(member?.uuid ?? null)
       .then(() => localAnswers(gid))
       .then((rows) => {
-        if (live) setLocal(new Map([...rows].map(([qid, r]) => [qid, r])));
+        if (live) setLoaded({ key: localKey, rows: new Map([...rows]) });
       })
-      .catch(() => live && setLocal(new Map()));
+      .catch(() => live && setLoaded({ key: localKey, rows: new Map() }));
     return () => {
       live = false;
     };
-  }, [gid, member?.uuid]);
+  }, [gid, member?.uuid, localKey]);
   useEffect(() => {
     if (attempted.data) setAttempted(attempted.data);
   }, [attempted.data, setAttempted]);
@@ -140,7 +153,7 @@ export function SurveyFlow({ survey, member, panel, renderIntro }: Props) {
     }),
     [questions, survey.variant, survey.visitor_questions, mine, member],
   );
-  const ready = local !== null && (member === null || !attempted.isPending);
+  const ready = local !== null && !claimPending && (member === null || !attempted.isPending);
 
   // Where to start, until the person acts: a survey they finished reopens on its results;
   // else the saved position (a reload, or the return from signing up), else the intro.
@@ -176,9 +189,7 @@ export function SurveyFlow({ survey, member, panel, renderIntro }: Props) {
       return;
     }
     const active =
-      'index' in step
-        ? (questions[step.index]?.qid ?? null)
-        : localStorage.getItem('activeQuestion');
+      'index' in step ? (questions[step.index]?.qid ?? null) : readSurveyPosition().activeQuestion;
     saveSurveyPosition({ surveyId: gid, activeQuestion: active, currentShuffle: shuffle });
   }, [step, gid, questions, shuffle, member, mine]);
 
@@ -236,7 +247,7 @@ export function SurveyFlow({ survey, member, panel, renderIntro }: Props) {
         isBlank: input.isBlank,
       });
       const given = { answer: input.answer, isBlank: input.isBlank };
-      setLocal((m) => new Map(m ?? []).set(question.qid, given));
+      setLocal((m) => new Map(m).set(question.qid, given));
       if (input.timedOut) setTimedOut((t) => new Set(t).add(question.qid));
       setAnsweredAt((t) => ({ ...t, [question.qid]: Date.now() }));
       appendAnswered({ qid: question.qid, gid, date: '', owner: '', ...given });

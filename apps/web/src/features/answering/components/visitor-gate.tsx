@@ -11,7 +11,10 @@ export function VisitorGate({ answered, total }: { answered: number; total: numb
       </p>
       <ul className="welcome-list">
         <li>It takes a phone number and a code we text you. Nobody else sees your number.</li>
-        <li>Your answers so far are sent once you're verified, and counted once.</li>
+        <li>
+          Once you're in, we ask before adding your answers so far to your account; then they are
+          counted once.
+        </li>
         <li>Then you come straight back to the next question.</li>
       </ul>
       <div className="gate__actions">

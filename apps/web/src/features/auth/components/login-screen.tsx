@@ -4,6 +4,7 @@ import { Controller, useForm } from 'react-hook-form';
 import { Link, useNavigate } from 'react-router';
 import { successToast } from '../../../lib/toasts';
 import { AuthCard, Field } from '../../../components/form';
+import { NotMyDeviceNote } from '../../../components/not-my-device';
 import { PageHead } from '../../../components/page-head';
 import { PhoneField } from '../../../components/phone-field';
 import { showServerErrors } from '../../../lib/form-errors';
@@ -35,9 +36,12 @@ export function LoginScreen() {
       title="Log in"
       lead={<p>Welcome back. Your answers stay anonymous; your number only proves you are you.</p>}
       footer={
-        <p>
-          New to Candor? <Link to="/signup">Sign up</Link>
-        </p>
+        <>
+          <p>
+            New to Candor? <Link to="/signup">Sign up</Link>
+          </p>
+          <NotMyDeviceNote />
+        </>
       }
     >
       <PageHead title="Log in" />

@@ -2,6 +2,7 @@ import { Link, Navigate } from 'react-router';
 import { AuthCard } from '../../../components/form';
 import { PageHead } from '../../../components/page-head';
 import { useAuthStore } from '../../../lib/auth-store';
+import { useLocalAnswers } from '../../../lib/local-answers';
 import { afterLoginPath } from '../../../lib/survey-storage';
 import '../styles/auth.css';
 
@@ -10,6 +11,9 @@ export function WelcomeScreen() {
   const user = useAuthStore((s) => s.user);
   const auth = useAuthStore((s) => s.auth);
   const initialLoading = useAuthStore((s) => s.initialLoading);
+  // Discarding the answers given here before (the claim question) forgets their survey place:
+  // the way back is read again once it is answered.
+  useLocalAnswers((s) => s.version);
   if (!initialLoading && !auth) return <Navigate to="/login" replace />;
   const next = afterLoginPath();
   return (

@@ -1,0 +1,90 @@
+import { create } from 'zustand';
+import { clearSurveyPosition } from './survey-storage';
+
+/**
+ * What this browser keeps of answers given here, as the shell sees it (issue 28, shared
+ * devices). The answers themselves live in the answering feature's IndexedDB outbox, loaded
+ * lazily; the shell (navbar, login screen, the claim question) reads and acts through this
+ * module, which `app/` wires to that outbox (`provideLocalAnswers`).
+ */
+export interface LocalAnswersStore {
+  /**
+   * Answers this browser session gave as a visitor that wait for the logged-in person's
+   * decision: added to their account, or discarded. 0 when there is nothing to ask.
+   */
+  offered: number;
+  /** Answers this browser session gave as a visitor (logged out), kept here. */
+  visitorAnswers: number;
+  /** Bumped whenever answers change hands or leave the browser: screens read theirs again. */
+  version: number;
+}
+
+export const useLocalAnswers = create<LocalAnswersStore>()(() => ({
+  offered: 0,
+  visitorAnswers: 0,
+  version: 0,
+}));
+
+/** What the outbox offers the shell. */
+export interface LocalAnswersApi {
+  /** Makes this session's visitor answers the logged-in person's, and sends them. */
+  claimVisitorAnswers(): Promise<void>;
+  /** Deletes this session's visitor answers from the browser. */
+  discardVisitorAnswers(): Promise<void>;
+  /** Deletes every answer and unsent item this browser holds, whoever gave them. */
+  forgetDevice(): Promise<void>;
+  /** Deletes what this browser holds of one account (its erasure). */
+  forgetAccount(uuid: string): Promise<void>;
+}
+
+let load: (() => Promise<LocalAnswersApi>) | null = null;
+
+/** `app/` passes the outbox's loader (a dynamic import: nothing loads until it is needed). */
+export function provideLocalAnswers(loader: () => Promise<LocalAnswersApi>): void {
+  load = loader;
+}
+
+async function api(): Promise<LocalAnswersApi | null> {
+  return load ? load() : null;
+}
+
+export async function claimVisitorAnswers(): Promise<void> {
+  await (await api())?.claimVisitorAnswers();
+}
+
+/**
+ * Discards this session's visitor answers. The survey place they were at goes too: it was the
+ * visitor's, and a login would otherwise lead there.
+ */
+export async function discardVisitorAnswers(): Promise<void> {
+  clearSurveyPosition();
+  await (await api())?.discardVisitorAnswers();
+}
+
+/** Forgets what this browser keeps of an erased account. */
+export async function forgetAccountOnDevice(uuid: string | null): Promise<void> {
+  if (uuid) await (await api())?.forgetAccount(uuid);
+}
+
+// The browser storage a person leaves behind while answering: the survey place (spec keys), a
+// timed question's deadline. sessionStorage (the tab's place, a signup under way with its
+// number, a panel link, the visitor session) is cleared whole.
+const LOCAL_KEYS = ['candor.questionDeadline'];
+
+/**
+ * "This is not my device": clears everything this browser keeps of answering, for anyone:
+ * the answers and the outbox in IndexedDB, the survey place and a question's deadline in
+ * localStorage, and this tab's sessionStorage. A session held here is not touched (the action
+ * is offered to visitors only).
+ */
+export async function forgetThisDevice(): Promise<void> {
+  clearSurveyPosition();
+  try {
+    for (const key of LOCAL_KEYS) localStorage.removeItem(key);
+    sessionStorage.clear();
+  } catch {
+    // Storage refused: there is nothing in it either.
+  }
+  await (await api())?.forgetDevice();
+  useLocalAnswers.setState((s) => ({ offered: 0, visitorAnswers: 0, version: s.version + 1 }));
+}
