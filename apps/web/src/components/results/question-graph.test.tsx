@@ -382,6 +382,9 @@ describe('QuestionGraph', () => {
       ),
     );
     expect(screen.getByText('36 people')).toBeTruthy();
+    expect(screen.getByText('36 people').parentElement!.textContent).toMatch(
+      /^About 36 people wrote an answer\./,
+    );
     expect(screen.getByText('family').textContent).toBe('family 12');
     expect(screen.getByText('It depends on who asks.').tagName).toBe('Q');
     rerender(

@@ -433,11 +433,12 @@ function OpenResults({
       <p className="graph__open">
         {wrote === null ? (
           <>
-            <strong>{people(respondents)}</strong> answered.
+            About <strong>{people(respondents)}</strong> answered.
           </>
         ) : (
           <>
-            <strong>{people(wrote)}</strong> wrote an answer.
+            {/* Noisy like every count: never said as if exact. */}
+            About <strong>{people(wrote)}</strong> wrote an answer.
           </>
         )}
         {mine ? (

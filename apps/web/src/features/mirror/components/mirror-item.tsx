@@ -1,6 +1,6 @@
 import type { MirrorItem as Item } from '@candor/contracts';
 import { type MineState, ownState } from '../../../components/results/own-answer';
-import { verifiedPeople, withinNoise } from '../../../components/results/shares';
+import { verifiedPeople } from '../../../components/results/shares';
 import { standingNote, standingOfMirror, standingText } from '../../../components/results/standing';
 
 const day = new Intl.DateTimeFormat('en-GB', {
@@ -45,7 +45,6 @@ export function MirrorItem({ item, underReview = false }: { item: Item; underRev
   });
   const same = sameText(item, state);
   const note = item.same_percent !== null ? standingNote(standingOfMirror(item, state)) : null;
-  const under = item.same_percent !== null && withinNoise(item.same_percent, item.same_margin);
   return (
     <li className="mirror-item">
       <p className="mirror-item__meta">
@@ -59,7 +58,7 @@ export function MirrorItem({ item, underReview = false }: { item: Item; underRev
       {same ? (
         <div className="mirror-item__same">
           {item.same_percent !== null ? (
-            <span className={`meter${under ? ' meter--under' : ''}`} aria-hidden="true">
+            <span className="meter" aria-hidden="true">
               <span className="meter__fill" style={{ width: `${item.same_percent}%` }} />
             </span>
           ) : null}
