@@ -18,6 +18,15 @@ export const AnswerRequestSchema = z
       .optional(),
     /** With a credential only: the device's breakdown class (decision 020). */
     profile: AnswerProfileSchema.optional(),
+    /**
+     * With a credential only: how long answering took, measured on the device (a duration,
+     * never a time of day); dropped when over an hour.
+     */
+    duration_ms: z
+      .number({ error: 'Send the duration in milliseconds.' })
+      .int('Send the duration in milliseconds.')
+      .min(0, 'Send the duration in milliseconds.')
+      .optional(),
   })
   .strict();
 export type AnswerRequest = z.infer<typeof AnswerRequestSchema>;

@@ -14,7 +14,7 @@ import {
   TimingIdSchema,
   TimingStartRequestSchema,
 } from '@candor/contracts';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, onRequestAsyncHookHandler } from 'fastify';
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { publicOrigin } from '../../lib/origin.js';
@@ -75,22 +75,23 @@ export const answersRoutes: FastifyPluginAsyncZod<{
   service: AnswersService;
   credentials: CredentialsService;
 }> = async (app, { service, credentials }) => {
+  // With a credential (decision 020) the request carries no session, and must not: an answer
+  // redeemed beside a bearer token would name its account after all.
+  const sessionOrCredential: onRequestAsyncHookHandler = async function (request, reply) {
+    if (request.headers[CREDENTIAL_HEADER] === undefined) return app.requireUser(request, reply);
+    if (request.headers.authorization !== undefined) {
+      throw new AppError('VALIDATION_FAILED', undefined, {
+        non_field_errors: [
+          'An answer with a credential is sent without a session: leave out the Authorization header.',
+        ],
+      });
+    }
+  };
+
   app.post(
     '/v1/questions/:qid/answer/',
     {
-      // With a credential (decision 020) the request carries no session, and must not: an
-      // answer redeemed beside a bearer token would name its account after all.
-      onRequest: async (request, reply) => {
-        if (request.headers[CREDENTIAL_HEADER] === undefined)
-          return app.requireUser(request, reply);
-        if (request.headers.authorization !== undefined) {
-          throw new AppError('VALIDATION_FAILED', undefined, {
-            non_field_errors: [
-              'An answer with a credential is sent without a session: leave out the Authorization header.',
-            ],
-          });
-        }
-      },
+      onRequest: sessionOrCredential,
       schema: {
         tags,
         summary:
@@ -160,17 +161,25 @@ export const answersRoutes: FastifyPluginAsyncZod<{
   app.post(
     '/v1/questions/:qid/rating/',
     {
-      onRequest: app.requireUser,
+      onRequest: sessionOrCredential,
       schema: {
         tags,
-        summary: 'Rate how interesting an answered question was, 0 to 10 (again to change it)',
-        security,
+        summary:
+          'Rate how interesting an answered question was, 0 to 10 (again to change it): with ' +
+          'the credential that answered it and no session, or as the logged-in member',
+        security: [{}, ...security],
         params: QidParamsSchema,
+        headers: z.looseObject({ [CREDENTIAL_HEADER]: CredentialHeaderSchema.optional() }),
         body: RatingRequestSchema,
         response: { 200: RatingResponseSchema, ...errors },
       },
     },
-    async (request) => service.rate(request.user!.uuid, request.params.qid, request.body.score),
+    async (request) => {
+      const credential = request.headers[CREDENTIAL_HEADER];
+      return credential
+        ? credentials.rate(request.params.qid, credential, request.body.score)
+        : service.rate(request.user!.uuid, request.params.qid, request.body.score);
+    },
   );
 
   await app.register(async (scope) => {

@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import {
@@ -27,6 +28,15 @@ export interface MixedAnswer {
   isBlank: boolean;
   answeredOn: string;
   moderation: 'pending' | null;
+  /** How long answering took on the device, or null. */
+  durationMs: number | null;
+}
+
+/** A credential's rating of a question it answered. */
+export interface MixedRating {
+  tag: string;
+  questionId: number;
+  score: number;
 }
 
 /**
@@ -135,6 +145,10 @@ export function createCredentialsRepository(db: Db) {
       );
       return rows.length === 1;
     },
+    /** A sealed rating waiting to be mixed. */
+    async enqueue(payload: string): Promise<void> {
+      await db.insert(answerInbox).values({ payload });
+    },
     async findRedemption(key: string): Promise<Redemption | undefined> {
       const [row] = await db.select().from(redemptions).where(eq(redemptions.key, key));
       return row;
@@ -150,7 +164,7 @@ export function createCredentialsRepository(db: Db) {
       mix: (
         waiting: Array<{ id: number; payload: string }>,
         holders: (surveyIds: number[]) => Promise<Map<number, Map<string, number>>>,
-      ) => Promise<MixedAnswer[] | null>,
+      ) => Promise<{ answers: MixedAnswer[]; ratings: MixedRating[] } | null>,
     ): Promise<number> {
       return db.transaction(async (tx) => {
         const waiting = rowsOf<{ id: number | string; payload: string }>(
@@ -161,10 +175,10 @@ export function createCredentialsRepository(db: Db) {
         if (!waiting.length) return 0;
         const mixed = await mix(waiting, (surveyIds) => holdersByCountry(tx, surveyIds));
         if (!mixed) return 0;
-        if (mixed.length) {
+        if (mixed.answers.length) {
           const tags: string[] = [];
           const profiles: string[] = [];
-          for (const a of mixed) {
+          for (const a of mixed.answers) {
             if (tags.includes(a.tag)) continue;
             tags.push(a.tag);
             profiles.push(a.profile);
@@ -179,22 +193,50 @@ export function createCredentialsRepository(db: Db) {
             insert into answers (respondent_id, question_id, choice_id, text, is_blank,
                                  answered_on, moderation)
             select r.id, v.q, v.c, v.x, v.b, v.d, v.m::moderation_status
-            from unnest(${sql.param(mixed.map((a) => a.tag))}::text[],
-                        ${sql.param(mixed.map((a) => a.questionId))}::integer[],
-                        ${sql.param(mixed.map((a) => a.choiceId))}::integer[],
-                        ${sql.param(mixed.map((a) => a.text))}::text[],
-                        ${sql.param(mixed.map((a) => a.isBlank))}::boolean[],
-                        ${sql.param(mixed.map((a) => a.answeredOn))}::date[],
-                        ${sql.param(mixed.map((a) => a.moderation))}::text[])
+            from unnest(${sql.param(mixed.answers.map((a) => a.tag))}::text[],
+                        ${sql.param(mixed.answers.map((a) => a.questionId))}::integer[],
+                        ${sql.param(mixed.answers.map((a) => a.choiceId))}::integer[],
+                        ${sql.param(mixed.answers.map((a) => a.text))}::text[],
+                        ${sql.param(mixed.answers.map((a) => a.isBlank))}::boolean[],
+                        ${sql.param(mixed.answers.map((a) => a.answeredOn))}::date[],
+                        ${sql.param(mixed.answers.map((a) => a.moderation))}::text[])
               with ordinality as v(t, q, c, x, b, d, m, n)
             join respondents r on r.pseudonym = v.t
             order by v.n
             on conflict (respondent_id, question_id) do nothing`);
+          const timed = mixed.answers.filter((a) => a.durationMs !== null);
+          if (timed.length) {
+            await tx.execute(sql`
+              insert into timings (respondent_id, question_id, kind, duration_ms, token_hash)
+              select r.id, v.q, 'answer', v.ms, v.h
+              from unnest(${sql.param(timed.map((a) => a.tag))}::text[],
+                          ${sql.param(timed.map((a) => a.questionId))}::integer[],
+                          ${sql.param(timed.map((a) => a.durationMs))}::integer[],
+                          ${sql.param(timed.map(() => crypto.randomBytes(32).toString('hex')))}::text[])
+                with ordinality as v(t, q, ms, h, n)
+              join respondents r on r.pseudonym = v.t
+              order by v.n
+              on conflict do nothing`);
+          }
+        }
+        if (mixed.ratings.length) {
+          // Only where the credential's answer is stored (it is, or it came in this batch).
+          await tx.execute(sql`
+            insert into ratings (respondent_id, question_id, score)
+            select r.id, v.q, v.s
+            from unnest(${sql.param(mixed.ratings.map((x) => x.tag))}::text[],
+                        ${sql.param(mixed.ratings.map((x) => x.questionId))}::integer[],
+                        ${sql.param(mixed.ratings.map((x) => x.score))}::smallint[])
+              with ordinality as v(t, q, s, n)
+            join respondents r on r.pseudonym = v.t
+            where exists (select 1 from answers a where a.respondent_id = r.id and a.question_id = v.q)
+            order by v.n
+            on conflict (respondent_id, question_id) do update set score = excluded.score`);
         }
         await tx.execute(sql`
           delete from ${answerInbox}
           where id = any(${sql.param(waiting.map((w) => w.id))}::bigint[])`);
-        return mixed.length;
+        return mixed.answers.length + mixed.ratings.length;
       });
     },
     /** Dead inbox rows (sealed answers already mixed) are removed at once, not at autovacuum's pace. */

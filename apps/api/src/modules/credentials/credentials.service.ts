@@ -5,6 +5,7 @@ import {
   type CredentialKey,
   type CredentialRequest,
   type CredentialResponse,
+  type RatingResponse,
 } from '@candor/contracts';
 import { AppError } from '../../lib/app-error.js';
 import { openJson, sealJson, sealProfile } from '../../lib/profile-seal.js';
@@ -13,7 +14,7 @@ import { countsInResults } from '../respondents/respondents.service.js';
 import type { ResultsService } from '../results/results.service.js';
 import type { SurveysService } from '../surveys/surveys.service.js';
 import { SUITE_NAME, type Signer, generateKeyPair, signerOf } from './blind-signer.js';
-import type { CredentialsRepository, MixedAnswer } from './credentials.repository.js';
+import type { CredentialsRepository, MixedAnswer, MixedRating } from './credentials.repository.js';
 
 /**
  * A stored profile names a country only when at least this many of the survey's credential
@@ -25,6 +26,8 @@ export const COUNTRY_K = 10;
 const MIX_BATCH = 5000;
 /** Verified credentials remembered per process (a member answers a survey's questions in a row). */
 const VERIFIED_CACHE = 100_000;
+/** Longer answer times are dropped as not meaningful (as the old timing calls do). */
+const MAX_DURATION_MS = 3_600_000;
 
 export interface CredentialsServiceDeps {
   surveys: Pick<SurveysService, 'findListed' | 'findQuestion'>;
@@ -53,8 +56,13 @@ interface Redeemer {
   receiptKey: Buffer;
 }
 
-/** What waits in the inbox, sealed. */
+/** What waits in the inbox, sealed: an answer (`k` absent) or a rating (`k` 'rating'). */
 interface InboxPayload {
+  k?: 'rating';
+  /** A rating's score. */
+  r?: number;
+  /** An answer's duration on the device, in ms, or null. */
+  ms?: number | null;
   t: string;
   s: number;
   q: number;
@@ -348,6 +356,10 @@ export function createCredentialsService(
         d: receipt.answeredOn,
         m: answer.moderation,
         p: [profile.gender, profile.age_band, profile.country],
+        ms:
+          body.duration_ms !== undefined && body.duration_ms <= MAX_DURATION_MS
+            ? body.duration_ms
+            : null,
         at: now.getTime(),
       };
       const label =
@@ -376,6 +388,35 @@ export function createCredentialsService(
     },
 
     /**
+     * Rates a question this credential answered, 0 to 10 (again: the newest score counts). The
+     * rating waits in the inbox with the answers and is mixed with them.
+     */
+    async rate(qid: string, header: string, score: number): Promise<RatingResponse> {
+      const q = await deps.surveys.findQuestion(qid);
+      if (!q) throw new AppError('NOT_FOUND');
+      const redeemer = await redeemerOf(header, q.surveyId);
+      const receipt = await repo.findRedemption(mac(redeemer.receiptKey, `redeem\n${q.qid}`));
+      if (!receipt) throw new AppError('NOT_ANSWERED');
+      const now = clock();
+      const payload: InboxPayload = {
+        k: 'rating',
+        r: score,
+        t: redeemer.tag,
+        s: q.surveyId,
+        q: q.id,
+        c: null,
+        x: null,
+        b: false,
+        d: receipt.answeredOn,
+        m: null,
+        p: ['undisclosed', '', ''],
+        at: now.getTime(),
+      };
+      await repo.enqueue(sealJson(deps.keys.inbox, payload));
+      return { qid: q.qid, score };
+    },
+
+    /**
      * One mixing step: when the waiting answers hold at least `mixMinPeople` credentials, or the
      * oldest has waited `mixMaxWaitSeconds` (or `force`), they are written in a shuffled order,
      * with each new credential's respondent, and leave the inbox. Returns how many were written.
@@ -388,20 +429,35 @@ export function createCredentialsService(
         const due = clock().getTime() - oldest >= deps.mixMaxWaitSeconds * 1000;
         if (!force && people < deps.mixMinPeople && !due) return null;
         const holders = await holdersByCountry([...new Set(open.map((p) => p.s))]);
-        return shuffled(open).map((p): MixedAnswer => ({
-          tag: p.t,
-          profile: sealProfile(deps.profileKey, {
-            gender: p.p[0] as never,
-            ageBand: p.p[1],
-            country: (holders.get(p.s)?.get(p.p[2]) ?? 0) >= COUNTRY_K ? p.p[2] : 'other',
+        const mixedAnswers = shuffled(open.filter((p) => p.k !== 'rating')).map(
+          (p): MixedAnswer => ({
+            tag: p.t,
+            profile: sealProfile(deps.profileKey, {
+              gender: p.p[0] as never,
+              ageBand: p.p[1],
+              country: (holders.get(p.s)?.get(p.p[2]) ?? 0) >= COUNTRY_K ? p.p[2] : 'other',
+            }),
+            questionId: p.q,
+            choiceId: p.c,
+            text: p.x,
+            isBlank: p.b,
+            answeredOn: p.d,
+            moderation: p.m,
+            durationMs: p.ms ?? null,
           }),
+        );
+        // A credential's newest rating of a question is its score.
+        const newest = new Map<string, InboxPayload>();
+        for (const p of open.filter((x) => x.k === 'rating')) {
+          const key = `${p.t} ${p.q}`;
+          if ((newest.get(key)?.at ?? -1) <= p.at) newest.set(key, p);
+        }
+        const ratings = shuffled([...newest.values()]).map((p): MixedRating => ({
+          tag: p.t,
           questionId: p.q,
-          choiceId: p.c,
-          text: p.x,
-          isBlank: p.b,
-          answeredOn: p.d,
-          moderation: p.m,
+          score: p.r!,
         }));
+        return { answers: mixedAnswers, ratings };
       });
       if (written) await repo.vacuumInbox();
       return written;

@@ -382,6 +382,56 @@ describe.each(engines)('anonymous answer credentials on %s', (engine) => {
     });
   });
 
+  describe('ratings and answer times', () => {
+    it('rates only what the credential answered, keeps the newest score, and stores the answer time as a duration', async () => {
+      const { token } = await createMember(app);
+      const s = listed[4]!;
+      const q = s.questions[1]!;
+      const credential = await obtainCredential(app, token, s.gid);
+      const rate = (score: number) =>
+        post(
+          app,
+          `/api/v1/questions/${q.qid}/rating/`,
+          { score },
+          {
+            headers: { 'candor-credential': credential },
+          },
+        );
+      const early = await rate(5);
+      expect(early.statusCode).toBe(409);
+      expect(json(early).code).toBe('NOT_ANSWERED');
+      expect(
+        (await redeem(app, q.qid, credential, { choice: q.labels[0], duration_ms: 4200 }))
+          .statusCode,
+      ).toBe(201);
+      expect(json(await rate(3))).toEqual({ qid: q.qid, score: 3 });
+      expect((await rate(7)).statusCode).toBe(200);
+      expect((await rate(11)).statusCode).toBe(400);
+      const other = listed[5]?.questions[0] ?? listed[0]!.questions[2]!;
+      expect(
+        (
+          await post(
+            app,
+            `/api/v1/questions/${other.qid}/rating/`,
+            { score: 1 },
+            {
+              headers: { 'candor-credential': credential },
+            },
+          )
+        ).statusCode,
+      ).toBe(403);
+      await app.credentials.mix(true);
+      const result = await database.db.execute(sql`
+        select rt.score, tm.duration_ms from ratings rt
+        join respondents r on r.id = rt.respondent_id
+        left join timings tm on tm.respondent_id = r.id and tm.question_id = rt.question_id
+        where rt.question_id = ${q.id} and r.pseudonym like 'cred:%'`);
+      const [row] = (result as { rows: Array<{ score: number; duration_ms: number }> })
+        .rows;
+      expect(row).toEqual({ score: 7, duration_ms: 4200 });
+    });
+  });
+
   describe('mixing', () => {
     it('waits for enough people, then writes answers in an order unrelated to their arrival', async () => {
       const s = listed[6] ?? listed[1]!;
