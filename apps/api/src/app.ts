@@ -94,6 +94,7 @@ import errorHandler, { jsonNotFound, routerError } from './plugins/error-handler
 import rateLimit from './plugins/rate-limit.js';
 import securityHeaders, { DOCS_CONTENT_SECURITY_POLICY } from './plugins/security-headers.js';
 import sms, { type SmsSender } from './plugins/sms.js';
+import storableText from './plugins/storable-text.js';
 import web from './plugins/web.js';
 
 declare module 'fastify' {
@@ -239,6 +240,7 @@ export async function buildApp({
   const keys = deriveKeys(secrets);
   // Every access token is checked against its account and session; what this process read is
   // cached until a change is written here (accounts or users) or announced by another process
+  await app.register(storableText);
   // (decision 005).
   const sessionChanges = createSessionChanges(database.db, {
     onSessionChange: (uuid) => sessionGate.invalidate(uuid),
