@@ -160,7 +160,23 @@ export interface Pending {
   timings: number[];
   /** Answers that entered the count in this period: the trigger's query (monotone, 1 per person). */
   events: number;
+  /**
+   * Changes staff caused (a suspension, a rejection, an erasure: answers leaving), kept apart
+   * and released only by the trigger once the question is past HELD_FROM_PERIOD updates, never
+   * by a close or another forced release: staff choose when they change a standing and when they
+   * close, so a release they time must not carry what they changed (decision 021). Its `events`
+   * stay 0: leaving never counts towards the trigger. Absent: nothing held.
+   */
+  held?: Pending;
 }
+
+/**
+ * From how many updates by the trigger on a period may carry held changes: from the fourth
+ * period (threshold 160) on, noise alone ends a quiet question's period with a chance of about
+ * 0.15% a week (docs/privacy.md, "Quiet questions"), so a held change is released among about
+ * 160 new answers, not alone in a period that noise ended minutes after a suspension.
+ */
+export const HELD_FROM_PERIOD = 3;
 
 export const emptyPending = (): Pending => ({
   cells: {},
@@ -178,13 +194,38 @@ export function mergePending(a: Pending, b: Pending): Pending {
     return Object.fromEntries([...out].filter(([, v]) => v !== 0));
   };
   const addArrays = (x: number[], y: number[]) => x.map((n, i) => n + (y[i] ?? 0));
+  const held = a.held && b.held ? mergePending(a.held, b.held) : (a.held ?? b.held);
   return {
     cells: add(a.cells, b.cells),
     words: add(a.words, b.words),
     ratings: addArrays(a.ratings, b.ratings),
     timings: addArrays(a.timings, b.timings),
     events: a.events + b.events,
+    ...(held ? { held } : {}),
   };
+}
+
+/** A change staff caused, as a pending increment that holds it apart (Pending.held). */
+export const heldChange = (change: Pending): Pending => ({
+  ...emptyPending(),
+  held: { ...change, events: 0 },
+});
+
+/**
+ * What a release publishes of an open period, and what stays pending after it: held changes
+ * join only a release by the trigger past HELD_FROM_PERIOD updates; otherwise they wait.
+ */
+export function releasable(
+  pending: Pending,
+  periods: number,
+  cause: ReleaseCause,
+): { released: Pending; kept: Pending | null } {
+  const { held, ...free } = pending;
+  if (!held) return { released: free, kept: null };
+  if (cause === 'trigger' && periods >= HELD_FROM_PERIOD) {
+    return { released: mergePending(free, held), kept: null };
+  }
+  return { released: free, kept: heldChange(held) };
 }
 
 /**
@@ -194,7 +235,19 @@ export function mergePending(a: Pending, b: Pending): Pending {
  */
 export interface Snapshot {
   v: 2;
+  /**
+   * Updates the trigger made: each one doubles the next threshold (thresholdOf). Releases a
+   * close or an erasure forced are not among them (`forced`): a staff action never raises the
+   * threshold, so it can neither freeze a graph nor, with a threshold kept low, speed it up.
+   */
   periods: number;
+  /** Releases not made by the trigger (a survey's close, an erased sample's writer); absent: 0. */
+  forced?: number;
+  /**
+   * The question's one release on its survey's close has happened: a later close (after a
+   * reopen) releases nothing, so closing and reopening cannot cut a period around one event.
+   */
+  closeReleased?: boolean;
   outcomes: OutcomeKey[];
   draws: Record<OutcomeKey, number>;
   cells: Record<Dimension, Record<string, number[]>>;
@@ -236,9 +289,22 @@ export function wordThreshold(): number {
 }
 
 /**
+ * What ended a period: the trigger (the only cause that doubles the next threshold), the one
+ * release of a survey's close, or another forced release (an erased writer's sample).
+ */
+export type ReleaseCause = 'trigger' | 'close' | 'forced';
+
+/** How many releases a snapshot has had, whatever ended them (each drew its own noise). */
+export const releasesOf = (snapshot: Snapshot | undefined) =>
+  (snapshot?.periods ?? 0) + (snapshot?.forced ?? 0);
+
+/**
  * Ends a period: every cell of the fixed domain gets the period's true change plus noise, added
  * to the previous snapshot's counts. Words: a word's noisy change is published only above
  * wordThreshold() (releasing which words exist costs delta). Samples are passed in as chosen.
+ * Only a release by the trigger advances `periods`, and so the threshold; privacy does not
+ * depend on it (each event is in one released period whatever ended it). `closing`: the
+ * question's survey closed since its last release (Snapshot.closeReleased).
  */
 export function release(
   previous: Snapshot | undefined,
@@ -246,6 +312,8 @@ export function release(
   outcomes: OutcomeKey[],
   samples: string[],
   noise: Noise,
+  cause: ReleaseCause = 'trigger',
+  closing = cause === 'close',
 ): Snapshot {
   const p = PARAMETERS;
   const cells = {} as Snapshot['cells'];
@@ -275,9 +343,15 @@ export function release(
   }
   const noisyArray = (prior: number[] | undefined, change: number[], sigma2: number) =>
     change.map((n, i) => (prior?.[i] ?? 0) + n + noise.gaussian(sigma2));
+  const forced = (previous?.forced ?? 0) + (cause === 'trigger' ? 0 : 1);
+  // A release while the survey closes is its close's, whatever ended it (the trigger may pass
+  // on the same tick): either way the question has had the one release a close gives.
+  const closeReleased = previous?.closeReleased === true || closing;
   return {
     v: 2,
-    periods: (previous?.periods ?? 0) + 1,
+    periods: (previous?.periods ?? 0) + (cause === 'trigger' ? 1 : 0),
+    ...(forced > 0 ? { forced } : {}),
+    ...(closeReleased ? { closeReleased } : {}),
     outcomes,
     draws,
     cells,

@@ -1,7 +1,7 @@
 import { type SQL, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { questionTallies } from '../../db/schema.js';
-import type { Pending, Snapshot } from './privacy.js';
+import { type Pending, type Snapshot, heldChange } from './privacy.js';
 
 /** Most rows one fold takes from the queue (the next tick takes the rest). */
 export const FOLD_BATCH = 5000;
@@ -56,11 +56,13 @@ export interface TriggerState {
   questionId: number;
   events: number;
   thresholdNoise: number;
+  /** Updates the trigger made (Snapshot.periods): the threshold's doublings. */
   periods: number;
   /**
-   * The question's survey was closed after its last snapshot: its open period is released once
-   * whatever it holds (a public event, not the data, decides; decision 011), so a closed
-   * survey's results include every answer.
+   * The question's survey was closed after its last snapshot and no close has released the
+   * question before: its open period is released once whatever it holds (a public event, not
+   * the data, decides; decisions 011 and 021), so a closed survey's results include every
+   * answer. Once in the question's life: closing again after a reopen releases nothing.
    */
   closing: boolean;
 }
@@ -70,6 +72,8 @@ export interface ReleaseInput {
   questionId: number;
   pending: StoredPending | null;
   snapshot: Snapshot | null;
+  /** The open period's threshold noise (kept by a release the trigger did not make). */
+  thresholdNoise: number;
   type: 'Closed' | 'Open';
   choiceIds: number[];
   samples: string[];
@@ -138,9 +142,19 @@ export function createResultsRepository(db: Db) {
     return me?.standing;
   }
 
-  /** Adds each question's change into its pending increment (rows locked in key order). */
-  async function addPending(tx: Db, rows: CountedRow[], sign: 1 | -1, counting: Counting) {
+  /**
+   * Adds each question's change into its pending increment (rows locked in key order); `held`:
+   * a change staff caused, kept apart from what a close may release (Pending.held).
+   */
+  async function addPending(
+    tx: Db,
+    rows: CountedRow[],
+    sign: 1 | -1,
+    counting: Counting,
+    held = false,
+  ) {
     const changes = counting.toPending(rows, sign);
+    if (held) for (const [id, change] of changes) changes.set(id, heldChange(change));
     const ids = [...changes.keys()].sort((a, b) => a - b);
     if (ids.length === 0) return;
     const lock = () =>
@@ -266,7 +280,8 @@ export function createResultsRepository(db: Db) {
             from timings t join respondents p on p.id = t.respondent_id
             where t.respondent_id = ${respondentId} and t.counted`),
         ).map(toCounted);
-        await addPending(tx, counted, -1, counting);
+        // Held: staff timed this, so no release they can time (a close) may carry it.
+        await addPending(tx, counted, -1, counting, true);
         await tx.execute(sql`update respondents set standing = 'left' where id = ${respondentId}`);
         return true;
       });
@@ -308,7 +323,9 @@ export function createResultsRepository(db: Db) {
           select t.question_id, (t.pending->>'events')::int as events, t.threshold_noise,
                  (t.snapshot->>'periods')::int as periods,
                  (s.closed_at is not null
-                   and (t.published_at is null or t.published_at < s.closed_at)) as closing
+                   and (t.published_at is null or t.published_at < s.closed_at)
+                   and coalesce((t.snapshot->>'closeReleased')::boolean, false) = false)
+                   as closing
           from question_tallies t
           join questions q on q.id = t.question_id
           join surveys s on s.id = q.survey_id
@@ -326,22 +343,27 @@ export function createResultsRepository(db: Db) {
     /**
      * Ends the open period of a question: locks its tally, gives `make` the locked state (with
      * the question's outcomes and its newest approved sample answers, whoever wrote them) and
-     * stores the snapshot and next threshold noise it returns. `make` may decline (undefined).
+     * stores the snapshot, next threshold noise and what stays pending (held changes) it
+     * returns. `make` may decline (undefined).
      */
     async release(
       questionId: number,
       now: Date,
-      make: (input: ReleaseInput) => { snapshot: Snapshot; thresholdNoise: number } | undefined,
+      make: (
+        input: ReleaseInput,
+      ) =>
+        { snapshot: Snapshot; thresholdNoise: number; pending: StoredPending | null } | undefined,
     ): Promise<boolean> {
       return db.transaction(async (tx) => {
         const [row] = rowsOf<{
           pending: StoredPending | null;
           snapshot: Snapshot | null;
+          threshold_noise: number | null;
           type: 'Closed' | 'Open';
           choice_ids: number[] | null;
         }>(
           await tx.execute(sql`
-            select t.pending, t.snapshot, q.type,
+            select t.pending, t.snapshot, t.threshold_noise, q.type,
                    (select coalesce(json_agg(c.id order by c.position), '[]'::json)
                     from choices c where c.question_id = q.id) as choice_ids
             from question_tallies t join questions q on q.id = t.question_id
@@ -365,6 +387,7 @@ export function createResultsRepository(db: Db) {
           questionId,
           pending: row.pending,
           snapshot: row.snapshot,
+          thresholdNoise: row.threshold_noise ?? 0,
           type: row.type,
           choiceIds: (row.choice_ids ?? []).map(Number),
           samples,
@@ -372,7 +395,8 @@ export function createResultsRepository(db: Db) {
         if (!made) return false;
         await tx.execute(sql`
           update question_tallies
-          set snapshot = ${JSON.stringify(made.snapshot)}::jsonb, pending = null,
+          set snapshot = ${JSON.stringify(made.snapshot)}::jsonb,
+              pending = ${made.pending === null ? null : JSON.stringify(made.pending)}::jsonb,
               threshold_noise = ${made.thresholdNoise}, published_at = ${now.toISOString()}::timestamptz
           where question_id = ${questionId}`);
         return true;

@@ -28,6 +28,7 @@ import {
   PARAMETERS,
   type Pending,
   type PublishedRow,
+  type ReleaseCause,
   type Snapshot,
   bucketsOf,
   cellKey,
@@ -37,6 +38,8 @@ import {
   periodIsOver,
   publishRow,
   release,
+  releasable,
+  releasesOf,
   ratingsOf,
   rowOf,
   thresholdOf,
@@ -237,7 +240,7 @@ export function toResults(
     breakdown_unlocks: breakdownUnlocks(q, snapshot),
     words: enough ? words.map(([word, count]) => ({ word, count: Math.round(count) })) : [],
     samples: enough ? (snapshot?.samples ?? []) : [],
-    updates: snapshot?.periods ?? 0,
+    updates: releasesOf(snapshot),
     next_update_after: thresholdOf(snapshot?.periods ?? 0),
     snapshot_at: stored ? stored.publishedAt.toISOString() : null,
   };
@@ -372,18 +375,42 @@ export function createResultsService(repo: ResultsRepository, deps: ResultsServi
     return shaped;
   }
 
-  /** Ends the open period of a question now: its snapshot is published. */
-  async function releaseNow(questionId: number): Promise<boolean> {
-    const done = await repo.release(questionId, clock(), (input) => ({
-      snapshot: release(
-        input.snapshot ?? undefined,
+  /**
+   * Ends the open period of a question now: its snapshot is published. Only the trigger's own
+   * release doubles the next threshold and draws a new threshold noise; any other (a close, an
+   * erased sample's writer) keeps both, so it changes nothing about when the trigger fires next
+   * but that the events it published no longer count towards it (decision 021).
+   */
+  async function releaseNow(
+    questionId: number,
+    cause: ReleaseCause = 'forced',
+    closing = false,
+  ): Promise<boolean> {
+    const done = await repo.release(questionId, clock(), (input) => {
+      const { released, kept } = releasable(
         openPending(deps.profileKey, input.pending) ?? emptyPending(),
+        input.snapshot?.periods ?? 0,
+        cause,
+      );
+      const snapshot = release(
+        input.snapshot ?? undefined,
+        released,
         outcomesOf(input.type, input.choiceIds),
         input.samples,
         noise,
-      ),
-      thresholdNoise: newThresholdNoise(noise),
-    }));
+        cause,
+        closing,
+      );
+      // Drawn whatever the cause, and dropped unless the trigger ended the period: every release
+      // draws the same noise as before, so the seeded attack tests keep their calibrated draws
+      // (as with the `under-18` cell, privacy.ts); it changes nothing for privacy.
+      const drawn = newThresholdNoise(noise);
+      return {
+        snapshot,
+        thresholdNoise: cause === 'trigger' ? drawn : input.thresholdNoise,
+        pending: kept && sealPending(deps.profileKey, kept),
+      };
+    });
     cache.delete(questionId);
     return done;
   }
@@ -391,7 +418,8 @@ export function createResultsService(repo: ResultsRepository, deps: ResultsServi
   /**
    * Folds the queue, then tests every question's open period (each test draws fresh noise,
    * whether or not anything is pending: skipping quiet questions would itself depend on the
-   * data) and releases those that ended, and once each question of a survey just closed.
+   * data) and releases those that ended, and once in its life each question of a survey just
+   * closed (decision 021: a reopen releases nothing, nor does a second close).
    * Returns the questions released.
    */
   async function tick(): Promise<number[]> {
@@ -406,7 +434,9 @@ export function createResultsService(repo: ResultsRepository, deps: ResultsServi
       // Tested even when closing: the noise drawn must not depend on which questions close.
       const over = periodIsOver(t.events, t.periods, t.thresholdNoise, noise);
       if (over || t.closing) {
-        if (await releaseNow(t.questionId)) released.push(t.questionId);
+        if (await releaseNow(t.questionId, over ? 'trigger' : 'close', t.closing)) {
+          released.push(t.questionId);
+        }
       }
     }
     return released;
@@ -456,9 +486,9 @@ export function createResultsService(repo: ResultsRepository, deps: ResultsServi
     /**
      * Ends a question's period now (sample data loaded, or an erased member's sample answer
      * must go): its snapshot is published at once. Costs accuracy (one more period's noise),
-     * not privacy: each person still enters and leaves once.
+     * not privacy: each person still enters and leaves once. It does not raise the threshold.
      */
-    releaseNow,
+    releaseNow: (questionId: number) => releaseNow(questionId, 'forced'),
 
     /** Folds and tests the periods now (the background loop does this every refreshSeconds). */
     tick,
