@@ -1,8 +1,9 @@
 // `npm run bench`: every scenario, each several times, medians and ratios to a baseline measured
 // in the same run. Paste the printed tables into docs/performance.md.
 // Scenarios: read-api, answer-ingest, results-read, page-weight, lighthouse, startup, memory, viral
-// (default: all), and queue-cost (only when named). Needs `npm run build` first.
+// (default: all), and queue-cost and credential-issuance (only when named). Needs `npm run build` first.
 import { answerIngestBench } from './answer-ingest';
+import { credentialIssuanceBench } from './credential-issuance';
 import { resultsReadBench } from './results-read';
 import { lighthouseBench } from './lighthouse';
 import { machineInfo } from './lib';
@@ -24,7 +25,10 @@ const scenarios: Record<string, () => Promise<string>> = {
   viral: viralBench,
 };
 /** Run only when named: what queueing answers costs (migration 0010, issue 18). */
-const extra: Record<string, () => Promise<string>> = { 'queue-cost': queueCostBench };
+const extra: Record<string, () => Promise<string>> = {
+  'queue-cost': queueCostBench,
+  'credential-issuance': credentialIssuanceBench,
+};
 
 const chosen = process.argv.slice(2).length ? process.argv.slice(2) : Object.keys(scenarios);
 console.log(machineInfo());

@@ -8,7 +8,8 @@ import type { Database } from './client.js';
  * only once a fifth of a table is dead, which on a large table may be never. `question_tallies`
  * held the snapshot that showed one of their texts as a sample; `audit_log` rows name an erased
  * staff member's id until `set null`; `credential_issuances` says which surveys the account got
- * credentials for.
+ * credentials for; `vaults` held the member's vault (sealed under a key only their device has,
+ * so it is vacuumed, not scrubbed: decision 020).
  */
 export const ERASURE_TABLES = [
   'users',
@@ -22,6 +23,7 @@ export const ERASURE_TABLES = [
   'question_tallies',
   'audit_log',
   'credential_issuances',
+  'vaults',
 ] as const;
 
 /**

@@ -30,7 +30,7 @@ const VERIFIED_CACHE = 100_000;
 const MAX_DURATION_MS = 3_600_000;
 
 export interface CredentialsServiceDeps {
-  surveys: Pick<SurveysService, 'findListed' | 'findQuestion'>;
+  surveys: Pick<SurveysService, 'findListed' | 'findQuestion' | 'openSurveys'>;
   results: Pick<ResultsService, 'forQuestion'>;
   /** deriveCredentialKeys(secrets). */
   keys: { signingKeySeal: Buffer; inbox: Buffer };
@@ -463,11 +463,27 @@ export function createCredentialsService(
       return written;
     },
 
-    /** Mixes every `intervalSeconds` while this process leads the background work. */
+    /**
+     * Makes the key of every open survey that has none (2048-bit keys take 0.1-1 s each), so
+     * the first member to log in after a survey opens does not wait for it.
+     */
+    async prepareKeys(): Promise<void> {
+      for (const s of await deps.surveys.openSurveys()) await signerFor(s.id);
+    },
+
+    /**
+     * Mixes, and makes new surveys' keys, every `intervalSeconds` while this process leads the
+     * background work.
+     */
     start(): void {
       if (timer || deps.intervalSeconds <= 0) return;
       timer = setInterval(() => {
-        running = running.then(() => this.mix()).catch((err: unknown) => deps.onError?.(err));
+        running = running
+          .then(async () => {
+            await this.mix();
+            await this.prepareKeys();
+          })
+          .catch((err: unknown) => deps.onError?.(err));
       }, deps.intervalSeconds * 1000);
       timer.unref();
     },
