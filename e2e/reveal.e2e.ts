@@ -74,6 +74,9 @@ async function flickToBottom(page: Page) {
   }
 }
 
+/** A text as a regular expression that matches it literally. */
+const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
 describe('defect 1: the 35-question results, and a screen that fails', () => {
   it.for(sizes)(
     'on a %s, scrolling to the bottom as the 35 results appear keeps the page',
@@ -150,10 +153,11 @@ describe('defect 2: a visitor sees the published graph after answering', () => {
     const given = await answerFirstChoice(page, q);
     await page.getByRole('heading', { name: 'How everyone answered' }).waitFor();
     await page.getByText('Your answer is not in this yet', { exact: false }).waitFor();
-    await page.getByText(/n = \d+ people, verified/).waitFor();
-    // The own choice is named, and said not to be counted, in the chart's text alternative.
+    await page.getByText(/^[\d,]+ verified people$/).waitFor();
+    // The own choice is named, and said to count once they sign up, in the chart's text
+    // alternative.
     await page
-      .getByRole('rowheader', { name: `${given} (your answer, not in this yet)` })
+      .getByRole('rowheader', { name: `${given} (yours counts once you sign up)` })
       .waitFor({ state: 'attached' });
     await page.locator('.chart--bars').waitFor();
     await screenshot(page, `feedback-visitor-${size}`);
@@ -209,7 +213,10 @@ describe('defect 3: a visitor who finished within the free questions is asked to
       .first()
       .waitFor();
     if (await feedback.isVisible()) {
-      await page.getByText('yours joins at the next update').first().waitFor();
+      await page
+        .getByText(/yours counts within about [\d,]+ more answers/)
+        .first()
+        .waitFor();
       await page.locator('.chart--bars').waitFor();
     }
     await expect(page.getByText('not in this yet', { exact: false }).count()).resolves.toBe(0);
@@ -230,11 +237,18 @@ describe('defect 4: the own answer says it joins at the next update', () => {
     const given = await answerFirstChoice(page, s.questions[0]!);
     await page.getByRole('heading', { name: 'How everyone answered' }).waitFor();
     await page.locator('.chart--bars').waitFor();
-    // Above the bar that reads the published share (0% for a choice nobody else made).
+    // Above the bar that reads the published share ("under about N%" for a choice nobody
+    // else made), with when it counts: the published threshold of the next update.
     const label = await page.locator('.bars__row--mine .bars__label').textContent();
-    expect(label?.replace(/\s+/g, ' ')).toBe(`${given} · yours joins at the next update`);
+    expect(label?.replace(/\s+/g, ' ')).toMatch(
+      new RegExp(`^${escaped(given)} · yours counts within about [\\d,]+ more answers$`),
+    );
     await page
-      .getByRole('rowheader', { name: `${given} (your answer, joins at the next update)` })
+      .getByRole('rowheader', {
+        name: new RegExp(
+          `^${escaped(given)} \\(yours counts within about [\\d,]+ more answers\\)$`,
+        ),
+      })
       .waitFor({ state: 'attached' });
     await screenshot(page, `feedback-pending-${size}`);
     watch.assertNoErrors();

@@ -125,4 +125,20 @@ describe('mineStateOf', () => {
     // Answered before this page: nothing known, nothing claimed.
     expect(mineStateOf(true, null, { snapshot_at: null })).toBe('counted');
   });
+  it('after a reload judges by the day the API kept, as the mirror does (issue 29)', () => {
+    const day = '2026-11-23';
+    // The numbers were taken on the day of the answer: the mirror says it joins at the next
+    // update, and so does the survey's graph (it said "counted" before).
+    expect(mineStateOf(true, null, { snapshot_at: '2026-11-23T11:00:00Z' }, day)).toBe(
+      'next-update',
+    );
+    expect(mineStateOf(true, null, { snapshot_at: '2026-11-24T01:00:00Z' }, day)).toBe('counted');
+  });
+  it('tells an account under review its answer counts once approved', () => {
+    expect(mineStateOf(true, at, { snapshot_at: '2026-11-23T11:00:00Z' }, null, true)).toBe(
+      'under-review',
+    );
+    // A visitor is a visitor, whatever else.
+    expect(mineStateOf(false, at, { snapshot_at: null }, null, true)).toBe('not-counted');
+  });
 });
