@@ -22,6 +22,7 @@ import {
   deriveProfileKey,
   derivePseudonymKey,
 } from './lib/keys.js';
+import { capConnectionsPerClient } from './lib/client-connections.js';
 import { createPublicReadLimit } from './lib/public-read-limit.js';
 import { lazyChildLoggerFactory } from './lib/lazy-logger.js';
 import { loggableError, loggableRequest } from './lib/loggable-error.js';
@@ -217,6 +218,9 @@ export async function buildApp({
   }).withTypeProvider<ZodTypeProvider>();
   // Past this, Node closes each new connection as it is accepted (no file descriptors run out).
   app.server.maxConnections = config.http.maxConnections;
+  // And one client cannot take them all (lib/client-connections.ts).
+  if (config.http.maxConnectionsPerClient !== null)
+    capConnectionsPerClient(app.server, config.http.maxConnectionsPerClient);
   // A response sent while the server closes ends its connection. Otherwise a request in flight
   // at SIGTERM leaves an idle keep-alive connection that holds the close open for the whole
   // keep-alive timeout (72 s), past an orchestrator's grace period.

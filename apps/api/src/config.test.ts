@@ -130,6 +130,7 @@ describe('proxy, timeout and Redis configuration', () => {
       requestTimeoutMs: 60_000,
       keepAliveTimeoutMs: 72_000,
       maxConnections: 4096,
+      maxConnectionsPerClient: 256,
     });
     expect(loadConfig({}).redisTimeoutMs).toBe(1000);
     const config = loadConfig({
@@ -137,6 +138,7 @@ describe('proxy, timeout and Redis configuration', () => {
       REQUEST_TIMEOUT_MS: '2000',
       KEEP_ALIVE_TIMEOUT_MS: '3000',
       MAX_CONNECTIONS: '50',
+      MAX_CONNECTIONS_PER_CLIENT: '5',
       REDIS_TIMEOUT_MS: '250',
     });
     expect(config.http).toEqual({
@@ -144,11 +146,17 @@ describe('proxy, timeout and Redis configuration', () => {
       requestTimeoutMs: 2000,
       keepAliveTimeoutMs: 3000,
       maxConnections: 50,
+      maxConnectionsPerClient: 5,
     });
+    // Behind a proxy every connection comes from the proxy: it limits each client itself.
+    expect(loadConfig({ TRUST_PROXY: '1' }).http.maxConnectionsPerClient).toBeNull();
     expect(config.redisTimeoutMs).toBe(250);
     // 0 would switch the timeout off again.
     expect(() => loadConfig({ REQUEST_TIMEOUT_MS: '0' })).toThrow(/REQUEST_TIMEOUT_MS/);
     expect(() => loadConfig({ MAX_CONNECTIONS: '0' })).toThrow(/MAX_CONNECTIONS/);
+    expect(() => loadConfig({ MAX_CONNECTIONS_PER_CLIENT: '0' })).toThrow(
+      /MAX_CONNECTIONS_PER_CLIENT/,
+    );
     expect(() => loadConfig({ HEADERS_TIMEOUT_MS: '5000', REQUEST_TIMEOUT_MS: '4000' })).toThrow(
       /HEADERS_TIMEOUT_MS: must not be longer than REQUEST_TIMEOUT_MS/,
     );

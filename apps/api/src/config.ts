@@ -117,6 +117,7 @@ const EnvSchema = z
     REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
     KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(72_000),
     MAX_CONNECTIONS: z.coerce.number().int().min(1).max(1_000_000).default(4096),
+    MAX_CONNECTIONS_PER_CLIENT: z.coerce.number().int().min(1).max(1_000_000).default(256),
     REDIS_TIMEOUT_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
     ANSWER_BATCHES_IN_FLIGHT: z.coerce.number().int().min(1).max(64).default(2),
     ANSWER_BATCH_ROWS: z.coerce.number().int().min(1).max(1000).default(200),
@@ -199,8 +200,13 @@ export interface HttpConfig {
   headersTimeoutMs: number;
   requestTimeoutMs: number;
   keepAliveTimeoutMs: number;
-  /** Connections past this are closed as they are accepted. */
+  /** Connections past this are closed as they are accepted (per process; a cluster's in all). */
   maxConnections: number;
+  /**
+   * A client's (an IPv4 address, an IPv6 /64) connections past this are closed as they are
+   * accepted; null behind a proxy (TRUST_PROXY), whose own address every connection has.
+   */
+  maxConnectionsPerClient: number | null;
 }
 
 export interface Config {
@@ -327,6 +333,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
       keepAliveTimeoutMs: e.KEEP_ALIVE_TIMEOUT_MS,
       maxConnections: e.MAX_CONNECTIONS,
+      maxConnectionsPerClient: e.TRUST_PROXY === false ? e.MAX_CONNECTIONS_PER_CLIENT : null,
     },
     redisTimeoutMs: e.REDIS_TIMEOUT_MS,
     answerBatching: { maxRows: e.ANSWER_BATCH_ROWS, inFlight: e.ANSWER_BATCHES_IN_FLIGHT },

@@ -144,7 +144,7 @@ if (primaryOfCluster) {
   await database.close();
   // It accepts the connections and passes each to the worker holding the fewest
   // (lib/cluster-connections.ts); it listens once every worker has said it is ready.
-  spreadConnections(config.port, config.host, config.webConcurrency, (err) =>
+  spreadConnections(config.port, config.host, config.webConcurrency, config.http, (err) =>
     log.error({ err }, 'accepting a connection failed'),
   ).then(
     (server) => {

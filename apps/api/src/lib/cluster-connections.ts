@@ -8,13 +8,18 @@
 // worker dies before taking it (Node keeps the handles it is passing until the receiver
 // acknowledges them). Here the primary keeps its copy of each connection until the worker says
 // it has taken it, and closes the copies a dead worker never took: their clients see them close.
+//
+// The caps of a single process hold for the cluster as a whole: the primary counts every
+// connection from its passing until its worker says it closed, and closes those past
+// MAX_CONNECTIONS, or past MAX_CONNECTIONS_PER_CLIENT from one client, as it accepts them (a
+// passed connection skips its worker's `maxConnections`: 1,000 were held with a cap of 100).
 import cluster, { type Worker } from 'node:cluster';
 import type http from 'node:http';
 import net from 'node:net';
+import { ClientCounts, clientOf } from './client-connections.js';
 
 /** What a worker sends its primary once it can take connections. */
 export const WORKER_READY = 'candor:ready';
-const CLOSED = 'candor:closed';
 
 /** Primary to worker: a connection, by number. */
 interface Passed {
@@ -25,6 +30,17 @@ interface Passed {
 interface Taken {
   candor: 'taken';
   id: number;
+}
+/** Worker to primary: the connection of that number has closed. */
+interface Closed {
+  candor: 'closed';
+  id: number;
+}
+
+/** The cluster's caps (config.http). */
+export interface ConnectionCaps {
+  maxConnections: number;
+  maxConnectionsPerClient: number | null;
 }
 
 const isA = <T extends { candor: string }>(kind: T['candor'], message: unknown): message is T =>
@@ -40,14 +56,23 @@ export async function spreadConnections(
   port: number,
   host: string,
   workers: number,
+  caps: ConnectionCaps,
   onError: (err: Error) => void,
 ): Promise<net.Server> {
   /** Open connections of each ready worker, by worker id (insertion order breaks ties). */
   const open = new Map<number, number>();
   /** The primary's copies of connections passed and not yet taken, by number. */
   const passing = new Map<number, { socket: net.Socket; worker: number }>();
+  /** Every connection passed and not yet closed, by number: its worker and its client. */
+  const held = new Map<number, { worker: number; client: string }>();
+  const clients = new ClientCounts(caps.maxConnectionsPerClient ?? Infinity);
   let next = 0;
-  const release = (worker: number) => {
+  const release = (id: number) => {
+    const connection = held.get(id);
+    if (!connection) return;
+    held.delete(id);
+    clients.release(connection.client);
+    const { worker } = connection;
     if (open.has(worker)) open.set(worker, Math.max(0, open.get(worker)! - 1));
   };
   let allReady: () => void;
@@ -58,8 +83,8 @@ export async function spreadConnections(
     if (isA<Taken>('taken', message)) {
       passing.get(message.id)?.socket.destroy();
       passing.delete(message.id);
-    } else if (message === CLOSED) {
-      release(worker.id);
+    } else if (isA<Closed>('closed', message)) {
+      release(message.id);
     } else if (message === WORKER_READY) {
       open.set(worker.id, 0);
       if (open.size >= workers) allReady();
@@ -67,6 +92,8 @@ export async function spreadConnections(
   });
   const gone = (worker: Worker) => {
     open.delete(worker.id);
+    // Its connections closed with it.
+    for (const [id, connection] of held) if (connection.worker === worker.id) release(id);
     for (const [id, passed] of passing) {
       if (passed.worker !== worker.id) continue;
       passed.socket.destroy();
@@ -77,6 +104,11 @@ export async function spreadConnections(
   cluster.on('exit', gone);
 
   const server = net.createServer({ pauseOnConnect: true }, (socket) => {
+    const client = clientOf(socket.remoteAddress);
+    if (held.size >= caps.maxConnections || !clients.take(client)) {
+      socket.destroy();
+      return;
+    }
     let chosen: Worker | undefined;
     let fewest = Infinity;
     for (const [id, count] of open) {
@@ -87,6 +119,7 @@ export async function spreadConnections(
       }
     }
     if (!chosen) {
+      clients.release(client);
       socket.destroy(); // no worker is ready (all restarting): the client may try again
       return;
     }
@@ -95,13 +128,14 @@ export async function spreadConnections(
     open.delete(worker);
     open.set(worker, fewest + 1);
     const id = next++;
+    held.set(id, { worker, client });
     passing.set(id, { socket, worker });
     const message: Passed = { candor: 'connection', id };
     chosen.send(message, socket, { keepOpen: true }, (err) => {
       if (!err) return;
       socket.destroy();
       passing.delete(id);
-      release(worker);
+      release(id);
     });
   });
   await ready;
@@ -131,8 +165,9 @@ export function takeConnections(server: http.Server): void {
     process.send?.(taken);
     Object.assign(handle, { server, _server: server });
     counted._connections += 1;
+    const closed: Closed = { candor: 'closed', id: message.id };
     handle.once('close', () => {
-      if (process.connected) process.send?.(CLOSED);
+      if (process.connected) process.send?.(closed);
     });
     // What the server sets on the connections it accepts itself.
     handle.setNoDelay(true);

@@ -20,8 +20,9 @@ class Conn {
   closed = false;
   readonly socket: net.Socket;
 
-  constructor(port: number) {
-    this.socket = net.connect(port, '127.0.0.1');
+  /** `from`: the client's own address (any of 127.0.0.0/8 on Linux), another client each. */
+  constructor(port: number, from = '127.0.0.1') {
+    this.socket = net.connect({ port, host: '127.0.0.1', localAddress: from });
     this.socket.setEncoding('utf8');
     this.socket.on('data', (d: string) => (this.data += d));
     this.socket.on('close', () => (this.closed = true));
@@ -68,6 +69,7 @@ describe('slow clients against a listening server', () => {
         requestTimeoutMs: 1000,
         keepAliveTimeoutMs: 1000,
         maxConnections: 100,
+        maxConnectionsPerClient: null,
         ...http,
       },
     });
@@ -75,8 +77,8 @@ describe('slow clients against a listening server', () => {
     await app.listen({ port: 0, host: '127.0.0.1' });
     return (app.server.address() as net.AddressInfo).port;
   }
-  const open = (port: number) => {
-    const c = new Conn(port);
+  const open = (port: number, from?: string) => {
+    const c = new Conn(port, from);
     conns.push(c);
     return c;
   };
@@ -142,5 +144,49 @@ describe('slow clients against a listening server', () => {
     for (const c of held) c.write(GET_HEALTH);
     expect(await held[0]!.until(() => held.every((c) => answered(c, 2)), 50)).toBe(true);
     expect(held.filter((c) => c.closed)).toHaveLength(0);
+  });
+
+  it('lets one client hold only MAX_CONNECTIONS_PER_CLIENT; another is still served', async () => {
+    const port = await listening({
+      headersTimeoutMs: 30_000,
+      requestTimeoutMs: 30_000,
+      keepAliveTimeoutMs: 30_000,
+      maxConnections: 20,
+      maxConnectionsPerClient: 5,
+    });
+    // One client floods: 30 idle keep-alive connections and 10 slowloris ones (scaled down from
+    // the 10,000 and 5,000 that left a probe 0 of 348 and 3 of 83 answers).
+    const idle = Array.from({ length: 30 }, () => open(port, '127.0.0.2'));
+    for (const c of idle) c.write(GET_HEALTH);
+    const slow = Array.from({ length: 10 }, () => open(port, '127.0.0.2'));
+    for (const c of slow) c.write('GET /api/health HTTP/1.1\r\n');
+    const flood = [...idle, ...slow];
+    await flood[0]!.until(
+      () =>
+        flood.filter((c) => c.closed).length >= 35 && idle.every((c) => c.closed || answered(c)),
+      50,
+    );
+    expect(flood.filter((c) => !c.closed)).toHaveLength(5);
+
+    // Other clients (each address its own) are served at once, several connections each.
+    const probes = ['127.0.0.3', '127.0.0.4', '127.0.0.5'].flatMap((from) =>
+      Array.from({ length: 3 }, () => open(port, from)),
+    );
+    for (const c of probes) c.write(GET_HEALTH);
+    expect(await probes[0]!.until(() => probes.every((c) => answered(c) || c.closed), 50)).toBe(
+      true,
+    );
+    expect(probes.filter((c) => !answered(c))).toHaveLength(0);
+
+    // A flooding connection that ends frees its place for that client (once the server has
+    // seen it close: a few tries).
+    idle.find((c) => !c.closed)?.socket.destroy();
+    let again: Conn | undefined;
+    for (let i = 0; i < 10 && !(again && answered(again)); i++) {
+      again = open(port, '127.0.0.2');
+      again.write(GET_HEALTH);
+      await again.until(() => answered(again!) || again!.closed, 50);
+    }
+    expect(answered(again!)).toBe(true);
   });
 });
