@@ -245,6 +245,8 @@ describe('QuestionGraph', () => {
       ),
     );
     expect(screen.getByText('· yours counts once you sign up')).toBeTruthy();
+    // Said beside the bar; the visitor's screen says the rest around the graph, not twice.
+    expect(document.querySelector('.graph__pending')).toBeNull();
     expect(
       within(screen.getByRole('table')).getByRole('rowheader', {
         name: 'Yes (yours counts once you sign up)',

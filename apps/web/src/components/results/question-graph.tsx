@@ -574,7 +574,11 @@ export function QuestionGraph({
   const margin = rowMargin(results);
   const closed = question.type === 'Closed';
   const note = mineNote(mineState, results.next_update_after);
-  const pending = mine !== null ? stateExplained(mineState, results.next_update_after) : null;
+  // A visitor's screens say already, around the graph, that their answers wait for a signup.
+  const pending =
+    mine !== null && mineState !== 'not-counted'
+      ? stateExplained(mineState, results.next_update_after)
+      : null;
   return (
     <figure className={`graph graph--${variant}`} aria-labelledby={id}>
       <Heading id={id} className="graph__title">
