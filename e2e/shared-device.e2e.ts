@@ -9,7 +9,7 @@ import { type Caller, call, sampleSurvey, token } from './api';
 import { axeViolations } from './axe';
 import { desktop, phone } from './chromium';
 import { it } from './fixtures';
-import { logIn, questionHeading, screenshot } from './screens';
+import { fillPhone, logIn, questionHeading, screenshot } from './screens';
 
 const baseURL = inject('baseURL');
 const SURVEY = 'Consent in Practice';
@@ -139,7 +139,10 @@ describe('a shared browser', () => {
     await answerAsVisitor(page, s, 3);
     await page.getByRole('heading', { name: 'Sign up to go on' }).waitFor();
     await page.getByRole('link', { name: 'I have an account' }).click();
-    await logIn(page, a);
+    await page.getByRole('heading', { level: 1, name: 'Log in' }).waitFor();
+    await fillPhone(page, a.country, a.national);
+    await page.getByLabel('Password', { exact: true }).fill(a.password);
+    await page.getByRole('button', { name: 'Log in' }).click();
     await page.waitForURL(`${baseURL}/surveys/${s.gid}?backFromRegister=true`);
     const dialog = claimQuestion(page, 3);
     await dialog.waitFor();

@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { claimVisitorAnswers, discardVisitorAnswers, useLocalAnswers } from '../lib/local-answers';
 import { errorToast, successToast } from '../lib/toasts';
-import './not-my-device.css';
+import './claim-dialog.css';
 
 /**
  * Asks a person who just logged in whether the answers given in this browser session before

@@ -5,7 +5,7 @@ import { useAuthStore } from '../lib/auth-store';
 import { useLocalAnswers } from '../lib/local-answers';
 import { Logo } from './logo';
 import { NavigationTracker } from './navigation-tracker';
-import { useForgetThisDevice } from './not-my-device';
+import { useForgetThisDevice } from './forget-device';
 
 const ClaimDialog = lazy(() => import('./claim-dialog').then((m) => ({ default: m.ClaimDialog })));
 

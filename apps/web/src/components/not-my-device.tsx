@@ -1,22 +1,5 @@
-import { useNavigate } from 'react-router';
-import { forgetThisDevice } from '../lib/local-answers';
-import { errorToast, successToast } from '../lib/toasts';
+import { useForgetThisDevice } from './forget-device';
 import './not-my-device.css';
-
-/** "This is not my device": clears what this browser keeps of answering, then goes home. */
-export function useForgetThisDevice() {
-  const navigate = useNavigate();
-  return () =>
-    void forgetThisDevice().then(
-      () => {
-        successToast('This device is cleared', {
-          description: 'It keeps no answers and no survey place any more.',
-        });
-        void navigate('/');
-      },
-      () => errorToast('This device could not be cleared. Please try again.'),
-    );
-}
 
 /** The login screen's way to leave nothing behind on a shared or borrowed device. */
 export function NotMyDeviceNote() {
