@@ -382,6 +382,41 @@ describe.each(engines)('anonymous answer credentials on %s', (engine) => {
     });
   });
 
+  describe('waiting to be mixed', () => {
+    it('is unreadable to a copy of the database, and survives the server that acknowledged it', async () => {
+      const { token } = await createMember(app);
+      const s = listed[3]!;
+      const [q] = await database.db
+        .select({ id: questions.id, qid: questions.qid })
+        .from(questions)
+        .where(and(eq(questions.surveyId, s.id), eq(questions.type, 'Open')));
+      const credential = await obtainCredential(app, token, s.gid);
+      const secret = `a distinctive answer ${crypto.randomUUID()}`;
+      expect((await redeem(app, q!.qid, credential, { text: secret })).statusCode).toBe(201);
+      // Every column of the tables the request wrote, as text: no answer, no credential.
+      const dump = JSON.stringify([
+        await database.db.select().from(answerInbox),
+        await database.db.select().from(redemptions),
+      ]);
+      expect(dump).not.toContain(secret);
+      expect(dump).not.toContain(credential.split('.')[0]);
+      expect(dump).not.toContain(q!.qid);
+      // The server that acknowledged it goes; another one, with the same secrets, mixes it.
+      await app.close();
+      app = await createTestApp(
+        database,
+        { resultsRefreshSeconds: 0, mixing: { minPeople: 5, maxWaitSeconds: 600 } },
+        { secrets },
+      );
+      await app.credentials.mix(true);
+      const stored = await database.db
+        .select({ text: answers.text })
+        .from(answers)
+        .where(eq(answers.questionId, q!.id));
+      expect(stored.map((a) => a.text)).toContain(secret);
+    });
+  });
+
   describe('ratings and answer times', () => {
     it('rates only what the credential answered, keeps the newest score, and stores the answer time as a duration', async () => {
       const { token } = await createMember(app);
@@ -426,8 +461,7 @@ describe.each(engines)('anonymous answer credentials on %s', (engine) => {
         join respondents r on r.id = rt.respondent_id
         left join timings tm on tm.respondent_id = r.id and tm.question_id = rt.question_id
         where rt.question_id = ${q.id} and r.pseudonym like 'cred:%'`);
-      const [row] = (result as { rows: Array<{ score: number; duration_ms: number }> })
-        .rows;
+      const [row] = (result as { rows: Array<{ score: number; duration_ms: number }> }).rows;
       expect(row).toEqual({ score: 7, duration_ms: 4200 });
     });
   });
