@@ -1,10 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { memberState } from './own-answer';
 import {
   type Standing,
   groupBySurvey,
   isRanked,
-  memberState,
   mostUnusual,
   standingNote,
   standingOf,

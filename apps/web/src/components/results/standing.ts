@@ -2,8 +2,6 @@ import type { MirrorItem, Question, QuestionResults } from '@candor/contracts';
 import { type MineState, stateNote } from './own-answer';
 import { aboutShareText } from './shares';
 
-export { memberState } from './own-answer';
-
 /**
  * One of the person's answers against everyone's: what they gave, and the published share of
  * people who gave the same (the outro and the mirror show it, and rank the most unusual).
