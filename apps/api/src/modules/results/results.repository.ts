@@ -262,13 +262,16 @@ export function createResultsRepository(db: Db) {
     async stopCounting(respondentId: number, counting: Counting): Promise<boolean> {
       return db.transaction(async (tx) => {
         if ((await lockStanding(tx, respondentId)) !== 'counting') return false;
-        await tx.execute(sql`delete from results_queue where respondent_id = ${respondentId}`);
+        // Only what a fold counted leaves: an answer still queued never entered, and its queue
+        // row goes below (taking it out too left a cell one below its truth).
         const counted = rowsOf<RawCounted>(
           await tx.execute(sql`
             select a.respondent_id, a.question_id, 'answer' as kind, p.profile, a.choice_id,
                    a.is_blank, a.text, null::smallint as score, null::int as duration_ms
             from answers a join respondents p on p.id = a.respondent_id
             where a.respondent_id = ${respondentId}
+              and not exists (select 1 from results_queue q where q.respondent_id = a.respondent_id
+                              and q.question_id = a.question_id and q.kind = 'answer')
             union all
             select r.respondent_id, r.question_id, 'rating', p.profile, null, null, null,
                    r.counted_score, null
@@ -280,6 +283,7 @@ export function createResultsRepository(db: Db) {
             from timings t join respondents p on p.id = t.respondent_id
             where t.respondent_id = ${respondentId} and t.counted`),
         ).map(toCounted);
+        await tx.execute(sql`delete from results_queue where respondent_id = ${respondentId}`);
         // Held: staff timed this, so no release they can time (a close) may carry it.
         await addPending(tx, counted, -1, counting, true);
         await tx.execute(sql`update respondents set standing = 'left' where id = ${respondentId}`);

@@ -377,6 +377,21 @@ describe.each(engines)('results on %s', (engine) => {
     expect(events).toBe(6);
   });
 
+  it('takes out of the counts only what entered them: a suspension before the next fold', async () => {
+    const q = closedOf('sex')[2]!;
+    for (let i = 0; i < 5; i++) await answerAs(q, { choice: q.labels[0] });
+    await tick();
+    const total = async () => pendingTotal(await pendingOf(database.db, q.id, profileKey));
+    expect(await total()).toBe(5);
+    // Answered, and suspended before any fold counted the answer.
+    const late = await answerAs(q, { choice: q.labels[1] });
+    const admin = await createMember(app, { role: 'admin' });
+    await post(app, `/api/v1/admin/users/${late.uuid}/suspend/`, {}, { token: admin.token });
+    expect(await total()).toBe(5);
+    await tick();
+    expect(await total()).toBe(5);
+  });
+
   it('publishes the words of open answers above the release rule, and approved samples', async () => {
     const q = openOf('taboos');
     const needed = wordThreshold();
