@@ -6,14 +6,19 @@ import {
   type Noise,
   PARAMETERS,
   type Pending,
+  HELD_FROM_PERIOD,
   budget,
   cellKey,
   emptyPending,
   epsilonOf,
+  heldChange,
   mergePending,
   publishRow,
+  releasable,
   release,
+  releasesOf,
   rowOf,
+  thresholdOf,
   wordThreshold,
 } from './privacy.js';
 
@@ -140,6 +145,50 @@ describe('the mechanism against the attacks of issue 14', () => {
     expect(row.variances[0]).toBe(4 * PARAMETERS.sigma2.all);
     const shown = publishRow(row);
     expect(Math.abs(shown.total! - 500)).toBeLessThan(60);
+  });
+});
+
+describe('releases staff cause (decision 021)', () => {
+  const all = (p: Pending | null) =>
+    Object.entries(p?.cells ?? {})
+      .filter(([k]) => k.startsWith('all|'))
+      .reduce((n, [, v]) => n + v, 0);
+
+  it('a close or forced release neither raises the threshold nor counts twice as a close', () => {
+    let snap = release(undefined, pendingOf(background(30, 3)), OUTCOMES, [], zeroNoise);
+    expect(snap).toMatchObject({ periods: 1 });
+    snap = release(snap, emptyPending(), OUTCOMES, [], zeroNoise, 'close');
+    expect(snap).toMatchObject({ periods: 1, forced: 1, closeReleased: true });
+    snap = release(snap, emptyPending(), OUTCOMES, [], zeroNoise, 'forced');
+    expect(snap).toMatchObject({ periods: 1, forced: 2, closeReleased: true });
+    expect(thresholdOf(snap.periods)).toBe(thresholdOf(1));
+    // Every release drew noise and is an update readers see.
+    expect(releasesOf(snap)).toBe(3);
+    expect(snap.draws.c1).toBe(3);
+    // The trigger's release on the tick a survey closes is the close's too.
+    const onClose = release(undefined, emptyPending(), OUTCOMES, [], zeroNoise, 'trigger', true);
+    expect(onClose).toMatchObject({ periods: 1, closeReleased: true });
+  });
+
+  it('what staff changed waits for a release of the trigger past the quiet periods', () => {
+    const answers = pendingOf(background(25, 4));
+    const leaving = heldChange(pendingOf([[0, 'female', '25-34', 'GB']], -1));
+    const open = mergePending(answers, leaving);
+    expect(open.events).toBe(25);
+    for (const [periods, cause] of [
+      [HELD_FROM_PERIOD + 2, 'close'],
+      [HELD_FROM_PERIOD + 2, 'forced'],
+      [HELD_FROM_PERIOD - 1, 'trigger'],
+    ] as const) {
+      const { released, kept } = releasable(open, periods, cause);
+      expect(all(released)).toBe(25);
+      expect(released.held).toBeUndefined();
+      expect(all(kept?.held ?? null)).toBe(-1);
+      expect(kept?.events).toBe(0);
+    }
+    const { released, kept } = releasable(open, HELD_FROM_PERIOD, 'trigger');
+    expect(all(released)).toBe(24);
+    expect(kept).toBeNull();
   });
 });
 
