@@ -240,11 +240,11 @@ export async function buildApp({
   app.decorate('db', database.db);
   await app.register(errorHandler);
   await app.register(securityHeaders);
+  await app.register(storableText);
 
   const keys = deriveKeys(secrets);
   // Every access token is checked against its account and session; what this process read is
   // cached until a change is written here (accounts or users) or announced by another process
-  await app.register(storableText);
   // (decision 005).
   const sessionChanges = createSessionChanges(database.db, {
     onSessionChange: (uuid) => sessionGate.invalidate(uuid),
