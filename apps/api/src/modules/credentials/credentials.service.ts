@@ -84,6 +84,11 @@ const sha256 = (...parts: Array<string | Buffer>) => {
 const mac = (key: Buffer, value: string) =>
   b64(crypto.createHmac('sha256', key).update(value).digest());
 
+/** `respondents.pseudonym` of a credential's answers: a hash only its holder can recompute. */
+export function credentialTag(prepared: Buffer): string {
+  return `cred:${b64(sha256('candor credential tag\n', prepared))}`;
+}
+
 /** A uniformly shuffled copy (Fisher-Yates over node:crypto's randomInt). */
 export function shuffled<T>(items: readonly T[]): T[] {
   const out = [...items];
@@ -164,7 +169,7 @@ export function createCredentialsService(
     }
     const redeemer = {
       surveyId,
-      tag: `cred:${b64(sha256('candor credential tag\n', prepared))}`,
+      tag: credentialTag(prepared),
       receiptKey: sha256('candor credential receipt\n', prepared),
     };
     if (verified.size >= VERIFIED_CACHE) verified.delete(verified.keys().next().value!);

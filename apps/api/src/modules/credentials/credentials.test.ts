@@ -21,6 +21,7 @@ import { createMember, get, json, post } from '../../test/accounts.js';
 import { createTestApp, testSecrets } from '../../test/app.js';
 import { blindForTest, obtainCredential, redeem } from '../../test/credentials.js';
 import { closeAll, createTestDatabase, engines } from '../../test/database.js';
+import { credentialTag } from './credentials.service.js';
 import { pendingOf, pendingTotal } from '../../test/results.js';
 
 interface Q {
@@ -488,12 +489,7 @@ describe.each(engines)('anonymous answer credentials on %s', (engine) => {
       const written = await database.db.execute(sql`
         select r.pseudonym from answers a join respondents r on r.id = a.respondent_id
         where a.question_id = ${q.id} and r.pseudonym like 'cred:%' order by a.ctid`);
-      const tagOf = (c: string) =>
-        `cred:${crypto
-          .createHash('sha256')
-          .update('candor credential tag\n')
-          .update(Buffer.from(c.split('.')[0]!, 'base64url'))
-          .digest('base64url')}`;
+      const tagOf = (c: string) => credentialTag(Buffer.from(c.split('.')[0]!, 'base64url'));
       const arrival = new Map(credentials.map((c, i) => [tagOf(c), i]));
       const order = (written as { rows: Array<{ pseudonym: string }> }).rows.map((r) =>
         arrival.get(r.pseudonym)!,

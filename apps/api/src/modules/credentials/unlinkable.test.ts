@@ -1,4 +1,3 @@
-import crypto from 'node:crypto';
 import { and, asc, eq, isNotNull, isNull, lte } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../../app.js';
@@ -11,6 +10,7 @@ import { createMember, post } from '../../test/accounts.js';
 import { createTestApp, testSecrets } from '../../test/app.js';
 import { obtainCredential, redeem } from '../../test/credentials.js';
 import { closeAll, createTestDatabase, engines } from '../../test/database.js';
+import { credentialTag } from './credentials.service.js';
 import { ageBand } from '../respondents/respondent-ids.js';
 
 /**
@@ -66,11 +66,7 @@ describe.each(engines)('the operator with the database and every secret, on %s',
 
   /** What the test knows and the attacker does not: which respondent is whose credential. */
   const tagOf = (credential: string) =>
-    `cred:${crypto
-      .createHash('sha256')
-      .update('candor credential tag\n')
-      .update(Buffer.from(credential.split('.')[0]!, 'base64url'))
-      .digest('base64url')}`;
+    credentialTag(Buffer.from(credential.split('.')[0]!, 'base64url'));
 
   beforeAll(async () => {
     database = await createTestDatabase(engine);
