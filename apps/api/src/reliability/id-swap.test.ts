@@ -169,6 +169,15 @@ const NOT_IDS: Record<string, (q: Answered | undefined) => string | number | und
   // A's own panel and participant id: a completion is A's, whatever survey it names.
   'body panel': () => 'panel-a',
   'body pid': () => 'participant-a',
+  // A answers and rates with its session here; a credential is the device's own, never an id.
+  'header candor-credential': () => undefined,
+  'body profile': () => undefined,
+  'body duration_ms': () => undefined,
+  // Left out: a credential request without its surveys is refused before anything is read.
+  'body requests': () => undefined,
+  // A's own vault, sealed on A's device: nobody's id.
+  'body version': () => 0,
+  'body blob': () => 'A'.repeat(Math.ceil((4096 * 4) / 3)),
   // An image's name is the hash of its content: nobody's; A asks for one that does not exist.
   'path name': () => `${'0'.repeat(32)}.webp`,
 };
@@ -241,6 +250,12 @@ const POLICY: Record<string, Policy> = {
   'POST /api/v1/surveys/{gid}/answers/panel-completion/': { ...members(409), answered: [409, 201] },
   // Uploaded images are public content (covers), nobody's: a name that is not there is 404.
   'GET /uploads/{name}': anyone(404),
+  // A survey's credential key is the same for everyone (decision 020): B's survey's is public.
+  'GET /api/v1/surveys/{gid}/credential-key/': anyone(200, 404, 409),
+  'POST /api/v1/credentials/': { signedIn: [400], visitor: [401] },
+  // A's own vault: the first write makes it, later ones over version 0 are told to merge.
+  'GET /api/v1/user/vault/': members(200),
+  'PUT /api/v1/user/vault/': members(200, 409),
   // Anonymous: no user, IP or cookie is stored, so there is nothing of B's to touch.
   'POST /api/v1/page-views/': anyone(204),
 };
