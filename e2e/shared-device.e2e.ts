@@ -181,8 +181,11 @@ describe('a shared browser', () => {
       }),
     ).resolves.toEqual({ right: true, height: true });
     await page.goto('/login');
+    const notMine = page.getByRole('button', { name: 'This is not my device' });
+    // Drawn first: a screenshot right after the navigation was of an empty page.
+    await notMine.waitFor();
     await screenshot(page, 'login-not-my-device-phone');
-    await page.getByRole('button', { name: 'This is not my device' }).click();
+    await notMine.click();
     await page.waitForURL(`${baseURL}/`);
     await expect.poll(() => stored(page)).toEqual({ answered: [], outbox: [] });
     await expect(page.evaluate(() => localStorage.getItem('surveyId'))).resolves.toBeNull();
