@@ -7,6 +7,11 @@ export const PASSWORD_MIN_LENGTH = 8;
 /** Long passphrases are welcome; the cap only keeps hashing cheap to defend. */
 export const PASSWORD_MAX_LENGTH = 1024;
 export const OTP_LENGTH = 6;
+/** Oldest age a year of birth may give: older is almost surely a typing slip. */
+export const MAXIMUM_AGE = 100;
+export const NAME_MAX_LENGTH = 80;
+/** E.164: a number has at most 15 digits, country code included. */
+export const PHONE_MAX_DIGITS = 15;
 
 export const RoleSchema = z.enum(['member', 'moderator', 'admin']);
 export type Role = z.infer<typeof RoleSchema>;
@@ -36,7 +41,11 @@ export const PhoneNumberSchema = z
   .string({ error: 'Enter your phone number.' })
   .trim()
   .min(1, 'Enter your phone number.')
-  .max(40, 'This phone number is too long.');
+  // Spaces, dashes and brackets as typed, but never more than a number's digits and their room.
+  .refine(
+    (v) => v.length <= 40 && (v.match(/\d/g)?.length ?? 0) <= PHONE_MAX_DIGITS,
+    `A phone number has at most ${PHONE_MAX_DIGITS} digits.`,
+  );
 
 export const CountryCodeSchema = z
   .string({ error: 'Choose your country.' })
@@ -54,15 +63,43 @@ export const OtpSchema = z
   .trim()
   .regex(/^\d{6}$/, 'Enter the 6-digit code.');
 
-/** A year of birth for someone aged MINIMUM_AGE to 120 in `now`'s year. */
+/** A year of birth for someone aged MINIMUM_AGE to MAXIMUM_AGE in `now`'s year. */
 export function yearOfBirthSchema(now: Date = new Date()) {
   const year = now.getUTCFullYear();
   return z
-    .number({ error: 'Enter your year of birth.' })
-    .int('Enter your year of birth.')
-    .min(year - 120, 'Enter your year of birth.')
+    .number({ error: 'Enter your year of birth, such as 1990.' })
+    .int('Enter your year of birth, such as 1990.')
+    .min(year - MAXIMUM_AGE, `Enter a year of birth from ${year - MAXIMUM_AGE} on.`)
     .max(year - MINIMUM_AGE, `Candor is for people aged ${MINIMUM_AGE} and over.`);
 }
+
+/** The account's name: optional, shown only to its owner. */
+export const NameSchema = z
+  .string()
+  .trim()
+  .max(NAME_MAX_LENGTH, `Use at most ${NAME_MAX_LENGTH} characters for your name.`);
+
+/** A wait as people say it, rounded up: "40 seconds", "10 minutes", "1 hour". */
+export function waitInWords(seconds: number): string {
+  const s = Math.max(1, Math.ceil(seconds));
+  const [n, unit] =
+    s < 60
+      ? [s, 'second']
+      : s < 3600
+        ? [Math.ceil(s / 60), 'minute']
+        : [Math.ceil(s / 3600), 'hour'];
+  return `${n} ${unit}${n === 1 ? '' : 's'}`;
+}
+
+/** When a new code may be asked for: the resend countdown and the API's refusals say this. */
+export const newCodeIn = (seconds: number) =>
+  `You can ask for a new code in ${waitInWords(seconds)}.`;
+
+/**
+ * A code that took 5 wrong tries (the API's OTP_MAX_WRONG_TRIES) is locked until it expires: verify refuses
+ * every code, and no new one is sent meanwhile (it would be refused too).
+ */
+export const codeLockedMessage = (seconds: number) => `Too many wrong codes. ${newCodeIn(seconds)}`;
 
 export const OtpPurposeSchema = z.enum(['signup', 'reset']);
 export type OtpPurpose = z.infer<typeof OtpPurposeSchema>;
@@ -70,7 +107,7 @@ export type OtpPurpose = z.infer<typeof OtpPurposeSchema>;
 export const SignupRequestSchema = z.object({
   phone_number: PhoneNumberSchema,
   password: PasswordSchema.optional(),
-  name: z.string().trim().max(80, 'Use at most 80 characters.').optional(),
+  name: NameSchema.optional(),
   year_of_birth: yearOfBirthSchema(),
   gender: GenderSchema,
   country: CountryCodeSchema,
@@ -131,6 +168,19 @@ export type RefreshRequest = z.infer<typeof RefreshRequestSchema>;
 
 export const LogoutRequestSchema = RefreshRequestSchema;
 
+/** The kinds of reason a signup is held for review, as its owner is told them. */
+export const ReviewReasonSchema = z.enum(['number_type', 'shared_network', 'number_range', 'all']);
+export type ReviewReason = z.infer<typeof ReviewReasonSchema>;
+
+/** Each kind in plain words, to finish "We look at some signups before they count: ...". */
+export const REVIEW_REASON_WORDS: Record<ReviewReason, string> = {
+  number_type:
+    'your number is of a kind (such as an internet, forwarding or premium-rate number) that anyone can get in bulk',
+  shared_network: 'several accounts were made from the same internet connection today',
+  number_range: 'several accounts were made today with numbers close to yours',
+  all: 'right now a person looks at every new signup',
+};
+
 export const UserSchema = z.object({
   uuid: z.uuid(),
   name: z.string(),
@@ -140,6 +190,8 @@ export const UserSchema = z.object({
   gender: GenderSchema,
   role: RoleSchema,
   status: UserStatusSchema,
+  /** Why the account is under review, by kind (empty otherwise). */
+  review_reasons: z.array(ReviewReasonSchema).default([]),
 });
 export type User = z.infer<typeof UserSchema>;
 

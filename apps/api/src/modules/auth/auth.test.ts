@@ -127,6 +127,7 @@ describe.each(engines)('auth API on %s', (engine) => {
         gender: 'female',
         role: 'member',
         status: 'active',
+        review_reasons: [],
       });
       const row = await userRow(phone);
       expect(row!.phoneVerifiedAt).not.toBeNull();
@@ -314,20 +315,76 @@ describe.each(engines)('auth API on %s', (engine) => {
     }
     const wrong = (code: string) => String((Number(code) + 1) % 1_000_000).padStart(6, '0');
 
-    it('kills the code after 5 wrong tries: the 6th fails even with the right code', async () => {
+    it('locks the code at the 5th wrong try: the 6th fails even with the right code', async () => {
       const { phone, code } = await started();
-      for (let i = 0; i < 5; i++) {
+      for (let i = 0; i < 4; i++) {
         const res = await post(app, VERIFY, { phone_number: phone, otp: wrong(code) });
         expect(res.statusCode).toBe(400);
         expect(json(res)).toEqual(OTP_INVALID);
       }
+      // The fifth wrong code locks the code, and the reply says so at once.
+      const fifth = await post(app, VERIFY, { phone_number: phone, otp: wrong(code) });
+      expect(fifth.statusCode).toBe(429);
       const right = await post(app, VERIFY, { phone_number: phone, otp: code });
-      expect(right.statusCode).toBe(400);
+      expect(right.statusCode).toBe(429);
+      expect(right.headers['retry-after']).toBe('600');
       expect(json(right)).toEqual({
-        detail: 'Too many wrong codes. Wait 10 minutes, then ask for a new code.',
-        code: 'OTP_INVALID',
+        detail: 'Too many wrong codes. You can ask for a new code in 10 minutes.',
+        code: 'RATE_LIMITED',
       });
       expect((await userRow(phone))!.status).toBe('pending');
+    });
+
+    it('texts no code while one is locked: resend, forgot-password and signup say what verify says', async () => {
+      const lockOut = async (purpose: 'signup' | 'reset') => {
+        const { phone, code } = await started(purpose);
+        const url = purpose === 'signup' ? VERIFY : SET_PASSWORD;
+        const body = purpose === 'signup' ? {} : { password: PASSWORD };
+        for (let i = 0; i < 5; i++)
+          await post(app, url, { phone_number: phone, otp: wrong(code), ...body });
+        return phone;
+      };
+      const signupPhone = await lockOut('signup');
+      const resetPhone = await lockOut('reset');
+      // A number with no account: its decoy challenge locks and is refused the same way.
+      const unknown = freshPhone();
+      await post(app, FORGOT, { phone_number: unknown }, { ip: freshIp() });
+      for (let i = 0; i < 5; i++) {
+        await post(app, SET_PASSWORD, { phone_number: unknown, otp: '000000', password: PASSWORD });
+      }
+      time.now += 3 * MINUTE;
+      const sent = readOutbox(outbox()).length;
+      const locked = {
+        detail: 'Too many wrong codes. You can ask for a new code in 7 minutes.',
+        code: 'RATE_LIMITED',
+      };
+      for (const [url, body] of [
+        [RESEND, { phone_number: signupPhone }],
+        [CREATE, signupBody(signupPhone)],
+        [VERIFY, { phone_number: signupPhone, otp: '123456' }],
+        [RESEND, { phone_number: resetPhone, purpose: 'reset' }],
+        [FORGOT, { phone_number: resetPhone }],
+        [FORGOT, { phone_number: unknown }],
+      ] as const) {
+        const res = await post(app, url, body, { ip: freshIp() });
+        expect({ url, status: res.statusCode, body: json(res) }).toEqual({
+          url,
+          status: 429,
+          body: locked,
+        });
+        expect(res.headers['retry-after']).toBe('420');
+      }
+      expect(readOutbox(outbox()).length).toBe(sent);
+
+      // Once the locked code expires, a new code is texted, and it works.
+      time.now += 7 * MINUTE + 1000;
+      const resent = await post(app, RESEND, { phone_number: signupPhone }, { ip: freshIp() });
+      expect(resent.statusCode).toBe(202);
+      const ok = await post(app, VERIFY, {
+        phone_number: signupPhone,
+        otp: lastCodeFor(outbox(), signupPhone),
+      });
+      expect(ok.statusCode).toBe(200);
     });
 
     it('keeps the wrong-try count across a resend, and the new code replaces the old', async () => {
@@ -340,14 +397,14 @@ describe.each(engines)('auth API on %s', (engine) => {
       expect(messagesTo(outbox(), phone)).toHaveLength(2);
       if (newCode !== code) {
         expect(json(await post(app, VERIFY, { phone_number: phone, otp: code }))).toEqual(
-          OTP_INVALID,
+          expect.objectContaining({ code: 'RATE_LIMITED' }),
         );
       } else {
         await post(app, VERIFY, { phone_number: phone, otp: wrong(code) });
       }
       // Five wrong tries in all: the right new code is refused.
       const res = await post(app, VERIFY, { phone_number: phone, otp: newCode });
-      expect(res.statusCode).toBe(400);
+      expect(res.statusCode).toBe(429);
 
       // With one try left, the right new code works.
       const other = await started();
@@ -618,13 +675,14 @@ describe.each(engines)('auth API on %s', (engine) => {
       }
     });
 
-    it('lets an account under review log in', async () => {
+    it('lets an account under review log in, and tells it the kind of reason', async () => {
       const phone = '+445612345678'; // VoIP
       await signUp(app, phone, { extra: { country: 'GB' } });
       const res = await post(app, LOGIN, { phone_number: phone, password: PASSWORD });
       expect(res.statusCode).toBe(200);
       const me = await get(app, DETAIL, { token: json<{ access: string }>(res).access });
-      expect(json(me)).toMatchObject({ status: 'under_review' });
+      // Told the kind of reason, in words for its owner (never the moderators' counts).
+      expect(json(me)).toMatchObject({ status: 'under_review', review_reasons: ['number_type'] });
     });
 
     it('throttles failures per number: 429 with Retry-After, even for the right password', async () => {

@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import { codeLockedMessage } from '@candor/contracts';
 import type { SmsConfig } from '../../config.js';
 import { AppError, RateLimitedError } from '../../lib/app-error.js';
 import { hmacHex, sameDigest } from '../../lib/keys.js';
@@ -11,7 +12,6 @@ import { limitKey } from './password-limits.js';
 export const OTP_TTL_MS = 10 * 60_000;
 export const OTP_MAX_WRONG_TRIES = 5;
 const HOUR_MS = 3_600_000;
-const CODE_SPENT = 'Too many wrong codes. Wait 10 minutes, then ask for a new code.';
 
 const smsText = {
   signup: (code: string) =>
@@ -38,12 +38,42 @@ export function createCodes(
   const otpHash = (phone: string, purpose: OtpPurpose, code: string) =>
     hmacHex(keys.otp, `${purpose}:${phone}:${code}`);
 
+  /** 429 until a locked code expires: verify refuses every code meanwhile, resend sends none. */
+  const locked = (expiresAt: Date, now: Date) =>
+    new RateLimitedError(
+      expiresAt.getTime() - now.getTime(),
+      codeLockedMessage((expiresAt.getTime() - now.getTime()) / 1000),
+    );
+
+  /**
+   * Refuses to issue a code that verify would refuse: the live challenge it would replace is
+   * locked, and passes its wrong tries on to it (auth.repository.ts issueCode: any live one to a
+   * decoy, a real one to a real code). So a locked code is never followed by a text it refuses,
+   * and a decoy is refused exactly as a real code is (the replies tell no account apart).
+   */
+  async function refuseWhileLocked(phone: string, purpose: OtpPurpose, decoy: boolean) {
+    const now = clock();
+    const current = await repo.findChallenge(phone, purpose);
+    if (
+      current &&
+      !current.usedAt &&
+      current.expiresAt > now &&
+      current.wrongTries >= OTP_MAX_WRONG_TRIES &&
+      (decoy || !current.decoy)
+    ) {
+      throw locked(current.expiresAt, now);
+    }
+  }
+
   async function issueChallenge(phone: string, purpose: OtpPurpose, hash: string, decoy = false) {
+    await refuseWhileLocked(phone, purpose, decoy);
     const now = clock();
     await repo.issueCode(phone, purpose, hash, now, new Date(now.getTime() + OTP_TTL_MS), decoy);
   }
 
   return {
+    refuseWhileLocked,
+
     /** Counts one text to this number and from this IP; 429 past either limit. */
     async spendAllowance(phone: Phone, ip: string): Promise<void> {
       const [byNumber, byIp] = await Promise.all([
@@ -92,13 +122,12 @@ export function createCodes(
           !current.usedAt &&
           current.expiresAt > now &&
           current.wrongTries >= OTP_MAX_WRONG_TRIES;
-        throw new AppError('OTP_INVALID', spent ? CODE_SPENT : undefined);
+        if (spent) throw locked(current.expiresAt, now);
+        throw new AppError('OTP_INVALID');
       }
       if (!sameDigest(otpHash(phone, purpose, code), challenge.codeHash)) {
-        throw new AppError(
-          'OTP_INVALID',
-          challenge.wrongTries >= OTP_MAX_WRONG_TRIES ? CODE_SPENT : undefined,
-        );
+        if (challenge.wrongTries >= OTP_MAX_WRONG_TRIES) throw locked(challenge.expiresAt, now);
+        throw new AppError('OTP_INVALID');
       }
       const spent = await repo.consumeCode(challenge.id, challenge.codeHash, now);
       if (!spent) throw new AppError('OTP_INVALID');

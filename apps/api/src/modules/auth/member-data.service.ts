@@ -5,6 +5,7 @@ import type { RespondentsService } from '../respondents/respondents.service.js';
 import type { AuthRepository } from './auth.repository.js';
 import type { PasswordLimits } from './password-limits.js';
 import { SESSION_STATUSES } from './session-gate.js';
+import { reviewReasonKinds } from './signup-risk.js';
 
 export interface MemberDataServiceDeps {
   passwordLimits: PasswordLimits;
@@ -34,6 +35,7 @@ export function createMemberDataService(
         gender: user.gender,
         role: user.role,
         status: user.status as User['status'],
+        review_reasons: user.status === 'under_review' ? reviewReasonKinds(user.riskReasons) : [],
       };
     },
 

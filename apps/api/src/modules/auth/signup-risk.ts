@@ -1,3 +1,4 @@
+import type { ReviewReason } from '@candor/contracts';
 import type { PhoneNumberType } from 'libphonenumber-js/max';
 
 /** Verified signups from one IP in 24 h above which an account goes to review. */
@@ -35,4 +36,22 @@ export function riskReasons(input: {
   }
   if (input.reviewAll) reasons.push('Every signup is reviewed (REVIEW_ALL_SIGNUPS).');
   return reasons;
+}
+
+// The kind of each reason riskReasons writes, told by its words (the reasons are stored as text).
+const KINDS: ReadonlyArray<[RegExp, ReviewReason]> = [
+  [/^The phone number is /, 'number_type'],
+  [/ signups from the same IP address /, 'shared_network'],
+  [/ signups from the same number range /, 'number_range'],
+  [/^Every signup is reviewed/, 'all'],
+];
+
+/** The kinds of a held signup's reasons, for its owner (who is not shown the counts). */
+export function reviewReasonKinds(reasons: readonly string[]): ReviewReason[] {
+  const kinds = new Set<ReviewReason>();
+  for (const reason of reasons) {
+    const kind = KINDS.find(([words]) => words.test(reason))?.[1];
+    if (kind) kinds.add(kind);
+  }
+  return [...kinds];
 }

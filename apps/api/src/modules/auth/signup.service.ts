@@ -133,12 +133,14 @@ export function createSignupService(
   async function resend(body: ResendOtpRequest, ip: string): Promise<CodeSent> {
     const phone = phoneOf(body.phone_number);
     checkCountry(phone);
-    await codes.spendAllowance(phone, ip);
     const user = await repo.findUserByPhone(phone.e164);
     const wanted =
       body.purpose === 'signup'
         ? user?.status === 'pending'
         : user !== undefined && SESSION_STATUSES.has(user.status);
+    // A locked code is refused before the allowance is spent: waiting it out must leave texts.
+    await codes.refuseWhileLocked(phone.e164, body.purpose, !wanted);
+    await codes.spendAllowance(phone, ip);
     if (wanted) await codes.send(phone.e164, body.purpose);
     else await codes.sendNone(phone.e164, body.purpose);
     return CODE_SENT;
@@ -153,6 +155,13 @@ export function createSignupService(
       checkCountry(phone);
       const { password } = body;
       if (password !== undefined) checkPassword(password);
+      const registered = await repo.findUserByPhone(phone.e164);
+      // A locked code is refused before the allowance is spent: waiting it out must leave texts.
+      await codes.refuseWhileLocked(
+        phone.e164,
+        'signup',
+        registered !== undefined && registered.status !== 'pending',
+      );
       // Counted before any password work: a burst past the limit costs no scrypt.
       await codes.spendAllowance(phone, ip);
 
@@ -165,7 +174,7 @@ export function createSignupService(
         gender: body.gender,
         country: body.country,
       };
-      let user = await repo.findUserByPhone(phone.e164);
+      let user = registered;
       if (user && user.status !== 'pending') {
         if (password !== undefined) await burnPasswordCheck(password);
         await codes.sendNone(phone.e164, 'signup');
