@@ -5,6 +5,10 @@ import { forgetAccountOnDevice } from './local-answers';
 import { clearSurveyPosition } from './survey-storage';
 import { clearTokens, readTokens, storeTokens, tokenSubject } from './tokens';
 
+// The vault (Dexie, its crypto) loads after the first paint, when a session needs it: a first
+// visit downloads none of it.
+const vault = () => import('./vault');
+
 interface AuthState {
   user: User | null;
   /** True while a session (tokens) is held. */
@@ -15,8 +19,17 @@ interface AuthState {
   initialLoading: boolean;
   restore: () => Promise<void>;
   login: (credentials: LoginRequest) => Promise<User>;
-  /** Stores tokens from signup/verify/reset and loads the user. */
-  startSession: (tokens: TokenPair) => Promise<User>;
+  /**
+   * Stores tokens from signup/verify/reset and loads the user. With the password just typed
+   * (set-password) the member's vault is opened with it; without, with a signup's held key or
+   * this device's own.
+   */
+  startSession: (tokens: TokenPair, opts?: { password?: string }) => Promise<User>;
+  /**
+   * A signup screen that takes the password before the code: derives the vault's wrapping key
+   * now and holds it in memory only, for the session that starts after the code.
+   */
+  holdSignupPassword: (password: string) => Promise<void>;
   logout: () => Promise<void>;
   /** Forgets the session in this browser only (the account is gone: nothing to revoke). */
   endSession: () => void;
@@ -24,6 +37,33 @@ interface AuthState {
 }
 
 const fetchUser = () => apiRequest<User>('/v1/user/detail/');
+
+/**
+ * Opens the member's vault (decision 020) in the background: with the password just typed, a
+ * signup's held wrapping key, or this device's key after a reload; then syncs once and keeps
+ * the sync schedule. A session never waits for it, nor fails with it (useVaultStore says how
+ * it went).
+ */
+function openVault(uuid: string, password?: string): void {
+  vault()
+    .then(async (v) => {
+      const secret = password ?? v.takeSignupWrapping();
+      await (secret ? v.unlockVault(uuid, secret) : v.resumeVault(uuid));
+      await v.startVaultSchedule();
+    })
+    .catch(() => undefined);
+}
+
+/** Ends the vault on this device: the schedule stops and the account's key is deleted. */
+async function closeVault(uuid: string | null | undefined): Promise<void> {
+  try {
+    const v = await vault();
+    v.stopVaultSchedule();
+    await v.forgetVaultKey(uuid ?? null);
+  } catch {
+    // No IndexedDB (a private window that refuses it): no key was kept either.
+  }
+}
 
 /** The auth store of the spec: user, auth, loading, initialLoading (starts true). */
 export const useAuthStore = create<AuthState>()((set, get) => ({
@@ -39,7 +79,9 @@ export const useAuthStore = create<AuthState>()((set, get) => ({
     }
     set({ auth: true });
     try {
-      set({ user: await fetchUser() });
+      const user = await fetchUser();
+      set({ user });
+      openVault(user.uuid);
     } catch {
       // A failed refresh already ended the session; a network error keeps it for later.
       if (!readTokens()) set({ auth: false, user: null });
@@ -52,7 +94,7 @@ export const useAuthStore = create<AuthState>()((set, get) => ({
     set({ loading: true });
     try {
       const tokens = await apiPost<TokenPair>('/token/', credentials);
-      return await get().startSession(tokens);
+      return await get().startSession(tokens, { password: credentials.password });
     } catch (err) {
       clearTokens();
       set({ auth: false, user: null });
@@ -62,15 +104,26 @@ export const useAuthStore = create<AuthState>()((set, get) => ({
     }
   },
 
-  async startSession(tokens) {
+  async startSession(tokens, opts) {
     storeTokens(tokens);
     set({ auth: true });
     const user = await fetchUser();
     set({ user });
+    openVault(user.uuid, opts?.password);
     return user;
   },
 
+  async holdSignupPassword(password) {
+    await (await vault()).holdSignupPassword(password);
+  },
+
   async logout() {
+    // What changed since the vault's last write goes first (logout deletes the device's record
+    // of the member's answers; bounded: offline it gives up), then the key.
+    await vault()
+      .then((v) => v.flushVault())
+      .catch(() => undefined);
+    await closeVault(get().user?.uuid ?? tokenSubject());
     const tokens = readTokens();
     clearTokens();
     // The next person on this device must not land where this one was in a survey.
@@ -85,6 +138,7 @@ export const useAuthStore = create<AuthState>()((set, get) => ({
   endSession() {
     // The account is gone: what this browser still holds of it (unsent answers too) goes.
     void forgetAccountOnDevice(tokenSubject());
+    void closeVault(tokenSubject());
     clearTokens();
     clearSurveyPosition();
     set({ auth: false, user: null });
@@ -95,4 +149,8 @@ export const useAuthStore = create<AuthState>()((set, get) => ({
   },
 }));
 
-onSessionEnded(() => useAuthStore.setState({ auth: false, user: null }));
+onSessionEnded(() => {
+  // A session that cannot be refreshed is over as if logged out: its vault key goes too.
+  void closeVault(useAuthStore.getState().user?.uuid);
+  useAuthStore.setState({ auth: false, user: null });
+});

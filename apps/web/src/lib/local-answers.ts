@@ -86,5 +86,7 @@ export async function forgetThisDevice(): Promise<void> {
     // Storage refused: there is nothing in it either.
   }
   await (await api())?.forgetDevice();
+  // Every account's vault key too (decision 020): a key left here would open its vault again.
+  await import('./vault').then((v) => v.forgetAllVaultKeys()).catch(() => undefined);
   useLocalAnswers.setState((s) => ({ offered: 0, visitorAnswers: 0, version: s.version + 1 }));
 }

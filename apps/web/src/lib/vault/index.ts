@@ -1,0 +1,31 @@
+// The member's end-to-end encrypted vault (decision 020): keys, sealing, merging and sync.
+export {
+  emptyVault,
+  mergeVaults,
+  type VaultAnswer,
+  type VaultContents,
+  type VaultCredential,
+  type VaultProfile,
+  type VaultRating,
+} from './contents';
+export { VaultError, type VaultErrorCode } from './errors';
+export {
+  forgetAllVaultKeys,
+  forgetVaultKey,
+  holdSignupPassword,
+  resumeVault,
+  takeSignupWrapping,
+  unlockVault,
+  useVaultStore,
+  type UnlockOutcome,
+  type VaultLockReason,
+  type VaultState,
+} from './session';
+export {
+  flushVault,
+  provideVaultData,
+  startVaultSchedule,
+  stopVaultSchedule,
+  vaultChanged,
+} from './schedule';
+export { startNewVault, syncVault, type SyncResult } from './sync';
