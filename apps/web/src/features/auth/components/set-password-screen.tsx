@@ -49,7 +49,7 @@ export function SetPasswordScreen() {
         password_token: passwordToken,
         password: chosen,
       });
-      await startSession(tokens);
+      await startSession(tokens, { password: chosen });
       dismissErrorToasts();
       useFlowStore.getState().reset();
       if (purpose === 'reset') {
