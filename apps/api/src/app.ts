@@ -50,7 +50,9 @@ import { createAuditRepository } from './modules/audit/audit.repository.js';
 import { auditRoutes } from './modules/audit/audit.routes.js';
 import { createAuditService } from './modules/audit/audit.service.js';
 import { createAuthRepository } from './modules/auth/auth.repository.js';
+import { createAuthLimitsRepository } from './modules/auth/auth-limits.repository.js';
 import { createCodes } from './modules/auth/codes.js';
+import { createDeviceTokens } from './modules/auth/device-tokens.js';
 import { memberDataRoutes } from './modules/auth/member-data.routes.js';
 import { createMemberDataService } from './modules/auth/member-data.service.js';
 import { createPasswordLimits } from './modules/auth/password-limits.js';
@@ -384,10 +386,15 @@ export async function buildApp({
     clock,
   });
   // Accounts, by job: codes and signup, sessions, the member's own data, signup review.
+  // The account limits live in the database, shared by every process with or without Redis
+  // (decision 022).
+  const authLimits = createAuthLimitsRepository(database.db);
   const passwordLimits = createPasswordLimits({
-    limits: app.rateLimits,
+    repo: authLimits,
+    devices: createDeviceTokens(keys.ip, clock),
     ipKey: keys.ip,
     auth: config.auth,
+    clock,
   });
   const sessions = createSessionsService(authRepository, {
     tokens: app.tokens,
@@ -399,11 +406,12 @@ export async function buildApp({
     codes: createCodes(authRepository, {
       keys,
       sms: app.sms,
-      limits: app.rateLimits,
+      limits: authLimits,
       smsConfig: config.sms,
       clock,
     }),
     sessions,
+    passwordLimits,
     tokens: app.tokens,
     ipKey: keys.ip,
     auth: config.auth,

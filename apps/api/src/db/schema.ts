@@ -217,6 +217,13 @@ export const otpChallenges = pgTable(
      * wrong codes get the same replies for every number (decision 005).
      */
     decoy: boolean('decoy').notNull().default(false),
+    /**
+     * HMAC of the client (a device it was given, else its IP) that asked for this code: its own
+     * guesses count in `requesterTries`, everyone else's in `wrongTries`, so a botnet's guesses
+     * cannot spend the code its owner is about to type (decision 022).
+     */
+    requester: text('requester'),
+    requesterTries: smallint('requester_tries').notNull().default(0),
     ...timestamps,
   },
   (t) => [
@@ -227,6 +234,23 @@ export const otpChallenges = pgTable(
       .on(t.expiresAt)
       .where(sql`${t.decoy}`),
   ],
+);
+
+/**
+ * Counters of the account limits (decision 022), shared by every API process through the
+ * database whether or not Redis is set: failure windows per (number, client) and per IP, texts
+ * per (number, client), and per number the consecutive failures that set its progressive delay
+ * and its cap. Keys are HMACs: no number or IP is stored. A row past `endsAt` counts as absent.
+ */
+export const authLimits = pgTable(
+  'auth_limits',
+  {
+    key: text('key').primaryKey(),
+    count: integer('count').notNull(),
+    lastAt: timestamp('last_at', { withTimezone: true }).notNull(),
+    endsAt: timestamp('ends_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('auth_limits_ends_idx').on(t.endsAt)],
 );
 
 export const refreshTokens = pgTable(

@@ -62,6 +62,15 @@ async function rateLimit(app: FastifyInstance, opts: { store?: RateLimitStore })
     store = new RedisRateLimitStore(redis, `${redisKeyPrefix}rl:`);
   } else {
     store = createRateLimitStore();
+    // Texts, codes and logins count in the database (decision 022); what stays here would be
+    // multiplied by the workers, and an operator should know.
+    if (app.config.webConcurrency > 1) {
+      app.log.warn(
+        { workers: app.config.webConcurrency },
+        'REDIS_URL is not set: page-view and public-read limits are per worker (texts, codes ' +
+          'and logins are limited in the database for all of them)',
+      );
+    }
   }
   app.decorate('rateLimits', unavailableOnFailure(store));
   app.decorate('redis', redis);

@@ -46,7 +46,10 @@ describe.each(engines)('auth repository on %s', (engine) => {
     for (const decoy of [false, true]) {
       await plant(200, decoy ? 1000 : 0);
       expect(await decoys()).toBe(200);
-      await repo.issueCode(`+1202777000${decoy ? 1 : 0}`, 'reset', 'h', now, later, decoy);
+      await repo.issueCode(`+1202777000${decoy ? 1 : 0}`, 'reset', 'h', now, later, {
+        decoy,
+        requester: 'r',
+      });
       // Only the one just issued is left, if it is a decoy (it has not expired).
       expect(await decoys()).toBe(decoy ? 1 : 0);
     }

@@ -140,10 +140,10 @@ export function createAuthRepository(
     },
 
     /**
-     * Stores the number's challenge for `purpose`, replacing the last one. A live, unused
-     * challenge passes on its wrong-try count, except a decoy replaced by a real code (guesses
-     * at a number before its owner signs up must not lock the owner's code). A decoy never
-     * replaces a spent code whose password step may still be pending. Every call clears
+     * Stores the number's challenge for `purpose`, replacing the last one: a fresh code starts
+     * with no wrong tries (decision 022: a resend is how the owner gets out of a locked code;
+     * the texts' own limits bound how many codes, and so how many guesses, there are). A decoy
+     * never replaces a spent code whose password step may still be pending. Every call clears
      * expired decoys (numbers nobody owns are not kept).
      */
     async issueCode(
@@ -152,10 +152,8 @@ export function createAuthRepository(
       codeHash: string,
       now: Date,
       expiresAt: Date,
-      decoy = false,
+      { decoy = false, requester }: { decoy?: boolean; requester: string },
     ): Promise<void> {
-      const live = sql`${otpChallenges.usedAt} is null and ${otpChallenges.expiresAt} > ${now}`;
-      const carried = decoy ? live : sql`${live} and not ${otpChallenges.decoy}`;
       const passwordStepSince = new Date(now.getTime() - PASSWORD_TOKEN_TTL_SECONDS * 1000);
       // On every code, real or decoy: run for decoys only, its work told them apart by time.
       await db
@@ -163,14 +161,25 @@ export function createAuthRepository(
         .where(and(eq(otpChallenges.decoy, true), lt(otpChallenges.expiresAt, now)));
       await db
         .insert(otpChallenges)
-        .values({ phoneE164, purpose, codeHash, expiresAt, decoy, createdAt: now, updatedAt: now })
+        .values({
+          phoneE164,
+          purpose,
+          codeHash,
+          expiresAt,
+          decoy,
+          requester,
+          createdAt: now,
+          updatedAt: now,
+        })
         .onConflictDoUpdate({
           target: [otpChallenges.phoneE164, otpChallenges.purpose],
           set: {
             codeHash,
             expiresAt,
             decoy,
-            wrongTries: sql`case when ${carried} then ${otpChallenges.wrongTries} else 0 end`,
+            requester,
+            wrongTries: 0,
+            requesterTries: 0,
             usedAt: null,
             tokenUsedAt: null,
             updatedAt: now,
@@ -187,25 +196,29 @@ export function createAuthRepository(
 
     /**
      * Counts a try on the number's live challenge before its code is compared, in one statement:
-     * the row (count included) when a try was left, undefined when the challenge is missing,
-     * spent, expired or out of tries. Concurrent callers never get more than `maxTries`.
+     * the requester's in its own count, anyone else's in the shared one; none past `maxTries`.
      */
     async reserveTry(
       phoneE164: string,
       purpose: OtpPurpose,
       now: Date,
       maxTries: number,
+      requester: string,
     ): Promise<ChallengeRow | undefined> {
+      const own = sql`${otpChallenges.requester} is not distinct from ${requester}`;
       const [row] = await db
         .update(otpChallenges)
-        .set({ wrongTries: sql`${otpChallenges.wrongTries} + 1` })
+        .set({
+          wrongTries: sql`case when ${own} then ${otpChallenges.wrongTries} else ${otpChallenges.wrongTries} + 1 end`,
+          requesterTries: sql`case when ${own} then ${otpChallenges.requesterTries} + 1 else ${otpChallenges.requesterTries} end`,
+        })
         .where(
           and(
             eq(otpChallenges.phoneE164, phoneE164),
             eq(otpChallenges.purpose, purpose),
             isNull(otpChallenges.usedAt),
             gt(otpChallenges.expiresAt, now),
-            lt(otpChallenges.wrongTries, maxTries),
+            sql`(case when ${own} then ${otpChallenges.requesterTries} else ${otpChallenges.wrongTries} end) < ${maxTries}`,
           ),
         )
         .returning();
@@ -216,13 +229,15 @@ export function createAuthRepository(
      * Spends the code once (only one concurrent caller gets the row back) and gives back the try
      * reserved for it. `codeHash` pins the code compared: a resend meanwhile replaced it.
      */
-    async consumeCode(id: number, codeHash: string, now: Date) {
+    async consumeCode(id: number, codeHash: string, now: Date, requester: string) {
+      const own = sql`${otpChallenges.requester} is not distinct from ${requester}`;
       const [row] = await db
         .update(otpChallenges)
         .set({
           usedAt: now,
           updatedAt: now,
-          wrongTries: sql`greatest(${otpChallenges.wrongTries} - 1, 0)`,
+          wrongTries: sql`case when ${own} then ${otpChallenges.wrongTries} else greatest(${otpChallenges.wrongTries} - 1, 0) end`,
+          requesterTries: sql`case when ${own} then greatest(${otpChallenges.requesterTries} - 1, 0) else ${otpChallenges.requesterTries} end`,
         })
         .where(
           and(

@@ -118,12 +118,14 @@ export function createMemberDataService(
       if (!user || !SESSION_STATUSES.has(user.status)) throw new AppError('UNAUTHENTICATED');
       // A password check like a login's: it takes a slot of the number's failure window first,
       // so a stolen access token is no way around the login limit.
-      const numberKey = passwordLimits.numberKey(user.phoneE164);
-      await passwordLimits.reserve(numberKey);
+      // The session is the client: its own window, counted in the account's streak and cap.
+      const client = { device: `session:${uuid}`, ip: '' };
+      const keys = passwordLimits.keysOf(user.phoneE164, client);
+      await passwordLimits.reserve(keys, client);
       const ok = user.passwordHash
         ? await verifyPassword(password, user.passwordHash)
         : await burnPasswordCheck(password);
-      if (ok) await passwordLimits.reset(numberKey);
+      if (ok) await passwordLimits.succeeded(keys);
       if (!ok) {
         throw new AppError('VALIDATION_FAILED', undefined, {
           password: ['That is not your password.'],

@@ -7,6 +7,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { BadRequestSchema, errorResponses } from '../../lib/route-schemas.js';
+import { DEVICE_HEADER } from './device-tokens.js';
 import type { SessionsService } from './sessions.service.js';
 
 const tags = ['accounts'];
@@ -26,7 +27,17 @@ export const sessionsRoutes: FastifyPluginAsyncZod<{ service: SessionsService }>
         response: { 200: TokenPairSchema, 400: BadRequestSchema, ...errorResponses(429) },
       },
     },
-    async (request) => service.login(request.body, request.ip),
+    async (request, reply) => {
+      const { device, ...pair } = await service.login(
+        request.body,
+        request.ip,
+        request.headers[DEVICE_HEADER],
+      );
+      // A header, not a body field: the pair's schema is the contract's, shared by every route
+      // that logs in; the web app keeps it and sends it back on login and recovery.
+      void reply.header(DEVICE_HEADER, device);
+      return pair;
+    },
   );
 
   app.post(

@@ -56,15 +56,20 @@ export function createSessionsService(
     issue,
 
     /**
-     * Phone + password -> tokens. Every failure looks the same and costs the same. Each attempt
-     * takes its slot in the failure windows before the password is checked; a failure keeps
-     * it, a success clears the number's window and gives the IP's slot back.
+     * Phone + password -> tokens and a device token. Every failure looks the same and costs the
+     * same. Each attempt takes its slots in the limits (password-limits.ts) before the password
+     * is checked; a failure keeps them, a success ends the number's streak.
      */
-    async login(body: LoginRequest, ip: string): Promise<TokenPair> {
+    async login(
+      body: LoginRequest,
+      ip: string,
+      deviceToken?: unknown,
+    ): Promise<TokenPair & { device: string }> {
       const phone = normalisePhone(body.phone_number, auth.defaultPhoneRegion);
-      const numberKey = passwordLimits.numberKey(phone.e164);
-      const ipKey = passwordLimits.ipKey(ip);
-      await passwordLimits.reserve(numberKey, ipKey);
+      const device = passwordLimits.deviceOf(phone.e164, deviceToken);
+      const client = { device, ip };
+      const keys = passwordLimits.keysOf(phone.e164, client);
+      await passwordLimits.reserve(keys, client);
 
       let user: UserRow | undefined;
       let passwordOk: boolean;
@@ -75,18 +80,24 @@ export function createSessionsService(
           : await burnPasswordCheck(body.password);
       } catch (err) {
         // No verdict was reached (the database failed): the attempt does not count.
-        await Promise.all([passwordLimits.release(numberKey), passwordLimits.release(ipKey)]).catch(
-          () => {
-            // The error to report is the one below; a failed release only counts this attempt.
-          },
-        );
+        await passwordLimits.undo(keys).catch(() => {
+          // The error to report is the one below; a failed release only counts this attempt.
+        });
         throw err;
       }
       if (!user || !passwordOk || !SESSION_STATUSES.has(user.status)) {
         throw new AppError('VALIDATION_FAILED', LOGIN_FAILED, { non_field_errors: [LOGIN_FAILED] });
       }
-      await Promise.all([passwordLimits.reset(numberKey), passwordLimits.release(ipKey)]);
-      return issue(user);
+      await passwordLimits.succeeded(keys);
+      // The device keeps its token (and so its own allowance); a new device gets one.
+      const pair = await issue(user);
+      return {
+        ...pair,
+        device:
+          typeof deviceToken === 'string' && device
+            ? deviceToken
+            : passwordLimits.issueDevice(phone.e164),
+      };
     },
 
     /**

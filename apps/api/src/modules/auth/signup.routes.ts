@@ -10,6 +10,7 @@ import {
 } from '@candor/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { BadRequestSchema, errorResponses } from '../../lib/route-schemas.js';
+import { DEVICE_HEADER } from './device-tokens.js';
 import type { SignupService } from './signup.service.js';
 
 const codeSentResponses = {
@@ -35,7 +36,9 @@ export const signupRoutes: FastifyPluginAsyncZod<{ service: SignupService }> = a
       },
     },
     async (request, reply) =>
-      reply.status(202).send(await service.signup(request.body, request.ip)),
+      reply
+        .status(202)
+        .send(await service.signup(request.body, request.ip, request.headers[DEVICE_HEADER])),
   );
 
   app.post(
@@ -43,13 +46,15 @@ export const signupRoutes: FastifyPluginAsyncZod<{ service: SignupService }> = a
     {
       schema: {
         tags,
-        summary: 'A new code for the same challenge (wrong tries still count)',
+        summary: 'A new code for the number (its wrong tries start again)',
         body: ResendOtpRequestSchema,
         response: codeSentResponses,
       },
     },
     async (request, reply) =>
-      reply.status(202).send(await service.resend(request.body, request.ip)),
+      reply
+        .status(202)
+        .send(await service.resend(request.body, request.ip, request.headers[DEVICE_HEADER])),
   );
 
   app.post(
@@ -63,7 +68,11 @@ export const signupRoutes: FastifyPluginAsyncZod<{ service: SignupService }> = a
       },
     },
     async (request, reply) =>
-      reply.status(202).send(await service.forgotPassword(request.body, request.ip)),
+      reply
+        .status(202)
+        .send(
+          await service.forgotPassword(request.body, request.ip, request.headers[DEVICE_HEADER]),
+        ),
   );
 
   app.post(
@@ -76,7 +85,7 @@ export const signupRoutes: FastifyPluginAsyncZod<{ service: SignupService }> = a
         response: { 200: VerifyResponseSchema, 400: BadRequestSchema },
       },
     },
-    async (request) => service.verify(request.body, request.ip),
+    async (request) => service.verify(request.body, request.ip, request.headers[DEVICE_HEADER]),
   );
 
   app.post(
@@ -89,6 +98,7 @@ export const signupRoutes: FastifyPluginAsyncZod<{ service: SignupService }> = a
         response: { 200: TokenPairSchema, 400: BadRequestSchema },
       },
     },
-    async (request) => service.setPassword(request.body),
+    async (request) =>
+      service.setPassword(request.body, request.ip, request.headers[DEVICE_HEADER]),
   );
 };

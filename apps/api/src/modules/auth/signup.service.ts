@@ -21,6 +21,7 @@ import { type Phone, normalisePhone } from '../../lib/phone.js';
 import { InvalidTokenError, type TokenService } from '../../lib/tokens.js';
 import type { AuthRepository, ChallengeRow, UserRow } from './auth.repository.js';
 import type { Codes } from './codes.js';
+import type { Client, PasswordLimits } from './password-limits.js';
 import { SESSION_STATUSES } from './session-gate.js';
 import type { SessionsService } from './sessions.service.js';
 import { PHONE_PREFIX_DIGITS, riskReasons } from './signup-risk.js';
@@ -44,6 +45,8 @@ function checkPassword(password: string): void {
 
 export interface SignupServiceDeps {
   codes: Codes;
+  /** Device tokens, and the account's failure streak a reset by code ends. */
+  passwordLimits: Pick<PasswordLimits, 'deviceOf' | 'clearAccount'>;
   /** A verified number with a password logs in at once. */
   sessions: Pick<SessionsService, 'issue'>;
   tokens: Pick<TokenService, 'signPassword' | 'verifyPassword'>;
@@ -69,7 +72,13 @@ export function createSignupService(
   >,
   deps: SignupServiceDeps,
 ) {
-  const { codes, sessions, tokens, auth, smsConfig, clock } = deps;
+  const { codes, sessions, tokens, auth, smsConfig, passwordLimits, clock } = deps;
+
+  /** The client of a request: a device the number's owner logged in on, else its address. */
+  const clientOf = (phone: Phone, ip: string, device: unknown): Client => ({
+    device: passwordLimits.deviceOf(phone.e164, device),
+    ip,
+  });
 
   function phoneOf(input: string, region?: string): Phone {
     return normalisePhone(input, region ?? auth.defaultPhoneRegion);
@@ -83,6 +92,8 @@ export function createSignupService(
 
   async function replacePassword(user: UserRow, password: string): Promise<TokenPair> {
     const passwordHash = await hashPassword(password);
+    // The owner proved the number: the account's failure streak and its cap end.
+    await passwordLimits.clearAccount(user.phoneE164);
     // Every session made with the old password ends before the new one starts.
     await repo.revokeAllOfUser(user.id, clock());
     const updated = await repo.updateUser(user.id, { passwordHash });
@@ -129,20 +140,19 @@ export function createSignupService(
     return verified;
   }
 
-  /** A new code for the same challenge (its wrong-try count stays); same answer for all. */
-  async function resend(body: ResendOtpRequest, ip: string): Promise<CodeSent> {
+  /** A new code for the number, with no wrong tries yet (decision 022); same answer for all. */
+  async function resend(body: ResendOtpRequest, ip: string, device?: unknown): Promise<CodeSent> {
     const phone = phoneOf(body.phone_number);
     checkCountry(phone);
+    const client = clientOf(phone, ip, device);
     const user = await repo.findUserByPhone(phone.e164);
     const wanted =
       body.purpose === 'signup'
         ? user?.status === 'pending'
         : user !== undefined && SESSION_STATUSES.has(user.status);
-    // A locked code is refused before the allowance is spent: waiting it out must leave texts.
-    await codes.refuseWhileLocked(phone.e164, body.purpose, !wanted);
-    await codes.spendAllowance(phone, ip);
-    if (wanted) await codes.send(phone.e164, body.purpose);
-    else await codes.sendNone(phone.e164, body.purpose);
+    await codes.spendAllowance(phone, client);
+    if (wanted) await codes.send(phone.e164, body.purpose, client);
+    else await codes.sendNone(phone.e164, body.purpose, client);
     return CODE_SENT;
   }
 
@@ -150,20 +160,15 @@ export function createSignupService(
     resend,
 
     /** Starts a signup; answers the same whether or not the number has an account. */
-    async signup(body: SignupRequest, ip: string): Promise<CodeSent> {
+    async signup(body: SignupRequest, ip: string, device?: unknown): Promise<CodeSent> {
       const phone = phoneOf(body.phone_number, body.country);
       checkCountry(phone);
+      const client = clientOf(phone, ip, device);
       const { password } = body;
       if (password !== undefined) checkPassword(password);
       const registered = await repo.findUserByPhone(phone.e164);
-      // A locked code is refused before the allowance is spent: waiting it out must leave texts.
-      await codes.refuseWhileLocked(
-        phone.e164,
-        'signup',
-        registered !== undefined && registered.status !== 'pending',
-      );
       // Counted before any password work: a burst past the limit costs no scrypt.
-      await codes.spendAllowance(phone, ip);
+      await codes.spendAllowance(phone, client);
 
       // With a password, every branch below runs scrypt exactly once (hash it, check it against
       // the pending signup's, or burn the same work), so the time of the reply does not tell a
@@ -177,7 +182,7 @@ export function createSignupService(
       let user = registered;
       if (user && user.status !== 'pending') {
         if (password !== undefined) await burnPasswordCheck(password);
-        await codes.sendNone(phone.e164, 'signup');
+        await codes.sendNone(phone.e164, 'signup', client);
         await codes.warnRegistered(phone.e164);
         return CODE_SENT;
       }
@@ -201,19 +206,28 @@ export function createSignupService(
         user = await repo.insertUser({ phoneE164: phone.e164, ...profile, passwordHash });
       }
       // Lost a race with a concurrent signup or verification of the same number: it has the code.
-      if (user) await codes.send(phone.e164, 'signup');
+      if (user) await codes.send(phone.e164, 'signup', client);
       return CODE_SENT;
     },
 
     /** Sends a reset code to a verified account only; same answer for all. */
-    async forgotPassword(body: ForgotPasswordRequest, ip: string): Promise<CodeSent> {
-      return resend({ phone_number: body.phone_number, purpose: 'reset' }, ip);
+    async forgotPassword(
+      body: ForgotPasswordRequest,
+      ip: string,
+      device?: unknown,
+    ): Promise<CodeSent> {
+      return resend({ phone_number: body.phone_number, purpose: 'reset' }, ip, device);
     },
 
     /** A right code verifies the number (signup) or authorises a new password (reset). */
-    async verify(body: VerifyRequest, ip: string): Promise<VerifyResponse> {
+    async verify(body: VerifyRequest, ip: string, device?: unknown): Promise<VerifyResponse> {
       const phone = phoneOf(body.phone_number);
-      const challenge = await codes.spend(phone.e164, body.purpose, body.otp);
+      const challenge = await codes.spend(
+        phone.e164,
+        body.purpose,
+        body.otp,
+        clientOf(phone, ip, device),
+      );
       const user = await repo.findUserByPhone(phone.e164);
       if (!user) throw new AppError('OTP_INVALID');
       if (body.purpose === 'reset') {
@@ -229,7 +243,7 @@ export function createSignupService(
     },
 
     /** Sets the password after verification or with a reset code; logs in. */
-    async setPassword(body: SetPasswordRequest): Promise<TokenPair> {
+    async setPassword(body: SetPasswordRequest, ip = '', device?: unknown): Promise<TokenPair> {
       checkPassword(body.password);
       if ('password_token' in body) {
         let claims;
@@ -251,7 +265,7 @@ export function createSignupService(
         return replacePassword(user, body.password);
       }
       const phone = phoneOf(body.phone_number);
-      await codes.spend(phone.e164, 'reset', body.otp);
+      await codes.spend(phone.e164, 'reset', body.otp, clientOf(phone, ip, device));
       const user = await repo.findUserByPhone(phone.e164);
       if (!user || !SESSION_STATUSES.has(user.status)) throw new AppError('OTP_INVALID');
       return replacePassword(user, body.password);
