@@ -13,6 +13,9 @@ const fillUkPhone = (page: Page, who: Person) => fillPhone(page, 'GB', who.natio
 const signUp = (page: Page, who: Person, password: string, shots = '') =>
   signUpWith(page, { ...who, password, shots });
 const logIn = (page: Page, who: Person, password: string) => logInWith(page, { ...who, password });
+/** A refusal said in the account card (not a toast, which would cover its heading on a phone). */
+const cardAlert = (page: Page, text: string) =>
+  page.locator('.auth-card [role="alert"]', { hasText: text });
 
 describe('accounts in Chromium', () => {
   it('signs up with a texted code, stays logged in across reloads, logs out and in again', async ({
@@ -50,10 +53,12 @@ describe('accounts in Chromium', () => {
     await context.close();
   });
 
-  it('a wrong password shows the server message as an error toast', async ({ people }) => {
+  it('a wrong password shows the server message in the card, under its heading', async ({
+    people,
+  }) => {
     const { context, page, who } = await people.newPage(phone, people.person('GB'));
     await logIn(page, who, 'not the password');
-    await toast(page, 'The phone number or password is not right.').waitFor();
+    await cardAlert(page, 'The phone number or password is not right.').waitFor();
     expect(page.url()).toBe(`${baseURL}/login`);
     await screenshot(page, 'login-error-phone');
     await context.close();
@@ -82,7 +87,7 @@ describe('accounts in Chromium', () => {
     await page.getByRole('button', { name: 'Log out' }).click();
 
     await logIn(page, who, first);
-    await toast(page, 'The phone number or password is not right.').waitFor();
+    await cardAlert(page, 'The phone number or password is not right.').waitFor();
     await logIn(page, who, second);
     await toast(page, 'Logged In').waitFor();
     watch.assertNoErrors();
@@ -133,7 +138,7 @@ describe('accounts in Chromium', () => {
     await context.close();
   });
 
-  it('five wrong codes kill the code', async ({ people }) => {
+  it('five wrong codes lock the code', async ({ people }) => {
     const { context, page, who } = await people.newPage(desktop, people.person('GB'));
     await page.goto('/signup');
     await fillUkPhone(page, who);
@@ -157,11 +162,11 @@ describe('accounts in Chromium', () => {
       expect(r.body.detail).toMatch(/That code is not right/);
     }
     expect((await attempt(wrong)).body.detail).toMatch(/Too many wrong codes/);
-    // The right code no longer works: the code is dead.
+    // The right code no longer works: the code is locked until its wait is over.
     const last = await attempt(code);
-    expect(last.status).toBe(400);
+    expect(last.status).toBe(429);
     expect(last.body.detail).toMatch(/Too many wrong codes/);
-    await toast(page, 'Too many wrong codes').waitFor();
+    await page.getByText('Too many wrong codes.').waitFor();
     await screenshot(page, 'verify-code-dead-desktop');
     await expect(page.getByRole('heading', { name: 'Enter your code' }).isVisible()).resolves.toBe(
       true,

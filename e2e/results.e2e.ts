@@ -199,7 +199,11 @@ describe('results, mirror and my data in Chromium', () => {
 
     // The account is gone: the same phone and password no longer log in.
     await logIn(page, who);
-    await toast(page, 'The phone number or password is not right.').waitFor();
+    await page
+      .locator('.auth-card [role="alert"]', {
+        hasText: 'The phone number or password is not right.',
+      })
+      .waitFor();
     await expect(page.getByRole('heading', { name: 'Log in' }).count()).resolves.toBe(1);
     const refused = await logInByApi(who);
     expect(refused.status).toBe(400);

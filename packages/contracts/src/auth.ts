@@ -96,10 +96,11 @@ export const newCodeIn = (seconds: number) =>
   `You can ask for a new code in ${waitInWords(seconds)}.`;
 
 /**
- * A code that took 5 wrong tries (the API's OTP_MAX_WRONG_TRIES) is locked until it expires: verify refuses
- * every code, and no new one is sent meanwhile (it would be refused too).
+ * A code that took 5 wrong tries (the API's OTP_MAX_WRONG_TRIES) is locked: verify refuses every
+ * code, with this message and the same wait in Retry-After, and no code it would refuse is sent.
  */
-export const codeLockedMessage = (seconds: number) => `Too many wrong codes. ${newCodeIn(seconds)}`;
+export const CODE_LOCKED = 'Too many wrong codes.';
+export const codeLockedMessage = (seconds: number) => `${CODE_LOCKED} ${newCodeIn(seconds)}`;
 
 export const OtpPurposeSchema = z.enum(['signup', 'reset']);
 export type OtpPurpose = z.infer<typeof OtpPurposeSchema>;
@@ -174,8 +175,7 @@ export type ReviewReason = z.infer<typeof ReviewReasonSchema>;
 
 /** Each kind in plain words, to finish "We look at some signups before they count: ...". */
 export const REVIEW_REASON_WORDS: Record<ReviewReason, string> = {
-  number_type:
-    'your number is of a kind (such as an internet, forwarding or premium-rate number) that anyone can get in bulk',
+  number_type: 'numbers like yours (internet, forwarding or premium-rate) can be had in bulk',
   shared_network: 'several accounts were made from the same internet connection today',
   number_range: 'several accounts were made today with numbers close to yours',
   all: 'right now a person looks at every new signup',
@@ -190,8 +190,8 @@ export const UserSchema = z.object({
   gender: GenderSchema,
   role: RoleSchema,
   status: UserStatusSchema,
-  /** Why the account is under review, by kind (empty otherwise). */
-  review_reasons: z.array(ReviewReasonSchema).default([]),
+  /** Why the account is under review, by kind (empty otherwise; older copies lack it). */
+  review_reasons: z.array(ReviewReasonSchema).optional(),
 });
 export type User = z.infer<typeof UserSchema>;
 

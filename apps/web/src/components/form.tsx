@@ -1,4 +1,4 @@
-import { type ReactNode, useId } from 'react';
+import { type ReactNode, useCallback, useEffect, useId, useRef, useState } from 'react';
 import './form.css';
 
 /** A labelled form field with its hint and error, wired for screen readers. */
@@ -57,4 +57,49 @@ export function AuthCard({
       {footer ? <div className="auth-card__footer">{footer}</div> : null}
     </section>
   );
+}
+
+/**
+ * What went wrong that is no one field's (a refused login, a lock, the network), said in the
+ * card below its heading, where the eye already is; `tries` re-announces the same message.
+ */
+export function FormAlert({ message, tries = 0 }: { message: string | null; tries?: number }) {
+  if (!message) return null;
+  return (
+    <p key={tries} className="form-alert" role="alert" tabIndex={-1}>
+      {message}
+    </p>
+  );
+}
+
+/**
+ * After each failed try, focus goes to the form's first invalid field in reading order (the
+ * fields mark themselves with aria-invalid), its text selected so typing replaces it; with none,
+ * to the card's alert (FormAlert, a sibling of the form). `failed()` may be called before the
+ * errors are drawn (react-hook-form draws them after its onInvalid): the focus waits for them.
+ */
+export function useFocusFirstInvalid() {
+  const ref = useRef<HTMLFormElement>(null);
+  const pending = useRef(false);
+  const [tries, setTries] = useState(0);
+  // After every render while a failure waits: the first render that shows its errors takes it.
+  useEffect(() => {
+    if (!pending.current) return;
+    const target =
+      ref.current?.querySelector<HTMLElement>('[aria-invalid="true"]') ??
+      ref.current?.parentElement?.querySelector<HTMLElement>('.form-alert');
+    if (!target) return;
+    pending.current = false;
+    // Centred, not merely in view: the sticky header would cover a field at the top edge.
+    target.focus({ preventScroll: true });
+    target.scrollIntoView({ block: 'center' });
+    if (target instanceof HTMLInputElement && /^(text|tel|password)$/.test(target.type)) {
+      target.select();
+    }
+  });
+  const failed = useCallback(() => {
+    pending.current = true;
+    setTries((n) => n + 1);
+  }, []);
+  return { ref, failed, tries };
 }

@@ -15,6 +15,8 @@ export class ApiError extends Error {
     readonly code: ErrorCode | 'NETWORK',
     message: string,
     readonly body: unknown = null,
+    /** A 429's or 503's `Retry-After`, in seconds, when the API said it. */
+    readonly retryAfterSeconds: number | null = null,
   ) {
     super(message);
   }
@@ -37,11 +39,13 @@ export class ApiError extends Error {
   }
 }
 
-function errorFrom(status: number, body: unknown): ApiError {
+function errorFrom(status: number, body: unknown, retryAfter: string | null = null): ApiError {
   if (body && typeof body === 'object') {
     const b = body as Record<string, unknown>;
     if (typeof b.detail === 'string' && typeof b.code === 'string') {
-      return new ApiError(status, b.code as ErrorCode, b.detail, body);
+      const seconds = Number(retryAfter);
+      const wait = retryAfter !== null && Number.isFinite(seconds) && seconds > 0 ? seconds : null;
+      return new ApiError(status, b.code as ErrorCode, b.detail, body, wait);
     }
     // Field errors: {"field": ["message"], "non_field_errors": [...]}.
     const first = Object.values(b)
@@ -94,7 +98,7 @@ async function send(path: string, init: ApiInit, withToken: boolean): Promise<Re
 async function parse<T>(response: Response): Promise<T> {
   if (response.status === 204) return undefined as T;
   const body: unknown = await response.json().catch(() => null);
-  if (!response.ok) throw errorFrom(response.status, body);
+  if (!response.ok) throw errorFrom(response.status, body, response.headers.get('Retry-After'));
   return body as T;
 }
 

@@ -1,12 +1,13 @@
 import { type ForgotPasswordRequest, ForgotPasswordRequestSchema } from '@candor/contracts';
 import { zodResolver } from '@hookform/resolvers/zod';
+import { useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { Link, useNavigate } from 'react-router';
-import { AuthCard, Field } from '../../../components/form';
+import { AuthCard, Field, FormAlert, useFocusFirstInvalid } from '../../../components/form';
 import { PageHead } from '../../../components/page-head';
 import { accountsApi } from '../api/accounts';
 import { PhoneField } from '../../../components/phone-field';
-import { showServerErrors } from '../../../lib/form-errors';
+import { applyServerErrors } from '../../../lib/form-errors';
 import { useFlowStore } from '../stores/flow-store';
 import { dismissErrorToasts } from '../../../lib/toasts';
 
@@ -18,19 +19,36 @@ export function ForgotPasswordScreen() {
   const form = useForm<ForgotPasswordRequest>({
     resolver: zodResolver(ForgotPasswordRequestSchema),
     defaultValues: { phone_number: known ?? '' },
+    shouldFocusError: false,
   });
   const { errors, isSubmitting } = form.formState;
+  const focus = useFocusFirstInvalid();
+  const [alert, setAlert] = useState<string | null>(null);
 
-  const onSubmit = form.handleSubmit(async (values) => {
-    try {
-      await accountsApi.forgotPassword(values);
-      dismissErrorToasts();
-      codeSent(values.phone_number, 'reset');
-      await navigate('/verify');
-    } catch (err) {
-      showServerErrors(err, form.setError, ['phone_number']);
-    }
-  });
+  const onSubmit = form.handleSubmit(
+    async (values) => {
+      setAlert(null);
+      try {
+        await accountsApi.forgotPassword(values);
+        dismissErrorToasts();
+        codeSent(values.phone_number, 'reset');
+        await navigate('/verify');
+      } catch (err) {
+        const rest = applyServerErrors(
+          err,
+          form.setError,
+          ['phone_number'],
+          'Something went wrong. Please try again.',
+        );
+        setAlert(rest.join(' ') || null);
+        focus.failed();
+      }
+    },
+    () => {
+      setAlert(null);
+      focus.failed();
+    },
+  );
 
   return (
     <AuthCard
@@ -43,7 +61,8 @@ export function ForgotPasswordScreen() {
       }
     >
       <PageHead title="Reset your password" />
-      <form onSubmit={onSubmit} noValidate className="form">
+      <FormAlert message={alert} tries={focus.tries} />
+      <form ref={focus.ref} onSubmit={onSubmit} noValidate className="form">
         <Field label="Phone number" error={errors.phone_number?.message}>
           {({ id, describedBy, invalid }) => (
             <Controller

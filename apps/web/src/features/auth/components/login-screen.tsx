@@ -1,13 +1,14 @@
 import { type LoginRequest, LoginRequestSchema } from '@candor/contracts';
 import { zodResolver } from '@hookform/resolvers/zod';
+import { useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { Link, useNavigate } from 'react-router';
 import { successToast } from '../../../lib/toasts';
-import { AuthCard, Field } from '../../../components/form';
+import { AuthCard, Field, FormAlert, useFocusFirstInvalid } from '../../../components/form';
 import { NotMyDeviceNote } from '../../../components/not-my-device';
 import { PageHead } from '../../../components/page-head';
 import { PhoneField } from '../../../components/phone-field';
-import { showServerErrors } from '../../../lib/form-errors';
+import { applyServerErrors } from '../../../lib/form-errors';
 import { PasswordInput } from '../../../components/password-input';
 import { useAuthStore } from '../../../lib/auth-store';
 import { afterLoginPath } from '../../../lib/survey-storage';
@@ -18,18 +19,36 @@ export function LoginScreen() {
   const form = useForm<LoginRequest>({
     resolver: zodResolver(LoginRequestSchema),
     defaultValues: { phone_number: '', password: '' },
+    // Focus goes to the first invalid field in reading order (useFocusFirstInvalid).
+    shouldFocusError: false,
   });
   const { errors, isSubmitting } = form.formState;
+  const focus = useFocusFirstInvalid();
+  const [alert, setAlert] = useState<string | null>(null);
 
-  const onSubmit = form.handleSubmit(async (values) => {
-    try {
-      await login(values);
-      successToast('Logged In');
-      await navigate(afterLoginPath(), { replace: true });
-    } catch (err) {
-      showServerErrors(err, form.setError, ['phone_number', 'password']);
-    }
-  });
+  const onSubmit = form.handleSubmit(
+    async (values) => {
+      setAlert(null);
+      try {
+        await login(values);
+        successToast('Logged In');
+        await navigate(afterLoginPath(), { replace: true });
+      } catch (err) {
+        const rest = applyServerErrors(
+          err,
+          form.setError,
+          ['phone_number', 'password'],
+          'Something went wrong. Please try again.',
+        );
+        setAlert(rest.join(' ') || null);
+        focus.failed();
+      }
+    },
+    () => {
+      setAlert(null);
+      focus.failed();
+    },
+  );
 
   return (
     <AuthCard
@@ -45,7 +64,8 @@ export function LoginScreen() {
       }
     >
       <PageHead title="Log in" />
-      <form onSubmit={onSubmit} noValidate className="form">
+      <FormAlert message={alert} tries={focus.tries} />
+      <form ref={focus.ref} onSubmit={onSubmit} noValidate className="form">
         <Field label="Phone number" error={errors.phone_number?.message}>
           {({ id, describedBy, invalid }) => (
             <Controller

@@ -1,14 +1,15 @@
 import { PASSWORD_MIN_LENGTH, PasswordSchema } from '@candor/contracts';
 import { zodResolver } from '@hookform/resolvers/zod';
+import { useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { Link, useNavigate } from 'react-router';
 import { dismissErrorToasts, successToast } from '../../../lib/toasts';
 import { z } from 'zod';
-import { AuthCard, Field } from '../../../components/form';
+import { AuthCard, Field, FormAlert, useFocusFirstInvalid } from '../../../components/form';
 import { PageHead } from '../../../components/page-head';
 import { accountsApi } from '../api/accounts';
 import { PasswordInput } from '../../../components/password-input';
-import { showServerErrors } from '../../../lib/form-errors';
+import { applyServerErrors } from '../../../lib/form-errors';
 import { useAuthStore } from '../../../lib/auth-store';
 import { useFlowStore } from '../stores/flow-store';
 import { afterLoginPath } from '../../../lib/survey-storage';
@@ -24,10 +25,14 @@ export function SetPasswordScreen() {
   const form = useForm<z.infer<typeof FormSchema>>({
     resolver: zodResolver(FormSchema),
     defaultValues: { password: '' },
-    mode: 'onTouched',
+    // Checked when saved, then as the person types: an error drawn on blur pushed the button
+    // down under a pressed pointer, and the click that blurred the field missed it.
+    shouldFocusError: false,
   });
   const { errors, isSubmitting } = form.formState;
   const password = useWatch({ control: form.control, name: 'password' });
+  const focus = useFocusFirstInvalid();
+  const [alert, setAlert] = useState<string | null>(null);
 
   if (!passwordToken) {
     return (
@@ -44,6 +49,7 @@ export function SetPasswordScreen() {
   }
 
   const onSubmit = form.handleSubmit(async ({ password: chosen }) => {
+    setAlert(null);
     try {
       const tokens = await accountsApi.setPassword({
         password_token: passwordToken,
@@ -59,9 +65,16 @@ export function SetPasswordScreen() {
         await navigate('/welcome', { replace: true });
       }
     } catch (err) {
-      showServerErrors(err, form.setError, ['password']);
+      const rest = applyServerErrors(
+        err,
+        form.setError,
+        ['password'],
+        'Something went wrong. Please try again.',
+      );
+      setAlert(rest.join(' ') || null);
+      focus.failed();
     }
-  });
+  }, focus.failed);
 
   const longEnough = password.length >= PASSWORD_MIN_LENGTH;
   return (
@@ -70,7 +83,8 @@ export function SetPasswordScreen() {
       lead={<p>Your number is verified. One last step.</p>}
     >
       <PageHead title="Choose a password" />
-      <form onSubmit={onSubmit} noValidate className="form">
+      <FormAlert message={alert} tries={focus.tries} />
+      <form ref={focus.ref} onSubmit={onSubmit} noValidate className="form">
         <Field
           label="Password"
           error={errors.password?.message}

@@ -7,13 +7,14 @@ import {
   SignupRequestSchema,
 } from '@candor/contracts';
 import { zodResolver } from '@hookform/resolvers/zod';
+import { useId, useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { Link, Navigate, useNavigate } from 'react-router';
-import { AuthCard, Field } from '../../../components/form';
+import { AuthCard, Field, FormAlert, useFocusFirstInvalid } from '../../../components/form';
 import { PageHead } from '../../../components/page-head';
 import { accountsApi } from '../api/accounts';
 import { PhoneField } from '../../../components/phone-field';
-import { showServerErrors } from '../../../lib/form-errors';
+import { applyServerErrors } from '../../../lib/form-errors';
 import { useFlowStore } from '../stores/flow-store';
 import { countries } from '../../../lib/countries';
 import { useAuthStore } from '../../../lib/auth-store';
@@ -36,19 +37,38 @@ function SignupForm() {
   const form = useForm<SignupForm>({
     resolver: zodResolver(SignupRequestSchema),
     defaultValues: { phone_number: '', name: '', country: 'US' },
+    // Focus goes to the first invalid field in reading order (useFocusFirstInvalid).
+    shouldFocusError: false,
   });
   const { errors, isSubmitting, dirtyFields } = form.formState;
+  const focus = useFocusFirstInvalid();
+  const [alert, setAlert] = useState<string | null>(null);
+  const genderErrorId = `${useId()}-gender-error`;
 
-  const onSubmit = form.handleSubmit(async (values) => {
-    try {
-      await accountsApi.signup({ ...values, name: values.name === '' ? undefined : values.name });
-      dismissErrorToasts();
-      codeSent(values.phone_number, 'signup');
-      await navigate('/verify');
-    } catch (err) {
-      showServerErrors(err, form.setError, FIELDS);
-    }
-  });
+  const onSubmit = form.handleSubmit(
+    async (values) => {
+      setAlert(null);
+      try {
+        await accountsApi.signup({ ...values, name: values.name === '' ? undefined : values.name });
+        dismissErrorToasts();
+        codeSent(values.phone_number, 'signup');
+        await navigate('/verify');
+      } catch (err) {
+        const rest = applyServerErrors(
+          err,
+          form.setError,
+          FIELDS,
+          'Something went wrong. Please try again.',
+        );
+        setAlert(rest.join(' ') || null);
+        focus.failed();
+      }
+    },
+    () => {
+      setAlert(null);
+      focus.failed();
+    },
+  );
 
   return (
     <AuthCard
@@ -66,7 +86,8 @@ function SignupForm() {
       }
     >
       <PageHead title="Sign up" />
-      <form onSubmit={onSubmit} noValidate className="form">
+      <FormAlert message={alert} tries={focus.tries} />
+      <form ref={focus.ref} onSubmit={onSubmit} noValidate className="form">
         <Field
           label="Phone number"
           hint="We text you a 6-digit code."
@@ -131,18 +152,26 @@ function SignupForm() {
             )}
           </Field>
         </div>
-        <fieldset className={`choice-group${errors.gender ? ' field--invalid' : ''}`}>
+        <fieldset
+          className={`choice-group${errors.gender ? ' field--invalid' : ''}`}
+          aria-describedby={errors.gender ? genderErrorId : undefined}
+        >
           <legend className="field__label">Gender</legend>
           <div className="choice-group__options">
             {GenderSchema.options.map((g: Gender) => (
               <label key={g} className="choice-chip">
-                <input type="radio" value={g} {...form.register('gender')} />
+                <input
+                  type="radio"
+                  value={g}
+                  aria-invalid={errors.gender ? true : undefined}
+                  {...form.register('gender')}
+                />
                 <span>{GENDER_LABELS[g]}</span>
               </label>
             ))}
           </div>
           {errors.gender ? (
-            <p className="field__error" role="alert">
+            <p id={genderErrorId} className="field__error" role="alert">
               {errors.gender.message}
             </p>
           ) : null}

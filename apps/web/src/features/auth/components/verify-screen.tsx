@@ -1,4 +1,4 @@
-import { OtpSchema } from '@candor/contracts';
+import { CODE_LOCKED, OtpSchema, newCodeIn } from '@candor/contracts';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
@@ -6,10 +6,11 @@ import { formatPhoneNumberIntl } from 'react-phone-number-input';
 import { Link, Navigate, useNavigate } from 'react-router';
 import { dismissErrorToasts, successToast } from '../../../lib/toasts';
 import { z } from 'zod';
-import { AuthCard, Field } from '../../../components/form';
+import { AuthCard, Field, FormAlert, useFocusFirstInvalid } from '../../../components/form';
 import { PageHead } from '../../../components/page-head';
 import { accountsApi } from '../api/accounts';
-import { showServerErrors } from '../../../lib/form-errors';
+import { ApiError } from '../../../lib/api-client';
+import { applyServerErrors } from '../../../lib/form-errors';
 import { useAuthStore } from '../../../lib/auth-store';
 import { useFlowStore } from '../stores/flow-store';
 import '../styles/auth.css';
@@ -17,15 +18,22 @@ import '../styles/auth.css';
 const RESEND_AFTER_SECONDS = 60;
 const FormSchema = z.object({ otp: OtpSchema });
 
-function useSecondsUntil(from: number | null, seconds: number): number {
+/** Seconds until `until` (ms), ticking every second; 0 once it has passed. */
+function useSecondsUntil(until: number | null): number {
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
     const timer = setInterval(() => setNow(Date.now()), 1000);
     return () => clearInterval(timer);
   }, []);
-  if (from === null) return 0;
-  return Math.max(0, Math.ceil((from + seconds * 1000 - now) / 1000));
+  if (until === null) return 0;
+  return Math.max(0, Math.ceil((until - now) / 1000));
 }
+
+/** A refusal to wait out (a locked code, the texts' allowance): until when, by the API's clock. */
+const waitOf = (err: unknown): number | null =>
+  err instanceof ApiError && err.code === 'RATE_LIMITED' && err.retryAfterSeconds
+    ? Date.now() + err.retryAfterSeconds * 1000
+    : null;
 
 /** The code screen of signup and password reset, with a resend countdown. */
 export function VerifyScreen() {
@@ -35,14 +43,45 @@ export function VerifyScreen() {
   const form = useForm<z.infer<typeof FormSchema>>({
     resolver: zodResolver(FormSchema),
     defaultValues: { otp: '' },
+    shouldFocusError: false,
   });
   const { errors, isSubmitting } = form.formState;
-  const wait = useSecondsUntil(sentAt, RESEND_AFTER_SECONDS);
+  const focus = useFocusFirstInvalid();
+  const [alert, setAlert] = useState<string | null>(null);
+  // Until when no new code can be had: the API's wait after a refusal, else the resend pause.
+  const [waitUntil, setWaitUntil] = useState<number | null>(null);
+  const resendAt = sentAt === null ? null : sentAt + RESEND_AFTER_SECONDS * 1000;
+  const wait = useSecondsUntil(Math.max(waitUntil ?? 0, resendAt ?? 0) || null);
   const [resending, setResending] = useState(false);
+
+  /**
+   * A refused code: said beside the code (kept, marked invalid). A refused resend, or anything
+   * else: in the card. A wait either gives is counted down under the form.
+   */
+  const refused = (err: unknown, what: 'code' | 'resend') => {
+    const until = waitOf(err);
+    if (until !== null) setWaitUntil(until);
+    if (what === 'code' && err instanceof ApiError && (err.code === 'OTP_INVALID' || until)) {
+      // A lock is the code's too: every code is refused until the wait is over, which the
+      // line under the form counts down in the API's own words.
+      form.setError('otp', { type: 'server', message: until !== null ? CODE_LOCKED : err.message });
+      setAlert(null);
+    } else {
+      const rest = applyServerErrors(
+        err,
+        form.setError,
+        ['otp'],
+        'Something went wrong. Please try again.',
+      );
+      setAlert(rest.join(' ') || null);
+    }
+    focus.failed();
+  };
 
   if (!phone) return <Navigate to={purpose === 'reset' ? '/forgot-password' : '/signup'} replace />;
 
   const onSubmit = form.handleSubmit(async ({ otp }) => {
+    setAlert(null);
     try {
       const result = await accountsApi.verify({ phone_number: phone, otp, purpose });
       dismissErrorToasts();
@@ -55,23 +94,28 @@ export function VerifyScreen() {
         await navigate('/welcome', { replace: true });
       }
     } catch (err) {
-      form.setValue('otp', '');
-      showServerErrors(err, form.setError, ['otp']);
+      refused(err, 'code');
     }
-  });
+  }, focus.failed);
 
   const resend = async () => {
     setResending(true);
+    setAlert(null);
     try {
       await accountsApi.resend({ phone_number: phone, purpose });
       codeSent(phone, purpose);
+      setWaitUntil(null);
+      form.clearErrors('otp');
+      form.setValue('otp', '');
+      // The button that was pressed gives way to the countdown: on to the new code's field.
+      form.setFocus('otp');
       successToast(
         purpose === 'reset'
           ? 'If this number has an account, a new code is on its way.'
           : 'A new code is on its way.',
       );
     } catch (err) {
-      showServerErrors(err, form.setError, ['otp']);
+      refused(err, 'resend');
     } finally {
       setResending(false);
     }
@@ -107,7 +151,8 @@ export function VerifyScreen() {
       }
     >
       <PageHead title="Enter your code" />
-      <form onSubmit={onSubmit} noValidate className="form">
+      <FormAlert message={alert} tries={focus.tries} />
+      <form ref={focus.ref} onSubmit={onSubmit} noValidate className="form">
         <Field label="6-digit code" error={errors.otp?.message}>
           {({ id, describedBy, invalid }) => (
             <input
@@ -135,7 +180,8 @@ export function VerifyScreen() {
       </form>
       <p className="resend">
         {wait > 0 ? (
-          <span aria-live="polite">You can ask for a new code in {wait} s.</span>
+          // Said in the words of the API's refusal, so the two never disagree.
+          <span>{newCodeIn(wait)}</span>
         ) : (
           <button type="button" className="link-button" onClick={resend} disabled={resending}>
             {resending ? 'Sending…' : 'Send me a new code'}

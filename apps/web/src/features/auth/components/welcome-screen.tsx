@@ -1,3 +1,4 @@
+import { REVIEW_REASON_WORDS, type ReviewReason } from '@candor/contracts';
 import { Link, Navigate } from 'react-router';
 import { AuthCard } from '../../../components/form';
 import { PageHead } from '../../../components/page-head';
@@ -5,6 +6,15 @@ import { useAuthStore } from '../../../lib/auth-store';
 import { useLocalAnswers } from '../../../lib/local-answers';
 import { afterLoginPath } from '../../../lib/survey-storage';
 import '../styles/auth.css';
+
+/** Why a held signup waits, in plain words: "...because your number is of a kind that...". */
+function heldBecause(reasons: readonly ReviewReason[]): string {
+  const words = reasons.map((r) => REVIEW_REASON_WORDS[r]);
+  if (!words.length) return 'A person will look at your signup shortly, as we do for some signups.';
+  const listed =
+    words.length === 1 ? words[0] : `${words.slice(0, -1).join(', ')} and ${words.at(-1)}`;
+  return `A person will look at your signup shortly, because ${listed}.`;
+}
 
 /** The after-verification screen. */
 export function WelcomeScreen() {
@@ -29,10 +39,13 @@ export function WelcomeScreen() {
     >
       <PageHead title="You're verified" />
       {user?.status === 'under_review' ? (
-        <p className="notice notice--review" role="status">
-          A person will look at your signup shortly, as we do for some numbers. You can answer right
-          away; your answers count in the results once it is approved.
-        </p>
+        <div className="notice notice--review" role="status">
+          <p>{heldBecause(user.review_reasons ?? [])}</p>
+          <p>
+            It protects the results from people who sign up many times. You can answer right away;
+            your answers count in the results once it is approved.
+          </p>
+        </div>
       ) : null}
       <ul className="welcome-list">
         <li>Your answers are stored under a pseudonym, never next to your phone number.</li>

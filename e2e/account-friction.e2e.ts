@@ -1,0 +1,292 @@
+// Issue 30, point 6 (accounts without friction) and point 9's focus rules on the account screens,
+// at a phone's size and a desktop's: errors beside their fields (aria-invalid, the message tied
+// to the field), the rest in the card and not in a toast, focus on the first invalid field in
+// reading order, the limits' own messages, a locked code that says one thing, and a held
+// signup told why.
+import type { BrowserContextOptions, Locator, Page } from 'playwright-core';
+import { describe, expect } from 'vitest';
+import { call, outboxCount, waitForCode } from './api';
+import { axeViolations } from './axe';
+import { desktop, phone } from './chromium';
+import { type People, it } from './fixtures';
+import type { Person } from './people';
+import { fillPhone, screenshot, signUp } from './screens';
+
+/** Whether `field` has the page's focus. */
+const hasFocus = (field: Locator) => field.evaluate((el) => el === document.activeElement);
+
+/** `field` gets the page's focus (the errors are drawn after the reply: waited for). */
+const focused = (field: Locator) =>
+  expect.poll(() => hasFocus(field), { timeout: 5000 }).toBe(true);
+
+/** The texts `field` is described by (aria-describedby), joined. */
+async function description(field: Locator): Promise<string> {
+  return field.evaluate((el) =>
+    (el.getAttribute('aria-describedby') ?? '')
+      .split(/\s+/)
+      .filter(Boolean)
+      .map((id) => document.getElementById(id)?.textContent ?? '')
+      .join(' '),
+  );
+}
+
+/** `field` is marked invalid, and `message` is read with it. */
+async function invalidWith(field: Locator, message: string | RegExp) {
+  await expect.poll(() => field.getAttribute('aria-invalid'), { timeout: 5000 }).toBe('true');
+  await expect.poll(() => description(field), { timeout: 5000 }).toMatch(message);
+}
+
+/** No toast is on screen (errors are in the card, where a toast would cover the heading). */
+async function noToast(page: Page) {
+  await page.waitForTimeout(300);
+  await expect(page.locator('[data-sonner-toast]').count()).resolves.toBe(0);
+}
+
+async function noSeriousAxe(page: Page) {
+  await expect(axeViolations(page)).resolves.toEqual([]);
+}
+
+/** Fills the signup form for `who` and asks for the code; ends on the code screen. */
+async function startSignup(page: Page, who: Person) {
+  await page.goto('/signup');
+  await fillPhone(page, who.country, who.national);
+  await page.getByLabel('Year of birth').fill('1990');
+  await page.getByRole('radio', { name: 'Woman' }).check();
+  const before = outboxCount(who.e164);
+  await page.getByRole('button', { name: 'Send me a code' }).click();
+  await page.getByRole('heading', { name: 'Enter your code' }).waitFor();
+  return waitForCode(who.e164, before);
+}
+
+const sizes: Array<[string, BrowserContextOptions]> = [
+  ['phone', phone],
+  ['desktop', desktop],
+];
+
+describe.each(sizes)('account screens at the %s size', (size, viewport) => {
+  const open = (people: People, who?: Person) => people.newPage(viewport, who);
+
+  it('signup: an empty try marks every field, in reading order, and focuses the phone number', async ({
+    people,
+  }) => {
+    const { context, page, watch } = await open(people);
+    await page.goto('/signup');
+    await page.getByRole('heading', { name: 'Sign up' }).waitFor();
+    await page.getByRole('button', { name: 'Send me a code' }).click();
+    const phoneField = page.getByLabel('Phone number', { exact: true });
+    await invalidWith(phoneField, 'Enter your phone number.');
+    await focused(phoneField);
+    await invalidWith(page.getByLabel('Year of birth'), /Enter your year of birth/);
+    const woman = page.getByRole('radio', { name: 'Woman' });
+    await expect(woman.getAttribute('aria-invalid')).resolves.toBe('true');
+    await expect(description(page.getByRole('group', { name: 'Gender' }))).resolves.toBe(
+      'Choose one of the options.',
+    );
+    await noSeriousAxe(page);
+    await screenshot(page, `friction-signup-empty-${size}`);
+
+    // Mended in order: the phone number, then the first field still wrong is the year.
+    await fillPhone(page, 'GB', '07700 900123');
+    await page.getByRole('button', { name: 'Send me a code' }).click();
+    await focused(page.getByLabel('Year of birth'));
+    watch.assertNoErrors();
+    await context.close();
+  });
+
+  it('signup: the limits say what is wrong (year of birth, name, phone digits), as the API does', async ({
+    people,
+  }) => {
+    const { context, page, watch } = await open(people);
+    await page.goto('/signup');
+    await fillPhone(page, 'GB', '7700900123'.repeat(6));
+    await page.getByLabel('Year of birth').fill('1890');
+    await page.getByRole('radio', { name: 'Man', exact: true }).check();
+    await page.getByLabel('Name (optional)').fill('a'.repeat(500));
+    await page.getByRole('button', { name: 'Send me a code' }).click();
+    const oldest = new Date().getUTCFullYear() - 100;
+    await invalidWith(
+      page.getByLabel('Phone number', { exact: true }),
+      'A phone number has at most 15 digits.',
+    );
+    await invalidWith(page.getByLabel('Year of birth'), `Enter a year of birth from ${oldest} on.`);
+    await invalidWith(
+      page.getByLabel('Name (optional)'),
+      'Use at most 80 characters for your name.',
+    );
+    await focused(page.getByLabel('Phone number', { exact: true }));
+    await noSeriousAxe(page);
+    await screenshot(page, `friction-signup-limits-${size}`);
+
+    // The API says the same words for the same limits (one contract).
+    const who = people.person('GB');
+    const res = await call('/api/v1/user/create/', {
+      body: {
+        phone_number: '+44' + '7'.repeat(20),
+        year_of_birth: 1890,
+        name: 'a'.repeat(81),
+        gender: 'male',
+        country: 'GB',
+      },
+      ip: who.ip,
+    });
+    expect(res.status).toBe(400);
+    await expect(res.json()).resolves.toEqual({
+      phone_number: ['A phone number has at most 15 digits.'],
+      year_of_birth: [`Enter a year of birth from ${oldest} on.`],
+      name: ['Use at most 80 characters for your name.'],
+    });
+    watch.assertNoErrors();
+    await context.close();
+  });
+
+  it('verify: a wrong code is kept, marked invalid and focused; no toast', async ({ people }) => {
+    const { context, page, watch, who } = await open(people, people.person('GB'));
+    const code = await startSignup(page, who);
+    const wrong = code === '000000' ? '111111' : '000000';
+    const codeField = page.getByLabel('6-digit code');
+    await codeField.fill(wrong);
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await invalidWith(codeField, 'That code is not right');
+    await expect(codeField.inputValue()).resolves.toBe(wrong);
+    await focused(codeField);
+    await noToast(page);
+    await noSeriousAxe(page);
+    await screenshot(page, `friction-verify-wrong-${size}`);
+
+    // Typing over the selected wrong code replaces it, and the right code goes on.
+    await page.keyboard.type(code);
+    await expect(codeField.inputValue()).resolves.toBe(code);
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await page.getByRole('heading', { name: 'Choose a password' }).waitFor();
+
+    // Set password: a short one is marked beside the field and focused.
+    await page.getByLabel('Password').fill('short');
+    await page.getByRole('button', { name: 'Save and continue' }).click();
+    const password = page.getByLabel('Password');
+    await invalidWith(password, 'Use at least 8 characters.');
+    await focused(password);
+    await noSeriousAxe(page);
+    await screenshot(page, `friction-set-password-short-${size}`);
+    watch.assertNoErrors();
+    await context.close();
+  });
+
+  it('verify: a locked code says one thing on the page and from the API, and texts no code it refuses', async ({
+    people,
+  }) => {
+    const { context, page, watch, who } = await open(people, people.person('GB'));
+    const code = await startSignup(page, who);
+    const wrong = code === '000000' ? '111111' : '000000';
+    const codeField = page.getByLabel('6-digit code');
+    let reply = { status: 0, retryAfter: null as string | null, detail: '' };
+    for (let i = 0; i < 5; i++) {
+      await codeField.fill(wrong);
+      const [response] = await Promise.all([
+        page.waitForResponse((r) => r.url().endsWith('/api/v1/user/verify/')),
+        page.getByRole('button', { name: 'Verify' }).click(),
+      ]);
+      const body = (await response.json()) as { detail: string };
+      reply = {
+        status: response.status(),
+        retryAfter: response.headers()['retry-after'] ?? null,
+        detail: body.detail,
+      };
+    }
+    // The fifth wrong code locks the code: the reply, the field and the countdown agree.
+    expect(reply.status).toBe(429);
+    expect(reply.detail).toBe('Too many wrong codes. You can ask for a new code in 10 minutes.');
+    expect(Number(reply.retryAfter)).toBeGreaterThan(540);
+    await invalidWith(codeField, 'Too many wrong codes.');
+    await focused(codeField);
+    await page.getByText('You can ask for a new code in 10 minutes.').waitFor();
+    await expect(page.getByText(/ in \d+ s(econds)?\./).count()).resolves.toBe(0);
+    await expect(page.getByRole('button', { name: 'Send me a new code' }).count()).resolves.toBe(0);
+    await noToast(page);
+    await noSeriousAxe(page);
+    await screenshot(page, `friction-verify-locked-${size}`);
+
+    // Asked anyway (another tab, a script): no text goes out, and the API says what the page
+    // says; the right code is refused with the same words.
+    const texts = outboxCount(who.e164);
+    const resent = await call('/api/v1/user/resend-otp/', {
+      body: { phone_number: who.e164, purpose: 'signup' },
+      ip: who.ip,
+    });
+    expect(resent.status).toBe(429);
+    await expect(resent.json()).resolves.toMatchObject({
+      detail: 'Too many wrong codes. You can ask for a new code in 10 minutes.',
+    });
+    await page.waitForTimeout(300);
+    expect(outboxCount(who.e164)).toBe(texts);
+    await codeField.fill(code);
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await invalidWith(codeField, 'Too many wrong codes.');
+    watch.assertNoErrors();
+    await context.close();
+  });
+
+  it('login: a refused login is said in the card, focused, not in a toast; an empty try focuses the number', async ({
+    people,
+  }) => {
+    const who = await people.member();
+    const { context, page, watch } = await open(people, who);
+    await page.goto('/login');
+    await page.getByRole('heading', { name: 'Log in' }).waitFor();
+    await page.getByRole('button', { name: 'Log in' }).click();
+    const phoneField = page.getByLabel('Phone number', { exact: true });
+    await invalidWith(phoneField, 'Enter your phone number.');
+    await invalidWith(page.getByLabel('Password'), 'Enter your password.');
+    await focused(phoneField);
+    await noSeriousAxe(page);
+    await screenshot(page, `friction-login-empty-${size}`);
+
+    await fillPhone(page, 'US', who.national);
+    await page.getByLabel('Password').fill('not the password');
+    await page.getByRole('button', { name: 'Log in' }).click();
+    const alert = page.locator('.auth-card [role="alert"]', {
+      hasText: 'The phone number or password is not right.',
+    });
+    await alert.waitFor();
+    await focused(alert);
+    // Below the heading, which stays in view.
+    const heading = await page.getByRole('heading', { name: 'Log in' }).boundingBox();
+    const box = await alert.boundingBox();
+    expect(box!.y).toBeGreaterThan(heading!.y + heading!.height);
+    expect(box!.y + box!.height).toBeLessThan(viewport.viewport!.height);
+    await noToast(page);
+    await noSeriousAxe(page);
+    await screenshot(page, `friction-login-refused-${size}`);
+    watch.assertNoErrors();
+    await context.close();
+  });
+
+  it('forgot password: an empty try marks and focuses the number', async ({ people }) => {
+    const { context, page, watch } = await open(people);
+    await page.goto('/forgot-password');
+    await page.getByRole('heading', { name: 'Reset your password' }).waitFor();
+    await page.getByRole('button', { name: 'Send me a code' }).click();
+    const phoneField = page.getByLabel('Phone number', { exact: true });
+    await invalidWith(phoneField, 'Enter your phone number.');
+    await focused(phoneField);
+    await noSeriousAxe(page);
+    await screenshot(page, `friction-forgot-empty-${size}`);
+    watch.assertNoErrors();
+    await context.close();
+  });
+
+  it('a held signup is told the kind of reason in plain words', async ({ people }) => {
+    // A premium-rate number: the risk checks hold it for review.
+    const { context, page, watch, who } = await open(people, people.person('premium'));
+    await signUp(page, who);
+    await page
+      .getByRole('status')
+      .getByText(
+        'A person will look at your signup shortly, because numbers like yours (internet, forwarding or premium-rate) can be had in bulk.',
+      )
+      .waitFor();
+    await noSeriousAxe(page);
+    await screenshot(page, `friction-welcome-held-${size}`);
+    watch.assertNoErrors();
+    await context.close();
+  });
+});
