@@ -39,8 +39,12 @@ function wireOutbox() {
     import('../features/answering/api/outbox'),
     import('../features/answering/api/answers'),
   ]).then(([outbox, { answeringQueries }]) => {
-    const syncOwner = () =>
-      void outbox.setOutboxOwner(useAuthStore.getState().auth ? tokenSubject() : null);
+    const syncOwner = () => {
+      const { auth, user } = useAuthStore.getState();
+      void outbox.setOutboxOwner(auth ? tokenSubject() : null);
+      // The breakdown class answers carry with their credential (decision 020).
+      outbox.setOutboxProfile(auth ? user : null);
+    };
     syncOwner();
     useAuthStore.subscribe(syncOwner);
     outbox.startOutbox();
