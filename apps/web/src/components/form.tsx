@@ -101,5 +101,5 @@ export function useFocusFirstInvalid() {
     pending.current = true;
     setTries((n) => n + 1);
   }, []);
-  return { ref, failed, tries };
+  return { formRef: ref, failed, tries };
 }

@@ -5,7 +5,7 @@ import type { App } from '../../app.js';
 import type { Database } from '../../db/client.js';
 import { otpChallenges, users } from '../../db/schema.js';
 import { passwordHashCount } from '../../lib/passwords.js';
-import { freshIp, freshPhone, json, post, signUp, signupBody } from '../../test/accounts.js';
+import { freshIp, freshPhone, post, signUp, signupBody } from '../../test/accounts.js';
 import { createTestApp, testSecrets } from '../../test/app.js';
 import { closeAll, createTestDatabase, engines } from '../../test/database.js';
 import { lastCodeFor } from '../../test/outbox.js';

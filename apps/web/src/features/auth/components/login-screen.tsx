@@ -23,7 +23,7 @@ export function LoginScreen() {
     shouldFocusError: false,
   });
   const { errors, isSubmitting } = form.formState;
-  const focus = useFocusFirstInvalid();
+  const { formRef, failed, tries } = useFocusFirstInvalid();
   const [alert, setAlert] = useState<string | null>(null);
 
   const onSubmit = form.handleSubmit(
@@ -41,12 +41,12 @@ export function LoginScreen() {
           'Something went wrong. Please try again.',
         );
         setAlert(rest.join(' ') || null);
-        focus.failed();
+        failed();
       }
     },
     () => {
       setAlert(null);
-      focus.failed();
+      failed();
     },
   );
 
@@ -64,8 +64,8 @@ export function LoginScreen() {
       }
     >
       <PageHead title="Log in" />
-      <FormAlert message={alert} tries={focus.tries} />
-      <form ref={focus.ref} onSubmit={onSubmit} noValidate className="form">
+      <FormAlert message={alert} tries={tries} />
+      <form ref={formRef} onSubmit={onSubmit} noValidate className="form">
         <Field label="Phone number" error={errors.phone_number?.message}>
           {({ id, describedBy, invalid }) => (
             <Controller

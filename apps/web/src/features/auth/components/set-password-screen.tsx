@@ -31,7 +31,7 @@ export function SetPasswordScreen() {
   });
   const { errors, isSubmitting } = form.formState;
   const password = useWatch({ control: form.control, name: 'password' });
-  const focus = useFocusFirstInvalid();
+  const { formRef, failed, tries } = useFocusFirstInvalid();
   const [alert, setAlert] = useState<string | null>(null);
 
   if (!passwordToken) {
@@ -72,9 +72,9 @@ export function SetPasswordScreen() {
         'Something went wrong. Please try again.',
       );
       setAlert(rest.join(' ') || null);
-      focus.failed();
+      failed();
     }
-  }, focus.failed);
+  }, failed);
 
   const longEnough = password.length >= PASSWORD_MIN_LENGTH;
   return (
@@ -83,8 +83,8 @@ export function SetPasswordScreen() {
       lead={<p>Your number is verified. One last step.</p>}
     >
       <PageHead title="Choose a password" />
-      <FormAlert message={alert} tries={focus.tries} />
-      <form ref={focus.ref} onSubmit={onSubmit} noValidate className="form">
+      <FormAlert message={alert} tries={tries} />
+      <form ref={formRef} onSubmit={onSubmit} noValidate className="form">
         <Field
           label="Password"
           error={errors.password?.message}

@@ -41,7 +41,7 @@ function SignupForm() {
     shouldFocusError: false,
   });
   const { errors, isSubmitting, dirtyFields } = form.formState;
-  const focus = useFocusFirstInvalid();
+  const { formRef, failed, tries } = useFocusFirstInvalid();
   const [alert, setAlert] = useState<string | null>(null);
   const genderErrorId = `${useId()}-gender-error`;
 
@@ -61,12 +61,12 @@ function SignupForm() {
           'Something went wrong. Please try again.',
         );
         setAlert(rest.join(' ') || null);
-        focus.failed();
+        failed();
       }
     },
     () => {
       setAlert(null);
-      focus.failed();
+      failed();
     },
   );
 
@@ -86,8 +86,8 @@ function SignupForm() {
       }
     >
       <PageHead title="Sign up" />
-      <FormAlert message={alert} tries={focus.tries} />
-      <form ref={focus.ref} onSubmit={onSubmit} noValidate className="form">
+      <FormAlert message={alert} tries={tries} />
+      <form ref={formRef} onSubmit={onSubmit} noValidate className="form">
         <Field
           label="Phone number"
           hint="We text you a 6-digit code."

@@ -46,7 +46,7 @@ export function VerifyScreen() {
     shouldFocusError: false,
   });
   const { errors, isSubmitting } = form.formState;
-  const focus = useFocusFirstInvalid();
+  const { formRef, failed, tries } = useFocusFirstInvalid();
   const [alert, setAlert] = useState<string | null>(null);
   // Until when no new code can be had: the API's wait after a refusal, else the resend pause.
   const [waitUntil, setWaitUntil] = useState<number | null>(null);
@@ -75,7 +75,7 @@ export function VerifyScreen() {
       );
       setAlert(rest.join(' ') || null);
     }
-    focus.failed();
+    failed();
   };
 
   if (!phone) return <Navigate to={purpose === 'reset' ? '/forgot-password' : '/signup'} replace />;
@@ -96,7 +96,7 @@ export function VerifyScreen() {
     } catch (err) {
       refused(err, 'code');
     }
-  }, focus.failed);
+  }, failed);
 
   const resend = async () => {
     setResending(true);
@@ -151,8 +151,8 @@ export function VerifyScreen() {
       }
     >
       <PageHead title="Enter your code" />
-      <FormAlert message={alert} tries={focus.tries} />
-      <form ref={focus.ref} onSubmit={onSubmit} noValidate className="form">
+      <FormAlert message={alert} tries={tries} />
+      <form ref={formRef} onSubmit={onSubmit} noValidate className="form">
         <Field label="6-digit code" error={errors.otp?.message}>
           {({ id, describedBy, invalid }) => (
             <input
