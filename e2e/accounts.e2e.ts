@@ -162,9 +162,9 @@ describe('accounts in Chromium', () => {
       expect(r.body.detail).toMatch(/That code is not right/);
     }
     expect((await attempt(wrong)).body.detail).toMatch(/Too many wrong codes/);
-    // The right code no longer works: the code is locked until its wait is over.
+    // The right code no longer works: the code is locked; a new code is the way on.
     const last = await attempt(code);
-    expect(last.status).toBe(429);
+    expect(last.status).toBe(400);
     expect(last.body.detail).toMatch(/Too many wrong codes/);
     await page.getByText('Too many wrong codes.').waitFor();
     await screenshot(page, 'verify-code-dead-desktop');

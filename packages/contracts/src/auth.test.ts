@@ -1,11 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  SignupRequestSchema,
-  codeLockedMessage,
-  newCodeIn,
-  waitInWords,
-  yearOfBirthSchema,
-} from './auth.js';
+import { SignupRequestSchema, newCodeIn, waitInWords, yearOfBirthSchema } from './auth.js';
 
 const messages = (result: { success: boolean; error?: { issues: Array<{ message: string }> } }) =>
   result.error?.issues.map((i) => i.message) ?? [];
@@ -59,8 +53,6 @@ describe('the wait for a new code, said the same by the API and the code screen'
     expect(waitInWords(61)).toBe('2 minutes');
     expect(waitInWords(600)).toBe('10 minutes');
     expect(newCodeIn(60)).toBe('You can ask for a new code in 1 minute.');
-    expect(codeLockedMessage(420)).toBe(
-      'Too many wrong codes. You can ask for a new code in 7 minutes.',
-    );
+    expect(newCodeIn(420)).toBe('You can ask for a new code in 7 minutes.');
   });
 });

@@ -96,11 +96,10 @@ export const newCodeIn = (seconds: number) =>
   `You can ask for a new code in ${waitInWords(seconds)}.`;
 
 /**
- * A code that took 5 wrong tries (the API's OTP_MAX_WRONG_TRIES) is locked: verify refuses every
- * code, with this message and the same wait in Retry-After, and no code it would refuse is sent.
+ * Verify's and set-password's refusal of a code past its 5 wrong tries (the API's
+ * OTP_MAX_WRONG_TRIES). A new code starts with none (decision 022), so a new code is the way on.
  */
-export const CODE_LOCKED = 'Too many wrong codes.';
-export const codeLockedMessage = (seconds: number) => `${CODE_LOCKED} ${newCodeIn(seconds)}`;
+export const CODE_LOCKED_MESSAGE = 'Too many wrong codes. Ask for a new code.';
 
 export const OtpPurposeSchema = z.enum(['signup', 'reset']);
 export type OtpPurpose = z.infer<typeof OtpPurposeSchema>;

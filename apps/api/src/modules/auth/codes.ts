@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { codeLockedMessage } from '@candor/contracts';
+import { CODE_LOCKED_MESSAGE } from '@candor/contracts';
 import type { SmsConfig } from '../../config.js';
 import { AppError, RateLimitedError } from '../../lib/app-error.js';
 import { hmacHex, sameDigest } from '../../lib/keys.js';
@@ -42,12 +42,8 @@ export function createCodes(
   const otpHash = (phone: string, purpose: OtpPurpose, code: string) =>
     hmacHex(keys.otp, `${purpose}:${phone}:${code}`);
 
-  /** 429 until a locked code expires: verify refuses every code meanwhile, resend sends none. */
-  const locked = (expiresAt: Date, now: Date) =>
-    new RateLimitedError(
-      expiresAt.getTime() - now.getTime(),
-      codeLockedMessage((expiresAt.getTime() - now.getTime()) / 1000),
-    );
+  /** A code past its wrong tries: refused whatever is typed; a new code has none (decision 022). */
+  const locked = () => new AppError('OTP_INVALID', CODE_LOCKED_MESSAGE);
 
   /** Whose guesses count where: the requester's in its own count, everyone else's together. */
   const requesterOf = (client: Client) =>
@@ -162,11 +158,11 @@ export function createCodes(
           !current.usedAt &&
           current.expiresAt > now &&
           tries(current) >= OTP_MAX_WRONG_TRIES;
-        if (spent) throw locked(current.expiresAt, now);
+        if (spent) throw locked();
         throw new AppError('OTP_INVALID');
       }
       if (!sameDigest(otpHash(phone, purpose, code), challenge.codeHash)) {
-        if (tries(challenge) >= OTP_MAX_WRONG_TRIES) throw locked(challenge.expiresAt, now);
+        if (tries(challenge) >= OTP_MAX_WRONG_TRIES) throw locked();
         throw new AppError('OTP_INVALID');
       }
       const spent = await repo.consumeCode(challenge.id, challenge.codeHash, now, requester);

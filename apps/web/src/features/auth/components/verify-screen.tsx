@@ -1,4 +1,4 @@
-import { CODE_LOCKED, OtpSchema, newCodeIn } from '@candor/contracts';
+import { OtpSchema, newCodeIn } from '@candor/contracts';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
@@ -62,9 +62,8 @@ export function VerifyScreen() {
     const until = waitOf(err);
     if (until !== null) setWaitUntil(until);
     if (what === 'code' && err instanceof ApiError && (err.code === 'OTP_INVALID' || until)) {
-      // A lock is the code's too: every code is refused until the wait is over, which the
-      // line under the form counts down in the API's own words.
-      form.setError('otp', { type: 'server', message: until !== null ? CODE_LOCKED : err.message });
+      // Wrong, expired, or past its tries ("Ask for a new code"): all about the code.
+      form.setError('otp', { type: 'server', message: err.message });
       setAlert(null);
     } else {
       const rest = applyServerErrors(
