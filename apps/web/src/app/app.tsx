@@ -3,7 +3,6 @@ import { StrictMode, Suspense, lazy, useSyncExternalStore } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
 import { useAuthStore } from '../lib/auth-store';
-import { mirrorQuery } from '../lib/mirror-query';
 import { provideLocalAnswers } from '../lib/local-answers';
 import { keepVisitorSessionLive } from '../lib/visitor-session';
 import { errorToast, onToastsWanted, toastsWanted, wantToasts } from '../lib/toasts';
@@ -55,11 +54,6 @@ function wireOutbox() {
     outbox.startOutbox();
     outbox.onOutbox((event) => {
       if (event.type === 'sent' && event.item.kind === 'answer') {
-        void queryClient.invalidateQueries({ queryKey: answeringQueries.attempted().queryKey });
-      }
-      // Answers the vault brought from another device: the mirror and the outro read again.
-      if (event.type === 'restored') {
-        void queryClient.invalidateQueries({ queryKey: mirrorQuery().queryKey });
         void queryClient.invalidateQueries({ queryKey: answeringQueries.attempted().queryKey });
       }
       if (event.type === 'dropped' && event.item.kind === 'answer') {

@@ -43,9 +43,7 @@ type Listener = (event: OutboxEvent) => void;
 export type OutboxEvent =
   | { type: 'sent'; item: OutboxItem; response: AnswerResponse | null }
   | { type: 'dropped'; item: OutboxItem; error: ApiError }
-  | { type: 'waiting'; pending: number }
-  /** The vault brought answers or ratings given on another device. */
-  | { type: 'restored'; answers: number };
+  | { type: 'waiting'; pending: number };
 
 interface State {
   db: CandorDb | null;
@@ -372,7 +370,6 @@ export async function applyVault(merged: VaultContents): Promise<void> {
   const owner = state.owner;
   if (!owner) return;
   const ratings = new Map(merged.ratings.map((r) => [r.qid, r]));
-  let restored = 0;
   await db().transaction('rw', db().answeredQuestions, async () => {
     const have = new Map(
       (
@@ -388,18 +385,13 @@ export async function applyVault(merged: VaultContents): Promise<void> {
         ...(rating.at !== undefined && { ratedAt: rating.at }),
       };
       const mine = have.get(a.qid);
-      if (!mine) {
-        await db().answeredQuestions.add({ ...a, owner, ...rated });
-        restored++;
-      } else if (rated && mine.rating !== rated.rating) {
+      if (!mine) await db().answeredQuestions.add({ ...a, owner, ...rated });
+      else if (rated && mine.rating !== rated.rating)
         await db().answeredQuestions.update(mine.id, rated);
-        restored++;
-      }
     }
   });
   for (const c of merged.credentials) await credentials.adopt(owner, c.gid, c.token, c.keyId);
   changed();
-  if (restored > 0) emit({ type: 'restored', answers: restored });
   void flushOutbox();
 }
 
