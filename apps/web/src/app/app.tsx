@@ -47,10 +47,6 @@ function wireOutbox() {
     };
     syncOwner();
     useAuthStore.subscribe(syncOwner);
-    // The member's vault reads and applies the records the outbox keeps (decision 020).
-    void import('../lib/vault').then((v) =>
-      v.provideVaultData({ read: outbox.vaultContents, apply: outbox.applyVault }),
-    );
     outbox.startOutbox();
     outbox.onOutbox((event) => {
       if (event.type === 'sent' && event.item.kind === 'answer') {

@@ -106,16 +106,6 @@ export function createCredentials({ db }: Deps) {
       }
       held = false;
       const byGid = new Map(batch.map((c) => [c.gid, c]));
-      /**
-       * Changes a row only while it still waits for this reply: the vault may have brought the
-       * survey's credential from another device meanwhile (`adopt`), which stands.
-       */
-      const settle = (id: number, change: Partial<DeviceCredential> | null) =>
-        db().transaction('rw', db().credentials, async () => {
-          if ((await db().credentials.get(id))?.state !== 'blinded') return;
-          if (change) await db().credentials.update(id, change);
-          else await db().credentials.delete(id);
-        });
       for (const issued of reply.credentials) {
         const row = byGid.get(issued.gid);
         if (!row) continue;
@@ -124,7 +114,7 @@ export function createCredentials({ db }: Deps) {
           { prepared: row.prepared!, blinded: row.blinded!, inv: row.inv! },
           issued.blind_sig,
         );
-        await settle(row.id!, {
+        await db().credentials.update(row.id, {
           state: 'ready',
           token,
           prepared: undefined,
@@ -135,11 +125,14 @@ export function createCredentials({ db }: Deps) {
       for (const refused of reply.refused) {
         const row = byGid.get(refused.gid);
         if (!row) continue;
-        if (refused.code === 'ALREADY_ANSWERED') await settle(row.id!, { state: 'legacy' });
-        else if (refused.code === 'CREDENTIAL_ISSUED')
-          await settle(row.id!, { state: 'elsewhere' });
-        // Closed, gone, or blinded for a key the survey no longer has: asked afresh next time.
-        else await settle(row.id!, null);
+        if (refused.code === 'ALREADY_ANSWERED') {
+          await db().credentials.update(row.id, { state: 'legacy' });
+        } else if (refused.code === 'CREDENTIAL_ISSUED') {
+          await db().credentials.update(row.id, { state: 'elsewhere' });
+        } else {
+          // Closed, gone, or blinded for a key the survey no longer has: asked afresh next time.
+          await db().credentials.delete(row.id);
+        }
       }
     }
   }

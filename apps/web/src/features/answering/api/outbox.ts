@@ -5,7 +5,6 @@ import {
   type AnswerResponse,
   type User,
 } from '@candor/contracts';
-import type { VaultContents } from '../../../lib/vault';
 import { ApiError } from '../../../lib/api-client';
 import { useLocalAnswers } from '../../../lib/local-answers';
 import {
@@ -216,7 +215,7 @@ async function changeOwner(previous: string | null, uuid: string | null): Promis
     // The batch of credentials for every open survey, then what waits goes out with them.
     void credentials
       .issueForOpenSurveys(uuid)
-      .then(vaultChanged, () => undefined)
+      .catch(() => undefined)
       .then(() => flushOutbox());
   } else if (previous) {
     // The member's unsent items stay for their own next login (never sent by anyone else);
@@ -320,81 +319,6 @@ export async function localAnswers(gid?: string) {
   return new Map(rows.filter((r) => r.owner === owner).map((r) => [r.qid, r]));
 }
 
-/** The device's records changed: the vault is written at its next turn (never now). */
-function vaultChanged() {
-  if (state.owner)
-    void import('../../../lib/vault').then((v) => v.vaultChanged()).catch(() => undefined);
-}
-
-/** The member's records on this device, as their vault holds them (decision 020). */
-export async function vaultContents(): Promise<VaultContents> {
-  await state.ownerChange;
-  const owner = state.owner;
-  const now = new Date().toISOString();
-  if (!owner)
-    return { v: 1, answers: [], ratings: [], credentials: [], profile: null, updatedAt: now };
-  const rows = await db()
-    .answeredQuestions.filter((a) => a.owner === owner)
-    .toArray();
-  const held = await credentials.all(owner);
-  return {
-    v: 1,
-    answers: rows.map(({ qid, gid, date, answer, isBlank }) => ({
-      qid,
-      gid,
-      date,
-      answer,
-      isBlank,
-    })),
-    ratings: rows.flatMap((r) =>
-      r.rating === undefined
-        ? []
-        : [{ qid: r.qid, score: r.rating, ...(r.ratedAt !== undefined && { at: r.ratedAt }) }],
-    ),
-    credentials: held.flatMap((c) =>
-      c.state === 'ready' && c.token ? [{ gid: c.gid, keyId: c.keyId ?? '', token: c.token }] : [],
-    ),
-    // Gender and year of birth join the vault when they leave the account (slice 2).
-    profile: null,
-    updatedAt: now,
-  };
-}
-
-/**
- * What the vault brought from the member's other devices: their answers (already sent from
- * there, so never queued here), ratings, and credentials (a survey this device could not get
- * one for, because another device holds it, can then be answered here).
- */
-export async function applyVault(merged: VaultContents): Promise<void> {
-  await state.ownerChange;
-  const owner = state.owner;
-  if (!owner) return;
-  const ratings = new Map(merged.ratings.map((r) => [r.qid, r]));
-  await db().transaction('rw', db().answeredQuestions, async () => {
-    const have = new Map(
-      (
-        await db()
-          .answeredQuestions.filter((a) => a.owner === owner)
-          .toArray()
-      ).map((a) => [a.qid, a]),
-    );
-    for (const a of merged.answers) {
-      const rating = ratings.get(a.qid);
-      const rated = rating && {
-        rating: rating.score,
-        ...(rating.at !== undefined && { ratedAt: rating.at }),
-      };
-      const mine = have.get(a.qid);
-      if (!mine) await db().answeredQuestions.add({ ...a, owner, ...rated });
-      else if (rated && mine.rating !== rated.rating)
-        await db().answeredQuestions.update(mine.id, rated);
-    }
-  });
-  for (const c of merged.credentials) await credentials.adopt(owner, c.gid, c.token, c.keyId);
-  changed();
-  void flushOutbox();
-}
-
 /** The logged-in member's answers on this device, for their mirror (none for a visitor). */
 export async function ownAnswers() {
   await state.ownerChange;
@@ -473,10 +397,8 @@ export async function recordAnswer(input: {
       tries: 0,
     });
   });
-  if (state.owner) {
-    vaultChanged();
-    await flushOutbox();
-  } else await countVisitorAnswers();
+  if (state.owner) await flushOutbox();
+  else await countVisitorAnswers();
   return { key, response: state.acknowledged.get(key) ?? null };
 }
 
@@ -490,7 +412,7 @@ export async function recordRating(input: { qid: string; gid: string; score: num
       .answeredQuestions.where('qid')
       .equals(input.qid)
       .filter((a) => a.owner === owner)
-      .modify({ rating: input.score, ratedAt: new Date().toISOString() });
+      .modify({ rating: input.score });
     await db().outbox.where('key').equals(key).delete();
     await db().outbox.add({
       key,
@@ -502,10 +424,7 @@ export async function recordRating(input: { qid: string; gid: string; score: num
       tries: 0,
     });
   });
-  if (state.owner) {
-    vaultChanged();
-    void flushOutbox();
-  }
+  if (state.owner) void flushOutbox();
 }
 
 function retryable(err: unknown): boolean {

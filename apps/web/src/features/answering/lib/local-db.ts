@@ -13,8 +13,6 @@ export interface AnsweredQuestion {
   isBlank: boolean;
   /** The interest rating given after it (0..10), kept for the member's mirror. */
   rating?: number;
-  /** When it was given (ISO time): the newer rating wins when two devices' vaults merge. */
-  ratedAt?: string;
   /** Whose answer: a user uuid, or 'visitor' before signing up. */
   owner: string;
 }
