@@ -39,12 +39,8 @@ function wireOutbox() {
     import('../features/answering/api/outbox'),
     import('../features/answering/api/answers'),
   ]).then(([outbox, { answeringQueries }]) => {
-    const syncOwner = () => {
-      const { auth, user } = useAuthStore.getState();
-      void outbox.setOutboxOwner(auth ? tokenSubject() : null);
-      // The breakdown class answers carry with their credential (decision 020).
-      outbox.setOutboxProfile(auth ? user : null);
-    };
+    const syncOwner = () =>
+      void outbox.setOutboxOwner(useAuthStore.getState().auth ? tokenSubject() : null);
     syncOwner();
     useAuthStore.subscribe(syncOwner);
     outbox.startOutbox();

@@ -1,10 +1,4 @@
-import {
-  ageBandOf,
-  type AnswerProfile,
-  type AnswerRequest,
-  type AnswerResponse,
-  type User,
-} from '@candor/contracts';
+import type { AnswerRequest, AnswerResponse } from '@candor/contracts';
 import { ApiError } from '../../../lib/api-client';
 import { useLocalAnswers } from '../../../lib/local-answers';
 import {
@@ -14,13 +8,7 @@ import {
   visitorSessionOwner,
 } from '../../../lib/visitor-session';
 import { localDb, today, type CandorDb, type OutboxItem } from '../lib/local-db';
-import {
-  postAnswer,
-  postAnswerWithCredential,
-  postRating,
-  postRatingWithCredential,
-} from './answers';
-import { createCredentials } from './credentials';
+import { postAnswer, postRating } from './answers';
 
 /**
  * The outbox keeps every answer and rating in IndexedDB until the API acknowledges it, so an
@@ -65,10 +53,6 @@ interface State {
   liveSessions: () => Promise<Set<string> | null>;
   /** The start's sweep of ended sessions; every read and write waits for it. */
   swept: Promise<void> | null;
-  /** The member's breakdown class, sent with each answer redeemed with a credential. */
-  profile: AnswerProfile | null;
-  /** Answers wait on this device: the account is under review (no credential yet). */
-  held: boolean;
 }
 
 const state: State = {
@@ -84,17 +68,12 @@ const state: State = {
   listeners: new Set(),
   liveSessions: liveVisitorSessions,
   swept: null,
-  profile: null,
-  held: false,
 };
 
 function db(): CandorDb {
   state.db ??= localDb();
   return state.db;
 }
-
-/** The member's anonymous credentials on this device (decision 020). */
-export const credentials = createCredentials({ db });
 
 /** Tests use their own database, and say which visitor sessions other tabs hold. */
 export function useOutboxDb(
@@ -107,28 +86,6 @@ export function useOutboxDb(
   state.chain = Promise.resolve();
   state.liveSessions = liveSessions;
   state.swept = null;
-  state.held = false;
-}
-
-/**
- * The member's breakdown class (gender, age band, country), which answers redeemed with a
- * credential carry; null while it is not known (answers then wait).
- */
-export function setOutboxProfile(
-  user: Pick<User, 'gender' | 'year_of_birth' | 'country'> | null,
-): void {
-  const was = state.profile;
-  state.profile = user && {
-    gender: user.gender,
-    age_band: ageBandOf(user.year_of_birth),
-    country: user.country,
-  };
-  if (state.profile && !was) void flushOutbox();
-}
-
-/** True while this member's answers wait on the device for their account's approval. */
-export function answersHeld(): boolean {
-  return state.held;
 }
 
 /** This tab's visitor owner, `visitor:<id>`. */
@@ -212,11 +169,7 @@ async function changeOwner(previous: string | null, uuid: string | null): Promis
     // Never claimed here: whoever logs in may not be who answered (a shared browser).
     const offered = await countVisitorAnswers();
     changed({ offered });
-    // The batch of credentials for every open survey, then what waits goes out with them.
-    void credentials
-      .issueForOpenSurveys(uuid)
-      .catch(() => undefined)
-      .then(() => flushOutbox());
+    void flushOutbox();
   } else if (previous) {
     // The member's unsent items stay for their own next login (never sent by anyone else);
     // the record of answers goes, and so do answers given here before the login, unclaimed.
@@ -319,24 +272,6 @@ export async function localAnswers(gid?: string) {
   return new Map(rows.filter((r) => r.owner === owner).map((r) => [r.qid, r]));
 }
 
-/** The logged-in member's answers on this device, for their mirror (none for a visitor). */
-export async function ownAnswers() {
-  await state.ownerChange;
-  if (!state.owner) return [];
-  const owner = state.owner;
-  const rows = await db()
-    .answeredQuestions.filter((a) => a.owner === owner)
-    .toArray();
-  return rows.map(({ qid, gid, date, answer, isBlank, rating }) => ({
-    qid,
-    gid,
-    date,
-    answer,
-    isBlank,
-    ...(rating !== undefined && { rating }),
-  }));
-}
-
 /**
  * The answers of survey `gid` this page sent (a member's right away, a visitor's once they
  * signed up), with when (ms): results published before then do not hold them yet.
@@ -407,12 +342,7 @@ export async function recordRating(input: { qid: string; gid: string; score: num
   await sweep();
   const owner = currentOwner();
   const key = `rating:${owner}:${input.qid}`;
-  await db().transaction('rw', db().outbox, db().answeredQuestions, async () => {
-    await db()
-      .answeredQuestions.where('qid')
-      .equals(input.qid)
-      .filter((a) => a.owner === owner)
-      .modify({ rating: input.score });
+  await db().transaction('rw', db().outbox, async () => {
     await db().outbox.where('key').equals(key).delete();
     await db().outbox.add({
       key,
@@ -447,56 +377,12 @@ function scheduleRetry(tries: number) {
   }, delay);
 }
 
-/** Answers wait: the account is under review (sent once approved, at a later start or login). */
-class Held extends Error {}
-/** Answers wait for the member's breakdown class (the user's details are still loading). */
-class NoProfile extends Error {}
-
-/**
- * Sends one item the way its survey takes it: with the survey's anonymous credential and no
- * session; with the session only for a survey the member answered before credentials (legacy).
- */
-async function sendOne(item: OutboxItem, owner: string): Promise<AnswerResponse | null> {
-  let held = await credentials.stateFor(owner, item.gid);
-  if (held.kind === 'none' || held.kind === 'held') {
-    // Not yet asked for (a survey opened since the last batch): the batch for every open survey.
-    await credentials.issueForOpenSurveys(owner, [item.gid]);
-    held = await credentials.stateFor(owner, item.gid);
+async function sendOne(item: OutboxItem): Promise<AnswerResponse | null> {
+  if (item.kind === 'answer') {
+    return postAnswer(item.qid, item.body as AnswerRequest, item.key);
   }
-  switch (held.kind) {
-    case 'ready': {
-      if (item.kind === 'rating') {
-        await postRatingWithCredential(
-          item.qid,
-          (item.body as { score: number }).score,
-          held.token,
-        );
-        return null;
-      }
-      if (!state.profile) throw new NoProfile();
-      const body = { ...(item.body as AnswerRequest), profile: state.profile };
-      return postAnswerWithCredential(item.qid, body, item.key, held.token);
-    }
-    case 'legacy': {
-      if (item.kind === 'rating') {
-        await postRating(item.qid, (item.body as { score: number }).score);
-        return null;
-      }
-      // The spec's call as it was: no device-measured duration on the member's own path.
-      const { duration_ms: _unused, ...body } = item.body as AnswerRequest;
-      return postAnswer(item.qid, body, item.key);
-    }
-    case 'held':
-      throw new Held();
-    case 'elsewhere':
-      throw new ApiError(
-        409,
-        'CREDENTIAL_ISSUED',
-        'You are answering this survey on another device: your answers there are the ones counted.',
-      );
-    case 'none':
-      throw new ApiError(409, 'SURVEY_CLOSED', 'This survey has closed: it takes no more answers.');
-  }
+  await postRating(item.qid, (item.body as { score: number }).score);
+  return null;
 }
 
 async function run(): Promise<void> {
@@ -507,8 +393,7 @@ async function run(): Promise<void> {
     const item = await db().outbox.where('owner').equals(owner).first();
     if (!item || state.owner !== owner) return;
     try {
-      const response = await sendOne(item, owner);
-      state.held = false;
+      const response = await sendOne(item);
       if (response) state.acknowledged.set(item.key, response);
       if (item.kind === 'answer') {
         const survey = state.sentAt.get(item.gid) ?? new Map<string, number>();
@@ -517,12 +402,6 @@ async function run(): Promise<void> {
       await db().outbox.delete(item.id);
       emit({ type: 'sent', item, response });
     } catch (err) {
-      if (err instanceof Held || err instanceof NoProfile) {
-        // Not a failure: they go at the next start, login or profile (no timer to poll with).
-        if (err instanceof Held) state.held = true;
-        emit({ type: 'waiting', pending: await pendingCount() });
-        return;
-      }
       if (retryable(err)) {
         await db().outbox.update(item.id, { tries: item.tries + 1 });
         emit({ type: 'waiting', pending: await pendingCount() });
