@@ -167,8 +167,9 @@ describe.each(sizes)('on a %s, every screen passes axe in both colour schemes', 
     await fillPhone(page, member.country, member.national);
     await page.getByLabel('Password', { exact: true }).fill('not the password');
     await page.getByRole('button', { name: 'Log in' }).click();
-    await page.locator('[data-sonner-toast][data-type="error"]').first().waitFor();
-    await audit.check('login refused, with its toast');
+    // A refusal that is not about one field shows in the card (issue 30), not as a toast.
+    await page.locator('.form-alert').first().waitFor();
+    await audit.check('login refused, with its alert');
 
     await page.goto('/signup');
     await page.getByRole('heading', { level: 1, name: 'Sign up' }).waitFor();
