@@ -1,22 +1,14 @@
-import type { AttemptedQuestionList, SurveyDetail, SurveySummary } from '@candor/contracts';
+import type { SurveyDetail, SurveySummary } from '@candor/contracts';
 import type { Page } from 'playwright-core';
 import { describe, expect, inject } from 'vitest';
-import { type Caller, call, sampleSurvey, token } from './api';
+import { sampleSurvey } from './api';
 import { desktop, phone } from './chromium';
 import { it } from './fixtures';
-import { questionHeading, screenshot, signUp } from './screens';
+import { logAnswers, questionHeading, screenshot, signUp, storedAnswers } from './screens';
 
 const baseURL = inject('baseURL');
 
 const survey = (find: (s: SurveySummary) => boolean) => sampleSurvey(find);
-
-/** The member's answers as the API has them (a fresh token: they live 2 s in these tests). */
-async function attempted(who: Caller) {
-  const res = await call('/api/v1/questions/my-attempted-questions/?page_size=100', {
-    token: await token(who),
-  });
-  return ((await res.json()) as AttemptedQuestionList).results;
-}
 
 /** Answers the question on screen: the first real choice, or a sentence for an open one. */
 async function answer(page: Page, q: SurveyDetail['questions'][number]): Promise<string> {
@@ -46,6 +38,7 @@ describe('answering in Chromium', () => {
       (x) => x.variant.startsWith('v1_') && x.status === 'Open' && x.name === 'Time Travel',
     );
     const { context, page, watch, who } = await people.newPage(phone);
+    const sent = logAnswers(context);
     await signUp(page, who);
     await page.goto(`/surveys/${s.gid}`);
     await page.getByRole('button', { name: 'Start the survey' }).click();
@@ -78,7 +71,8 @@ describe('answering in Chromium', () => {
     }
     await page.getByRole('heading', { name: 'Thank you for your candour' }).waitFor();
     await screenshot(page, 'outro-phone');
-    const stored = await attempted(who);
+    await expect.poll(() => storedAnswers(sent).length).toBe(s.questions.length);
+    const stored = storedAnswers(sent);
     expect(stored.map((a) => a.qid).sort()).toEqual(s.questions.map((q) => q.qid).sort());
     watch.assertNoErrors();
     await context.close();
@@ -87,6 +81,7 @@ describe('answering in Chromium', () => {
   it('a member completes a v2 survey and sees every graph at the end', async ({ people }) => {
     const s = await survey((x) => x.variant.startsWith('v2_') && x.status === 'Open');
     const { context, page, watch, who } = await people.newPage(desktop);
+    const sent = logAnswers(context);
     await signUp(page, who);
     await page.goto(`/surveys/${s.gid}`);
     await page.getByRole('button', { name: 'Start the survey' }).click();
@@ -117,7 +112,7 @@ describe('answering in Chromium', () => {
     await page.getByRole('button', { name: 'Finish' }).click();
     await page.getByRole('heading', { name: 'Thank you for your candour' }).waitFor();
     await screenshot(page, 'outro-desktop');
-    expect(await attempted(who)).toHaveLength(s.questions.length);
+    await expect.poll(() => storedAnswers(sent).length).toBe(s.questions.length);
     watch.assertNoErrors();
     await context.close();
   });
@@ -127,6 +122,7 @@ describe('answering in Chromium', () => {
   }) => {
     const s = await survey((x) => x.name === 'Consent in Practice');
     const { context, page, watch, who } = await people.newPage(phone);
+    const sent = logAnswers(context);
     await page.goto(`/surveys/${s.gid}`);
     await screenshot(page, 'intro-visitor-phone');
     await page.getByRole('button', { name: 'Start the survey' }).click();
@@ -150,8 +146,8 @@ describe('answering in Chromium', () => {
     await page.getByRole('link', { name: 'Back to your survey' }).click();
     await page.waitForURL(`${baseURL}/surveys/${s.gid}?backFromRegister=true`);
     await questionHeading(page, s.questions[3]!.question).waitFor();
-    await expect.poll(async () => (await attempted(who)).length, { timeout: 10_000 }).toBe(3);
-    const stored = await attempted(who);
+    await expect.poll(async () => storedAnswers(sent).length, { timeout: 10_000 }).toBe(3);
+    const stored = storedAnswers(sent);
     expect(stored.map((a) => a.answer).sort()).toEqual([...given].sort());
     watch.assertNoErrors();
     await context.close();
@@ -182,6 +178,7 @@ describe('answering in Chromium', () => {
   it('a double click on an answer stores one answer', async ({ people }) => {
     const s = await survey((x) => x.name === 'Consent in Practice');
     const { context, page, watch, who } = await people.newPage(desktop);
+    const sent = logAnswers(context);
     await signUp(page, who);
     const answers: number[] = [];
     page.on('request', (r) => {
@@ -193,7 +190,7 @@ describe('answering in Chromium', () => {
     await page.getByRole('list', { name: 'Answers' }).getByRole('button').first().dblclick();
     await page.getByText(/Your answer:/).waitFor();
     expect(answers).toHaveLength(1);
-    expect(await attempted(who)).toHaveLength(1);
+    await expect.poll(() => storedAnswers(sent).length).toBe(1);
     watch.assertNoErrors();
     await context.close();
   });
@@ -209,6 +206,7 @@ describe('answering in Chromium', () => {
     for (const c of cases) {
       const s = await survey((x) => x.name === c.name);
       const { context, page, watch, who } = await people.newPage(desktop);
+      const log = logAnswers(context);
       await signUp(page, who);
       // The questions answers were sent for (the outbox may send one answer twice: its
       // idempotency key makes that one answer).
@@ -229,7 +227,7 @@ describe('answering in Chromium', () => {
       await questionHeading(page, next.question).waitFor();
       await expect(page.locator('.answer--picked').count()).resolves.toBe(0);
       expect(sent.size).toBe(c.before);
-      expect(await attempted(who)).toHaveLength(c.before);
+      await expect.poll(() => storedAnswers(log).length).toBe(c.before);
       watch.assertNoErrors();
       await context.close();
     }
@@ -238,6 +236,7 @@ describe('answering in Chromium', () => {
   it('an answer given offline is sent once the browser reconnects', async ({ people }) => {
     const s = await survey((x) => x.name === 'Consent in Practice');
     const { context, page, who } = await people.newPage(phone);
+    const sent = logAnswers(context);
     await signUp(page, who);
     await page.goto(`/surveys/${s.gid}`);
     await page.getByRole('button', { name: 'Start the survey' }).click();
@@ -246,10 +245,10 @@ describe('answering in Chromium', () => {
     const given = await answer(page, s.questions[0]!);
     await page.getByText('You seem to be offline.').waitFor();
     await screenshot(page, 'feedback-offline-phone');
-    expect(await attempted(who)).toHaveLength(0);
+    expect(storedAnswers(sent)).toHaveLength(0);
     await context.setOffline(false);
     await expect
-      .poll(async () => (await attempted(who)).map((a) => a.answer), { timeout: 15_000 })
+      .poll(async () => storedAnswers(sent).map((a) => a.answer), { timeout: 15_000 })
       .toEqual([given]);
     await context.close();
   });
@@ -279,6 +278,7 @@ describe('answering in Chromium', () => {
     const timed = s.questions.findIndex((q) => q.timer_length !== '0:00:00');
     expect(timed).toBeGreaterThan(0);
     const { context, page, watch, who } = await people.newPage(desktop);
+    const sent = logAnswers(context);
     await signUp(page, who);
     await page.clock.install();
     await page.goto(`/surveys/${s.gid}`);
@@ -294,7 +294,7 @@ describe('answering in Chromium', () => {
     await page.getByText('Time’s up.').waitFor();
     await expect
       .poll(
-        async () => (await attempted(who)).find((a) => a.qid === s.questions[timed]!.qid)?.is_blank,
+        async () => storedAnswers(sent).find((a) => a.qid === s.questions[timed]!.qid)?.is_blank,
       )
       .toBe(true);
     watch.assertNoErrors();

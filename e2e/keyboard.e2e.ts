@@ -3,14 +3,14 @@
 // mouse click at all. Focus stays visible and on something that means something all the way.
 // Also: the rating's targets are 44 x 44 px at both sizes, and the slide between screens is
 // gone with reduced motion (these two with a pointer: they are not about keys).
-import type { AttemptedQuestionList, SurveyDetail } from '@candor/contracts';
+import type { SurveyDetail } from '@candor/contracts';
 import type { Page } from 'playwright-core';
 import { describe, expect, inject } from 'vitest';
-import { type Caller, call, sampleSurvey, token } from './api';
+import { sampleSurvey } from './api';
 import { axeViolations } from './axe';
 import { desktop, phone } from './chromium';
 import { it } from './fixtures';
-import { fillPhone, questionHeading, screenshot } from './screens';
+import { fillPhone, logAnswers, questionHeading, screenshot, storedAnswers } from './screens';
 
 const baseURL = inject('baseURL');
 /** Enter on a screen counts once the screen has been there this long (ENTER_ARMS_AFTER_MS). */
@@ -108,13 +108,6 @@ async function answerWithKey(
   return label;
 }
 
-async function attempted(who: Caller) {
-  const res = await call('/api/v1/questions/my-attempted-questions/?page_size=100', {
-    token: await token(who),
-  });
-  return ((await res.json()) as AttemptedQuestionList).results;
-}
-
 describe('the keyboard alone', () => {
   it('on a phone: a visitor answers a whole video survey from the home page, to its end', async ({
     people,
@@ -202,6 +195,7 @@ describe('the keyboard alone', () => {
     const s = await sampleSurvey((x) => x.name === 'Consent in Practice');
     const who = await people.member();
     const { context, page, watch } = await people.newPage(desktop, who);
+    const sent = logAnswers(context);
     // Logged in by typing, and Enter in the password field.
     await page.goto('/login');
     await fillPhone(page, who.country, who.national);
@@ -257,7 +251,7 @@ describe('the keyboard alone', () => {
 
     await page.getByRole('heading', { level: 1, name: 'Thank you for your candour' }).waitFor();
     await expectMeaningfulFocus(page);
-    const stored = (await attempted(who)).filter((a) => a.gid === s.gid);
+    const stored = storedAnswers(sent).filter((a) => a.gid === s.gid);
     expect(stored.map((a) => a.answer).sort()).toEqual([...given].sort());
     watch.assertNoErrors();
     await context.close();

@@ -1,13 +1,13 @@
 // Issue 17's defects around the reveal, each as a person meets it: the 35-question results that
 // crashed, a failed screen load, visitors who never saw a graph, the visitor's dead-end outro,
 // the own answer that read 0%, and answers that looked picked under a finger.
-import type { AttemptedQuestionList, Question, SurveyDetail } from '@candor/contracts';
+import type { Question, SurveyDetail } from '@candor/contracts';
 import type { BrowserContextOptions, Page } from 'playwright-core';
 import { describe, expect, inject } from 'vitest';
 import { type Caller, call, sampleSurvey, token } from './api';
 import { desktop, phone } from './chromium';
 import { it } from './fixtures';
-import { logIn, questionHeading, screenshot, signUp } from './screens';
+import { logAnswers, logIn, questionHeading, screenshot, signUp, storedAnswers } from './screens';
 
 const baseURL = inject('baseURL');
 
@@ -47,14 +47,6 @@ async function answerAllByApi(who: Caller, s: SurveyDetail) {
       break;
     }
   }
-}
-
-/** The member's answers as the API has them. */
-async function attempted(who: Caller) {
-  const res = await call('/api/v1/questions/my-attempted-questions/?page_size=100', {
-    token: await token(who),
-  });
-  return ((await res.json()) as AttemptedQuestionList).results;
 }
 
 /** Answers the closed question on screen with its first real choice; returns the choice. */
@@ -173,6 +165,7 @@ describe('defect 3: a visitor who finished within the free questions is asked to
     const s = await survey('Time Travel');
     expect(s.questions.length).toBeLessThanOrEqual(s.visitor_questions);
     const { context, page, watch, who } = await people.newPage(still(options));
+    const sent = logAnswers(context);
     await page.goto(`/surveys/${s.gid}`);
     await page.getByRole('button', { name: 'Start the survey' }).click();
     for (const q of s.questions) {
@@ -201,7 +194,7 @@ describe('defect 3: a visitor who finished within the free questions is asked to
       .getByRole('dialog')
       .getByRole('button', { name: /^Add my/ })
       .click();
-    await expect.poll(async () => (await attempted(who)).length, { timeout: 10_000 }).toBe(n);
+    await expect.poll(async () => storedAnswers(sent).length, { timeout: 10_000 }).toBe(n);
     await page.getByRole('link', { name: 'Back to your survey' }).click();
     await page.waitForURL(`${baseURL}/surveys/${s.gid}?backFromRegister=true`);
     // Back as a member: the survey goes on from the visitor's last answer, now sent, so it

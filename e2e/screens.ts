@@ -2,7 +2,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Download, Page } from 'playwright-core';
+import type { AnswerResponse } from '@candor/contracts';
+import type { BrowserContext, Download, Page } from 'playwright-core';
 import { expect, inject } from 'vitest';
 import { outboxCount, waitForCode } from './api';
 
@@ -104,3 +105,54 @@ export async function openAdmin(
 /** A tab of the staff area's navigation. */
 export const staffTab = (page: Page, name: string) =>
   page.getByRole('navigation', { name: 'Staff' }).getByRole('link', { name, exact: true });
+
+/** One answer a page sent, as the API saw it. */
+export interface SentAnswer {
+  qid: string;
+  status: number;
+  /** Sent with an anonymous credential (`Candor-Credential`). */
+  credential: boolean;
+  /** Sent with the session (`Authorization`) or a cookie. */
+  session: boolean;
+  /** The API's body: the stored answer on 200/201. */
+  response: AnswerResponse | null;
+}
+
+/**
+ * Every answer the context's pages send, from now on. The API cannot say which answers a member
+ * gave (decision 020: they carry no account), so a test reads what the browser sent and what
+ * the API acknowledged.
+ */
+export function logAnswers(context: BrowserContext): SentAnswer[] {
+  const log: SentAnswer[] = [];
+  context.on('response', (res) => {
+    const m = /\/api\/v1\/questions\/([^/]+)\/answer\/$/.exec(res.url());
+    if (!m || res.request().method() !== 'POST') return;
+    void (async () => {
+      const headers = await res.request().allHeaders();
+      const body = (await res.json().catch(() => null)) as AnswerResponse | null;
+      log.push({
+        qid: m[1]!,
+        status: res.status(),
+        credential: 'candor-credential' in headers,
+        session: 'authorization' in headers || 'cookie' in headers,
+        response: res.ok() ? body : null,
+      });
+    })();
+  });
+  return log;
+}
+
+/**
+ * The answers the API stored (one per question however often it was sent), after checking that
+ * each went with a credential and without the session.
+ */
+export function storedAnswers(log: SentAnswer[]): AnswerResponse[] {
+  for (const a of log) {
+    expect(a.credential, `answer to ${a.qid} carries a credential`).toBe(true);
+    expect(a.session, `answer to ${a.qid} carries no session`).toBe(false);
+  }
+  const byQid = new Map<string, AnswerResponse>();
+  for (const a of log) if (a.response) byQid.set(a.qid, a.response);
+  return [...byQid.values()];
+}

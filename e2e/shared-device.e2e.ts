@@ -2,26 +2,24 @@
 // person to log in there is asked before any are added to their account; once the tab is closed
 // they are never offered; "This is not my device" clears them. Checked through the API: which
 // answers an account has (GET /api/v1/questions/my-attempted-questions/).
-import type { AttemptedQuestionList, SurveyDetail } from '@candor/contracts';
+import type { SurveyDetail } from '@candor/contracts';
 import type { Page } from 'playwright-core';
 import { describe, expect, inject } from 'vitest';
-import { type Caller, call, sampleSurvey, token } from './api';
+import { sampleSurvey } from './api';
 import { axeViolations } from './axe';
 import { desktop, phone } from './chromium';
 import { it } from './fixtures';
-import { fillPhone, logIn, questionHeading, screenshot } from './screens';
+import {
+  fillPhone,
+  logAnswers,
+  logIn,
+  questionHeading,
+  screenshot,
+  storedAnswers,
+} from './screens';
 
 const baseURL = inject('baseURL');
 const SURVEY = 'Consent in Practice';
-
-/** The account's answers as the API has them (a fresh token: they live 2 s in these tests). */
-async function attempted(who: Caller) {
-  const res = await call('/api/v1/questions/my-attempted-questions/?page_size=100', {
-    token: await token(who),
-  });
-  expect(res.status).toBe(200);
-  return ((await res.json()) as AttemptedQuestionList).results;
-}
 
 /** Answers the question on screen with its first choice (or a sentence), then goes on. */
 async function answerAndGoOn(page: Page, q: SurveyDetail['questions'][number]) {
@@ -77,6 +75,7 @@ describe('a shared browser', () => {
     const b = await people.member();
     // A answers two questions as a visitor and walks away, the tab left open.
     const { context, page, watch } = await people.newPage(desktop);
+    const sent = logAnswers(context);
     await answerAsVisitor(page, s, 2);
     expect((await stored(page)).answered).toHaveLength(2);
     await page.getByRole('button', { name: 'Not my device' }).waitFor();
@@ -92,13 +91,13 @@ describe('a shared browser', () => {
     ).resolves.toBe('Add the 2 answers you gave on this device to your account?');
     await screenshot(page, 'claim-question-desktop');
     expect(await axeViolations(page)).toEqual([]);
-    expect(await attempted(b)).toEqual([]);
+    expect(storedAnswers(sent)).toEqual([]);
     await dialog.getByRole('button', { name: 'Discard' }).click();
     await dialog.waitFor({ state: 'hidden' });
 
     // Gone from the browser, never sent: B's account has none of A's answers.
     await expect.poll(() => stored(page)).toEqual({ answered: [], outbox: [] });
-    expect(await attempted(b)).toEqual([]);
+    expect(storedAnswers(sent)).toEqual([]);
     // A's survey place went with the answers: the survey opens on its intro for B.
     await page.getByRole('button', { name: 'Start the survey' }).waitFor();
     watch.assertNoErrors();
@@ -111,6 +110,7 @@ describe('a shared browser', () => {
     const s = await sampleSurvey((x) => x.name === SURVEY);
     const b = await people.member();
     const { context, page: first, watch } = await people.newPage(desktop);
+    const sent = logAnswers(context);
     await answerAsVisitor(first, s, 2);
     expect((await stored(first)).outbox.length).toBeGreaterThan(0);
     await first.close();
@@ -121,7 +121,7 @@ describe('a shared browser', () => {
     await page.getByRole('link', { name: 'My mirror' }).waitFor();
     // The outbox loads with the session and deletes the ended tab's items: none was sent.
     await expect.poll(async () => (await stored(page)).outbox).toEqual([]);
-    expect(await attempted(b)).toEqual([]);
+    expect(storedAnswers(sent)).toEqual([]);
     expect((await stored(page)).answered).toEqual([]);
     // Not led to A's survey and question either: home, with no question asked.
     await page.waitForURL(`${baseURL}/`);
@@ -136,6 +136,7 @@ describe('a shared browser', () => {
     const s = await sampleSurvey((x) => x.name === SURVEY);
     const a = await people.member();
     const { context, page, watch } = await people.newPage(phone, a);
+    const sent = logAnswers(context);
     await answerAsVisitor(page, s, 3);
     await page.getByRole('heading', { name: 'Sign up to go on' }).waitFor();
     await page.getByRole('link', { name: 'I have an account' }).click();
@@ -152,7 +153,13 @@ describe('a shared browser', () => {
     // Back at question 4, the three counted once.
     await questionHeading(page, s.questions[3]!.question).waitFor();
     await expect
-      .poll(async () => (await attempted(a)).map((x) => x.qid).sort(), { timeout: 10_000 })
+      .poll(
+        async () =>
+          storedAnswers(sent)
+            .map((x) => x.qid)
+            .sort(),
+        { timeout: 10_000 },
+      )
       .toEqual(
         s.questions
           .slice(0, 3)
@@ -169,6 +176,7 @@ describe('a shared browser', () => {
     const s = await sampleSurvey((x) => x.name === SURVEY);
     const b = await people.member();
     const { context, page, watch } = await people.newPage(phone);
+    const sent = logAnswers(context);
     await answerAsVisitor(page, s, 2);
     // The navbar offers it too while a visitor's answers are kept here.
     await page.getByRole('button', { name: 'Not my device' }).waitFor();
@@ -194,7 +202,7 @@ describe('a shared browser', () => {
     await page.waitForURL(`${baseURL}/`);
     await page.getByRole('link', { name: 'My mirror' }).waitFor();
     await expect(claimQuestion(page, 2).count()).resolves.toBe(0);
-    expect(await attempted(b)).toEqual([]);
+    expect(storedAnswers(sent)).toEqual([]);
     watch.assertNoErrors();
     await context.close();
   });

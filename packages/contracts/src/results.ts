@@ -25,6 +25,19 @@ export type ChoiceResult = z.infer<typeof ChoiceResultSchema>;
 export const AGE_BANDS = ['18-24', '25-34', '35-44', '45-54', '55-64', '65+'] as const;
 export type AgeBand = (typeof AGE_BANDS)[number];
 
+/** The oldest age of each band below the last. */
+const BAND_OLDEST = [24, 34, 44, 54, 64] as const;
+
+/**
+ * The age band of a year of birth in `now`'s year (the age reached that year): the one rule for
+ * the API and the device, which sends its own band with an answer (decision 020).
+ */
+export function ageBandOf(yearOfBirth: number, now: Date = new Date()): AgeBand {
+  const age = now.getUTCFullYear() - yearOfBirth;
+  const i = BAND_OLDEST.findIndex((oldest) => age <= oldest);
+  return AGE_BANDS[i === -1 ? AGE_BANDS.length - 1 : i]!;
+}
+
 export const BreakdownDimensionSchema = z.enum(['gender', 'age', 'country'], {
   error: 'Break down by gender, age or country.',
 });

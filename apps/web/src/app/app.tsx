@@ -3,6 +3,7 @@ import { StrictMode, Suspense, lazy, useSyncExternalStore } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
 import { useAuthStore } from '../lib/auth-store';
+import { mirrorQuery } from '../lib/mirror-query';
 import { provideLocalAnswers } from '../lib/local-answers';
 import { keepVisitorSessionLive } from '../lib/visitor-session';
 import { errorToast, onToastsWanted, toastsWanted, wantToasts } from '../lib/toasts';
@@ -39,13 +40,26 @@ function wireOutbox() {
     import('../features/answering/api/outbox'),
     import('../features/answering/api/answers'),
   ]).then(([outbox, { answeringQueries }]) => {
-    const syncOwner = () =>
-      void outbox.setOutboxOwner(useAuthStore.getState().auth ? tokenSubject() : null);
+    const syncOwner = () => {
+      const { auth, user } = useAuthStore.getState();
+      void outbox.setOutboxOwner(auth ? tokenSubject() : null);
+      // The breakdown class answers carry with their credential (decision 020).
+      outbox.setOutboxProfile(auth ? user : null);
+    };
     syncOwner();
     useAuthStore.subscribe(syncOwner);
+    // The member's vault reads and applies the records the outbox keeps (decision 020).
+    void import('../lib/vault').then((v) =>
+      v.provideVaultData({ read: outbox.vaultContents, apply: outbox.applyVault }),
+    );
     outbox.startOutbox();
     outbox.onOutbox((event) => {
       if (event.type === 'sent' && event.item.kind === 'answer') {
+        void queryClient.invalidateQueries({ queryKey: answeringQueries.attempted().queryKey });
+      }
+      // Answers the vault brought from another device: the mirror and the outro read again.
+      if (event.type === 'restored') {
+        void queryClient.invalidateQueries({ queryKey: mirrorQuery().queryKey });
         void queryClient.invalidateQueries({ queryKey: answeringQueries.attempted().queryKey });
       }
       if (event.type === 'dropped' && event.item.kind === 'answer') {

@@ -188,7 +188,7 @@ export async function apiDownload(
 }
 
 /** POSTs a JSON body. */
-export function apiPost<T>(path: string, body: unknown, init: RequestInit = {}): Promise<T> {
+export function apiPost<T>(path: string, body: unknown, init: ApiInit = {}): Promise<T> {
   return apiRequest<T>(path, { ...init, method: 'POST', body: JSON.stringify(body) });
 }
 

@@ -35,6 +35,20 @@ export interface LocalAnswersApi {
   forgetDevice(): Promise<void>;
   /** Deletes what this browser holds of one account (its erasure). */
   forgetAccount(uuid: string): Promise<void>;
+  /** The logged-in member's answers this browser holds (and its vault brought). */
+  ownAnswers(): Promise<OwnAnswer[]>;
+}
+
+/** One of the member's answers as this device keeps it. */
+export interface OwnAnswer {
+  qid: string;
+  gid: string;
+  /** `YYYY-MM-DD`. */
+  date: string;
+  answer: string;
+  isBlank: boolean;
+  /** Their interest rating, 0 to 10, if they gave one. */
+  rating?: number;
 }
 
 let load: (() => Promise<LocalAnswersApi>) | null = null;
@@ -59,6 +73,11 @@ export async function claimVisitorAnswers(): Promise<void> {
 export async function discardVisitorAnswers(): Promise<void> {
   clearSurveyPosition();
   await (await api())?.discardVisitorAnswers();
+}
+
+/** The member's own answers on this device (none before the outbox is wired). */
+export async function ownAnswersOnDevice(): Promise<OwnAnswer[]> {
+  return (await (await api())?.ownAnswers()) ?? [];
 }
 
 /** Forgets what this browser keeps of an erased account. */

@@ -1,15 +1,94 @@
-import type { Mirror } from '@candor/contracts';
+import {
+  standingAmong,
+  type Mirror,
+  type MirrorItem,
+  type QuestionResults,
+  type SurveyDetail,
+} from '@candor/contracts';
 import { queryOptions } from '@tanstack/react-query';
 import { apiRequest } from './api-client';
+import { ownAnswersOnDevice, type OwnAnswer } from './local-answers';
 
 /**
  * The member's mirror: every question they answered, their answer against everyone's, newest
  * first. Read by the mirror (`/me`) and by a survey's outro (one request for all its answers),
  * so it lives here, once: features never import each other.
+ *
+ * Answers sent with an anonymous credential carry no account (decision 020): the API cannot say
+ * which are the member's, so they come from this device (and its vault), each set against the
+ * published results every reader gets, read without the session. The API's own list holds only
+ * what was answered as the member before credentials.
  */
 export const mirrorQuery = () =>
   queryOptions({
     queryKey: ['mirror'] as const,
-    queryFn: ({ signal }) => apiRequest<Mirror>('/v1/user/mirror/', { signal }),
+    queryFn: async ({ signal }): Promise<Mirror> => {
+      const [server, own] = await Promise.all([
+        apiRequest<Mirror>('/v1/user/mirror/', { signal }),
+        ownAnswersOnDevice(),
+      ]);
+      const known = new Set(server.results.map((r) => r.qid));
+      const mine = await deviceItems(
+        own.filter((a) => !known.has(a.qid)),
+        signal,
+      );
+      const results = [...server.results, ...mine].sort((a, b) => b.date.localeCompare(a.date));
+      return { results };
+    },
     staleTime: 10_000,
   });
+
+const publicRead = <T>(path: string, signal: AbortSignal) =>
+  apiRequest<T>(path, { signal, public: true, credentials: 'omit' });
+
+/** The mirror's items of answers this device holds: the same numbers the API's list gives. */
+async function deviceItems(own: OwnAnswer[], signal: AbortSignal): Promise<MirrorItem[]> {
+  const surveys = new Map<string, Promise<SurveyDetail | null>>();
+  const surveyOf = (gid: string) => {
+    if (!surveys.has(gid)) {
+      surveys.set(
+        gid,
+        publicRead<SurveyDetail>(
+          `/v1/surveys/${encodeURIComponent(gid)}/video-survey`,
+          signal,
+        ).catch(() => null),
+      );
+    }
+    return surveys.get(gid)!;
+  };
+  const items = await Promise.all(
+    own.map(async (a): Promise<MirrorItem | null> => {
+      const survey = await surveyOf(a.gid);
+      const question = survey?.questions.find((q) => q.qid === a.qid);
+      if (!survey || !question) return null;
+      const published = await publicRead<QuestionResults>(
+        `/v1/questions/${encodeURIComponent(a.qid)}/results/`,
+        signal,
+      ).catch(() => null);
+      const ownShare = a.isBlank
+        ? undefined
+        : published?.choices.find((c) => c.choice === a.answer);
+      const others = published?.choices.filter((c) => !c.is_blank && c !== ownShare) ?? [];
+      const same = ownShare ? ownShare.percent : null;
+      const standing = ownShare && same !== null ? standingAmong(ownShare, others) : null;
+      return {
+        qid: a.qid,
+        question: question.question,
+        type: question.type,
+        gid: a.gid,
+        survey: survey.name,
+        answer: a.answer,
+        is_blank: a.isBlank,
+        date: a.date,
+        rating: a.rating ?? null,
+        same_percent: same,
+        same_margin: same !== null ? (ownShare?.margin ?? null) : null,
+        respondents: published?.respondents ?? null,
+        minority: standing === null ? null : standing === 'minority',
+        snapshot_at: published?.snapshot_at ?? null,
+        next_update_after: published?.next_update_after ?? 0,
+      };
+    }),
+  );
+  return items.filter((i): i is MirrorItem => i !== null);
+}

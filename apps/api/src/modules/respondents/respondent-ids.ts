@@ -1,13 +1,11 @@
 import { AppError } from '../../lib/app-error.js';
 import { hmacHex } from '../../lib/keys.js';
 import { sealProfile } from '../../lib/profile-seal.js';
-import { AGE_BANDS, OLDEST_BAND, type RespondentsRepository } from './respondents.repository.js';
+import { ageBandOf } from '@candor/contracts';
+import type { RespondentsRepository } from './respondents.repository.js';
 
 /** Age band of a year of birth in `now`'s year (the band of the age reached that year). */
-export function ageBand(yearOfBirth: number, now: Date): string {
-  const age = now.getUTCFullYear() - yearOfBirth;
-  return AGE_BANDS.find(([oldest]) => age <= oldest)?.[1] ?? OLDEST_BAND;
-}
+export const ageBand = (yearOfBirth: number, now: Date): string => ageBandOf(yearOfBirth, now);
 
 export interface RespondentIdsDeps {
   /** derivePseudonymKey(secrets): the only way from a user uuid to a respondent. */

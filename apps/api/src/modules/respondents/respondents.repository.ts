@@ -1,4 +1,3 @@
-import type { AgeBand } from '@candor/contracts';
 import DataLoader from 'dataloader';
 import { and, asc, desc, eq, gt, like, sql } from 'drizzle-orm';
 import { sqlConstraint } from '../../lib/sql-state.js';
@@ -13,19 +12,6 @@ import {
   surveys,
   timings,
 } from '../../db/schema.js';
-
-/**
- * Age bands: the oldest age of each band, then the name of the band above the last. Signup
- * asks for 18 or over in the year, so the youngest band starts at 18 (the contract's AGE_BANDS).
- */
-export const AGE_BANDS: ReadonlyArray<readonly [oldest: number, band: AgeBand]> = [
-  [24, '18-24'],
-  [34, '25-34'],
-  [44, '35-44'],
-  [54, '45-54'],
-  [64, '55-64'],
-];
-export const OLDEST_BAND: AgeBand = '65+';
 
 /** Respondents (pseudonymous answerers) and the account facts they are made from: Drizzle only. */
 export function createRespondentsRepository(db: Db) {

@@ -29,7 +29,10 @@ const jitter = () => globalThis.crypto.getRandomValues(new Uint32Array(1))[0]! %
  * feature calls it once; lib/ cannot import a feature).
  */
 export function provideVaultData(provider: VaultData): void {
+  const first = data === null;
   data = provider;
+  // A session's first sync ran before the records could be read (they load lazily): now.
+  if (first && running) void runSync();
 }
 
 /**

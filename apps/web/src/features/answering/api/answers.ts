@@ -1,11 +1,11 @@
-import type {
-  AnswerRequest,
-  BreakdownDimension,
-  AnswerResponse,
-  AttemptedQuestionList,
-  QuestionResults,
-  RatingResponse,
-  TimingId,
+import {
+  CREDENTIAL_HEADER,
+  type AnswerRequest,
+  type BreakdownDimension,
+  type AnswerResponse,
+  type AttemptedQuestionList,
+  type QuestionResults,
+  type RatingResponse,
 } from '@candor/contracts';
 import { queryOptions } from '@tanstack/react-query';
 import type { BreakdownQuery } from '../../../components/results/question-graph';
@@ -22,6 +22,35 @@ export function postAnswer(qid: string, body: AnswerRequest, key: string) {
 
 export function postRating(qid: string, score: number) {
   return apiPost<RatingResponse>(`${q(qid)}/rating/`, { score });
+}
+
+/**
+ * A request redeemed with the survey's anonymous credential (decision 020): no session, no
+ * cookie, nothing of the account; the credential is the only proof that a verified member sent it.
+ */
+const redeemed = (token: string, headers: Record<string, string> = {}) => ({
+  public: true,
+  credentials: 'omit' as const,
+  headers: { [CREDENTIAL_HEADER]: token, ...headers },
+});
+
+/** An answer with its credential and the device's breakdown class; the key as `postAnswer`'s. */
+export function postAnswerWithCredential(
+  qid: string,
+  body: AnswerRequest,
+  key: string,
+  token: string,
+) {
+  return apiPost<AnswerResponse>(
+    `${q(qid)}/answer/`,
+    body,
+    redeemed(token, { 'Idempotency-Key': key }),
+  );
+}
+
+/** A rating with the credential that answered the question. */
+export function postRatingWithCredential(qid: string, score: number, token: string) {
+  return apiPost<RatingResponse>(`${q(qid)}/rating/`, { score }, redeemed(token));
 }
 
 export const answeringQueries = {
@@ -53,10 +82,15 @@ export const answeringQueries = {
     }),
 };
 
+/**
+ * Read without the session, by members too: which questions' graphs an account reads would say
+ * which questions it answered, the join decision 020 removes. The numbers are the published
+ * ones every reader gets; the browser keeps the "after answering" rule, as it does for visitors.
+ */
 function fetchResults(qid: string, breakdown: BreakdownDimension | undefined, signal: AbortSignal) {
   return apiRequest<QuestionResults>(
     `${q(qid)}/results/${breakdown ? `?breakdown=${breakdown}` : ''}`,
-    { signal },
+    { signal, public: true, credentials: 'omit' },
   );
 }
 
@@ -68,28 +102,3 @@ export const memberBreakdown =
     queryFn: ({ signal }) => fetchResults(qid, dimension, signal),
     staleTime: 10_000,
   });
-
-type TimingKind = 'answer' | 'graph';
-
-/** Starts an answer or graph timer; like the spec's calls it never fails, it returns null. */
-export async function startTiming(kind: TimingKind, qid: string): Promise<string | null> {
-  try {
-    const { id } = await apiPost<TimingId>(`/v1/questions/${kind}-time-start/`, { qid });
-    return id;
-  } catch {
-    return null;
-  }
-}
-
-/** Ends a timer started by `startTiming`; errors are swallowed. */
-export async function endTiming(kind: TimingKind, id: string | null): Promise<void> {
-  if (!id) return;
-  try {
-    await apiRequest<TimingId>(`/v1/questions/${kind}-time-end/${encodeURIComponent(id)}`, {
-      method: 'PUT',
-      body: '{}',
-    });
-  } catch {
-    // The spec's timing calls ignore failures: a lost duration is no reason to bother anyone.
-  }
-}

@@ -1,4 +1,5 @@
 import 'fake-indexeddb/auto';
+import crypto from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -19,7 +20,11 @@ import {
   recordAnswer,
   recordRating,
   setOutboxOwner,
+  setOutboxProfile,
   useOutboxDb,
+  vaultContents,
+  applyVault,
+  credentials,
   visitorOwner,
   type OutboxEvent,
 } from './outbox';
@@ -34,6 +39,18 @@ const stored = new Map<string, { key: string | undefined; body: unknown }>();
 const calls: Array<{ url: string; key: string | undefined }> = [];
 let failNext = 0;
 
+// The survey's credential key (decision 020): the stand-in signs blinded messages as the API
+// does (RSASP1 through OpenSSL's raw RSA; the device's side is the real library).
+const { publicKey: spki, privateKey } = crypto.generateKeyPairSync('rsa', { modulusLength: 2048 });
+const publicKeyB64 = spki.export({ type: 'spki', format: 'der' }).toString('base64url');
+/** Credentials issued, and the headers answers and ratings came with. */
+let issued = 0;
+/** Surveys a credential was issued for: one per member and survey, as the API enforces. */
+const issuedFor = new Set<string>();
+const sentWith: Array<{ credential: boolean; session: boolean }> = [];
+/** The next issuance is refused as for an account under review. */
+let underReview = false;
+
 beforeAll(async () => {
   server = http.createServer((req, res) => {
     let raw = '';
@@ -43,10 +60,55 @@ beforeAll(async () => {
         res.writeHead(status, { 'Content-Type': 'application/json' });
         res.end(JSON.stringify(body));
       };
+      const url = req.url ?? '';
+      if (url.startsWith('/api/v1/surveys/open-closed-random-video-surveys')) {
+        return send(200, {
+          count: 1,
+          next: null,
+          previous: null,
+          results: [{ gid: GID, status: 'Open' }],
+        });
+      }
+      if (url === `/api/v1/surveys/${GID}/credential-key/`) {
+        return send(200, {
+          gid: GID,
+          key_id: 'k1',
+          public_key: publicKeyB64,
+          suite: 'RSABSSA-SHA384-PSS-Randomized',
+        });
+      }
+      if (url === '/api/v1/credentials/') {
+        if (underReview) return send(403, { detail: 'Not approved yet.', code: 'FORBIDDEN' });
+        const all = (JSON.parse(raw) as { requests: Array<{ gid: string; blinded_msg: string }> })
+          .requests;
+        // One per member and survey, as the API enforces (these tests have one member a test).
+        const requests = all.filter((r) => !issuedFor.has(r.gid));
+        for (const r of requests) issuedFor.add(r.gid);
+        issued += requests.length;
+        return send(200, {
+          refused: all
+            .filter((r) => !requests.includes(r))
+            .map((r) => ({ gid: r.gid, code: 'CREDENTIAL_ISSUED', detail: 'Issued already.' })),
+          credentials: requests.map((r) => ({
+            gid: r.gid,
+            key_id: 'k1',
+            blind_sig: crypto
+              .privateDecrypt(
+                { key: privateKey, padding: crypto.constants.RSA_NO_PADDING },
+                Buffer.from(r.blinded_msg, 'base64url'),
+              )
+              .toString('base64url'),
+          })),
+        });
+      }
       const key = req.headers['idempotency-key'] as string | undefined;
-      calls.push({ url: req.url ?? '', key });
-      const m = /^\/api\/v1\/questions\/([^/]+)\/(answer|rating)\/$/.exec(req.url ?? '');
+      const m = /^\/api\/v1\/questions\/([^/]+)\/(answer|rating)\/$/.exec(url);
       if (!m) return send(404, { detail: 'Not found.', code: 'NOT_FOUND' });
+      calls.push({ url, key });
+      sentWith.push({
+        credential: typeof req.headers['candor-credential'] === 'string',
+        session: req.headers.authorization !== undefined || req.headers.cookie !== undefined,
+      });
       const [, qid, kind] = m;
       const body = JSON.parse(raw) as Record<string, unknown>;
       if (kind === 'rating') return send(200, { qid, score: body.score });
@@ -93,6 +155,11 @@ beforeEach(async () => {
   calls.length = 0;
   events.length = 0;
   failNext = 0;
+  sentWith.length = 0;
+  issued = 0;
+  issuedFor.clear();
+  underReview = false;
+  setOutboxProfile({ gender: 'female', year_of_birth: 1990, country: 'GB' });
 });
 
 const answer = (q: number, choice = 'Yes') =>
@@ -139,6 +206,63 @@ describe('outbox', () => {
     expect(await pendingCount()).toBe(0);
   });
 
+  it("sends a member's answers and ratings with the survey's credential, never the session", async () => {
+    await setOutboxOwner('user-1');
+    await answer(1);
+    await answer(2, 'No');
+    await recordRating({ qid: QID(1), gid: GID, score: 4 });
+    await flushOutbox();
+    expect(calls).toHaveLength(3);
+    expect(sentWith).toEqual(Array(3).fill({ credential: true, session: false }));
+    // One credential for the survey, asked for once (at the login's batch), however many answers.
+    expect(issued).toBe(1);
+    // The breakdown class goes with the answer; the account never does.
+    expect(stored.get(QID(1))?.body).toMatchObject({ profile: { age_band: '35-44' } });
+  });
+
+  it("brings a member's answers, ratings and credentials to their second device through the vault, sending nothing again", async () => {
+    await setOutboxOwner('user-9');
+    await answer(1, 'No');
+    await recordRating({ qid: QID(1), gid: GID, score: 8 });
+    await flushOutbox();
+    const first = await vaultContents();
+    expect(first.answers).toMatchObject([{ qid: QID(1), gid: GID, answer: 'No', isBlank: false }]);
+    expect(first.ratings).toMatchObject([{ qid: QID(1), score: 8 }]);
+    expect(first.credentials).toHaveLength(1);
+    const token = first.credentials[0]!.token;
+
+    // The second device: its own browser database, the same member.
+    await setOutboxOwner(null);
+    useOutboxDb(openLocalDb(`test-${++n}`), () => Promise.resolve(new Set()));
+    calls.length = 0;
+    await setOutboxOwner('user-9');
+    await applyVault(first);
+    await flushOutbox();
+    const mine = await localAnswers(GID);
+    expect(mine.get(QID(1))).toMatchObject({ answer: 'No', rating: 8 });
+    expect(await credentials.stateFor('user-9', GID)).toEqual({ kind: 'ready', token });
+    // Answered there, so nothing is sent from here.
+    expect(calls).toEqual([]);
+    expect(await pendingCount()).toBe(0);
+  });
+
+  it('keeps the answers of an account under review on the device, and sends them once approved', async () => {
+    underReview = true;
+    await setOutboxOwner('user-7');
+    const { response } = await answer(5);
+    expect(response).toBeNull();
+    expect(calls).toEqual([]);
+    expect(await pendingCount()).toBe(1);
+    // Approved: the next start of a session asks again and sends what waited.
+    underReview = false;
+    await setOutboxOwner(null);
+    await setOutboxOwner('user-7');
+    await flushOutbox();
+    expect(calls.map((c) => c.url)).toEqual([`/api/v1/questions/${QID(5)}/answer/`]);
+    expect(sentWith).toEqual([{ credential: true, session: false }]);
+    expect(await pendingCount()).toBe(0);
+  });
+
   it('keeps an answer while the API is unreachable and sends it once it is back', async () => {
     await setOutboxOwner('user-1');
     setApiBase('http://127.0.0.1:9/api'); // nothing listens there
@@ -149,7 +273,10 @@ describe('outbox', () => {
     setApiBase(base);
     await flushOutbox();
     expect(await pendingCount()).toBe(0);
-    expect(stored.get(QID(4))?.body).toEqual({ choice: 'Yes' });
+    expect(stored.get(QID(4))?.body).toEqual({
+      choice: 'Yes',
+      profile: { gender: 'female', age_band: '35-44', country: 'GB' },
+    });
   });
 
   it('retries with the same Idempotency-Key when an acknowledgement is lost', async () => {

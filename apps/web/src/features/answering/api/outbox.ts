@@ -1,4 +1,11 @@
-import type { AnswerRequest, AnswerResponse } from '@candor/contracts';
+import {
+  ageBandOf,
+  type AnswerProfile,
+  type AnswerRequest,
+  type AnswerResponse,
+  type User,
+} from '@candor/contracts';
+import type { VaultContents } from '../../../lib/vault';
 import { ApiError } from '../../../lib/api-client';
 import { useLocalAnswers } from '../../../lib/local-answers';
 import {
@@ -8,7 +15,13 @@ import {
   visitorSessionOwner,
 } from '../../../lib/visitor-session';
 import { localDb, today, type CandorDb, type OutboxItem } from '../lib/local-db';
-import { postAnswer, postRating } from './answers';
+import {
+  postAnswer,
+  postAnswerWithCredential,
+  postRating,
+  postRatingWithCredential,
+} from './answers';
+import { createCredentials } from './credentials';
 
 /**
  * The outbox keeps every answer and rating in IndexedDB until the API acknowledges it, so an
@@ -30,7 +43,9 @@ type Listener = (event: OutboxEvent) => void;
 export type OutboxEvent =
   | { type: 'sent'; item: OutboxItem; response: AnswerResponse | null }
   | { type: 'dropped'; item: OutboxItem; error: ApiError }
-  | { type: 'waiting'; pending: number };
+  | { type: 'waiting'; pending: number }
+  /** The vault brought answers or ratings given on another device. */
+  | { type: 'restored'; answers: number };
 
 interface State {
   db: CandorDb | null;
@@ -53,6 +68,10 @@ interface State {
   liveSessions: () => Promise<Set<string> | null>;
   /** The start's sweep of ended sessions; every read and write waits for it. */
   swept: Promise<void> | null;
+  /** The member's breakdown class, sent with each answer redeemed with a credential. */
+  profile: AnswerProfile | null;
+  /** Answers wait on this device: the account is under review (no credential yet). */
+  held: boolean;
 }
 
 const state: State = {
@@ -68,12 +87,17 @@ const state: State = {
   listeners: new Set(),
   liveSessions: liveVisitorSessions,
   swept: null,
+  profile: null,
+  held: false,
 };
 
 function db(): CandorDb {
   state.db ??= localDb();
   return state.db;
 }
+
+/** The member's anonymous credentials on this device (decision 020). */
+export const credentials = createCredentials({ db });
 
 /** Tests use their own database, and say which visitor sessions other tabs hold. */
 export function useOutboxDb(
@@ -86,6 +110,28 @@ export function useOutboxDb(
   state.chain = Promise.resolve();
   state.liveSessions = liveSessions;
   state.swept = null;
+  state.held = false;
+}
+
+/**
+ * The member's breakdown class (gender, age band, country), which answers redeemed with a
+ * credential carry; null while it is not known (answers then wait).
+ */
+export function setOutboxProfile(
+  user: Pick<User, 'gender' | 'year_of_birth' | 'country'> | null,
+): void {
+  const was = state.profile;
+  state.profile = user && {
+    gender: user.gender,
+    age_band: ageBandOf(user.year_of_birth),
+    country: user.country,
+  };
+  if (state.profile && !was) void flushOutbox();
+}
+
+/** True while this member's answers wait on the device for their account's approval. */
+export function answersHeld(): boolean {
+  return state.held;
 }
 
 /** This tab's visitor owner, `visitor:<id>`. */
@@ -169,7 +215,11 @@ async function changeOwner(previous: string | null, uuid: string | null): Promis
     // Never claimed here: whoever logs in may not be who answered (a shared browser).
     const offered = await countVisitorAnswers();
     changed({ offered });
-    void flushOutbox();
+    // The batch of credentials for every open survey, then what waits goes out with them.
+    void credentials
+      .issueForOpenSurveys(uuid)
+      .then(vaultChanged, () => undefined)
+      .then(() => flushOutbox());
   } else if (previous) {
     // The member's unsent items stay for their own next login (never sent by anyone else);
     // the record of answers goes, and so do answers given here before the login, unclaimed.
@@ -272,6 +322,105 @@ export async function localAnswers(gid?: string) {
   return new Map(rows.filter((r) => r.owner === owner).map((r) => [r.qid, r]));
 }
 
+/** The device's records changed: the vault is written at its next turn (never now). */
+function vaultChanged() {
+  if (state.owner)
+    void import('../../../lib/vault').then((v) => v.vaultChanged()).catch(() => undefined);
+}
+
+/** The member's records on this device, as their vault holds them (decision 020). */
+export async function vaultContents(): Promise<VaultContents> {
+  await state.ownerChange;
+  const owner = state.owner;
+  const now = new Date().toISOString();
+  if (!owner)
+    return { v: 1, answers: [], ratings: [], credentials: [], profile: null, updatedAt: now };
+  const rows = await db()
+    .answeredQuestions.filter((a) => a.owner === owner)
+    .toArray();
+  const held = await credentials.all(owner);
+  return {
+    v: 1,
+    answers: rows.map(({ qid, gid, date, answer, isBlank }) => ({
+      qid,
+      gid,
+      date,
+      answer,
+      isBlank,
+    })),
+    ratings: rows.flatMap((r) =>
+      r.rating === undefined
+        ? []
+        : [{ qid: r.qid, score: r.rating, ...(r.ratedAt !== undefined && { at: r.ratedAt }) }],
+    ),
+    credentials: held.flatMap((c) =>
+      c.state === 'ready' && c.token ? [{ gid: c.gid, keyId: c.keyId ?? '', token: c.token }] : [],
+    ),
+    // Gender and year of birth join the vault when they leave the account (slice 2).
+    profile: null,
+    updatedAt: now,
+  };
+}
+
+/**
+ * What the vault brought from the member's other devices: their answers (already sent from
+ * there, so never queued here), ratings, and credentials (a survey this device could not get
+ * one for, because another device holds it, can then be answered here).
+ */
+export async function applyVault(merged: VaultContents): Promise<void> {
+  await state.ownerChange;
+  const owner = state.owner;
+  if (!owner) return;
+  const ratings = new Map(merged.ratings.map((r) => [r.qid, r]));
+  let restored = 0;
+  await db().transaction('rw', db().answeredQuestions, async () => {
+    const have = new Map(
+      (
+        await db()
+          .answeredQuestions.filter((a) => a.owner === owner)
+          .toArray()
+      ).map((a) => [a.qid, a]),
+    );
+    for (const a of merged.answers) {
+      const rating = ratings.get(a.qid);
+      const rated = rating && {
+        rating: rating.score,
+        ...(rating.at !== undefined && { ratedAt: rating.at }),
+      };
+      const mine = have.get(a.qid);
+      if (!mine) {
+        await db().answeredQuestions.add({ ...a, owner, ...rated });
+        restored++;
+      } else if (rated && mine.rating !== rated.rating) {
+        await db().answeredQuestions.update(mine.id, rated);
+        restored++;
+      }
+    }
+  });
+  for (const c of merged.credentials) await credentials.adopt(owner, c.gid, c.token, c.keyId);
+  changed();
+  if (restored > 0) emit({ type: 'restored', answers: restored });
+  void flushOutbox();
+}
+
+/** The logged-in member's answers on this device, for their mirror (none for a visitor). */
+export async function ownAnswers() {
+  await state.ownerChange;
+  if (!state.owner) return [];
+  const owner = state.owner;
+  const rows = await db()
+    .answeredQuestions.filter((a) => a.owner === owner)
+    .toArray();
+  return rows.map(({ qid, gid, date, answer, isBlank, rating }) => ({
+    qid,
+    gid,
+    date,
+    answer,
+    isBlank,
+    ...(rating !== undefined && { rating }),
+  }));
+}
+
 /**
  * The answers of survey `gid` this page sent (a member's right away, a visitor's once they
  * signed up), with when (ms): results published before then do not hold them yet.
@@ -332,8 +481,10 @@ export async function recordAnswer(input: {
       tries: 0,
     });
   });
-  if (state.owner) await flushOutbox();
-  else await countVisitorAnswers();
+  if (state.owner) {
+    vaultChanged();
+    await flushOutbox();
+  } else await countVisitorAnswers();
   return { key, response: state.acknowledged.get(key) ?? null };
 }
 
@@ -342,7 +493,12 @@ export async function recordRating(input: { qid: string; gid: string; score: num
   await sweep();
   const owner = currentOwner();
   const key = `rating:${owner}:${input.qid}`;
-  await db().transaction('rw', db().outbox, async () => {
+  await db().transaction('rw', db().outbox, db().answeredQuestions, async () => {
+    await db()
+      .answeredQuestions.where('qid')
+      .equals(input.qid)
+      .filter((a) => a.owner === owner)
+      .modify({ rating: input.score, ratedAt: new Date().toISOString() });
     await db().outbox.where('key').equals(key).delete();
     await db().outbox.add({
       key,
@@ -354,7 +510,10 @@ export async function recordRating(input: { qid: string; gid: string; score: num
       tries: 0,
     });
   });
-  if (state.owner) void flushOutbox();
+  if (state.owner) {
+    vaultChanged();
+    void flushOutbox();
+  }
 }
 
 function retryable(err: unknown): boolean {
@@ -377,12 +536,56 @@ function scheduleRetry(tries: number) {
   }, delay);
 }
 
-async function sendOne(item: OutboxItem): Promise<AnswerResponse | null> {
-  if (item.kind === 'answer') {
-    return postAnswer(item.qid, item.body as AnswerRequest, item.key);
+/** Answers wait: the account is under review (sent once approved, at a later start or login). */
+class Held extends Error {}
+/** Answers wait for the member's breakdown class (the user's details are still loading). */
+class NoProfile extends Error {}
+
+/**
+ * Sends one item the way its survey takes it: with the survey's anonymous credential and no
+ * session; with the session only for a survey the member answered before credentials (legacy).
+ */
+async function sendOne(item: OutboxItem, owner: string): Promise<AnswerResponse | null> {
+  let held = await credentials.stateFor(owner, item.gid);
+  if (held.kind === 'none' || held.kind === 'held') {
+    // Not yet asked for (a survey opened since the last batch): the batch for every open survey.
+    await credentials.issueForOpenSurveys(owner, [item.gid]);
+    held = await credentials.stateFor(owner, item.gid);
   }
-  await postRating(item.qid, (item.body as { score: number }).score);
-  return null;
+  switch (held.kind) {
+    case 'ready': {
+      if (item.kind === 'rating') {
+        await postRatingWithCredential(
+          item.qid,
+          (item.body as { score: number }).score,
+          held.token,
+        );
+        return null;
+      }
+      if (!state.profile) throw new NoProfile();
+      const body = { ...(item.body as AnswerRequest), profile: state.profile };
+      return postAnswerWithCredential(item.qid, body, item.key, held.token);
+    }
+    case 'legacy': {
+      if (item.kind === 'rating') {
+        await postRating(item.qid, (item.body as { score: number }).score);
+        return null;
+      }
+      // The spec's call as it was: no device-measured duration on the member's own path.
+      const { duration_ms: _unused, ...body } = item.body as AnswerRequest;
+      return postAnswer(item.qid, body, item.key);
+    }
+    case 'held':
+      throw new Held();
+    case 'elsewhere':
+      throw new ApiError(
+        409,
+        'CREDENTIAL_ISSUED',
+        'You are answering this survey on another device: your answers there are the ones counted.',
+      );
+    case 'none':
+      throw new ApiError(409, 'SURVEY_CLOSED', 'This survey has closed: it takes no more answers.');
+  }
 }
 
 async function run(): Promise<void> {
@@ -393,7 +596,8 @@ async function run(): Promise<void> {
     const item = await db().outbox.where('owner').equals(owner).first();
     if (!item || state.owner !== owner) return;
     try {
-      const response = await sendOne(item);
+      const response = await sendOne(item, owner);
+      state.held = false;
       if (response) state.acknowledged.set(item.key, response);
       if (item.kind === 'answer') {
         const survey = state.sentAt.get(item.gid) ?? new Map<string, number>();
@@ -402,6 +606,12 @@ async function run(): Promise<void> {
       await db().outbox.delete(item.id);
       emit({ type: 'sent', item, response });
     } catch (err) {
+      if (err instanceof Held || err instanceof NoProfile) {
+        // Not a failure: they go at the next start, login or profile (no timer to poll with).
+        if (err instanceof Held) state.held = true;
+        emit({ type: 'waiting', pending: await pendingCount() });
+        return;
+      }
       if (retryable(err)) {
         await db().outbox.update(item.id, { tries: item.tries + 1 });
         emit({ type: 'waiting', pending: await pendingCount() });

@@ -1,13 +1,13 @@
 import type { QuestionResults, SurveyDetail } from '@candor/contracts';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useLocalAnswers } from '../../../lib/local-answers';
 import {
   clearSurveyPosition,
   readSurveyPosition,
   saveSurveyPosition,
 } from '../../../lib/survey-storage';
-import { answeringQueries, endTiming, startTiming } from '../api/answers';
+import { answeringQueries } from '../api/answers';
 import {
   answersSentThisPage,
   localAnswers,
@@ -193,26 +193,17 @@ export function SurveyFlow({ survey, member, panel, renderIntro }: Props) {
     saveSurveyPosition({ surveyId: gid, activeQuestion: active, currentShuffle: shuffle });
   }, [step, gid, questions, shuffle, member, mine]);
 
-  // Answer and graph timings (members only; the calls never fail).
-  const timing = useRef<{ kind: 'answer' | 'graph'; id: Promise<string | null> } | null>(null);
-  const stopTiming = useCallback(() => {
-    const running = timing.current;
-    timing.current = null;
-    if (running) void running.id.then((id) => endTiming(running.kind, id));
-  }, []);
+  // How long answering took, measured here and sent with the answer (a duration, never a time
+  // of day): the spec's timing calls would tie the account to each question it answered, which
+  // an answer sent with an anonymous credential must not (decision 020).
+  const shownAt = useRef<{ qid: string; at: number } | null>(null);
   useEffect(() => {
-    if (!member || !step || !('index' in step)) return;
+    if (step?.kind !== 'question') return;
     const qid = questions[step.index]?.qid;
-    const kind =
-      step.kind === 'question'
-        ? 'answer'
-        : step.kind === 'feedback' && instantFeedback(survey.variant)
-          ? 'graph'
-          : null;
-    if (!qid || !kind) return;
-    timing.current = { kind, id: startTiming(kind, qid) };
-    return stopTiming;
-  }, [member, step, questions, survey.variant, stopTiming]);
+    if (qid) shownAt.current = { qid, at: performance.now() };
+  }, [step, questions]);
+  const durationOf = (qid: string) =>
+    shownAt.current?.qid === qid ? Math.round(performance.now() - shownAt.current.at) : undefined;
 
   // After Start, an answer or Next, focus moves to the new screen's heading: a screen reader
   // announces the new question, and Tab goes on from the top of the screen.
@@ -237,12 +228,15 @@ export function SurveyFlow({ survey, member, panel, renderIntro }: Props) {
     const question = questions[index];
     if (!question) return false;
     setBusy(true);
-    stopTiming();
+    const duration_ms = durationOf(question.qid);
     try {
       const { response } = await recordAnswer({
         qid: question.qid,
         gid,
-        body: input.choice !== undefined ? { choice: input.choice } : { text: input.text ?? '' },
+        body: {
+          ...(input.choice !== undefined ? { choice: input.choice } : { text: input.text ?? '' }),
+          ...(duration_ms !== undefined && { duration_ms }),
+        },
         answer: input.answer,
         isBlank: input.isBlank,
       });

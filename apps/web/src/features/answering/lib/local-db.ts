@@ -11,6 +11,10 @@ export interface AnsweredQuestion {
   /** The choice label, the open text, or '' when left blank. */
   answer: string;
   isBlank: boolean;
+  /** The interest rating given after it (0..10), kept for the member's mirror. */
+  rating?: number;
+  /** When it was given (ISO time): the newer rating wins when two devices' vaults merge. */
+  ratedAt?: string;
   /** Whose answer: a user uuid, or 'visitor' before signing up. */
   owner: string;
 }
@@ -23,18 +27,43 @@ export interface OutboxItem {
   kind: 'answer' | 'rating';
   qid: string;
   gid: string;
-  body: { choice?: string; text?: string } | { score: number };
+  body: { choice?: string; text?: string; duration_ms?: number } | { score: number };
   owner: string;
   /** Attempts so far; a retry waits longer each time. */
   tries: number;
 }
 
+/**
+ * A member's anonymous credential for one survey (decision 020), kept on this device (and in
+ * the member's end-to-end encrypted vault). `blinded` waits for the server's signature (the same
+ * blinded message is asked again after a lost reply); `ready` holds the credential answers are
+ * sent with; `legacy` marks a survey answered before credentials (its answers keep the session);
+ * `elsewhere` one whose credential another device of the member holds.
+ */
+export interface DeviceCredential {
+  id?: number;
+  /** The member's uuid. */
+  owner: string;
+  gid: string;
+  state: 'blinded' | 'ready' | 'legacy' | 'elsewhere';
+  /** The survey key's id and public key (SPKI, base64url) the message was blinded for. */
+  keyId?: string;
+  publicKey?: string;
+  /** While `blinded`: the prepared message, the blinded message and the inverse (base64url). */
+  prepared?: string;
+  blinded?: string;
+  inv?: string;
+  /** When `ready`: the `Candor-Credential` value. */
+  token?: string;
+}
+
 export type CandorDb = Dexie & {
   answeredQuestions: EntityTable<AnsweredQuestion, 'id'>;
   outbox: EntityTable<OutboxItem, 'id'>;
+  credentials: EntityTable<DeviceCredential, 'id'>;
 };
 
-/** Opens the app's IndexedDB database: version 1, answered questions and the outbox. */
+/** Opens the app's IndexedDB database: answered questions, the outbox and the credentials. */
 export function openLocalDb(name = 'candor'): CandorDb {
   const db = new Dexie(name) as CandorDb;
   db.version(1).stores({
@@ -42,6 +71,7 @@ export function openLocalDb(name = 'candor'): CandorDb {
     answeredQuestions: '++id, qid, date, answer, gid',
     outbox: '++id, &key, owner, qid',
   });
+  db.version(2).stores({ credentials: '++id, &[owner+gid], owner' });
   return db;
 }
 
