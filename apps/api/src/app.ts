@@ -361,6 +361,7 @@ export async function buildApp({
   const operatorResults = createOperatorResultsService({ results, surveys, audit, clock });
   const panels = createPanelsService(createPanelsRepository(database.db), {
     respondents: respondentIds,
+    credentialProgress: (gid, header) => credentials.progress(gid, header),
     audit,
     codeKey: keys.panelCode,
     panelKey: derivePanelKey(secrets),

@@ -41,26 +41,44 @@ export const mirrorQuery = () =>
 const publicRead = <T>(path: string, signal: AbortSignal) =>
   apiRequest<T>(path, { signal, public: true, credentials: 'omit' });
 
-/** The mirror's items of answers this device holds: the same numbers the API's list gives. */
-async function deviceItems(own: OwnAnswer[], signal: AbortSignal): Promise<MirrorItem[]> {
+type Question = SurveyDetail['questions'][number];
+
+/**
+ * Answers this device holds, each with its survey and question as published (read without the
+ * session); an answer whose survey or question is gone is left out.
+ */
+export async function namedOwnAnswers(
+  own: OwnAnswer[],
+  signal?: AbortSignal,
+): Promise<Array<{ own: OwnAnswer; survey: SurveyDetail; question: Question }>> {
   const surveys = new Map<string, Promise<SurveyDetail | null>>();
   const surveyOf = (gid: string) => {
     if (!surveys.has(gid)) {
       surveys.set(
         gid,
-        publicRead<SurveyDetail>(
-          `/v1/surveys/${encodeURIComponent(gid)}/video-survey`,
+        apiRequest<SurveyDetail>(`/v1/surveys/${encodeURIComponent(gid)}/video-survey`, {
           signal,
-        ).catch(() => null),
+          public: true,
+          credentials: 'omit',
+        }).catch(() => null),
       );
     }
     return surveys.get(gid)!;
   };
-  const items = await Promise.all(
-    own.map(async (a): Promise<MirrorItem | null> => {
+  const named = await Promise.all(
+    own.map(async (a) => {
       const survey = await surveyOf(a.gid);
       const question = survey?.questions.find((q) => q.qid === a.qid);
-      if (!survey || !question) return null;
+      return survey && question ? { own: a, survey, question } : null;
+    }),
+  );
+  return named.filter((n) => n !== null);
+}
+
+/** The mirror's items of answers this device holds: the same numbers the API's list gives. */
+async function deviceItems(own: OwnAnswer[], signal: AbortSignal): Promise<MirrorItem[]> {
+  const items = await Promise.all(
+    (await namedOwnAnswers(own, signal)).map(async ({ own: a, survey, question }) => {
       const published = await publicRead<QuestionResults>(
         `/v1/questions/${encodeURIComponent(a.qid)}/results/`,
         signal,
@@ -87,8 +105,8 @@ async function deviceItems(own: OwnAnswer[], signal: AbortSignal): Promise<Mirro
         minority: standing === null ? null : standing === 'minority',
         snapshot_at: published?.snapshot_at ?? null,
         next_update_after: published?.next_update_after ?? 0,
-      };
+      } satisfies MirrorItem;
     }),
   );
-  return items.filter((i): i is MirrorItem => i !== null);
+  return items;
 }

@@ -14,14 +14,14 @@ import {
   TimingIdSchema,
   TimingStartRequestSchema,
 } from '@candor/contracts';
-import type { FastifyInstance, onRequestAsyncHookHandler } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { publicOrigin } from '../../lib/origin.js';
 import { QidParamsSchema, errorResponses } from '../../lib/route-schemas.js';
 import { sendJson, serializeOnce } from '../../lib/serialize.js';
+import { sessionOrCredential } from '../../lib/session-or-credential.js';
 import type { CredentialsService } from '../credentials/credentials.service.js';
-import { AppError } from '../../lib/app-error.js';
 import type { AnswersService } from './answers.service.js';
 
 // A timing id that names nothing is a 404 from the service, never a field error.
@@ -75,23 +75,12 @@ export const answersRoutes: FastifyPluginAsyncZod<{
   service: AnswersService;
   credentials: CredentialsService;
 }> = async (app, { service, credentials }) => {
-  // With a credential (decision 020) the request carries no session, and must not: an answer
-  // redeemed beside a bearer token would name its account after all.
-  const sessionOrCredential: onRequestAsyncHookHandler = async function (request, reply) {
-    if (request.headers[CREDENTIAL_HEADER] === undefined) return app.requireUser(request, reply);
-    if (request.headers.authorization !== undefined) {
-      throw new AppError('VALIDATION_FAILED', undefined, {
-        non_field_errors: [
-          'An answer with a credential is sent without a session: leave out the Authorization header.',
-        ],
-      });
-    }
-  };
+  const sessionOrCredentialHook = sessionOrCredential(app);
 
   app.post(
     '/v1/questions/:qid/answer/',
     {
-      onRequest: sessionOrCredential,
+      onRequest: sessionOrCredentialHook,
       schema: {
         tags,
         summary:
@@ -161,7 +150,7 @@ export const answersRoutes: FastifyPluginAsyncZod<{
   app.post(
     '/v1/questions/:qid/rating/',
     {
-      onRequest: sessionOrCredential,
+      onRequest: sessionOrCredentialHook,
       schema: {
         tags,
         summary:

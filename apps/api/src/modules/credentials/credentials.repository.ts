@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, count, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import {
   answerInbox,
@@ -148,6 +148,15 @@ export function createCredentialsRepository(db: Db) {
     /** A sealed rating waiting to be mixed. */
     async enqueue(payload: string): Promise<void> {
       await db.insert(answerInbox).values({ payload });
+    },
+    /** How many of these receipts are stored. */
+    async countRedemptions(keys: string[]): Promise<number> {
+      if (keys.length === 0) return 0;
+      const [row] = await db
+        .select({ n: count() })
+        .from(redemptions)
+        .where(inArray(redemptions.key, keys));
+      return row?.n ?? 0;
     },
     async findRedemption(key: string): Promise<Redemption | undefined> {
       const [row] = await db.select().from(redemptions).where(eq(redemptions.key, key));

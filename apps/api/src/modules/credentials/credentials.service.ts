@@ -54,6 +54,11 @@ interface Redeemer {
   tag: string;
   /** Keys the receipts' digests: only the holder of the credential can compute them. */
   receiptKey: Buffer;
+  /**
+   * Names the credential's holder where a panel completion is kept: a hash of the credential
+   * under another label than the tag, so nothing stored ties a completion to the answers.
+   */
+  holder: string;
 }
 
 /** What waits in the inbox, sealed: an answer (`k` absent) or a rating (`k` 'rating'). */
@@ -171,6 +176,7 @@ export function createCredentialsService(
       surveyId,
       tag: credentialTag(prepared),
       receiptKey: sha256('candor credential receipt\n', prepared),
+      holder: b64(sha256('candor credential holder\n', prepared)),
     };
     if (verified.size >= VERIFIED_CACHE) verified.delete(verified.keys().next().value!);
     verified.set(header, redeemer);
@@ -301,6 +307,31 @@ export function createCredentialsService(
         }
       }
       return { credentials, refused };
+    },
+
+    /**
+     * How many of a listed survey's questions this credential answered (its receipts: an answer
+     * counts as soon as it is acknowledged, before it is mixed), for a panel's completion code;
+     * undefined for a survey that is not listed. Refuses a credential of another survey.
+     */
+    async progress(
+      gid: string,
+      header: string,
+    ): Promise<
+      { surveyId: number; questions: number; answered: number; holder: string } | undefined
+    > {
+      const survey = await deps.surveys.findListed(gid);
+      if (!survey) return undefined;
+      const redeemer = await redeemerOf(header, survey.id);
+      const answered = await repo.countRedemptions(
+        survey.qids.map((qid) => mac(redeemer.receiptKey, `redeem\n${qid}`)),
+      );
+      return {
+        surveyId: survey.id,
+        questions: survey.qids.length,
+        answered,
+        holder: redeemer.holder,
+      };
     },
 
     /** Whether the account holds the survey's credential (answered only with it, then). */

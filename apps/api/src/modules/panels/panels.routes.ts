@@ -1,4 +1,6 @@
 import {
+  CREDENTIAL_HEADER,
+  CredentialHeaderSchema,
   PanelCodeCheckRequestSchema,
   PanelCodeCheckSchema,
   PanelCompletionCountsSchema,
@@ -8,6 +10,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { GidParamsSchema, errorResponses } from '../../lib/route-schemas.js';
+import { sessionOrCredential } from '../../lib/session-or-credential.js';
 import type { PanelsService } from './panels.service.js';
 
 /** The respondent's completion code for a research panel, under the survey's answers. */
@@ -18,14 +21,17 @@ export const panelCompletionRoutes: FastifyPluginAsyncZod<{ service: PanelsServi
   app.post(
     '/v1/surveys/:gid/answers/panel-completion/',
     {
-      onRequest: app.requireUser,
+      onRequest: sessionOrCredential(app),
       schema: {
         tags: ['answers'],
         summary:
           'Complete the survey for a research panel: a signed completion code, issued once every ' +
-          'question is answered (again for the same participant replays it)',
-        security: [{ bearerAuth: [] }],
+          'question is answered (again for the same participant replays it): with the ' +
+          "survey's answer credential in `Candor-Credential` and no session, or as the " +
+          'logged-in member who answered the survey before credentials',
+        security: [{}, { bearerAuth: [] }],
         params: GidParamsSchema,
+        headers: z.looseObject({ [CREDENTIAL_HEADER]: CredentialHeaderSchema.optional() }),
         body: PanelCompletionRequestSchema,
         response: {
           200: PanelCompletionSchema,
@@ -35,8 +41,9 @@ export const panelCompletionRoutes: FastifyPluginAsyncZod<{ service: PanelsServi
       },
     },
     async (request, reply) => {
+      const credential = request.headers[CREDENTIAL_HEADER];
       const { status, body } = await service.complete(
-        request.user!.uuid,
+        credential ? { credential } : { uuid: request.user!.uuid },
         request.params.gid,
         request.body,
       );

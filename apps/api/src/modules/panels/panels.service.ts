@@ -47,8 +47,18 @@ export function dayOf(at: Date): Date {
   return new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate()));
 }
 
+/** Who completes: the logged-in member, or the holder of the survey's answer credential. */
+export type Completer = { uuid: string } | { credential: string };
+
 export interface PanelsServiceDeps {
   respondents: Pick<RespondentIds, 'find'>;
+  /** CredentialsService.progress: what a credential answered of a survey (decision 020). */
+  credentialProgress: (
+    gid: string,
+    header: string,
+  ) => Promise<
+    { surveyId: number; questions: number; answered: number; holder: string } | undefined
+  >;
   audit: Pick<AuditService, 'record'>;
   /** Keys.panelCode: signs the completion codes. */
   codeKey: Buffer;
@@ -68,8 +78,28 @@ export interface PanelsServiceDeps {
  */
 export function createPanelsService(repo: PanelsRepository, deps: PanelsServiceDeps) {
   const clock = deps.clock ?? (() => new Date());
-  const respondentKey = (gid: string, panel: string, uuid: string) =>
-    hmacHex(deps.panelKey, `respondent\n${gid}\n${panel}\n${uuid.toLowerCase()}`);
+  /**
+   * The completion's respondent: of the account, or of the credential's holder hash (which no
+   * stored answer carries: the answers hold the credential's tag, another hash of it).
+   */
+  const respondentKey = (gid: string, panel: string, who: Completer) =>
+    hmacHex(
+      deps.panelKey,
+      'uuid' in who
+        ? `respondent\n${gid}\n${panel}\n${who.uuid.toLowerCase()}`
+        : `respondent\n${gid}\n${panel}\ncredential ${who.credential}`,
+    );
+
+  /** How much of the survey the completer answered: the account's answers, or the receipts. */
+  async function progressOf(gid: string, who: Completer) {
+    if ('credential' in who) {
+      const p = await deps.credentialProgress(gid, who.credential);
+      return p && { progress: p, who: { credential: p.holder } };
+    }
+    const respondentId = await deps.respondents.find(who.uuid);
+    const progress = await repo.progress(gid, respondentId, clock());
+    return progress && { progress, who };
+  }
   /**
    * The participant's hash of one claim: of the participant id and the claiming account, so two
    * accounts claiming one id never meet on the table's unique participant index (rows written
@@ -92,22 +122,22 @@ export function createPanelsService(repo: PanelsRepository, deps: PanelsServiceD
      * member's own answers and completions only.
      */
     async complete(
-      uuid: string,
+      completer: Completer,
       rawGid: string,
       { panel, pid }: PanelCompletionRequest,
     ): Promise<{ status: 200 | 201; body: PanelCompletion }> {
       if (!isUuid(rawGid)) throw new AppError('NOT_FOUND');
       const gid = rawGid.toLowerCase();
-      const respondentId = await deps.respondents.find(uuid);
-      const progress = await repo.progress(gid, respondentId, clock());
-      if (!progress) throw new AppError('NOT_FOUND');
+      const found = await progressOf(gid, completer);
+      if (!found) throw new AppError('NOT_FOUND');
+      const { progress, who } = found;
       if (progress.questions === 0 || progress.answered < progress.questions) {
         throw new AppError(
           'NOT_ANSWERED',
           'Answer every question of this survey first: the completion code comes after the last answer.',
         );
       }
-      const respondent = respondentKey(gid, panel, uuid);
+      const respondent = respondentKey(gid, panel, who);
       const values = {
         surveyId: progress.surveyId,
         panel,

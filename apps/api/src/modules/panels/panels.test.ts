@@ -13,7 +13,9 @@ import { choices, panelCompletions, questions, surveys } from '../../db/schema.j
 import { seedSampleContent } from '../../db/seed/seed.js';
 import { createMember, get, json, post } from '../../test/accounts.js';
 import { createTestApp } from '../../test/app.js';
+import { obtainCredential, redeem } from '../../test/credentials.js';
 import { closeAll, createTestDatabase, engines } from '../../test/database.js';
+import { credentialTag } from '../credentials/credentials.service.js';
 
 const ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
 
@@ -233,6 +235,71 @@ describe.each(engines)('panel completion codes on %s', (engine) => {
     );
     expect(statuses).toEqual([201, 200, 409]);
   }, 120_000);
+
+  it("issues the code to the survey's credential, with no session, once its receipts cover every question", async () => {
+    const member = await createMember(app);
+    const credential = await obtainCredential(app, member.token, gid);
+    const withCredential = (panel: string, pid: string, extra: Record<string, string> = {}) =>
+      post(
+        app,
+        completionUrl(),
+        { panel, pid },
+        { headers: { 'candor-credential': credential, ...extra } },
+      );
+    for (const upTo of [0, asked.length - 1]) {
+      for (const q of asked.slice(0, upTo)) {
+        expect((await redeem(app, q.qid, credential, q.body)).statusCode).toBeLessThan(300);
+      }
+      const early = await withCredential('cred-panel', 'c-1');
+      expect(early.statusCode, early.body).toBe(409);
+      expect(json(early).code).toBe('NOT_ANSWERED');
+    }
+    const last = asked[asked.length - 1]!;
+    expect((await redeem(app, last.qid, credential, last.body)).statusCode).toBe(201);
+    // The answers still wait to be mixed: the receipts alone prove them.
+    const done = await withCredential('cred-panel', 'c-1');
+    expect(done.statusCode, done.body).toBe(201);
+    const completion = PanelCompletionSchema.parse(json(done));
+    expect((await check('cred-panel', 'c-1', completion.code)).valid).toBe(true);
+    // Replayed: the same code; another participant id from the same credential: refused.
+    const again = await withCredential('cred-panel', 'c-1');
+    expect([again.statusCode, json(again).code]).toEqual([200, completion.code]);
+    expect((await withCredential('cred-panel', 'c-2')).statusCode).toBe(409);
+
+    // The account itself answered nothing: with its session it gets no code.
+    expect((await complete(member.token, 'cred-panel', 'c-3')).statusCode).toBe(409);
+    // A credential beside the session would name the account: refused, nothing recorded.
+    const both = await withCredential('cred-panel', 'c-4', {
+      authorization: `Bearer ${member.token}`,
+    });
+    expect(both.statusCode).toBe(400);
+    // Another survey's credential, or a forged one, completes nothing here.
+    const [consent] = await database.db
+      .select({ gid: surveys.gid })
+      .from(surveys)
+      .where(eq(surveys.slug, 'consent'));
+    const foreign = await obtainCredential(app, member.token, consent!.gid);
+    const [prepared] = credential.split('.');
+    for (const header of [foreign, `${prepared}.${Buffer.alloc(256).toString('base64url')}`]) {
+      const res = await post(
+        app,
+        completionUrl(),
+        { panel: 'cred-panel', pid: 'c-5' },
+        { headers: { 'candor-credential': header } },
+      );
+      expect(res.statusCode, res.body).toBe(403);
+      expect(json(res).code).toBe('CREDENTIAL_INVALID');
+    }
+
+    // The stored completion holds neither the credential nor the tag its answers carry.
+    const stored = (await rows()).filter((r) => r.panel === 'cred-panel');
+    expect(stored).toHaveLength(1);
+    const text = JSON.stringify(stored);
+    const tag = credentialTag(Buffer.from(prepared!, 'base64url'));
+    for (const secret of [prepared!, credential.split('.')[1]!, tag, tag.slice(5), member.uuid]) {
+      expect(text).not.toContain(secret);
+    }
+  });
 
   it('keeps and publishes the day of a completion, never its time', async () => {
     const before = new Date();

@@ -253,10 +253,17 @@ export function createSurveysService(
     /** A listed survey's key and whether it is closed; undefined for any other gid. */
     async findListed(
       gid: string,
-    ): Promise<{ id: number; gid: string; closed: boolean } | undefined> {
+    ): Promise<{ id: number; gid: string; closed: boolean; qids: string[] } | undefined> {
       if (!isUuid(gid)) return undefined;
       const s = (await listed(clock())).byGid.get(gid.toLowerCase());
-      return s && { id: s.id, gid: s.gid, closed: s.closedAt !== null };
+      return (
+        s && {
+          id: s.id,
+          gid: s.gid,
+          closed: s.closedAt !== null,
+          qids: s.questions.map((q) => q.qid),
+        }
+      );
     },
 
     /** The listed surveys that take answers now (credentials are issued for these at login). */

@@ -28,7 +28,7 @@ export function postRating(qid: string, score: number) {
  * A request redeemed with the survey's anonymous credential (decision 020): no session, no
  * cookie, nothing of the account; the credential is the only proof that a verified member sent it.
  */
-const redeemed = (token: string, headers: Record<string, string> = {}) => ({
+export const redeemed = (token: string, headers: Record<string, string> = {}) => ({
   public: true,
   credentials: 'omit' as const,
   headers: { [CREDENTIAL_HEADER]: token, ...headers },

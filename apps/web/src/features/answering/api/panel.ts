@@ -1,7 +1,8 @@
 import type { PanelCompletion } from '@candor/contracts';
 import { queryOptions } from '@tanstack/react-query';
 import { ApiError, apiPost } from '../../../lib/api-client';
-import { flushOutbox } from './outbox';
+import { redeemed } from './answers';
+import { credentials, currentOwner, flushOutbox } from './outbox';
 
 /** A respondent sent by a research panel (`?panel=...&pid=...&return=https://...`). */
 export interface Panel {
@@ -65,16 +66,20 @@ export function recalledPanel(gid: string): Panel | null {
 
 /**
  * The completion code, issued by the server once every answer is stored: answers still in the
- * outbox go first, and "not answered yet" is retried while they arrive.
+ * outbox go first, and "not answered yet" is retried while they arrive. Asked with the survey's
+ * credential when its answers went with it (the server sees their receipts, not the account),
+ * else as the member who answered before credentials.
  */
 export const panelCompletionQuery = (gid: string, panel: string, pid: string) =>
   queryOptions({
     queryKey: ['answering', 'panel-completion', gid, panel, pid] as const,
     queryFn: async () => {
       await flushOutbox();
+      const held = await credentials.stateFor(currentOwner(), gid);
       return apiPost<PanelCompletion>(
         `/v1/surveys/${encodeURIComponent(gid)}/answers/panel-completion/`,
         { panel, pid },
+        held.kind === 'ready' ? redeemed(held.token) : undefined,
       );
     },
     retry: (failures, err) =>
