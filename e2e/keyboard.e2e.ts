@@ -120,7 +120,8 @@ describe('the keyboard alone', () => {
     await tabTo(page, (f) => f.tag === 'A' && f.name.includes(s.name));
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { level: 1, name: s.name }).waitFor();
-    // Enter starts the survey from its intro.
+    // Enter starts the survey from its intro, once its start is ready (not busy).
+    await page.locator('.intro button.button--primary:not([disabled])').waitFor();
     await enter(page);
 
     const given: string[] = [];
@@ -207,6 +208,8 @@ describe('the keyboard alone', () => {
     await tabTo(page, (f) => f.tag === 'A' && f.name.includes(s.name));
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { level: 1, name: s.name }).waitFor();
+    // The start waits (busy, disabled) while this browser's records are read, as a person sees.
+    await page.locator('.intro button.button--primary:not([disabled])').waitFor();
     await tabTo(page, (f) => f.tag === 'BUTTON' && f.name.startsWith('Start the survey'));
     await page.keyboard.press('Enter');
 

@@ -179,12 +179,13 @@ export function createCredentials({ db }: Deps) {
       return db().credentials.where('owner').equals(owner).toArray();
     },
 
-    /** A credential the vault brought from another device of the member. */
-    async adopt(owner: string, gid: string, token: string, keyId: string): Promise<void> {
+    /** A credential the vault brought from another device of the member: true if it is new here. */
+    async adopt(owner: string, gid: string, token: string, keyId: string): Promise<boolean> {
       const row = await rowOf(owner, gid);
-      if (row?.state === 'ready') return;
+      if (row?.state === 'ready') return false;
       if (row) await db().credentials.update(row.id, { state: 'ready', token, keyId });
       else await db().credentials.add({ owner, gid, state: 'ready', token, keyId });
+      return true;
     },
   };
 }

@@ -244,6 +244,11 @@ describe('outbox', () => {
     // Answered there, so nothing is sent from here.
     expect(calls).toEqual([]);
     expect(await pendingCount()).toBe(0);
+    // The same vault again (every sync applies it): nothing changed, so the screens are not
+    // told to read theirs again (a survey's intro would fall back to waiting under the person).
+    const version = useLocalAnswers.getState().version;
+    await applyVault(first);
+    expect(useLocalAnswers.getState().version).toBe(version);
   });
 
   it('keeps the answers of an account under review on the device, and sends them once approved', async () => {

@@ -397,8 +397,12 @@ export async function applyVault(merged: VaultContents): Promise<void> {
       }
     }
   });
-  for (const c of merged.credentials) await credentials.adopt(owner, c.gid, c.token, c.keyId);
-  changed();
+  let adopted = 0;
+  for (const c of merged.credentials) {
+    if (await credentials.adopt(owner, c.gid, c.token, c.keyId)) adopted++;
+  }
+  // Only a change is told: every sync applies the vault, and the screens read theirs again.
+  if (restored + adopted > 0) changed();
   if (restored > 0) emit({ type: 'restored', answers: restored });
   void flushOutbox();
 }

@@ -78,7 +78,7 @@ export function SurveyFlow({ survey, member, panel, renderIntro }: Props) {
   const [shuffle] = useState(() => loadShuffle(survey));
   // This browser's records, with what they were read for (survey, person, local version):
   // records read for another are as good as none until read again.
-  const [loaded, setLoaded] = useState<{ key: string; rows: Map<string, Mine> } | null>(null);
+  const [loaded, setLoaded] = useState<{ whose: string; rows: Map<string, Mine> } | null>(null);
   const attempted = useQuery({ ...answeringQueries.attempted(), enabled: member !== null });
   const [results, setResults] = useState<Record<string, QuestionResults>>({});
   // When each answer of this page was given or sent (ms): results older than it do not hold
@@ -110,10 +110,12 @@ export function SurveyFlow({ survey, member, panel, renderIntro }: Props) {
   // read again.
   const claimPending = useLocalAnswers((s) => member !== null && s.offered > 0);
   const localVersion = useLocalAnswers((s) => s.version);
-  const localKey = `${gid} ${member?.uuid ?? ''} ${localVersion}`;
-  const local = loaded?.key === localKey ? loaded.rows : null;
+  const whose = `${gid} ${member?.uuid ?? ''}`;
+  // While a change is read again (another tab's answer, the vault's sync) the rows read for
+  // this survey and person stand: the screen does not fall back to waiting under the person.
+  const local = loaded?.whose === whose ? loaded.rows : null;
   const setLocal = (update: (rows: Map<string, Mine>) => Map<string, Mine>) =>
-    setLoaded((l) => (l?.key === localKey ? { key: localKey, rows: update(l.rows) } : l));
+    setLoaded((l) => (l?.whose === whose ? { whose, rows: update(l.rows) } : l));
 
   // What this person answered: in this browser, and (for a member) known to the API.
   useEffect(() => {
@@ -122,13 +124,13 @@ export function SurveyFlow({ survey, member, panel, renderIntro }: Props) {
     void setOutboxOwner(member?.uuid ?? null)
       .then(() => localAnswers(gid))
       .then((rows) => {
-        if (live) setLoaded({ key: localKey, rows: new Map([...rows]) });
+        if (live) setLoaded({ whose, rows: new Map([...rows]) });
       })
-      .catch(() => live && setLoaded({ key: localKey, rows: new Map() }));
+      .catch(() => live && setLoaded({ whose, rows: new Map() }));
     return () => {
       live = false;
     };
-  }, [gid, member?.uuid, localKey]);
+  }, [gid, member?.uuid, whose, localVersion]);
   useEffect(() => {
     if (attempted.data) setAttempted(attempted.data);
   }, [attempted.data, setAttempted]);
