@@ -314,7 +314,10 @@ export function createAnswersService(repo: AnswersRepository, deps: AnswersServi
     /**
      * Ends a timing: stores its duration once (a second end of the same id stores nothing).
      * An id that is not good, of the other kind or of another member is NOT_FOUND; a duration
-     * over an hour, or negative, is answered alike but not stored.
+     * over an hour, or negative, is answered alike but not stored. Nor is the timing of a
+     * survey the account answers with its credential (decision 020, slice 3): stored beside the
+     * account's respondent, it would name a question the account answered, which its answers
+     * must not; the device sends that answer's duration with the answer instead.
      */
     async endTiming(uuid: string, kind: TimingKind, id: string): Promise<TimingId> {
       const claims = verifyTimingId(deps.timingKey, id);
@@ -327,6 +330,7 @@ export function createAnswersService(repo: AnswersRepository, deps: AnswersServi
       const q = await questionOf(claims.qid);
       const durationMs = clock().getTime() - claims.startMs;
       if (durationMs < 0 || durationMs > MAX_TIMING_MS) return { id };
+      if (await deps.holdsCredential?.(uuid, q.surveyId)) return { id };
       const respondentId = await respondents.getOrCreate(uuid);
       await goneIfErased(
         uuid,

@@ -17,7 +17,7 @@ import {
 import { seedSampleContent } from '../../db/seed/seed.js';
 import { deriveProfileKey, derivePseudonymKey, hmacHex } from '../../lib/keys.js';
 import { openProfile } from '../../lib/profile-seal.js';
-import { createMember, get, json, post } from '../../test/accounts.js';
+import { createMember, get, json, post, send } from '../../test/accounts.js';
 import { createTestApp, testSecrets } from '../../test/app.js';
 import { blindForTest, obtainCredential, redeem } from '../../test/credentials.js';
 import { closeAll, createTestDatabase, engines } from '../../test/database.js';
@@ -464,6 +464,49 @@ describe.each(engines)('anonymous answer credentials on %s', (engine) => {
         where rt.question_id = ${q.id} and r.pseudonym like 'cred:%'`);
       const [row] = (result as { rows: Array<{ score: number; duration_ms: number }> }).rows;
       expect(row).toEqual({ score: 7, duration_ms: 4200 });
+    });
+  });
+
+  describe("the spec's timing calls", () => {
+    it('store nothing beside the account for a survey it answers with its credential', async () => {
+      const member = await createMember(app);
+      const s = listed[3]!;
+      const q = s.questions[0]!;
+      const credential = await obtainCredential(app, member.token, s.gid);
+      expect((await redeem(app, q.qid, credential, { choice: q.labels[0] })).statusCode).toBe(201);
+      const timingRows = async () =>
+        (
+          (await database.db.execute(
+            sql`select count(*)::int as n from timings where question_id = ${q.id}`,
+          )) as unknown as { rows: Array<{ n: number }> }
+        ).rows[0]!.n;
+      const before = await timingRows();
+      // The seed's calls, as an old client would make them with the session, both kinds.
+      for (const kind of ['answer', 'graph'] as const) {
+        const started = await post(
+          app,
+          `/api/v1/questions/${kind}-time-start/`,
+          { qid: q.qid },
+          { token: member.token },
+        );
+        expect(started.statusCode, started.body).toBe(201);
+        const { id } = json<{ id: string }>(started);
+        const ended = await send(
+          app,
+          'PUT',
+          `/api/v1/questions/${kind}-time-end/${encodeURIComponent(id)}`,
+          undefined,
+          member,
+        );
+        expect(ended.statusCode, ended.body).toBe(200);
+      }
+      // Nothing ties the account to the question: no timing row, no respondent of its own.
+      expect(await timingRows()).toBe(before);
+      const pseudonym = hmacHex(derivePseudonymKey(secrets), member.uuid);
+      const own = await database.db.execute(
+        sql`select count(*)::int as n from respondents where pseudonym = ${pseudonym}`,
+      );
+      expect((own as unknown as { rows: Array<{ n: number }> }).rows[0]!.n).toBe(0);
     });
   });
 
