@@ -1,4 +1,6 @@
 import { type ReactNode, useCallback, useEffect, useId, useRef, useState } from 'react';
+import type { FieldValues, Path, UseFormSetError } from 'react-hook-form';
+import { applyServerErrors } from '../lib/form-errors';
 import './form.css';
 
 /** A labelled form field with its hint and error, wired for screen readers. */
@@ -102,4 +104,34 @@ export function useFocusFirstInvalid() {
     setTries((n) => n + 1);
   }, []);
   return { formRef: ref, failed, tries };
+}
+
+const TRY_AGAIN = 'Something went wrong. Please try again.';
+
+/**
+ * A form's failures, one way for every account screen: `start()` before a try clears the last
+ * alert; `invalid()` when the form's own check fails; `refused(err)` when the API says no (its
+ * field errors under `fields`, the rest in the card's alert, FormAlert). Either way focus goes
+ * to the first invalid field, or to the alert (useFocusFirstInvalid).
+ */
+export function useFormFailure<T extends FieldValues>(
+  setError: UseFormSetError<T>,
+  fields: ReadonlyArray<Path<T>>,
+) {
+  const { formRef, failed, tries } = useFocusFirstInvalid();
+  const [alert, setAlert] = useState<string | null>(null);
+  return {
+    formRef,
+    tries,
+    alert,
+    start: () => setAlert(null),
+    invalid: () => {
+      setAlert(null);
+      failed();
+    },
+    refused: (err: unknown) => {
+      setAlert(applyServerErrors(err, setError, fields, TRY_AGAIN).join(' ') || null);
+      failed();
+    },
+  };
 }

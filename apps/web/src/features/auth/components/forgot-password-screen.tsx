@@ -1,13 +1,11 @@
 import { type ForgotPasswordRequest, ForgotPasswordRequestSchema } from '@candor/contracts';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { Link, useNavigate } from 'react-router';
-import { AuthCard, Field, FormAlert, useFocusFirstInvalid } from '../../../components/form';
+import { AuthCard, Field, FormAlert, useFormFailure } from '../../../components/form';
 import { PageHead } from '../../../components/page-head';
 import { accountsApi } from '../api/accounts';
 import { PhoneField } from '../../../components/phone-field';
-import { applyServerErrors } from '../../../lib/form-errors';
 import { useFlowStore } from '../stores/flow-store';
 import { dismissErrorToasts } from '../../../lib/toasts';
 
@@ -22,33 +20,21 @@ export function ForgotPasswordScreen() {
     shouldFocusError: false,
   });
   const { errors, isSubmitting } = form.formState;
-  const { formRef, failed, tries } = useFocusFirstInvalid();
-  const [alert, setAlert] = useState<string | null>(null);
+  const { formRef, tries, alert, start, invalid, refused } = useFormFailure(form.setError, [
+    'phone_number',
+  ]);
 
-  const onSubmit = form.handleSubmit(
-    async (values) => {
-      setAlert(null);
-      try {
-        await accountsApi.forgotPassword(values);
-        dismissErrorToasts();
-        codeSent(values.phone_number, 'reset');
-        await navigate('/verify');
-      } catch (err) {
-        const rest = applyServerErrors(
-          err,
-          form.setError,
-          ['phone_number'],
-          'Something went wrong. Please try again.',
-        );
-        setAlert(rest.join(' ') || null);
-        failed();
-      }
-    },
-    () => {
-      setAlert(null);
-      failed();
-    },
-  );
+  const onSubmit = form.handleSubmit(async (values) => {
+    start();
+    try {
+      await accountsApi.forgotPassword(values);
+      dismissErrorToasts();
+      codeSent(values.phone_number, 'reset');
+      await navigate('/verify');
+    } catch (err) {
+      refused(err);
+    }
+  }, invalid);
 
   return (
     <AuthCard

@@ -1,14 +1,12 @@
 import { type LoginRequest, LoginRequestSchema } from '@candor/contracts';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { Link, useNavigate } from 'react-router';
 import { successToast } from '../../../lib/toasts';
-import { AuthCard, Field, FormAlert, useFocusFirstInvalid } from '../../../components/form';
+import { AuthCard, Field, FormAlert, useFormFailure } from '../../../components/form';
 import { NotMyDeviceNote } from '../../../components/not-my-device';
 import { PageHead } from '../../../components/page-head';
 import { PhoneField } from '../../../components/phone-field';
-import { applyServerErrors } from '../../../lib/form-errors';
 import { PasswordInput } from '../../../components/password-input';
 import { useAuthStore } from '../../../lib/auth-store';
 import { afterLoginPath } from '../../../lib/survey-storage';
@@ -19,36 +17,25 @@ export function LoginScreen() {
   const form = useForm<LoginRequest>({
     resolver: zodResolver(LoginRequestSchema),
     defaultValues: { phone_number: '', password: '' },
-    // Focus goes to the first invalid field in reading order (useFocusFirstInvalid).
+    // Focus goes to the first invalid field in reading order (useFormFailure).
     shouldFocusError: false,
   });
   const { errors, isSubmitting } = form.formState;
-  const { formRef, failed, tries } = useFocusFirstInvalid();
-  const [alert, setAlert] = useState<string | null>(null);
+  const { formRef, tries, alert, start, invalid, refused } = useFormFailure(form.setError, [
+    'phone_number',
+    'password',
+  ]);
 
-  const onSubmit = form.handleSubmit(
-    async (values) => {
-      setAlert(null);
-      try {
-        await login(values);
-        successToast('Logged In');
-        await navigate(afterLoginPath(), { replace: true });
-      } catch (err) {
-        const rest = applyServerErrors(
-          err,
-          form.setError,
-          ['phone_number', 'password'],
-          'Something went wrong. Please try again.',
-        );
-        setAlert(rest.join(' ') || null);
-        failed();
-      }
-    },
-    () => {
-      setAlert(null);
-      failed();
-    },
-  );
+  const onSubmit = form.handleSubmit(async (values) => {
+    start();
+    try {
+      await login(values);
+      successToast('Logged In');
+      await navigate(afterLoginPath(), { replace: true });
+    } catch (err) {
+      refused(err);
+    }
+  }, invalid);
 
   return (
     <AuthCard

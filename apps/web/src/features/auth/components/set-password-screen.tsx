@@ -1,15 +1,13 @@
 import { PASSWORD_MIN_LENGTH, PasswordSchema } from '@candor/contracts';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { Link, useNavigate } from 'react-router';
 import { dismissErrorToasts, successToast } from '../../../lib/toasts';
 import { z } from 'zod';
-import { AuthCard, Field, FormAlert, useFocusFirstInvalid } from '../../../components/form';
+import { AuthCard, Field, FormAlert, useFormFailure } from '../../../components/form';
 import { PageHead } from '../../../components/page-head';
 import { accountsApi } from '../api/accounts';
 import { PasswordInput } from '../../../components/password-input';
-import { applyServerErrors } from '../../../lib/form-errors';
 import { useAuthStore } from '../../../lib/auth-store';
 import { useFlowStore } from '../stores/flow-store';
 import { afterLoginPath } from '../../../lib/survey-storage';
@@ -31,8 +29,9 @@ export function SetPasswordScreen() {
   });
   const { errors, isSubmitting } = form.formState;
   const password = useWatch({ control: form.control, name: 'password' });
-  const { formRef, failed, tries } = useFocusFirstInvalid();
-  const [alert, setAlert] = useState<string | null>(null);
+  const { formRef, tries, alert, start, invalid, refused } = useFormFailure(form.setError, [
+    'password',
+  ]);
 
   if (!passwordToken) {
     return (
@@ -49,7 +48,7 @@ export function SetPasswordScreen() {
   }
 
   const onSubmit = form.handleSubmit(async ({ password: chosen }) => {
-    setAlert(null);
+    start();
     try {
       const tokens = await accountsApi.setPassword({
         password_token: passwordToken,
@@ -65,16 +64,9 @@ export function SetPasswordScreen() {
         await navigate('/welcome', { replace: true });
       }
     } catch (err) {
-      const rest = applyServerErrors(
-        err,
-        form.setError,
-        ['password'],
-        'Something went wrong. Please try again.',
-      );
-      setAlert(rest.join(' ') || null);
-      failed();
+      refused(err);
     }
-  }, failed);
+  }, invalid);
 
   const longEnough = password.length >= PASSWORD_MIN_LENGTH;
   return (

@@ -7,14 +7,13 @@ import {
   SignupRequestSchema,
 } from '@candor/contracts';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useId, useState } from 'react';
+import { useId } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { Link, Navigate, useNavigate } from 'react-router';
-import { AuthCard, Field, FormAlert, useFocusFirstInvalid } from '../../../components/form';
+import { AuthCard, Field, FormAlert, useFormFailure } from '../../../components/form';
 import { PageHead } from '../../../components/page-head';
 import { accountsApi } from '../api/accounts';
 import { PhoneField } from '../../../components/phone-field';
-import { applyServerErrors } from '../../../lib/form-errors';
 import { useFlowStore } from '../stores/flow-store';
 import { countries } from '../../../lib/countries';
 import { useAuthStore } from '../../../lib/auth-store';
@@ -37,38 +36,24 @@ function SignupForm() {
   const form = useForm<SignupForm>({
     resolver: zodResolver(SignupRequestSchema),
     defaultValues: { phone_number: '', name: '', country: 'US' },
-    // Focus goes to the first invalid field in reading order (useFocusFirstInvalid).
+    // Focus goes to the first invalid field in reading order (useFormFailure).
     shouldFocusError: false,
   });
   const { errors, isSubmitting, dirtyFields } = form.formState;
-  const { formRef, failed, tries } = useFocusFirstInvalid();
-  const [alert, setAlert] = useState<string | null>(null);
+  const { formRef, tries, alert, start, invalid, refused } = useFormFailure(form.setError, FIELDS);
   const genderErrorId = `${useId()}-gender-error`;
 
-  const onSubmit = form.handleSubmit(
-    async (values) => {
-      setAlert(null);
-      try {
-        await accountsApi.signup({ ...values, name: values.name === '' ? undefined : values.name });
-        dismissErrorToasts();
-        codeSent(values.phone_number, 'signup');
-        await navigate('/verify');
-      } catch (err) {
-        const rest = applyServerErrors(
-          err,
-          form.setError,
-          FIELDS,
-          'Something went wrong. Please try again.',
-        );
-        setAlert(rest.join(' ') || null);
-        failed();
-      }
-    },
-    () => {
-      setAlert(null);
-      failed();
-    },
-  );
+  const onSubmit = form.handleSubmit(async (values) => {
+    start();
+    try {
+      await accountsApi.signup({ ...values, name: values.name === '' ? undefined : values.name });
+      dismissErrorToasts();
+      codeSent(values.phone_number, 'signup');
+      await navigate('/verify');
+    } catch (err) {
+      refused(err);
+    }
+  }, invalid);
 
   return (
     <AuthCard
