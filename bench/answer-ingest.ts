@@ -16,6 +16,7 @@ import { choices, questions, surveys, users } from '../apps/api/src/db/schema';
 import { seedSampleContent } from '../apps/api/src/db/seed/seed';
 import { deriveKeys } from '../apps/api/src/lib/keys';
 import { createTokenService } from '../apps/api/src/lib/tokens';
+import { openSessions } from '../apps/api/src/test/sessions';
 import { type CpuUse, ceiling, cpuMeter } from './cpu';
 import { type LoadResult, createPostgresDatabase, median, startBare, startCandor } from './lib';
 
@@ -90,8 +91,9 @@ export async function prepare(
       from generate_series(1, ${members}) g`);
     const uuids = (await database.db.select({ uuid: users.uuid }).from(users)).map((u) => u.uuid);
     const tokens = createTokenService(deriveKeys({ jwtSecret }), { accessTtlSeconds: 3600 });
+    const sids = await openSessions(database.db, uuids);
     const signed = await Promise.all(
-      uuids.map((sub) => tokens.signAccess({ sub, role: 'member' })),
+      uuids.map((sub, i) => tokens.signAccess({ sub, role: 'member', sid: sids[i]! })),
     );
     return { tokens: signed, targets } satisfies Prepared;
   } finally {

@@ -10,6 +10,7 @@ import { users } from '../apps/api/src/db/schema';
 import { seedSampleContent } from '../apps/api/src/db/seed/seed';
 import { deriveKeys } from '../apps/api/src/lib/keys';
 import { createTokenService } from '../apps/api/src/lib/tokens';
+import { openSessions } from '../apps/api/src/test/sessions';
 import { blindForTest } from '../apps/api/src/test/credentials';
 import { createPostgresDatabase, median, startCandor } from './lib';
 
@@ -35,7 +36,10 @@ async function prepare(databaseUrl: string, jwtSecret: string) {
       from generate_series(1, ${MEMBERS}) g`);
     const uuids = (await database.db.select({ uuid: users.uuid }).from(users)).map((u) => u.uuid);
     const tokens = createTokenService(deriveKeys({ jwtSecret }), { accessTtlSeconds: 3600 });
-    return await Promise.all(uuids.map((sub) => tokens.signAccess({ sub, role: 'member' })));
+    const sids = await openSessions(database.db, uuids);
+    return await Promise.all(
+      uuids.map((sub, i) => tokens.signAccess({ sub, role: 'member', sid: sids[i]! })),
+    );
   } finally {
     await database.close();
   }

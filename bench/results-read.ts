@@ -19,6 +19,7 @@ import {
   hmacHex,
 } from '../apps/api/src/lib/keys';
 import { createTokenService } from '../apps/api/src/lib/tokens';
+import { openSessions } from '../apps/api/src/test/sessions';
 import { createRespondentsRepository } from '../apps/api/src/modules/respondents/respondents.repository';
 import { createRespondentIds } from '../apps/api/src/modules/respondents/respondent-ids';
 import { createRespondentsService } from '../apps/api/src/modules/respondents/respondents.service';
@@ -122,7 +123,8 @@ async function prepare(database: Database, n: number, jwtSecret: string): Promis
   });
   await results.releaseNow(q!.id);
   const tokens = createTokenService(deriveKeys({ jwtSecret }), { accessTtlSeconds: 3600 });
-  const token = await tokens.signAccess({ sub: member!.uuid, role: 'member' });
+  const [sid] = await openSessions(db, [member!.uuid]);
+  const token = await tokens.signAccess({ sub: member!.uuid, role: 'member', sid: sid! });
   const naive = async () => {
     const t = performance.now();
     await db.execute(sql`

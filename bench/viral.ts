@@ -15,6 +15,7 @@ import { choices, questions, surveys, users } from '../apps/api/src/db/schema';
 import { seedSampleContent } from '../apps/api/src/db/seed/seed';
 import { deriveKeys } from '../apps/api/src/lib/keys';
 import { createTokenService } from '../apps/api/src/lib/tokens';
+import { openSessions } from '../apps/api/src/test/sessions';
 import { createPostgresDatabase, startCandor } from './lib';
 
 const MEMBERS = Number(process.env.BENCH_VIRAL_MEMBERS ?? 10_000);
@@ -69,8 +70,11 @@ async function prepare(
       from generate_series(1, ${MEMBERS}) g`);
     const uuids = (await database.db.select({ uuid: users.uuid }).from(users)).map((u) => u.uuid);
     const tokens = createTokenService(deriveKeys({ jwtSecret }), { accessTtlSeconds: 3600 });
+    const sids = await openSessions(database.db, uuids);
     return {
-      tokens: await Promise.all(uuids.map((sub) => tokens.signAccess({ sub, role: 'member' }))),
+      tokens: await Promise.all(
+        uuids.map((sub, i) => tokens.signAccess({ sub, role: 'member', sid: sids[i]! })),
+      ),
       targets,
     };
   } finally {

@@ -57,7 +57,11 @@ import { memberDataRoutes } from './modules/auth/member-data.routes.js';
 import { createMemberDataService } from './modules/auth/member-data.service.js';
 import { createPasswordLimits } from './modules/auth/password-limits.js';
 import { SESSION_CHANNEL, createSessionChanges } from './modules/auth/session-changes.js';
-import { createSessionGate } from './modules/auth/session-gate.js';
+import {
+  SESSION_LEASE_MS,
+  SESSION_PROBE_MS,
+  createSessionGate,
+} from './modules/auth/session-gate.js';
 import { sessionsRoutes } from './modules/auth/sessions.routes.js';
 import { createSessionsService } from './modules/auth/sessions.service.js';
 import { signupReviewRoutes } from './modules/auth/signup-review.routes.js';
@@ -247,17 +251,25 @@ export async function buildApp({
   const keys = deriveKeys(secrets);
   // Every access token is checked against its account and session; what this process read is
   // cached until a change is written here (accounts or users) or announced by another process
-  // (decision 005).
+  // (decision 005). On PostgreSQL other processes may write: the cache is trusted only under a
+  // lease renewed by probes of the notification connection, and a change that takes something
+  // away is answered only once every lease from before it has run out (decision 023).
+  const shared = database.engine === 'postgres';
   const sessionChanges = createSessionChanges(database.db, {
     onSessionChange: (uuid) => sessionGate.invalidate(uuid),
+    settleMs: shared ? SESSION_LEASE_MS : 0,
   });
   const authRepository = createAuthRepository(database.db, sessionChanges);
-  const sessionGate = createSessionGate(authRepository, { now: () => clock().getTime() });
+  const sessionGate = createSessionGate(authRepository, {
+    now: () => clock().getTime(),
+    ...(shared ? { lease: { ms: SESSION_LEASE_MS } } : {}),
+  });
   let stopListening: (() => Promise<void>) | undefined;
   app.addHook('onReady', async () => {
     stopListening = await database.listen(SESSION_CHANNEL, {
       onMessage: (uuid) => sessionGate.invalidate(uuid),
       onState: (listening) => sessionGate.setListening(listening),
+      caughtUp: { everyMs: SESSION_PROBE_MS, heard: (sentAt) => sessionGate.caughtUp(sentAt) },
       onError: (err) => app.log.warn({ err }, 'session notifications: connection lost; retrying'),
     });
   });

@@ -76,6 +76,15 @@ export interface ListenHandlers {
    * that relies on them for invalidation stops trusting itself until it is back.
    */
   onState?: (listening: boolean) => void;
+  /**
+   * On PostgreSQL, the connection is probed every `everyMs` (instead of HEARTBEAT_MS) and
+   * `heard(sentAt)` told of each probe answered, with the `performance.now()` at which it was
+   * sent: every notification committed before the server read that probe has been handed to
+   * `onMessage` by then (the server sends a listener's pending notifications before it answers
+   * its next statement, and the connection keeps the order). A cache that lets nothing in
+   * unless such a probe is recent cannot miss a change by more than that (decision 023).
+   */
+  caughtUp?: { everyMs: number; heard: (sentAt: number) => void };
   onError?: (err: Error) => void;
 }
 
@@ -141,7 +150,13 @@ async function listenPg(
     current = client;
     // A partition closes nothing: without the heartbeat this connection would wait for
     // notifications that never come, and the caches relying on it would go on trusting themselves.
-    stopBeating = heartbeat(client, lost);
+    stopBeating = heartbeat(
+      client,
+      lost,
+      handlers.caughtUp
+        ? { everyMs: handlers.caughtUp.everyMs, answered: handlers.caughtUp.heard }
+        : {},
+    );
     handlers.onState?.(true);
   }
   await connect();

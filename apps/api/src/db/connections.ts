@@ -122,27 +122,42 @@ function withoutParam(connectionString: string, name: string): string {
 }
 
 /**
- * Runs `SELECT 1` on `client` every HEARTBEAT_MS; the first that fails (not answered within
- * HEARTBEAT_TIMEOUT_MS, a lost connection) is handed to `dead`, once. Returns the function that
- * stops.
+ * Runs `SELECT 1` on `client` every `everyMs` (HEARTBEAT_MS by default); the first that fails
+ * (not answered within HEARTBEAT_TIMEOUT_MS, a lost connection) is handed to `dead`, once.
+ * `answered(sentAt)` is told of each one answered, with the `performance.now()` at which it
+ * was sent. Returns the function that stops.
  */
-export function heartbeat(client: pg.Client, dead: (err: Error) => void): () => void {
+export function heartbeat(
+  client: pg.Client,
+  dead: (err: Error) => void,
+  {
+    everyMs = HEARTBEAT_MS,
+    answered,
+  }: { everyMs?: number; answered?: (sentAt: number) => void } = {},
+): () => void {
   let beating = false;
+  let stopped = false;
   const timer = setInterval(() => {
     if (beating) return; // the previous one is still waiting: its timeout decides
     beating = true;
+    // Taken before the statement is written: the server reads it no earlier than this.
+    const sentAt = performance.now();
     briefly(client, 'SELECT 1').then(
       () => {
         beating = false;
+        if (!stopped) answered?.(sentAt);
       },
       (err: unknown) => {
         clearInterval(timer);
         dead(err as Error);
       },
     );
-  }, HEARTBEAT_MS);
+  }, everyMs);
   timer.unref();
-  return () => clearInterval(timer);
+  return () => {
+    stopped = true;
+    clearInterval(timer);
+  };
 }
 
 /**

@@ -16,10 +16,10 @@ export interface AccessClaims {
   role: Role;
   /**
    * The session (refresh-token family) the token was issued for: every request checks that it
-   * is still live (plugins/auth.ts), so logging out ends the token at once. Tokens made outside
-   * a login (tests, tools) have none and are checked against the account alone.
+   * is still live (plugins/auth.ts), so logging out ends the token at once. Every token names
+   * one: a token without it could not be ended by any logout, and is refused.
    */
-  sid?: string;
+  sid: string;
 }
 
 export interface PasswordClaims {
@@ -91,7 +91,7 @@ export function createTokenService(
     /** A short-lived access token for `claims.sub` with its role. */
     async signAccess(claims: AccessClaims): Promise<string> {
       const now = seconds(clock());
-      return new SignJWT({ role: claims.role, ...(claims.sid ? { sid: claims.sid } : {}) })
+      return new SignJWT({ role: claims.role, sid: claims.sid })
         .setProtectedHeader({ alg: 'HS256', typ: ACCESS.typ })
         .setIssuer(ISSUER)
         .setAudience(ACCESS.audience)
@@ -120,12 +120,11 @@ export function createTokenService(
       if (role !== 'member' && role !== 'moderator' && role !== 'admin') {
         throw new InvalidTokenError('role');
       }
+      // No session, no way to end the token: refused however good its signature.
       const { sid } = payload;
-      if (sid !== undefined && (typeof sid !== 'string' || !isUuid(sid))) {
-        throw new InvalidTokenError('sid');
-      }
+      if (typeof sid !== 'string' || !isUuid(sid)) throw new InvalidTokenError('sid');
       if (!isUuid(payload.sub!)) throw new InvalidTokenError('sub');
-      const claims: AccessClaims = { sub: payload.sub!, role, ...(sid ? { sid } : {}) };
+      const claims: AccessClaims = { sub: payload.sub!, role, sid };
       if (verified.size >= VERIFIED_CACHE_SIZE) verified.delete(verified.keys().next().value!);
       verified.set(token, { claims, exp: payload.exp! });
       return claims;

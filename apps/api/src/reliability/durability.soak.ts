@@ -16,6 +16,7 @@ import { seedSampleContent } from '../db/seed/seed.js';
 import { deriveKeys } from '../lib/keys.js';
 import { createTokenService } from '../lib/tokens.js';
 import { createScratchPostgres } from '../test/database.js';
+import { openSessions } from '../test/sessions.js';
 import { stopProcess } from '../test/servers.js';
 import { freePort } from '../lib/free-port.js';
 
@@ -64,8 +65,9 @@ async function prepare(where: Where, jwtSecret: string) {
       from generate_series(1, ${MEMBERS}) g`);
     const uuids = (await database.db.select({ uuid: users.uuid }).from(users)).map((u) => u.uuid);
     const signer = createTokenService(deriveKeys({ jwtSecret }), { accessTtlSeconds: 3600 });
+    const sids = await openSessions(database.db, uuids);
     const tokens = await Promise.all(
-      uuids.map((sub) => signer.signAccess({ sub, role: 'member' })),
+      uuids.map((sub, i) => signer.signAccess({ sub, role: 'member', sid: sids[i]! })),
     );
     return { tokens, targets };
   } finally {

@@ -2,6 +2,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import type { App } from '../app.js';
 import { users } from '../db/schema.js';
 import { lastCodeFor } from './outbox.js';
+import { openSessions } from './sessions.js';
 
 let numberSeq = 0;
 let ipSeq = 0;
@@ -112,7 +113,7 @@ export interface MemberOptions {
 export async function createMember(
   app: App,
   opts: MemberOptions = {},
-): Promise<{ uuid: string; token: string; phone: string }> {
+): Promise<{ uuid: string; token: string; phone: string; sid: string }> {
   const phone = freshPhone();
   const [row] = await app.db
     .insert(users)
@@ -127,6 +128,7 @@ export async function createMember(
     })
     .returning({ uuid: users.uuid });
   const uuid = row!.uuid;
-  const token = await app.tokens.signAccess({ sub: uuid, role: opts.role ?? 'member' });
-  return { uuid, token, phone };
+  const [sid] = await openSessions(app.db, [uuid]);
+  const token = await app.tokens.signAccess({ sub: uuid, role: opts.role ?? 'member', sid: sid! });
+  return { uuid, token, phone, sid: sid! };
 }

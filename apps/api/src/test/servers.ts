@@ -11,6 +11,7 @@ import { deriveKeys } from '../lib/keys.js';
 import { createTokenService } from '../lib/tokens.js';
 import { tempDataDir } from './app.js';
 import { freePort } from '../lib/free-port.js';
+import { openSessions } from './sessions.js';
 
 const repoRoot = fileURLToPath(new URL('../../../../', import.meta.url));
 const serverEntry = fileURLToPath(new URL('../server.ts', import.meta.url));
@@ -145,7 +146,7 @@ export function leaderPids(lines: LogLine[]): number[] {
 
 /**
  * Verified, active members written straight into the database (signup is tested elsewhere),
- * one per phone number given, each with an access token the servers accept.
+ * one per phone number given, each with a session and an access token the servers accept.
  */
 export async function insertMembers(
   db: pg.Client,
@@ -160,10 +161,14 @@ export async function insertMembers(
   const tokens = createTokenService(deriveKeys({ jwtSecret: SERVER_SECRETS.jwtSecret }), {
     accessTtlSeconds: 600,
   });
+  const sids = await openSessions(
+    db,
+    rows.map((r) => r.uuid),
+  );
   return Promise.all(
-    rows.map(async ({ uuid }) => ({
+    rows.map(async ({ uuid }, i) => ({
       uuid,
-      token: await tokens.signAccess({ sub: uuid, role: 'member' }),
+      token: await tokens.signAccess({ sub: uuid, role: 'member', sid: sids[i]! }),
     })),
   );
 }

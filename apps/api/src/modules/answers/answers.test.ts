@@ -372,7 +372,7 @@ describe.each(engines)('answers API on %s', (engine) => {
 
     it('replays a retry: same key or same answer -> 200 and the same body; another answer -> 409', async () => {
       const q = closedOf('sex')[1]!;
-      const { uuid, token } = await member();
+      const { uuid, token, sid } = await member();
       const key = crypto.randomUUID();
       const first = await answer(token, q.qid, { choice: q.labels[0] }, key);
       expect(first.statusCode).toBe(201);
@@ -393,7 +393,7 @@ describe.each(engines)('answers API on %s', (engine) => {
       expect(json(other)).toEqual(ALREADY_ANSWERED);
       // A day later the replay still says the day it was answered.
       time.now += 24 * HOUR_MS;
-      const fresh = await app.tokens.signAccess({ sub: uuid, role: 'member' });
+      const fresh = await app.tokens.signAccess({ sub: uuid, role: 'member', sid });
       const later = await answer(fresh, q.qid, { choice: q.labels[0] }, key);
       expect(later.statusCode).toBe(200);
       expect(json(later).date).toBe(json(first).date);
@@ -566,10 +566,10 @@ describe.each(engines)('answers API on %s', (engine) => {
 
     it('drops a duration over an hour without bothering the client', async () => {
       const q = closedOf('consent')[4]!;
-      const { uuid, token } = await member();
+      const { uuid, token, sid } = await member();
       const { id } = json<{ id: string }>(await start('answer', q.qid, token));
       time.now += HOUR_MS + 1;
-      const fresh = await app.tokens.signAccess({ sub: uuid, role: 'member' });
+      const fresh = await app.tokens.signAccess({ sub: uuid, role: 'member', sid });
       expect((await end('answer', id, fresh)).statusCode).toBe(200);
       expect(await timingsOf(q.id)).toHaveLength(0);
     });

@@ -70,7 +70,8 @@ describe.each(engines)('auth repository on %s', (engine) => {
         })),
       )
       .returning({ id: users.id, uuid: users.uuid });
-    const [live, revoked, otherUsers] = [
+    const [live, revoked, otherUsers, suspendeds] = [
+      crypto.randomUUID(),
       crypto.randomUUID(),
       crypto.randomUUID(),
       crypto.randomUUID(),
@@ -86,16 +87,17 @@ describe.each(engines)('auth repository on %s', (engine) => {
         revokedAt: new Date(),
       },
       { userId: made[1]!.id, familyId: otherUsers, tokenHash: `h-${otherUsers}`, expiresAt },
+      { userId: made[2]!.id, familyId: suspendeds, tokenHash: `h-${suspendeds}`, expiresAt },
     ]);
-    const asks: Array<[string, string | undefined]> = [
-      [made[0]!.uuid, undefined],
+    const asks: Array<[string, string]> = [
+      [made[0]!.uuid, live],
       [made[0]!.uuid, live],
       [made[0]!.uuid, revoked],
       // Another member's session is not this member's.
       [made[0]!.uuid, otherUsers],
       [made[1]!.uuid, otherUsers],
-      [made[2]!.uuid, undefined],
-      [crypto.randomUUID(), undefined],
+      [made[2]!.uuid, suspendeds],
+      [crypto.randomUUID(), live],
       [made[0]!.uuid, live],
     ];
     const expected = [

@@ -3,6 +3,7 @@ import { and, asc, count, eq, gt, isNull, lt, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { PASSWORD_TOKEN_TTL_SECONDS } from '../../lib/tokens.js';
 import { type SessionChanges, createSessionChanges } from './session-changes.js';
+import { SESSION_STATUSES } from './session-gate.js';
 import {
   answers,
   otpChallenges,
@@ -37,17 +38,14 @@ export function createAuthRepository(
   db: Db,
   sessionChanges: SessionChanges = createSessionChanges(db),
 ) {
-  const standings = new DataLoader<
-    { uuid: string; familyId: string | undefined },
-    Standing | undefined
-  >(
+  const standings = new DataLoader<{ uuid: string; familyId: string }, Standing | undefined>(
     async (keys) => {
       const result = await db.execute(sql`
         select v.i::int as i, u.role, u.status,
-               (v.family is null or exists (select 1 from refresh_tokens r
-                 where r.family_id = v.family and r.user_id = u.id and r.revoked_at is null)) as live
+               exists (select 1 from refresh_tokens r
+                 where r.family_id = v.family and r.user_id = u.id and r.revoked_at is null) as live
         from unnest(${sql.param(keys.map((k) => k.uuid))}::text[]::uuid[],
-                    ${sql.param(keys.map((k) => k.familyId ?? null))}::text[]::uuid[])
+                    ${sql.param(keys.map((k) => k.familyId))}::text[]::uuid[])
           with ordinality as v(uuid, family, i)
         join users u on u.uuid = v.uuid`);
       const rows = (result as { rows: Array<Standing & { i: number }> }).rows;
@@ -85,36 +83,44 @@ export function createAuthRepository(
       return row;
     },
 
-    /** Changes a user row; `where` extra conditions make it a compare-and-set. */
+    /**
+     * Changes a user row; `onlyIfStatus` makes it a compare-and-set. A new role or status is
+     * announced with the write (session-changes.ts); one that may take something from the
+     * user's tokens (any role change, a status that cannot hold a session) returns only once
+     * every process honours it.
+     */
     async updateUser(
       id: number,
       values: Partial<NewUser>,
       onlyIfStatus?: UserStatus,
     ): Promise<UserRow | undefined> {
-      const [row] = await db
-        .update(users)
-        .set({ ...values, updatedAt: sql`now()` })
-        .where(and(eq(users.id, id), onlyIfStatus ? eq(users.status, onlyIfStatus) : undefined))
-        .returning();
-      if (row && (values.role !== undefined || values.status !== undefined)) {
-        await sessionChanges.changed(row.uuid);
+      const update = (tx: Pick<Db, 'update'>) =>
+        tx
+          .update(users)
+          .set({ ...values, updatedAt: sql`now()` })
+          .where(and(eq(users.id, id), onlyIfStatus ? eq(users.status, onlyIfStatus) : undefined))
+          .returning();
+      if (values.role === undefined && values.status === undefined) {
+        const [row] = await update(db);
+        return row;
       }
-      return row;
+      const narrows =
+        values.role !== undefined ||
+        (values.status !== undefined && !SESSION_STATUSES.has(values.status));
+      return sessionChanges.write(narrows, async (tx) => {
+        const [row] = await update(tx);
+        return { uuid: row?.uuid, result: row };
+      });
     },
 
     /**
-     * What an access token of `uuid` for session `familyId` may still do: the account's role
-     * and status, and whether the session has a token not revoked (always, without a session).
-     * One indexed read; undefined when the account is gone.
-     */
-    /**
      * The account's role and status, and whether the session (refresh family) has a token not
-     * revoked (always, without a session); undefined when the account is gone. The checks of
+     * revoked; undefined when the account is gone. The checks of
      * requests that arrive together are read by one statement (every authenticated request asks
      * this when its answer is not cached: a burst of new members would otherwise cost a round trip
      * each).
      */
-    sessionStanding: (uuid: string, familyId: string | undefined): Promise<Standing | undefined> =>
+    sessionStanding: (uuid: string, familyId: string): Promise<Standing | undefined> =>
       standings.load({ uuid, familyId }),
 
     async listByStatus(status: UserStatus, offset: number, limit: number) {
@@ -280,13 +286,9 @@ export function createAuthRepository(
       return row;
     },
 
+    /** Ends a session (every token of the family); when it returns, on every process. */
     async revokeFamily(familyId: string, now: Date): Promise<void> {
-      const [revoked] = await db
-        .update(refreshTokens)
-        .set({ revokedAt: now })
-        .where(and(eq(refreshTokens.familyId, familyId), isNull(refreshTokens.revokedAt)))
-        .returning({ userId: refreshTokens.userId });
-      if (revoked) await sessionChanges.changedById(revoked.userId);
+      await sessionChanges.revokeSessions(eq(refreshTokens.familyId, familyId), now);
     },
 
     /** The user's sessions (refresh tokens) for their export: times only, never the hashes. */
@@ -332,9 +334,10 @@ export function createAuthRepository(
         }
         await tx.delete(otpChallenges).where(eq(otpChallenges.phoneE164, user.phoneE164));
         await tx.delete(users).where(eq(users.id, user.id));
+        await sessionChanges.announce(tx, user.uuid);
         return samples;
       });
-      await sessionChanges.changed(user.uuid);
+      await sessionChanges.committed([user.uuid], true);
       return resampled;
     },
 
@@ -352,12 +355,9 @@ export function createAuthRepository(
         .where(eq(otpChallenges.phoneE164, phoneE164));
     },
 
+    /** Ends every session of the user; when it returns, on every process. */
     async revokeAllOfUser(userId: number, now: Date): Promise<void> {
-      await db
-        .update(refreshTokens)
-        .set({ revokedAt: now })
-        .where(and(eq(refreshTokens.userId, userId), isNull(refreshTokens.revokedAt)));
-      await sessionChanges.changedById(userId);
+      await sessionChanges.revokeSessions(eq(refreshTokens.userId, userId), now);
     },
 
     /**

@@ -1136,6 +1136,31 @@ describe.each(engines)('auth API on %s', (engine) => {
       }
     });
 
+    it('refuses a moderator deciding on its own signup, which another moderator still can', async () => {
+      // A moderator whose own signup is still under review (promoted while it waited).
+      const reviewAll = await appWith({ auth: { ...app.config.auth, reviewAllSignups: true } });
+      const phone = freshPhone();
+      await signUp(reviewAll, phone);
+      await database.db.update(users).set({ role: 'moderator' }).where(eq(users.phoneE164, phone));
+      const own = json<{ access: string }>(
+        await post(app, LOGIN, { phone_number: phone, password: PASSWORD }),
+      ).access;
+      const { uuid } = (await userRow(phone))!;
+      for (const decision of ['approve', 'reject']) {
+        for (const id of [uuid, uuid.toUpperCase()]) {
+          const res = await post(app, `${SIGNUPS}${id}/${decision}/`, {}, { token: own });
+          expect(res.statusCode).toBe(403);
+          expect(json(res)).toEqual({
+            detail: 'Staff cannot decide on their own signup.',
+            code: 'FORBIDDEN',
+          });
+        }
+      }
+      expect((await userRow(phone))!.status).toBe('under_review');
+      const approved = await post(app, `${SIGNUPS}${uuid}/approve/`, {}, { token: moderator });
+      expect(json(approved)).toMatchObject({ uuid, status: 'active' });
+    });
+
     it('validates the page query', async () => {
       const res = await get(app, `${SIGNUPS}?page=0`, { token: moderator });
       expect(res.statusCode).toBe(400);

@@ -12,17 +12,36 @@ const MAX_CACHED_USERS = 50_000;
 /** Statuses that may hold a session (the sessions service refuses logins and refreshes alike). */
 export const SESSION_STATUSES: ReadonlySet<UserStatus> = new Set(['active', 'under_review']);
 
+/**
+ * How long after its last answered probe (db/client.ts `caughtUp`) a process on PostgreSQL
+ * still trusts what it cached: a change committed before that probe was sent has been heard.
+ * A change that lets tokens do less waits this long after its commit before it is answered
+ * (session-changes.ts), so by then every process has heard it or stopped trusting its cache
+ * (decision 023).
+ */
+export const SESSION_LEASE_MS = 250;
+/** How often the notification connection is probed; several probes fit in one lease. */
+export const SESSION_PROBE_MS = 50;
+
 export interface SessionGateOptions {
   cacheMs?: number;
+  /** The app's clock (ms), for the cache's lifetime. */
   now?: () => number;
+  /**
+   * Cached answers need a probe of the notification connection answered within `ms` (on
+   * PostgreSQL, where other processes write). Without it (PGlite: one process, notified before
+   * the change's statement returns), being subscribed is enough.
+   */
+  lease?: { ms: number; monotonic?: () => number };
 }
 
 /**
- * The per-request revocation check of access tokens (decision 005, 2026-11-23): a token is good
+ * The per-request revocation check of access tokens (decisions 005 and 023): a token is good
  * only while its account may log in with the role the token names and its session (refresh
  * family) is not revoked. Answers come from a small per-process cache that is dropped for a
- * user as soon as a change is written (in this process at once, in every other through
- * NOTIFY), and not used at all while notifications are not being received.
+ * user as soon as a change is committed (in this process at once, in every other through
+ * NOTIFY), and used only while this process demonstrably hears every change: subscribed, and on
+ * PostgreSQL a probe sent less than a lease ago answered behind every notification before it.
  */
 export function createSessionGate(
   repo: Pick<AuthRepository, 'sessionStanding'>,
@@ -30,9 +49,13 @@ export function createSessionGate(
 ) {
   const cacheMs = opts.cacheMs ?? SESSION_CACHE_MS;
   const now = opts.now ?? Date.now;
-  /** uuid -> session id ('' for a token without one) -> role it was good for, until when. */
+  const lease = opts.lease;
+  const monotonic = lease?.monotonic ?? (() => performance.now());
+  /** uuid -> session id -> role it was good for, until when. */
   const cache = new Map<string, Map<string, { role: Role; until: number }>>();
   let listening = false;
+  /** When the latest probe answered was sent (monotonic ms). */
+  let caughtUpAt = Number.NEGATIVE_INFINITY;
   // Bumped by every invalidation: a read that started before one may not fill the cache with
   // what it saw (the change may have been committed after the read's snapshot).
   let epoch = 0;
@@ -42,10 +65,17 @@ export function createSessionGate(
     cache.delete(uuid);
   }
 
+  /** Whether every change committed until shortly before now has reached this process. */
+  function hearsEverything(): boolean {
+    return listening && (lease === undefined || monotonic() - caughtUpAt < lease.ms);
+  }
+
   /** True when what this process knows (cached, still fresh, heard of every change) admits it. */
   function admitsKnown(claims: AccessClaims): boolean {
-    const known = cache.get(claims.sub)?.get(claims.sid ?? '');
-    return listening && known !== undefined && known.until > now() && known.role === claims.role;
+    const known = cache.get(claims.sub)?.get(claims.sid);
+    return (
+      known !== undefined && known.until > now() && known.role === claims.role && hearsEverything()
+    );
   }
 
   return {
@@ -58,7 +88,6 @@ export function createSessionGate(
     /** True when the token's account and session still allow what the token says. */
     async admits(claims: AccessClaims): Promise<boolean> {
       if (admitsKnown(claims)) return true;
-      const sid = claims.sid ?? '';
       const seen = epoch;
       const standing = await repo.sessionStanding(claims.sub, claims.sid);
       const good =
@@ -74,7 +103,7 @@ export function createSessionGate(
           sessions = new Map();
           cache.set(claims.sub, sessions);
         }
-        sessions.set(sid, { role: standing.role, until: now() + cacheMs });
+        sessions.set(claims.sid, { role: standing.role, until: now() + cacheMs });
       }
       return good;
     },
@@ -85,8 +114,17 @@ export function createSessionGate(
     /** Whether change notifications are arriving; while they are not, every request reads. */
     setListening(value: boolean): void {
       listening = value;
+      caughtUpAt = Number.NEGATIVE_INFINITY;
       epoch += 1;
       cache.clear();
+    },
+
+    /**
+     * A probe sent at `sentAt` (monotonic ms) was answered on the notification connection: every
+     * change committed before then has been heard (db/client.ts `caughtUp`).
+     */
+    caughtUp(sentAt: number): void {
+      if (sentAt > caughtUpAt) caughtUpAt = sentAt;
     },
 
     /** Users with cached sessions (for tests). */

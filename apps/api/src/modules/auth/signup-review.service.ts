@@ -31,13 +31,20 @@ export function createSignupReviewService(
       return { count: total, ...pageLinks(listUrl, page, total), results: rows.map(toReview) };
     },
 
-    /** approve: the account counts; reject: it cannot log in and its sessions end. */
+    /**
+     * approve: the account counts; reject: it cannot log in and its sessions end. Never on the
+     * actor's own account (FORBIDDEN).
+     */
     async review(
       uuid: string,
       decision: 'approve' | 'reject',
       actor: Actor,
     ): Promise<ReviewAccount> {
       if (!isUuid(uuid)) throw new AppError('NOT_FOUND');
+      // Review is a second pair of eyes: staff whose own signup is held cannot let it through.
+      if (uuid.toLowerCase() === actor.uuid.toLowerCase()) {
+        throw new AppError('FORBIDDEN', 'Staff cannot decide on their own signup.');
+      }
       const user = await repo.findUserByUuid(uuid.toLowerCase());
       if (user?.status !== 'under_review') throw new AppError('NOT_FOUND');
       const updated = await repo.updateUser(

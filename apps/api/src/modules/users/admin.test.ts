@@ -15,6 +15,7 @@ import { createTestApp, testSecrets } from '../../test/app.js';
 import { closeAll, createTestDatabase, engines } from '../../test/database.js';
 import { zeroNoise } from '../../test/noise.js';
 import { pendingOf, pendingTotal } from '../../test/results.js';
+import { openSessions } from '../../test/sessions.js';
 
 type Who = 'visitor' | 'member' | 'under_review' | 'moderator' | 'admin';
 
@@ -338,7 +339,9 @@ describe.each(engines)('staff area on %s', (engine) => {
     // A token naming the old role is refused from the next request on (decision 005, 2026-11-23).
     const mine = '/api/v1/questions/my-attempted-questions/';
     expect((await get(app, mine, target)).statusCode).toBe(401);
-    target.token = await app.tokens.signAccess({ sub: target.uuid, role: 'moderator' });
+    // A role change ends the sessions: the promoted member logs in again.
+    const [sid] = await openSessions(app.db, [target.uuid]);
+    target.token = await app.tokens.signAccess({ sub: target.uuid, role: 'moderator', sid: sid! });
     expect((await get(app, mine, target)).statusCode).toBe(200);
     const wrongRole = await post(
       app,

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, isNull, like, sql } from 'drizzle-orm';
+import { count, desc, eq, like, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { refreshTokens, users } from '../../db/schema.js';
 import type { SessionChanges } from '../auth/session-changes.js';
@@ -31,22 +31,20 @@ export function createUsersRepository(db: Db, sessionChanges: SessionChanges) {
       id: number,
       values: Partial<Pick<UserRow, 'role' | 'status'>>,
     ): Promise<UserRow | undefined> {
-      const [row] = await db
-        .update(users)
-        .set({ ...values, updatedAt: sql`now()` })
-        .where(eq(users.id, id))
-        .returning();
-      if (row) await sessionChanges.changed(row.uuid);
-      return row;
+      // Announced with the write; it returns once every process honours it.
+      return sessionChanges.write(true, async (tx) => {
+        const [row] = await tx
+          .update(users)
+          .set({ ...values, updatedAt: sql`now()` })
+          .where(eq(users.id, id))
+          .returning();
+        return { uuid: row?.uuid, result: row };
+      });
     },
 
-    /** Ends every session of the user (their refresh tokens are revoked). */
+    /** Ends every session of the user (their refresh tokens are revoked), on every process. */
     async endSessions(userId: number, now: Date): Promise<void> {
-      await db
-        .update(refreshTokens)
-        .set({ revokedAt: now })
-        .where(and(eq(refreshTokens.userId, userId), isNull(refreshTokens.revokedAt)));
-      await sessionChanges.changedById(userId);
+      await sessionChanges.revokeSessions(eq(refreshTokens.userId, userId), now);
     },
   };
 }
