@@ -23,6 +23,7 @@ import {
   derivePseudonymKey,
 } from './lib/keys.js';
 import { capConnectionsPerClient } from './lib/client-connections.js';
+import { trackConnectionsForShutdown } from './lib/shutdown-connections.js';
 import { createPublicReadLimit } from './lib/public-read-limit.js';
 import { lazyChildLoggerFactory } from './lib/lazy-logger.js';
 import { loggableError, loggableRequest } from './lib/loggable-error.js';
@@ -229,10 +230,13 @@ export async function buildApp({
     capConnectionsPerClient(app.server, config.http.maxConnectionsPerClient);
   // A response sent while the server closes ends its connection. Otherwise a request in flight
   // at SIGTERM leaves an idle keep-alive connection that holds the close open for the whole
-  // keep-alive timeout (72 s), past an orchestrator's grace period.
+  // keep-alive timeout (72 s), past an orchestrator's grace period. And a connection with half a
+  // request is not left to Node's request timeouts (lib/shutdown-connections.ts).
   let closing = false;
+  const closeUnfinishedConnections = trackConnectionsForShutdown(app.server);
   app.addHook('preClose', (done) => {
     closing = true;
+    closeUnfinishedConnections();
     done();
   });
   app.addHook('onSend', (_request, reply, payload, done) => {

@@ -161,4 +161,12 @@ describe('proxy, timeout and Redis configuration', () => {
       /HEADERS_TIMEOUT_MS: must not be longer than REQUEST_TIMEOUT_MS/,
     );
   });
+
+  it('waits a bounded time for the database at start, 60 s unless told', () => {
+    expect(loadConfig({}).databaseStartupTimeoutMs).toBe(60_000);
+    expect(loadConfig({ DATABASE_STARTUP_TIMEOUT_MS: '0' }).databaseStartupTimeoutMs).toBe(0);
+    expect(() => loadConfig({ DATABASE_STARTUP_TIMEOUT_MS: '-1' })).toThrow(
+      /DATABASE_STARTUP_TIMEOUT_MS/,
+    );
+  });
 });

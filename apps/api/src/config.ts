@@ -63,6 +63,7 @@ const EnvSchema = z
       .refine((u) => /^postgres(ql)?:\/\//.test(u), 'must be a postgres:// or postgresql:// URL')
       .optional(),
     DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+    DATABASE_STARTUP_TIMEOUT_MS: z.coerce.number().int().min(0).max(3_600_000).default(60_000),
     EMBEDDED_DATABASE: z.enum(['auto', 'postgres', 'pglite']).default('auto'),
     WEB_CONCURRENCY: z.coerce.number().int().min(1).max(256).optional(),
     PUBLIC_URL: z.url().optional(),
@@ -218,6 +219,8 @@ export interface Config {
   /** Unset: the embedded PGlite database in `dataDir`. */
   databaseUrl: string | undefined;
   databasePoolSize: number;
+  /** How long start-up waits for a database that is not answering yet; 0: one try. */
+  databaseStartupTimeoutMs: number;
   /** Without DATABASE_URL: the embedded PostgreSQL (`auto`: unless the folder holds PGlite's). */
   embeddedDatabase: 'auto' | 'postgres' | 'pglite';
   /**
@@ -287,6 +290,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: path.resolve(e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,
     databasePoolSize: e.DATABASE_POOL_SIZE,
+    databaseStartupTimeoutMs: e.DATABASE_STARTUP_TIMEOUT_MS,
     embeddedDatabase: e.EMBEDDED_DATABASE,
     webConcurrency: e.DATABASE_URL ? (e.WEB_CONCURRENCY ?? os.availableParallelism()) : 1,
     publicUrl: e.PUBLIC_URL?.replace(/\/+$/, ''),

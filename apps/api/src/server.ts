@@ -9,8 +9,9 @@ import { pino } from 'pino';
 import { logDestination } from './lib/log-destination.js';
 import { buildApp, logOptions } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
-import { type Database, openDatabase } from './db/client.js';
+import { type Database, openDatabase, pingDatabase } from './db/client.js';
 import { DataDirLockedError } from './db/lock.js';
+import { DatabaseStartupError, waitForDatabase } from './db/startup-wait.js';
 import { seedSampleAnswers } from './db/seed/sample-answers.js';
 import { isDatabaseEmpty, seedSampleContent } from './db/seed/seed.js';
 import { spreadConnections, takeConnections } from './lib/cluster-connections.js';
@@ -116,6 +117,7 @@ if (!cluster.isWorker) await prepare();
 const secrets = resolveSecrets(config.secrets, config.dataDir);
 
 async function prepare(): Promise<void> {
+  if (config.databaseUrl) await reachDatabase();
   await database.migrate();
   if (config.seedSampleContent && (await isDatabaseEmpty(database.db))) {
     const { surveysAdded } = await seedSampleContent(database.db);
@@ -136,6 +138,32 @@ async function prepare(): Promise<void> {
         : `\n  Demo admin ${demo.phone} exists (its password was shown when it was created; ` +
             `reset it with npm run create-admin -- --phone ${demo.phone}).`,
     );
+  }
+}
+
+/**
+ * Waits for a PostgreSQL that does not answer yet (started after Candor, restarting), one line
+ * per try; exits 1 with a plain message when it refuses for good or stays away too long.
+ */
+async function reachDatabase(): Promise<void> {
+  const where = `PostgreSQL at ${database.location}`;
+  try {
+    const tries = await waitForDatabase(() => pingDatabase(database.db), {
+      location: database.location,
+      timeoutMs: config.databaseStartupTimeoutMs,
+      onRetry: ({ attempt, reason, retryInMs }) =>
+        log.warn(
+          { attempt, retryInMs },
+          `${where} is not reachable (${reason}); trying again in ${(retryInMs / 1000).toFixed(1)} s`,
+        ),
+    });
+    if (tries > 1) log.info({ tries }, `${where} is reachable`);
+  } catch (err) {
+    // Stopped while waiting: shutdown() closed the pool and ends the process.
+    if (closing) await new Promise(() => undefined);
+    if (!(err instanceof DatabaseStartupError)) throw err;
+    await database.close();
+    fail(err.message);
   }
 }
 

@@ -51,11 +51,14 @@ export interface ServerProcess {
  * Starts the server from source with `env` over the test defaults (one process, the shared
  * secrets, no Redis, info logs) and resolves once `/api/health` answers 200. `stdout`: a file
  * descriptor for its standard output, or 'closed' for a pipe nobody reads, closed at once
- * (then `lines` stays empty).
+ * (then `lines` stays empty). `healthy: false` resolves as soon as it is spawned.
  */
 export async function startServer(
   env: Record<string, string>,
-  { stdout = 'pipe' }: { stdout?: 'pipe' | 'closed' | number } = {},
+  {
+    stdout = 'pipe',
+    healthy = true,
+  }: { stdout?: 'pipe' | 'closed' | number; healthy?: boolean } = {},
 ): Promise<ServerProcess> {
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
@@ -119,6 +122,7 @@ export async function startServer(
     }
     fs.rmSync(dataDir, { recursive: true, force: true });
   };
+  if (!healthy) return { origin, child, dataDir, lines, stop };
   const deadline = Date.now() + 60_000;
   for (;;) {
     try {
