@@ -4,13 +4,15 @@
 // reading order, the limits' own messages, a locked code that says one thing, and a held
 // signup told why.
 import type { BrowserContextOptions, Locator, Page } from 'playwright-core';
-import { describe, expect } from 'vitest';
+import { describe, expect, inject } from 'vitest';
 import { call, outboxCount, waitForCode } from './api';
 import { axeViolations } from './axe';
 import { desktop, phone } from './chromium';
 import { type People, it } from './fixtures';
 import type { Person } from './people';
-import { fillPhone, screenshot, signUp } from './screens';
+import { fillPhone, logIn, screenshot, signUp } from './screens';
+
+const baseURL = inject('baseURL');
 
 /** Whether `field` has the page's focus. */
 const hasFocus = (field: Locator) => field.evaluate((el) => el === document.activeElement);
@@ -282,6 +284,52 @@ describe.each(sizes)('account screens at the %s size', (size, viewport) => {
       .waitFor();
     await noSeriousAxe(page);
     await screenshot(page, `friction-welcome-held-${size}`);
+    watch.assertNoErrors();
+    await context.close();
+  });
+});
+
+describe('a device its owner used (decision 022)', () => {
+  it("logs in at once while an attacker's wrong passwords from many addresses hold the number back", async ({
+    people,
+  }) => {
+    const who = await people.member();
+    const { context, page, watch } = await people.newPage(phone, who);
+    // What each login of this browser carried: the device token its first login was given.
+    const carried: Array<string | undefined> = [];
+    page.on('request', (r) => {
+      if (new URL(r.url()).pathname === '/api/token/') carried.push(r.headers()['candor-device']);
+    });
+    await logIn(page, who);
+    await page.waitForURL(`${baseURL}/`);
+    await page.getByRole('button', { name: 'Log out' }).click();
+    await page.getByRole('link', { name: 'Log in' }).waitFor();
+
+    // The attacker: wrong passwords for the number, each from another address.
+    for (let i = 0; i < 8; i++) {
+      const res = await call('/api/token/', {
+        body: { phone_number: who.e164, password: `guess-${i}-not-it` },
+        ip: `203.0.113.${20 + i}`,
+      });
+      expect([400, 429]).toContain(res.status);
+    }
+    // A client the number has never seen waits now, even with the right password.
+    const stranger = await call('/api/token/', {
+      body: { phone_number: who.e164, password: who.password },
+      ip: '198.51.100.7',
+    });
+    expect(stranger.status).toBe(429);
+
+    // The owner's browser is let in at once, with its device token.
+    await logIn(page, who);
+    await page.waitForURL(`${baseURL}/`);
+    await page.getByRole('button', { name: 'Log out' }).waitFor();
+    expect(carried).toHaveLength(2);
+    expect(carried[0]).toBeUndefined();
+    expect(carried[1]).toMatch(/^[\w-]+\.[0-9a-z]+\.[0-9a-f]{32}$/);
+    // Kept under a hash of the number: the number itself is not in the browser's storage.
+    const stored = await page.evaluate(() => JSON.stringify(localStorage));
+    expect(stored).not.toContain(who.national);
     watch.assertNoErrors();
     await context.close();
   });

@@ -71,10 +71,12 @@ export type ApiInit = RequestInit & {
    * the very request a page preloaded (same headers) and never depends on a token's refresh.
    */
   public?: boolean;
+  /** Reads the reply's headers when it succeeds (before its body is returned). */
+  onHeaders?: (headers: Headers) => void | Promise<void>;
 };
 
 async function send(path: string, init: ApiInit, withToken: boolean): Promise<Response> {
-  const { public: isPublic, ...fetchInit } = init;
+  const { public: isPublic, onHeaders: _onHeaders, ...fetchInit } = init;
   const headers = new Headers(init.headers);
   // A body is JSON unless the caller names its own type (an upload); a read has no body, and no
   // Content-Type, so it matches a preloaded request.
@@ -138,7 +140,10 @@ function refreshOnce(): Promise<boolean> {
  * refresh ends the session. Throws ApiError; it never touches the UI.
  */
 export async function apiRequest<T>(path: string, init: ApiInit = {}): Promise<T> {
-  return parse<T>(await sendAuthorized(path, init));
+  const response = await sendAuthorized(path, init);
+  const body = await parse<T>(response);
+  await init.onHeaders?.(response.headers);
+  return body;
 }
 
 /** Sends with the bearer token; a 401 refreshes once (shared) and replays once. */

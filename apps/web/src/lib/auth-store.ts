@@ -1,6 +1,7 @@
 import type { LoginRequest, TokenPair, User } from '@candor/contracts';
 import { create } from 'zustand';
 import { apiPost, apiRequest, onSessionEnded } from './api-client';
+import { deviceHeaders, keepDeviceToken } from './device-token';
 import { forgetAccountOnDevice } from './local-answers';
 import { clearSurveyPosition } from './survey-storage';
 import { clearTokens, readTokens, storeTokens, tokenSubject } from './tokens';
@@ -93,7 +94,11 @@ export const useAuthStore = create<AuthState>()((set, get) => ({
   async login(credentials) {
     set({ loading: true });
     try {
-      const tokens = await apiPost<TokenPair>('/token/', credentials);
+      // With this device's token for the number, and keeping the one the login returns.
+      const tokens = await apiPost<TokenPair>('/token/', credentials, {
+        headers: await deviceHeaders(credentials.phone_number),
+        onHeaders: (headers) => keepDeviceToken(credentials.phone_number, headers),
+      });
       return await get().startSession(tokens, { password: credentials.password });
     } catch (err) {
       clearTokens();

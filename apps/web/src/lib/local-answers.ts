@@ -1,4 +1,5 @@
 import { create } from 'zustand';
+import { forgetDeviceTokens } from './device-token';
 import { clearSurveyPosition } from './survey-storage';
 
 /**
@@ -98,6 +99,7 @@ const LOCAL_KEYS = ['candor.questionDeadline'];
  */
 export async function forgetThisDevice(): Promise<void> {
   clearSurveyPosition();
+  forgetDeviceTokens();
   try {
     for (const key of LOCAL_KEYS) localStorage.removeItem(key);
     sessionStorage.clear();

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import type { CredentialKey, CredentialResponse } from '@candor/contracts';
-import { and, asc, eq, isNotNull, lte, sql } from 'drizzle-orm';
+import { and, asc, count, eq, isNotNull, lte, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../../app.js';
 import type { Database } from '../../db/client.js';
@@ -13,6 +13,7 @@ import {
   redemptions,
   respondents,
   surveys,
+  timings,
 } from '../../db/schema.js';
 import { seedSampleContent } from '../../db/seed/seed.js';
 import { deriveProfileKey, derivePseudonymKey, hmacHex } from '../../lib/keys.js';
@@ -476,10 +477,8 @@ describe.each(engines)('anonymous answer credentials on %s', (engine) => {
       expect((await redeem(app, q.qid, credential, { choice: q.labels[0] })).statusCode).toBe(201);
       const timingRows = async () =>
         (
-          (await database.db.execute(
-            sql`select count(*)::int as n from timings where question_id = ${q.id}`,
-          )) as unknown as { rows: Array<{ n: number }> }
-        ).rows[0]!.n;
+          await database.db.select({ n: count() }).from(timings).where(eq(timings.questionId, q.id))
+        )[0]!.n;
       const before = await timingRows();
       // The seed's calls, as an old client would make them with the session, both kinds.
       for (const kind of ['answer', 'graph'] as const) {
@@ -503,10 +502,11 @@ describe.each(engines)('anonymous answer credentials on %s', (engine) => {
       // Nothing ties the account to the question: no timing row, no respondent of its own.
       expect(await timingRows()).toBe(before);
       const pseudonym = hmacHex(derivePseudonymKey(secrets), member.uuid);
-      const own = await database.db.execute(
-        sql`select count(*)::int as n from respondents where pseudonym = ${pseudonym}`,
-      );
-      expect((own as unknown as { rows: Array<{ n: number }> }).rows[0]!.n).toBe(0);
+      const [own] = await database.db
+        .select({ n: count() })
+        .from(respondents)
+        .where(eq(respondents.pseudonym, pseudonym));
+      expect(own!.n).toBe(0);
     });
   });
 
