@@ -559,6 +559,8 @@ export async function buildApp({
           'to PostgreSQL with autovacuum, before about 2 billion transactions stop writes',
       ),
     onError: (err) => app.log.warn({ err }, 'database maintenance failed; will retry'),
+    // Account limits past their end count as absent already; their rows go here.
+    tidy: () => authLimits.sweep(clock()),
   });
   app.addHook('onClose', async () => maintenance.stop());
   // Background work (folding and publishing results, maintenance) runs on one process at a

@@ -3,6 +3,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { closeAll, createTestDatabase, engines } from '../test/database.js';
 import type { Database } from './client.js';
 import { autovacuumRuns, createMaintenance, dueTables, freezeDue } from './maintenance.js';
+import { createAuthLimitsRepository } from '../modules/auth/auth-limits.repository.js';
+import { authLimits } from './schema.js';
 import { seedSampleContent } from './seed/seed.js';
 
 const MEMBERS = 5_000;
@@ -177,5 +179,35 @@ describe.each(engines)('database maintenance on %s', (engine) => {
     expect(
       (await createMaintenance(database, { intervalSeconds: 0, ...limits }).runOnce()).froze,
     ).toBe(true);
+  });
+
+  it('sweeps expired account limits at every pass, autovacuum or not, and goes on past a failure', async () => {
+    const limits = createAuthLimitsRepository(database.db);
+    const now = new Date();
+    const at = (ms: number) => new Date(now.getTime() + ms);
+    await database.db.insert(authLimits).values([
+      { key: 'maint:gone-1', count: 3, lastAt: at(-7_200_000), endsAt: at(-3_600_000) },
+      { key: 'maint:gone-2', count: 1, lastAt: at(-60_000), endsAt: at(-1) },
+      { key: 'maint:live', count: 2, lastAt: at(-60_000), endsAt: at(600_000) },
+    ]);
+    const errors: unknown[] = [];
+    await createMaintenance(database, {
+      intervalSeconds: 0,
+      tidy: () => limits.sweep(now),
+      onError: (err) => errors.push(err),
+    }).runOnce();
+    const keys = (await database.db.select({ key: authLimits.key }).from(authLimits))
+      .map((r) => r.key)
+      .filter((k) => k.startsWith('maint:'));
+    expect(keys).toEqual(['maint:live']);
+    expect(errors).toEqual([]);
+    // A tidying that fails is reported; the pass still runs.
+    const pass = await createMaintenance(database, {
+      intervalSeconds: 0,
+      tidy: () => Promise.reject(new Error('tidy failed')),
+      onError: (err) => errors.push(err),
+    }).runOnce();
+    expect(pass).toHaveProperty('froze');
+    expect(errors).toHaveLength(1);
   });
 });

@@ -107,6 +107,11 @@ export interface MaintenanceOptions extends FreezeLimits {
   /** Other databases past a freeze age, which this process cannot vacuum (once per change). */
   onAging?: (databases: string[]) => void;
   onError?: (err: unknown) => void;
+  /**
+   * The app's own tidying, at the start of every pass whether or not autovacuum runs (expired
+   * account limits: decision 022); its failure is reported and the pass goes on.
+   */
+  tidy?: () => Promise<unknown>;
 }
 
 /** What one pass did: the tables it vacuumed or analyzed, and whether it froze the database. */
@@ -126,10 +131,11 @@ export function createMaintenance(
   let reportedAging = '';
 
   /**
-   * One pass: nothing when autovacuum runs; else the due tables, one statement each, then the
-   * whole database frozen if it is past a freeze age.
+   * One pass: the app's tidying; then nothing when autovacuum runs, else the due tables, one
+   * statement each, then the whole database frozen if it is past a freeze age.
    */
   async function runOnce(signal?: AbortSignal): Promise<Pass> {
+    await opts.tidy?.().catch((err: unknown) => opts.onError?.(err));
     if (await autovacuumRuns(db, engine)) return { tables: [], froze: false };
     // A VACUUM may rightly take minutes on a large table: not under the statement timeouts.
     return unbounded((own) => vacuumDue(own), signal);

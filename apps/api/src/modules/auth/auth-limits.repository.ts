@@ -1,4 +1,4 @@
-import { and, eq, lte, sql } from 'drizzle-orm';
+import { eq, lte, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { authLimits } from '../../db/schema.js';
 
@@ -111,9 +111,16 @@ export function createAuthLimitsRepository(db: Db) {
       await db.delete(authLimits).where(eq(authLimits.key, key));
     },
 
-    /** Drops counters past their end (run now and then; a stale row already counts as absent). */
-    async sweep(now: Date): Promise<void> {
-      await db.delete(authLimits).where(and(lte(authLimits.endsAt, now)));
+    /**
+     * Drops counters past their end (each maintenance pass; a stale row already counts as
+     * absent): how many went.
+     */
+    async sweep(now: Date): Promise<number> {
+      const gone = await db
+        .delete(authLimits)
+        .where(lte(authLimits.endsAt, now))
+        .returning({ key: authLimits.key });
+      return gone.length;
     },
   };
 }
