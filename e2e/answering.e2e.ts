@@ -124,6 +124,12 @@ describe('answering in Chromium', () => {
     const { context, page, watch, who } = await people.newPage(phone);
     const sent = logAnswers(context);
     await page.goto(`/surveys/${s.gid}`);
+    // The wall is announced before the first question (issue 30, point 2).
+    await page
+      .getByText(
+        '3 free questions, then a free account to go on. What you answered comes with you.',
+      )
+      .waitFor();
     await screenshot(page, 'intro-visitor-phone');
     await page.getByRole('button', { name: 'Start the survey' }).click();
     const given: string[] = [];
@@ -152,6 +158,45 @@ describe('answering in Chromium', () => {
     watch.assertNoErrors();
     await context.close();
   });
+
+  it.for([
+    ['phone', phone],
+    ['desktop', desktop],
+  ] as const)(
+    'on a %s, a visitor to a survey with graphs at the end sees one graph before the wall',
+    async ([size, options], { people }) => {
+      const s = await survey((x) => x.variant.startsWith('v2_') && x.status === 'Open');
+      expect(s.visitor_questions).toBeLessThan(s.questions.length);
+      const { context, page, watch } = await people.newPage(options);
+      await page.goto(`/surveys/${s.gid}`);
+      await page
+        .getByText(`${s.visitor_questions} free questions, then a free account to go on.`, {
+          exact: false,
+        })
+        .waitFor();
+      await page
+        .getByText('You see how everyone answered at the end, and after your last free question.')
+        .waitFor();
+      await page.getByRole('button', { name: 'Start the survey' }).click();
+      for (const [i, q] of s.questions.slice(0, s.visitor_questions).entries()) {
+        await answer(page, q);
+        const last = i === s.visitor_questions - 1;
+        // No graph after the first free answers (graphs come at the end); after the last, one.
+        if (last) {
+          await page.getByText('Your answer is not in this yet.').waitFor();
+          await page.locator('.graph').waitFor();
+          await screenshot(page, `visitor-graph-before-wall-${size}`);
+        } else {
+          await page.getByText('Your answer is not counted yet.').waitFor();
+          await expect(page.locator('.graph').count()).resolves.toBe(0);
+        }
+        await rateAndGoOn(page, '6');
+      }
+      await page.getByRole('heading', { name: 'Sign up to go on' }).waitFor();
+      watch.assertNoErrors();
+      await context.close();
+    },
+  );
 
   it('a reload mid-survey keeps the question and the shuffled order', async ({ people }) => {
     const s = await survey((x) => x.name === 'Consent in Practice');

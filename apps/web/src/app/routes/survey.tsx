@@ -54,7 +54,12 @@ export function SurveyRoute() {
       member={member}
       panel={panel}
       renderIntro={(start, progress) => (
-        <SurveyIntro survey={survey.data} onStart={start} progress={progress} />
+        <SurveyIntro
+          survey={survey.data}
+          onStart={start}
+          progress={progress}
+          visitor={member === null}
+        />
       )}
     />
   );

@@ -225,6 +225,17 @@ export function SurveyFlow({ survey, member, panel, renderIntro }: Props) {
     window.scrollTo({ top: 0 });
   };
 
+  /**
+   * Whether an answer's feedback shows its graph, with `answered` questions answered: always
+   * where the survey shows graphs right away (v1); elsewhere, for a visitor, after their last
+   * free question, so they see what answering gives before the sign-up wall (issue 30, point 2).
+   */
+  const graphAfter = (answered: number) =>
+    instantFeedback(survey.variant) ||
+    (member === null &&
+      survey.visitor_questions < questions.length &&
+      answered >= survey.visitor_questions);
+
   /** Records an answer; true once it is kept (the question screen then goes on). */
   const answer = async (index: number, input: AnswerInput): Promise<boolean> => {
     const question = questions[index];
@@ -252,7 +263,7 @@ export function SurveyFlow({ survey, member, panel, renderIntro }: Props) {
         setResults((r) => ({ ...r, [question.qid]: fresh }));
       }
       if (member && !response) setOfflineQids((s) => new Set(s).add(question.qid));
-      if (!member && instantFeedback(survey.variant)) {
+      if (!member && graphAfter(mine.size + (mine.has(question.qid) ? 0 : 1))) {
         // A visitor's answer stays here; their graph is the published one, fetched before the
         // feedback screen (as a member's comes with the answer) so that it does not arrive
         // later and push the rating away from a finger. A slow network waits at most 2 s.
@@ -340,7 +351,7 @@ export function SurveyFlow({ survey, member, panel, renderIntro }: Props) {
             timedOut={timedOut.has(question.qid)}
             results={results[question.qid] ?? null}
             answeredAt={answeredAt[question.qid] ?? null}
-            withGraph={instantFeedback(survey.variant)}
+            withGraph={graphAfter(mine.size)}
             member={member !== null}
             offline={offlineQids.has(question.qid)}
             visitorLeft={member ? null : Math.max(0, survey.visitor_questions - mine.size)}

@@ -9,9 +9,12 @@ export function SurveyIntro({
   survey,
   onStart,
   progress,
+  visitor = false,
 }: {
   survey: SurveyDetail;
   onStart: () => void;
+  /** Logged out: told up front how many questions are free, and what comes after. */
+  visitor?: boolean;
   /**
    * Questions this person already answered, to offer "continue" instead of "start"; null while
    * they are being read (the button waits).
@@ -22,6 +25,11 @@ export function SurveyIntro({
   const finished = progress !== null && progress.total > 0 && progress.answered >= progress.total;
   const closed = survey.status === 'Closed';
   const hasVideo = survey.questions.some((q) => q.video_link_1);
+  // The sign-up wall, announced (issue 30, point 2): never a surprise at question 4.
+  const free =
+    visitor && !closed && survey.visitor_questions < survey.questions_count
+      ? survey.visitor_questions
+      : null;
   return (
     <article className="intro">
       <PageHead
@@ -65,11 +73,20 @@ export function SurveyIntro({
           </ul>
         ) : (
           <ul className="intro__facts">
+            {free !== null ? (
+              <li className="intro__free">
+                {free === 0
+                  ? 'A free account lets you answer: it takes a minute, and your number is never shown with your answers.'
+                  : `${free} free ${free === 1 ? 'question' : 'questions'}, then a free account to go on. What you answered comes with you.`}
+              </li>
+            ) : null}
             <li>{survey.instructions}</li>
             <li>
               {givesInstantFeedback(survey.variant)
                 ? 'You see how everyone answered right after each question.'
-                : 'You see how everyone answered at the end.'}
+                : free
+                  ? 'You see how everyone answered at the end, and after your last free question.'
+                  : 'You see how everyone answered at the end.'}
             </li>
             {hasVideo ? <li>Some questions are videos, with captions.</li> : null}
             <li>Anonymous: your answers are never shown next to your name or number.</li>
