@@ -7,7 +7,7 @@ import { sampleSurvey } from './api';
 import { axeViolations } from './axe';
 import { desktop, phone } from './chromium';
 import { it } from './fixtures';
-import { questionHeading, screenshot } from './screens';
+import { logIn, questionHeading, screenshot } from './screens';
 
 const consent = () => sampleSurvey((s) => s.name === 'Consent in Practice');
 
@@ -54,6 +54,49 @@ describe.each([
       page.evaluate(() => getComputedStyle(document.activeElement!).outlineStyle),
     ).resolves.toBe('none');
     await screenshot(page, `focus-question-${size}`);
+    watch.assertNoErrors();
+    await context.close();
+  });
+
+  it('a written answer’s box takes the focus, read with its question', async ({ people }) => {
+    // The open survey whose first written question comes soonest.
+    const withOpen = await Promise.all(
+      ['Money Talks', 'Honest About Sex', 'Everyday Taboos'].map(async (name) => {
+        const found = await sampleSurvey((x) => x.name === name && x.status === 'Open').catch(
+          () => null,
+        );
+        return { s: found!, at: found ? found.questions.findIndex((q) => q.type === 'Open') : -1 };
+      }),
+    );
+    const { s, at } = withOpen.filter((x) => x.at >= 0).sort((a, b) => a.at - b.at)[0]!;
+    const who = await people.member();
+    const { context, page, watch } = await people.newPage(options, who);
+    await logIn(page, who);
+    await page.getByRole('button', { name: 'Log out' }).waitFor();
+    await page.goto(`/surveys/${s.gid}`);
+    await page.locator('.intro button.button--primary:not([disabled])').waitFor();
+    await page.getByRole('button', { name: 'Start the survey' }).click();
+    for (const q of s.questions.slice(0, at)) {
+      await questionHeading(page, q.question).waitFor();
+      await page.getByRole('list', { name: 'Answers' }).getByRole('button').first().click();
+      await page.getByRole('button', { name: /Skip rating|Next/ }).click();
+    }
+    const open = s.questions[at]!;
+    await questionHeading(page, open.question).waitFor();
+    const box = page.getByLabel('Your answer');
+    await expect.poll(() => box.evaluate((el) => el === document.activeElement)).toBe(true);
+    // The box is described by the question, so a screen reader says what it is for.
+    const described = await box.evaluate((el) =>
+      (el.getAttribute('aria-describedby') ?? '')
+        .split(' ')
+        .map((id) => document.getElementById(id)?.textContent ?? '')
+        .join(' '),
+    );
+    expect(described).toContain(open.question);
+    await page.keyboard.type('Typed straight away.');
+    await expect(box.inputValue()).resolves.toBe('Typed straight away.');
+    expect(await axeViolations(page)).toEqual([]);
+    await screenshot(page, `focus-written-answer-${size}`, { fullPage: false });
     watch.assertNoErrors();
     await context.close();
   });

@@ -226,6 +226,7 @@ export function QuestionScreen({
           </ul>
         ) : (
           <OpenAnswer
+            questionId={headingId}
             maxLength={question.max_length ?? OPEN_ANSWER_MAX_LENGTH}
             disabled={busy || picked !== null}
             settled={settled}
@@ -253,11 +254,14 @@ export function QuestionScreen({
 }
 
 function OpenAnswer({
+  questionId,
   maxLength,
   disabled,
   settled,
   onSubmit,
 }: {
+  /** The question's heading: read with the box, which takes the focus (issue 30, point 9). */
+  questionId: string;
   maxLength: number;
   disabled: boolean;
   /** Past the pause in which a tap is taken for a double tap's second half (GHOST_TAP_MS). */
@@ -293,7 +297,7 @@ function OpenAnswer({
             e.currentTarget.form?.requestSubmit();
           }
         }}
-        aria-describedby={`${id}-count`}
+        aria-describedby={`${questionId} ${id}-count`}
       />
       <p id={`${id}-count`} className="field__hint open-answer__count">
         {text.length} / {maxLength} characters · only the words are kept, never your name

@@ -208,11 +208,17 @@ export function SurveyFlow({ survey, member, panel, renderIntro }: Props) {
     shownAt.current?.qid === qid ? Math.round(performance.now() - shownAt.current.at) : undefined;
 
   // After Start, an answer or Next, focus moves to the new screen's heading: a screen reader
-  // announces the new question, and Tab goes on from the top of the screen.
+  // announces the new question, and Tab goes on from the top of the screen. A written answer's
+  // box takes it instead, so typing starts at once (the box is described by the question).
   const flowRef = useRef<HTMLDivElement>(null);
   const [moves, setMoves] = useState(0);
   useEffect(() => {
     if (moves === 0) return;
+    const box = flowRef.current?.querySelector<HTMLTextAreaElement>('textarea:not([disabled])');
+    if (box) {
+      box.focus({ preventScroll: true });
+      return;
+    }
     const heading = flowRef.current?.querySelector<HTMLElement>('h1');
     if (!heading) return;
     if (!heading.hasAttribute('tabindex')) heading.setAttribute('tabindex', '-1');
