@@ -480,7 +480,10 @@ export async function buildApp({
         routePrefix: '/docs',
         staticCSP: DOCS_CONTENT_SECURITY_POLICY,
       });
-      await api.register(healthRoutes);
+      await api.register(healthRoutes, {
+        dataDir: config.dataDir,
+        minFreeDiskMb: config.minFreeDiskMb,
+      });
       await api.register(surveysRoutes, { service: surveys });
       await api.register(signupRoutes, { service: signup });
       await api.register(sessionsRoutes, { service: sessions });

@@ -76,6 +76,7 @@ const EnvSchema = z
     VISITOR_FREE_QUESTIONS: z.coerce.number().int().min(0).max(1000).default(3),
     RESULTS_REFRESH_SECONDS: z.coerce.number().min(0).max(3600).default(2),
     DB_MAINTENANCE_SECONDS: z.coerce.number().min(0).max(86_400).default(60),
+    MIN_FREE_DISK_MB: z.coerce.number().min(0).max(10_000_000).default(64),
     MIX_MIN_PEOPLE: z.coerce.number().int().min(1).max(10_000).default(10),
     MIX_MAX_WAIT_SECONDS: z.coerce.number().min(0).max(86_400).default(600),
     ANALYTICS: z.enum(['on', 'off']).default('on'),
@@ -241,6 +242,8 @@ export interface Config {
   resultsRefreshSeconds: number;
   /** How often to vacuum and analyze when the database does not (PGlite; autovacuum off). 0: never. */
   dbMaintenanceSeconds: number;
+  /** Below this much free space on `dataDir`'s disk, health and readiness say 503. 0: not checked. */
+  minFreeDiskMb: number;
   /**
    * Answers redeemed with credentials wait, sealed, until they hold this many credentials' answers
    * or the oldest waited `maxWaitSeconds`; then they are written in a shuffled order (decision 020).
@@ -301,6 +304,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     visitorFreeQuestions: e.VISITOR_FREE_QUESTIONS,
     resultsRefreshSeconds: e.RESULTS_REFRESH_SECONDS,
     dbMaintenanceSeconds: e.DB_MAINTENANCE_SECONDS,
+    minFreeDiskMb: e.MIN_FREE_DISK_MB,
     mixing: { minPeople: e.MIX_MIN_PEOPLE, maxWaitSeconds: e.MIX_MAX_WAIT_SECONDS },
     analytics: e.ANALYTICS === 'on',
     sms: {
