@@ -8,6 +8,7 @@ describe('accounts configuration', () => {
       defaultPhoneRegion: 'US',
       accessTokenTtlSeconds: 600,
       refreshTokenTtlSeconds: 30 * 24 * 3600,
+      sessionMaxAgeSeconds: 90 * 24 * 3600,
       refreshReuseGraceSeconds: 30,
       reviewAllSignups: false,
       loginFailuresPerNumber: 5,

@@ -106,6 +106,7 @@ const EnvSchema = z
       .default('US'),
     ACCESS_TOKEN_TTL: z.coerce.number().int().min(1).max(86_400).default(600),
     REFRESH_TOKEN_TTL: z.coerce.number().int().min(60).max(31_536_000).default(2_592_000),
+    SESSION_MAX_AGE: z.coerce.number().int().min(60).max(31_536_000).default(7_776_000),
     REFRESH_REUSE_GRACE_SECONDS: z.coerce.number().int().min(0).max(300).default(30),
     REVIEW_ALL_SIGNUPS: bool.default(false),
     REDIS_URL: z
@@ -181,6 +182,8 @@ export interface AuthConfig {
   defaultPhoneRegion: string;
   accessTokenTtlSeconds: number;
   refreshTokenTtlSeconds: number;
+  /** A member's session ends this long after its login, however often it is refreshed. */
+  sessionMaxAgeSeconds: number;
   /** A refresh token presented again this soon after its first use gets the same new pair. */
   refreshReuseGraceSeconds: number;
   reviewAllSignups: boolean;
@@ -326,6 +329,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       defaultPhoneRegion: e.DEFAULT_PHONE_REGION,
       accessTokenTtlSeconds: e.ACCESS_TOKEN_TTL,
       refreshTokenTtlSeconds: e.REFRESH_TOKEN_TTL,
+      sessionMaxAgeSeconds: e.SESSION_MAX_AGE,
       refreshReuseGraceSeconds: e.REFRESH_REUSE_GRACE_SECONDS,
       reviewAllSignups: e.REVIEW_ALL_SIGNUPS,
       loginFailuresPerNumber: e.LOGIN_FAILURES_PER_NUMBER,

@@ -1,5 +1,5 @@
 import DataLoader from 'dataloader';
-import { and, asc, count, eq, gt, isNull, lt, sql } from 'drizzle-orm';
+import { and, asc, count, eq, gt, isNull, lt, min, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { PASSWORD_TOKEN_TTL_SECONDS } from '../../lib/tokens.js';
 import { type SessionChanges, createSessionChanges } from './session-changes.js';
@@ -369,6 +369,8 @@ export function createAuthRepository(
       decide: (
         row: RefreshTokenRow,
         user: UserRow,
+        /** When the session began: its first token's creation (rows are never deleted). */
+        start: Date,
       ) => { kind: 'rotate'; child: typeof refreshTokens.$inferInsert } | { kind: 'grace' } | null,
       now: Date,
     ): Promise<
@@ -383,7 +385,11 @@ export function createAuthRepository(
           .for('update');
         if (!row) return { outcome: 'refused' as const };
         const [user] = await tx.select().from(users).where(eq(users.id, row.userId));
-        const decision = user ? decide(row, user) : null;
+        const [first] = await tx
+          .select({ at: min(refreshTokens.createdAt) })
+          .from(refreshTokens)
+          .where(eq(refreshTokens.familyId, row.familyId));
+        const decision = user ? decide(row, user, first?.at ?? row.createdAt) : null;
         if (!decision || !user) return { outcome: 'refused' as const, row };
         if (decision.kind === 'grace') {
           const [child] = await tx

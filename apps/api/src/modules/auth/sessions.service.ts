@@ -11,12 +11,19 @@ import { SESSION_STATUSES } from './session-gate.js';
 
 export const LOGIN_FAILED = 'The phone number or password is not right.';
 
+/** Staff sign in again after 30 minutes without a refresh, and 12 hours after login (ASVS L2). */
+export const STAFF_IDLE_SECONDS = 30 * 60;
+export const STAFF_MAX_AGE_SECONDS = 12 * 3600;
+
 export interface SessionsServiceDeps {
   tokens: TokenService;
   passwordLimits: PasswordLimits;
   auth: Pick<
     AuthConfig,
-    'defaultPhoneRegion' | 'refreshTokenTtlSeconds' | 'refreshReuseGraceSeconds'
+    | 'defaultPhoneRegion'
+    | 'refreshTokenTtlSeconds'
+    | 'sessionMaxAgeSeconds'
+    | 'refreshReuseGraceSeconds'
   >;
   clock: () => Date;
 }
@@ -33,6 +40,19 @@ export function createSessionsService(
   >,
   { tokens, passwordLimits, auth, clock }: SessionsServiceDeps,
 ) {
+  /**
+   * When a refresh token given now ends: after the role's idle time, and never past the
+   * session's end (its login plus the role's lifetime). A member's session slides for 30 days
+   * between uses up to SESSION_MAX_AGE; staff's for 30 minutes up to 12 hours.
+   */
+  function expiryOf(role: UserRow['role'], start: Date, now: Date): Date {
+    const [idle, max] =
+      role === 'member'
+        ? [auth.refreshTokenTtlSeconds, auth.sessionMaxAgeSeconds]
+        : [STAFF_IDLE_SECONDS, STAFF_MAX_AGE_SECONDS];
+    return new Date(Math.min(now.getTime() + idle * 1000, start.getTime() + max * 1000));
+  }
+
   /** A new session for the user: an access token naming it and its first refresh token. */
   async function issue(user: UserRow): Promise<TokenPair> {
     const refresh = tokens.newRefresh();
@@ -42,7 +62,7 @@ export function createSessionsService(
       userId: user.id,
       familyId,
       tokenHash: tokens.hashRefresh(refresh),
-      expiresAt: new Date(now.getTime() + auth.refreshTokenTtlSeconds * 1000),
+      expiresAt: expiryOf(user.role, now, now),
       createdAt: now,
     });
     // The access token names its session: logging out ends it at once (plugins/auth.ts).
@@ -102,15 +122,23 @@ export function createSessionsService(
 
     /**
      * Rotates a refresh token. A token presented again within the grace window of its first use
-     * gets the same child (two tabs refreshing at once); later, the whole family is revoked.
+     * gets the same child (two tabs refreshing at once); later, the whole family is revoked. A
+     * session past its end (idle too long, or older than its role's lifetime) is refused: the
+     * person logs in again.
      */
     async refresh(raw: string): Promise<TokenPair> {
       const now = clock();
       const child = tokens.childRefresh(raw);
       const result = await repo.rotate(
         tokens.hashRefresh(raw),
-        (row, user) => {
-          if (row.revokedAt || row.expiresAt <= now || !SESSION_STATUSES.has(user.status)) {
+        (row, user, start) => {
+          const ends = expiryOf(user.role, start, now);
+          if (
+            row.revokedAt ||
+            row.expiresAt <= now ||
+            ends <= now ||
+            !SESSION_STATUSES.has(user.status)
+          ) {
             return null;
           }
           if (row.usedAt) {
@@ -124,7 +152,7 @@ export function createSessionsService(
               familyId: row.familyId,
               tokenHash: tokens.hashRefresh(child),
               parentId: row.id,
-              expiresAt: new Date(now.getTime() + auth.refreshTokenTtlSeconds * 1000),
+              expiresAt: ends,
               createdAt: now,
             },
           };
