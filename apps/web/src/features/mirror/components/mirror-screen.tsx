@@ -21,12 +21,13 @@ import { UNUSUAL_COUNT, UnusualAnswers } from '../../../components/results/unusu
 import { useAuthStore } from '../../../lib/auth-store';
 import { deleteAccount, downloadMyData, mirrorQueries } from '../api/mirror';
 import { MirrorItem } from './mirror-item';
+import { AboutYou } from './about-you';
 import { ApiError } from '../../../lib/api-client';
 import '../styles/mirror.css';
 
 /** Exactly what an erasure removes: the same words as the privacy promise. */
 export const ERASED =
-  'your phone number and profile (year of birth, gender, country), your sessions on every device, your answers, ratings and timings; your answers leave all future results. This cannot be undone.';
+  'your phone number and country, your sessions on every device, your encrypted vault with your year of birth and gender, your answers, ratings and timings; your answers leave all future results. This cannot be undone.';
 
 function DownloadData() {
   const [busy, setBusy] = useState(false);
@@ -247,6 +248,7 @@ export function MirrorScreen() {
         results update in steps: each of your latest answers says when it counts.
       </p>
       <MirrorList />
+      <AboutYou />
       <DownloadData />
       <DeleteAccount
         onDeleted={() => {
