@@ -104,7 +104,13 @@ export function SurveyFlow({ survey, member, panel, renderIntro }: Props) {
   // link. The entry holds its step; the screen is the entry's, as it stands now.
   const location = useLocation();
   const navigate = useNavigate();
-  const chosen = (location.state as { surveyStep?: Step } | null)?.surveyStep ?? null;
+  // The entry the page opened on (a link, a reload) starts where the survey stands, as before
+  // entries held steps: a finished survey on its results, else the saved place, else the intro.
+  const [openedOn] = useState(location.key);
+  const chosen =
+    location.key === openedOn
+      ? null
+      : ((location.state as { surveyStep?: Step } | null)?.surveyStep ?? null);
   const [busy, setBusy] = useState(false);
   // Questions whose time ran out (a reload remembers the last one through its stored deadline).
   const [timedOut, setTimedOut] = useState<ReadonlySet<string>>(() => {

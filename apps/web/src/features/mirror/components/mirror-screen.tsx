@@ -22,6 +22,7 @@ import { useAuthStore } from '../../../lib/auth-store';
 import { deleteAccount, downloadMyData, mirrorQueries } from '../api/mirror';
 import { MirrorItem } from './mirror-item';
 import { AboutYou } from './about-you';
+import { VaultNotice } from './vault-notice';
 import { ApiError } from '../../../lib/api-client';
 import '../styles/mirror.css';
 
@@ -247,6 +248,7 @@ export function MirrorScreen() {
         Every question you answered, against everyone else. Only verified people are counted, and
         results update in steps: each of your latest answers says when it counts.
       </p>
+      <VaultNotice />
       <MirrorList />
       <AboutYou />
       <DownloadData />
