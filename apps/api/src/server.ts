@@ -50,7 +50,30 @@ try {
     onEmbeddedLog: (line) => log.debug({ postgres: line }, 'embedded PostgreSQL'),
     onEmbeddedRestart: (reason) => log.error({ reason }, 'embedded PostgreSQL restarting'),
     onNote: (message) => log.warn(message),
+    backup: config.backup,
+    onBackup: (backup, pruned) =>
+      log.info(
+        {
+          backup: backup.path,
+          seconds: (Date.parse(backup.finishedAt) - Date.parse(backup.startedAt)) / 1000,
+          megabytes: Math.round(backup.bytes / 1_048_576),
+          removedBackups: pruned.backups.length,
+          removedSegments: pruned.segments,
+        },
+        'base backup taken',
+      ),
+    onBackupError: (message, err) => log.error({ err }, message),
   });
+  if (database.owned && database.engine === 'postgres') {
+    if (config.backup)
+      log.info(
+        { backupDir: config.backup.dir },
+        `backups: write-ahead log archived continuously, a base backup every ` +
+          `${config.backup.intervalHours} h, the last ${config.backup.keep} kept`,
+      );
+    else
+      log.info('no backups of the embedded database: set BACKUP_DIR to a folder on another disk');
+  }
 } catch (err) {
   if (err instanceof DataDirLockedError) fail(err.message);
   throw err;
