@@ -467,3 +467,85 @@ export async function answerIngestBench(): Promise<string> {
     ),
   ].join('\n');
 }
+
+/**
+ * What the embedded PostgreSQL's backups (BACKUP_DIR, decision 025: its write-ahead log archived
+ * continuously, a base backup at start) cost answer ingest: the same server with and without,
+ * both running, their runs alternated so that the machine's other load falls on both alike.
+ * `npm run bench -- backup-cost`.
+ */
+export async function backupCostBench(): Promise<string> {
+  const secret = crypto.randomBytes(32).toString('hex');
+  const secrets = { JWT_SECRET: secret, PSEUDONYM_SECRET: secret, ACCESS_TOKEN_TTL: '3600' };
+  const rounds = RUNS + 2;
+  const folders: string[] = [];
+  const temp = (name: string) => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), `candor-bench-${name}-`));
+    folders.push(dir);
+    return dir;
+  };
+  const backupDir = temp('backups');
+  const setups: Array<{ label: string; env: Record<string, string> }> = [
+    { label: 'embedded PostgreSQL, no BACKUP_DIR', env: {} },
+    {
+      label: 'embedded PostgreSQL, BACKUP_DIR (WAL archived, base backup at start)',
+      env: { BACKUP_DIR: backupDir, BACKUP_ARCHIVE_TIMEOUT_SECONDS: '60' },
+    },
+  ];
+  const servers: Array<Awaited<ReturnType<typeof startCandor>>> = [];
+  try {
+    const running = [];
+    for (const setup of setups) {
+      const dataDir = temp('data');
+      const prepared = await prepare({ dataDir, embedded: 'postgres' }, secret);
+      const files = writePairFiles(prepared);
+      const server = await startCandor({
+        DATA_DIR: dataDir,
+        EMBEDDED_DATABASE: 'postgres',
+        ...secrets,
+        ...setup.env,
+      });
+      servers.push(server);
+      const cursor = warmUp(server.url, files, 0, prepared.tokens.length).used;
+      running.push({
+        ...setup,
+        server,
+        files,
+        cursor,
+        runs: [] as Array<ReturnType<typeof ingest>>,
+      });
+    }
+    // The first base backup (taken at start) is done before anything is measured.
+    const base = path.join(backupDir, 'base');
+    const deadline = Date.now() + 120_000;
+    while (!(fs.existsSync(base) && fs.readdirSync(base).some((n) => !n.endsWith('.partial')))) {
+      if (Date.now() > deadline) throw new Error('no base backup after 2 minutes');
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    for (let i = 0; i < rounds; i++) {
+      for (const r of i % 2 ? [...running].reverse() : running) {
+        const run = ingest(r.server.url, r.files, r.cursor);
+        r.cursor += run.used;
+        r.runs.push(run);
+      }
+    }
+    const rows = running.map((r) => summarise(r.label, r.runs));
+    const wal = fs.readdirSync(path.join(backupDir, 'wal')).filter((f) => /^[0-9A-F]{24}$/.test(f));
+    const [off, on] = rows as [Row, Row];
+    return [
+      '| target | requests/s | p50 ms | p99 ms | CPU µs per answer, all / API / PostgreSQL | runs |',
+      '|---|---|---|---|---|---|',
+      ...rows.map(
+        (r) =>
+          `| ${r.label} | ${Math.round(r.rps)} | ${r.p50} | ${r.p99} | ${r.cpu.total} / ${r.cpu.api} / ${r.cpu.postgres} | ${r.runs.join(', ')} |`,
+      ),
+      '',
+      `With BACKUP_DIR: ${(on.rps / off.rps).toFixed(3)} of the rate without, CPU per answer ` +
+        `${(on.cpu.total / off.cpu.total).toFixed(3)}x (all) and ${(on.cpu.postgres / off.cpu.postgres).toFixed(3)}x (PostgreSQL); ` +
+        `${wal.length} log segments (16 MB each) archived during the runs and warm-up.`,
+    ].join('\n');
+  } finally {
+    for (const server of servers) await server.stop();
+    for (const dir of folders) fs.rmSync(dir, { recursive: true, force: true });
+  }
+}

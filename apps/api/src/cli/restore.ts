@@ -3,7 +3,7 @@
 // The data folder that was in place is moved aside, never deleted.
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../config.js';
-import { listBackups, RestoreError, restoreTo } from '../db/backups.js';
+import { listBackups, parseRestoreTarget, RestoreError, restoreTo } from '../db/backups.js';
 import { EmbeddedPostgresUnavailable } from '../db/embedded-postgres.js';
 import { acquireDataDirLock, DataDirLockedError } from '../db/lock.js';
 
@@ -18,10 +18,6 @@ function fail(message: string): never {
   process.exit(1);
 }
 
-// A date, a time to the second (a fraction allowed) and a zone: a time without a zone would
-// mean different seconds on different machines.
-const ISO_TIME = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:?\d{2})$/i;
-
 let args;
 try {
   args = parseArgs({ options: { to: { type: 'string' }, help: { type: 'boolean' } } }).values;
@@ -33,12 +29,13 @@ if (args.help) {
   process.exit(0);
 }
 if (!args.to) fail(`--to is required.\n${USAGE}`);
-const target = new Date(args.to.replace(' ', 'T'));
-if (!ISO_TIME.test(args.to) || Number.isNaN(target.getTime()))
-  fail(`--to: "${args.to}" is not an ISO 8601 time with a zone.\n${USAGE}`);
-const now = new Date();
-if (target > now)
-  fail(`--to: ${target.toISOString()} is in the future (it is now ${now.toISOString()}).`);
+let target: Date;
+try {
+  target = parseRestoreTarget(args.to);
+} catch (err) {
+  if (err instanceof RestoreError) fail(`--to: ${err.message}\n${USAGE}`);
+  throw err;
+}
 
 let config;
 try {

@@ -362,6 +362,26 @@ export class RestoreError extends Error {
   override name = 'RestoreError';
 }
 
+// A date, a time to the second (a fraction allowed) and a zone: a time without a zone would
+// mean different seconds on different machines.
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:?\d{2})$/i;
+
+/** The time `npm run restore -- --to <time>` names; a RestoreError says what is wrong with it. */
+export function parseRestoreTarget(text: string, now = new Date()): Date {
+  const target = new Date(text.trim().replace(' ', 'T'));
+  if (!ISO_TIME.test(text.trim()) || Number.isNaN(target.getTime())) {
+    throw new RestoreError(
+      `"${text}" is not an ISO 8601 time with a zone (2026-11-27T03:14:15Z, ` +
+        '2026-11-27T04:14:15+01:00).',
+    );
+  }
+  if (target > now)
+    throw new RestoreError(
+      `${target.toISOString()} is in the future (it is now ${now.toISOString()}).`,
+    );
+  return target;
+}
+
 /** A path inside restore_command, which PostgreSQL runs through the shell. */
 function shellPath(file: string): string {
   const forPostgres = file.replaceAll('%', '%%'); // PostgreSQL's own placeholders

@@ -208,11 +208,10 @@ describe('backups of the embedded PostgreSQL restore to any second', () => {
     const lost = tempDir('restore-lost');
     fs.renameSync(path.join(dataDir, 'postgres'), path.join(lost, 'postgres'));
 
-    // Bad input: said plainly, nothing done.
+    // Bad input is said plainly and changes nothing (the time's format and a time in the
+    // future: db/backups.test.ts).
     for (const [to, said] of [
       ['yesterday', /not an ISO 8601 time with a zone/],
-      ['2026-11-27T03:00:00', /not an ISO 8601 time with a zone/],
-      [new Date(Date.now() + 3_600_000).toISOString(), /is in the future/],
       [beforeBackup, /No base backup had finished by/],
     ] as const) {
       const result = await restore(env, to);
