@@ -509,6 +509,7 @@ export async function backupCostBench(): Promise<string> {
       const cursor = warmUp(server.url, files, 0, prepared.tokens.length).used;
       running.push({
         ...setup,
+        dataDir,
         server,
         files,
         cursor,
@@ -530,6 +531,31 @@ export async function backupCostBench(): Promise<string> {
       }
     }
     const rows = running.map((r) => summarise(r.label, r.runs));
+    // The archiver's own CPU, which the machine's other load does not inflate: what archiving
+    // costs per answer acknowledged by that server (warm-up included) and per segment.
+    const archiving = running[1]!;
+    const pidFile = fs.readFileSync(
+      path.join(archiving.dataDir, 'postgres', 'postmaster.pid'),
+      'utf8',
+    );
+    const db = new pg.Client({
+      host: '127.0.0.1',
+      port: Number(pidFile.split('\n')[3]),
+      user: 'candor',
+      database: 'candor',
+      password: fs.readFileSync(path.join(archiving.dataDir, 'postgres-password'), 'utf8').trim(),
+    });
+    await db.connect();
+    const { rows: archiver } = await db.query<{ pid: number; segments: number; answers: string }>(
+      `select (select pid from pg_stat_activity where backend_type = 'archiver') as pid,
+              (select archived_count from pg_stat_archiver)::int as segments,
+              (select count(*) from answers) as answers`,
+    );
+    await db.end();
+    const stat = fs.readFileSync(`/proc/${archiver[0]!.pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const archiverUs = (Number(fields[11]) + Number(fields[12])) * 10_000;
+    const answers = Number(archiver[0]!.answers);
     const wal = fs.readdirSync(path.join(backupDir, 'wal')).filter((f) => /^[0-9A-F]{24}$/.test(f));
     const [off, on] = rows as [Row, Row];
     return [
@@ -542,7 +568,10 @@ export async function backupCostBench(): Promise<string> {
       '',
       `With BACKUP_DIR: ${(on.rps / off.rps).toFixed(3)} of the rate without, CPU per answer ` +
         `${(on.cpu.total / off.cpu.total).toFixed(3)}x (all) and ${(on.cpu.postgres / off.cpu.postgres).toFixed(3)}x (PostgreSQL); ` +
-        `${wal.length} log segments (16 MB each) archived during the runs and warm-up.`,
+        `${wal.length} log segments (16 MB each) archived during the runs and warm-up. ` +
+        `The archiver process used ${archiverUs / 1000} ms of CPU for ${archiver[0]!.segments} ` +
+        `segments and ${answers} answers: ${(archiverUs / Math.max(1, answers)).toFixed(2)} µs per answer ` +
+        `(USER_HZ ticks of 10 ms).`,
     ].join('\n');
   } finally {
     for (const server of servers) await server.stop();

@@ -10,6 +10,7 @@ import { logDestination } from './lib/log-destination.js';
 import { buildApp, logOptions } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
 import { type Database, openDatabase, pingDatabase } from './db/client.js';
+import { BackupDirUnusable } from './db/embedded-postgres.js';
 import { DataDirLockedError } from './db/lock.js';
 import { DatabaseStartupError, waitForDatabase } from './db/startup-wait.js';
 import { seedSampleAnswers } from './db/seed/sample-answers.js';
@@ -75,7 +76,7 @@ try {
       log.info('no backups of the embedded database: set BACKUP_DIR to a folder on another disk');
   }
 } catch (err) {
-  if (err instanceof DataDirLockedError) fail(err.message);
+  if (err instanceof DataDirLockedError || err instanceof BackupDirUnusable) fail(err.message);
   throw err;
 }
 

@@ -4,7 +4,7 @@
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../config.js';
 import { listBackups, parseRestoreTarget, RestoreError, restoreTo } from '../db/backups.js';
-import { EmbeddedPostgresUnavailable } from '../db/embedded-postgres.js';
+import { BackupDirUnusable, EmbeddedPostgresUnavailable } from '../db/embedded-postgres.js';
 import { acquireDataDirLock, DataDirLockedError } from '../db/lock.js';
 
 const USAGE =
@@ -90,7 +90,12 @@ try {
       'Start the server (npm run serve) to use it.\n',
   );
 } catch (err) {
-  if (err instanceof RestoreError || err instanceof EmbeddedPostgresUnavailable) fail(err.message);
+  if (
+    err instanceof RestoreError ||
+    err instanceof EmbeddedPostgresUnavailable ||
+    err instanceof BackupDirUnusable
+  )
+    fail(err.message);
   fail(`The restore failed: ${(err as Error).message}\nNothing was changed.`);
 } finally {
   lock.release();

@@ -5,7 +5,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { listBackups, parseRestoreTarget, pruneBackups, RestoreError } from './backups.js';
+import {
+  listBackups,
+  parseRestoreTarget,
+  pruneBackups,
+  RestoreError,
+  restoreTo,
+} from './backups.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -98,5 +104,29 @@ describe('retention', () => {
     expect(pruneBackups(dir, 7)).toEqual({ backups: [], segments: 1 });
     // Segment 1 predates the oldest backup (it starts at 2): no backup can use it.
     expect(fs.readdirSync(path.join(dir, 'wal'))).toHaveLength(10);
+  });
+});
+
+describe('a restore with no backup to start from', () => {
+  it('is refused before anything is touched, naming the oldest backup kept', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'candor-backups-'));
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'candor-data-'));
+    dirs.push(dir, dataDir);
+    await expect(
+      restoreTo({ dataDir, backupDir: dir, target: new Date('2026-11-27T00:00:00Z') }),
+    ).rejects.toThrow(/No base backups in/);
+    const at = '2026-11-26T12:00:00.000Z';
+    const folder = path.join(dir, 'base', 'one');
+    fs.mkdirSync(folder, { recursive: true });
+    fs.writeFileSync(
+      path.join(folder, 'backup.json'),
+      JSON.stringify({ startedAt: at, finishedAt: at, startWal: 'x', stopWal: 'x', bytes: 1 }),
+    );
+    await expect(
+      restoreTo({ dataDir, backupDir: dir, target: new Date('2026-11-26T11:59:59Z') }),
+    ).rejects.toThrow(
+      'No base backup had finished by 2026-11-26T11:59:59.000Z: the oldest kept finished at 2026-11-26T12:00:00.000Z',
+    );
+    expect(fs.readdirSync(dataDir)).toEqual([]);
   });
 });

@@ -168,7 +168,7 @@ export function pruneBackups(
   let segments = 0;
   if (oldest) {
     const from = position(oldest.startWal);
-    for (const file of fs.readdirSync(walDir(backupDir))) {
+    for (const file of fs.existsSync(walDir(backupDir)) ? fs.readdirSync(walDir(backupDir)) : []) {
       if (!SEGMENT.test(file) || position(file) >= from) continue;
       fs.rmSync(path.join(walDir(backupDir), file), { force: true });
       segments++;

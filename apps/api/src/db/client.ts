@@ -403,11 +403,11 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
       lock.release();
       if (!(err instanceof EmbeddedPostgresUnavailable) || embedded === 'postgres') throw err;
       opts.onNote?.(`embedded PostgreSQL unavailable (${err.message}): using PGlite instead`);
-      if (opts.backup)
-        opts.onBackupError?.('BACKUP_DIR is not used: PGlite has no WAL archiving or backups');
     }
   }
 
+  if (opts.backup)
+    opts.onBackupError?.('BACKUP_DIR is not used: PGlite has no WAL archiving or backups');
   const pgDataDir = opts.dataDir ? path.join(opts.dataDir, 'pgdata') : undefined;
   const lock = opts.dataDir ? acquireDataDirLock(opts.dataDir) : undefined;
   let client: PGlite;

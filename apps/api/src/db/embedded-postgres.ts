@@ -11,6 +11,11 @@ import path from 'node:path';
 import pg from 'pg';
 import { freePort } from '../lib/free-port.js';
 
+/** BACKUP_DIR cannot be used (the server does not start on another engine because of it). */
+export class BackupDirUnusable extends Error {
+  override name = 'BackupDirUnusable';
+}
+
 /** This platform cannot run the embedded PostgreSQL; the message says why and what to do. */
 export class EmbeddedPostgresUnavailable extends Error {
   override name = 'EmbeddedPostgresUnavailable';
@@ -366,7 +371,13 @@ export function serverArgs(dir: string, port: number, archive: WalArchive | unde
  * whose archiver writes into it.
  */
 export function prepareArchiveDir(archiveDir: string, user: RunAs | undefined): void {
-  fs.mkdirSync(archiveDir, { recursive: true, mode: 0o700 });
+  try {
+    fs.mkdirSync(archiveDir, { recursive: true, mode: 0o700 });
+  } catch (err) {
+    throw new BackupDirUnusable(
+      `BACKUP_DIR: cannot make ${archiveDir} (${(err as Error).message})`,
+    );
+  }
   if (!user) return;
   const parent = path.dirname(archiveDir);
   const mode = fs.statSync(parent).mode;
@@ -377,9 +388,9 @@ export function prepareArchiveDir(archiveDir: string, user: RunAs | undefined): 
     gid: user.gid,
   });
   if (reach.status !== 0) {
-    throw new EmbeddedPostgresUnavailable(
-      `PostgreSQL runs as "${user.name}" (Candor runs as root), which cannot write to ` +
-        `${archiveDir} (a folder above it is closed to other users)`,
+    throw new BackupDirUnusable(
+      `BACKUP_DIR: PostgreSQL runs as "${user.name}" (Candor runs as root), which cannot write ` +
+        `to ${archiveDir} (a folder above it is closed to other users): choose another folder`,
     );
   }
 }

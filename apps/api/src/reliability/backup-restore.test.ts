@@ -179,8 +179,6 @@ describe('backups of the embedded PostgreSQL restore to any second', () => {
     while (!server.lines.some((l) => l.msg === 'base backup taken') && Date.now() < deadline)
       await sleep(100);
     expect(server.lines.some((l) => l.msg === 'base backup taken')).toBe(true);
-    // Restoring to a time before any backup finished is refused plainly.
-    const beforeBackup = new Date(Date.now() - 60_000).toISOString();
 
     // Before the time: every member answers the first question; after it, the second.
     for (let m = 0; m < MEMBERS; m++) await answer(server, m, 0);
@@ -208,18 +206,8 @@ describe('backups of the embedded PostgreSQL restore to any second', () => {
     const lost = tempDir('restore-lost');
     fs.renameSync(path.join(dataDir, 'postgres'), path.join(lost, 'postgres'));
 
-    // Bad input is said plainly and changes nothing (the time's format and a time in the
-    // future: db/backups.test.ts).
-    for (const [to, said] of [
-      ['yesterday', /not an ISO 8601 time with a zone/],
-      [beforeBackup, /No base backup had finished by/],
-    ] as const) {
-      const result = await restore(env, to);
-      expect(result.code, to).toBe(1);
-      expect(result.out, to).toMatch(said);
-      noStack(result.out);
-    }
-    expect(fs.existsSync(path.join(dataDir, 'postgres'))).toBe(false);
+    // Bad input (a malformed time, one in the future, one before every backup) is refused
+    // before anything is touched: db/backups.test.ts.
 
     // Without the log archived after the base backup, the backup reaches only its own end (the
     // answers came later): the restore says so and changes nothing.
