@@ -411,12 +411,16 @@ export async function answerIngestBench(): Promise<string> {
   // The embedded default (no DATABASE_URL): its own PostgreSQL in DATA_DIR (decision 013), and
   // PGlite (EMBEDDED_DATABASE=pglite), each in a temporary DATA_DIR prepared before the server
   // takes it.
+  // The embedded PostgreSQL with BACKUP_DIR too (decision 025: the log archived, a base backup
+  // at start): issue 34 allows backups at most 5% of ingest (bench backup-cost alternates them).
   const embedded = [
-    ['postgres', 'Candor API on the embedded PostgreSQL (default, fsync on)'],
-    ['pglite', 'Candor API on PGlite (EMBEDDED_DATABASE=pglite)'],
+    ['postgres', 'Candor API on the embedded PostgreSQL (default, fsync on)', false],
+    ['postgres', 'Candor API on the embedded PostgreSQL with BACKUP_DIR (WAL archived)', true],
+    ['pglite', 'Candor API on PGlite (EMBEDDED_DATABASE=pglite)', false],
   ] as const;
-  for (const [engine, label] of embedded) {
+  for (const [engine, label, backups] of embedded) {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `candor-bench-${engine}-`));
+    const backupDir = path.join(dataDir, 'backups');
     try {
       const prepared = await prepare({ dataDir, embedded: engine }, secret);
       const files = writePairFiles(prepared);
@@ -424,8 +428,10 @@ export async function answerIngestBench(): Promise<string> {
         DATA_DIR: dataDir,
         EMBEDDED_DATABASE: engine,
         ...secrets,
+        ...(backups ? { BACKUP_DIR: backupDir } : {}),
       });
       try {
+        if (backups) await baseBackupTaken(backupDir);
         let cursor = warmUp(server.url, files, 0, prepared.tokens.length).used;
         const api: Array<ReturnType<typeof ingest>> = [];
         for (let i = 0; i < RUNS; i++) {
@@ -466,6 +472,16 @@ export async function answerIngestBench(): Promise<string> {
         `| ${r.label} | ${r.cpu.total} | ${fmt(r.cpu.api)} | ${fmt(r.cpu.postgres)} | ${Number.isNaN(r.cpu.api) ? '-' : r.cpu.total - r.cpu.api - r.cpu.postgres} | ${(r.cpu.busy * os.cpus().length).toFixed(2)} of ${os.cpus().length} | ${ceiling(r.cpu.total)} |`,
     ),
   ].join('\n');
+}
+
+/** Waits until the base backup a server with BACKUP_DIR takes at start is done. */
+async function baseBackupTaken(backupDir: string): Promise<void> {
+  const base = path.join(backupDir, 'base');
+  const deadline = Date.now() + 120_000;
+  while (!(fs.existsSync(base) && fs.readdirSync(base).some((n) => !n.endsWith('.partial')))) {
+    if (Date.now() > deadline) throw new Error('no base backup after 2 minutes');
+    await new Promise((r) => setTimeout(r, 250));
+  }
 }
 
 /**
@@ -516,13 +532,7 @@ export async function backupCostBench(): Promise<string> {
         runs: [] as Array<ReturnType<typeof ingest>>,
       });
     }
-    // The first base backup (taken at start) is done before anything is measured.
-    const base = path.join(backupDir, 'base');
-    const deadline = Date.now() + 120_000;
-    while (!(fs.existsSync(base) && fs.readdirSync(base).some((n) => !n.endsWith('.partial')))) {
-      if (Date.now() > deadline) throw new Error('no base backup after 2 minutes');
-      await new Promise((r) => setTimeout(r, 250));
-    }
+    await baseBackupTaken(backupDir);
     for (let i = 0; i < rounds; i++) {
       for (const r of i % 2 ? [...running].reverse() : running) {
         const run = ingest(r.server.url, r.files, r.cursor);
