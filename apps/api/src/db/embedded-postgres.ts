@@ -26,8 +26,6 @@ export interface EmbeddedPostgres {
   url: string;
   /** The folder of its files. */
   dir: string;
-  /** The user it runs as (when Candor runs as root). */
-  user: RunAs | undefined;
   /** Fast shutdown (clients disconnected, a checkpoint written); waits for the server's exit. */
   stop(): Promise<void>;
 }
@@ -515,7 +513,6 @@ export async function startEmbeddedPostgres(
   return {
     url,
     dir,
-    user,
     async stop() {
       stopping = true;
       process.removeListener('exit', onExit);
