@@ -99,18 +99,16 @@ export function SurveyFlow({ survey, member, panel, renderIntro }: Props) {
   );
   const [ratings, setRatings] = useState<Record<string, number>>({});
   const [offlineQids, setOfflineQids] = useState<ReadonlySet<string>>(new Set());
-  // Each screen of the survey is an entry of the browser's history (issue 30, point 8): Back
-  // steps to the previous screen, and leaving the survey is a Back from its first screen or a
-  // link. The entry holds its step; the screen is the entry's, as it stands now.
+  // Each screen of the survey is also an entry of the browser's history (issue 30, point 8),
+  // holding its step: Back steps to the previous screen, and leaving the survey is a Back from
+  // its intro or a link. The screen is this state; the entries mirror it, and Back or Forward
+  // set it from the entry (as it stands now: `revisit`).
   const location = useLocation();
   const navigate = useNavigate();
-  // The entry the page opened on (a link, a reload) starts where the survey stands, as before
-  // entries held steps: a finished survey on its results, else the saved place, else the intro.
-  const [openedOn] = useState(location.key);
-  const chosen =
-    location.key === openedOn
-      ? null
-      : ((location.state as { surveyStep?: Step } | null)?.surveyStep ?? null);
+  const { pathname, search, hash } = location;
+  // The same URL (never the location itself, whose key would be reused for the new entry).
+  const here = useMemo(() => ({ pathname, search, hash }), [pathname, search, hash]);
+  const [chosen, setStep] = useState<Step | null>(null);
   const [busy, setBusy] = useState(false);
   // Questions whose time ran out (a reload remembers the last one through its stored deadline).
   const [timedOut, setTimedOut] = useState<ReadonlySet<string>>(() => {
@@ -173,8 +171,8 @@ export function SurveyFlow({ survey, member, panel, renderIntro }: Props) {
   // Where to start, until the person acts: a survey they finished reopens on its results;
   // else the saved position (a reload, or the return from signing up), else the intro.
   const step = useMemo((): Step | null => {
+    if (chosen) return chosen;
     if (!ready) return null;
-    if (chosen) return revisit(chosen, ctx);
     if (ctx.questions.length > 0 && ctx.questions.every((q) => ctx.answered.has(q.qid))) {
       return { kind: 'results' };
     }
@@ -239,38 +237,37 @@ export function SurveyFlow({ survey, member, panel, renderIntro }: Props) {
   }, [moves]);
 
   const go = (next: Step) => {
-    // An answered question's screen becomes its feedback: Back then skips the question (it is
+    setMoves((n) => n + 1);
+    setStep(next);
+    window.scrollTo({ top: 0 });
+    // An answered question's entry becomes its feedback's: Back then skips the question (it is
     // answered once) to the screen before it.
     const replace = step?.kind === 'question' && next.kind === 'feedback';
-    void navigate(location, {
-      replace,
-      state: { ...(location.state as object | null), surveyStep: next },
-    });
+    void navigate(here, { replace, state: { surveyStep: next } });
   };
-  // The first screen shown is this entry's, so that Back comes back to it (not to wherever the
-  // saved place would lead by then).
-  const ownReplace = useRef(false);
+  // The first screen shown is written into the entry the page opened on, so Back returns to it.
+  const entered = useRef(false);
   useEffect(() => {
-    if (step && !chosen) {
-      ownReplace.current = true;
-      void navigate(location, {
-        replace: true,
-        state: { ...(location.state as object | null), surveyStep: step },
-      });
-    }
-  }, [step, chosen, location, navigate]);
-  // A new screen (Start, an answer, Next, Back or Forward) starts at the top.
-  const shownKey = useRef(location.key);
+    if (!step || entered.current) return;
+    entered.current = true;
+    void navigate(here, { replace: true, state: { surveyStep: step } });
+  }, [step, here, navigate]);
+  // Back and Forward: the entry's step (react-router keeps an entry's state under `usr`).
+  const ctxRef = useRef(ctx);
   useEffect(() => {
-    if (shownKey.current === location.key) return;
-    shownKey.current = location.key;
-    if (ownReplace.current) {
-      ownReplace.current = false;
-      return;
-    }
-    setMoves((n) => n + 1);
-    window.scrollTo({ top: 0 });
-  }, [location.key, chosen]);
+    ctxRef.current = ctx;
+  }, [ctx]);
+  useEffect(() => {
+    const onPop = () => {
+      const entry = (window.history.state as { usr?: { surveyStep?: Step } } | null)?.usr;
+      if (!entry?.surveyStep) return;
+      setMoves((n) => n + 1);
+      setStep(revisit(entry.surveyStep, ctxRef.current));
+      window.scrollTo({ top: 0 });
+    };
+    window.addEventListener('popstate', onPop);
+    return () => window.removeEventListener('popstate', onPop);
+  }, []);
 
   /**
    * Whether an answer's feedback shows its graph, with `answered` questions answered: always
