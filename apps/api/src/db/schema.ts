@@ -279,6 +279,22 @@ export const refreshTokens = pgTable(
   ],
 );
 
+/**
+ * A staff account's TOTP second factor (decision 024): at most one per account. The secret is
+ * sealed (lib/profile-seal.ts sealJson, a key from JWT_SECRET): a copy of the database alone
+ * cannot make codes. Until `confirmedAt` it is an enrolment under way (the first code confirms
+ * it); `lastStep` is the time step of the last code accepted, so a code is good once.
+ */
+export const staffTotp = pgTable('staff_totp', {
+  userId: integer('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  secretSealed: text('secret_sealed').notNull(),
+  confirmedAt: timestamp('confirmed_at', { withTimezone: true }),
+  lastStep: bigint('last_step', { mode: 'number' }),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
 /** Verified signups for the velocity risk checks: no user id, no phone, no IP. */
 export const signupEvents = pgTable(
   'signup_events',
