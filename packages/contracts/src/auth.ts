@@ -150,7 +150,7 @@ export const LoginResponseSchema = z.union([TokenPairSchema, SecondFactorRequire
 export type LoginResponse = z.infer<typeof LoginResponseSchema>;
 
 /** True when a login answered with the second step rather than tokens. */
-export const needsSecondFactor = (r: LoginResponse): r is SecondFactorRequired => 'challenge' in r;
+export const needsSecondFactor = (r: object): r is SecondFactorRequired => 'challenge' in r;
 
 const ChallengeSchema = z.string().min(1).max(4096);
 
