@@ -172,17 +172,13 @@ export function SecondFactorScreen() {
               </Suspense>
             )}
           </div>
-          <p className="second-factor__alt">
-            Or type this setup key into the app
-            {enrolment && (
-              <>
-                {' '}
-                (or <a href={enrolment.uri}>open it in the app on this phone</a>)
-              </>
-            )}
-            :
-          </p>
+          <p className="second-factor__alt">Can’t scan it? Type this setup key into the app:</p>
           <code className="second-factor__key">{enrolment ? grouped(enrolment.secret) : '…'}</code>
+          {enrolment && (
+            <p className="second-factor__alt">
+              Setting up on this phone? <a href={enrolment.uri}>Open the key in your app</a>.
+            </p>
+          )}
         </li>
         <li>
           <p>Enter the 6-digit code the app shows for Candor.</p>
