@@ -270,6 +270,11 @@ export const refreshTokens = pgTable(
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     usedAt: timestamp('used_at', { withTimezone: true }),
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    /**
+     * The session was opened with a staff second factor (decision 024): a staff role on a
+     * session without it (a role written by hand) is refused at the next refresh.
+     */
+    secondFactor: boolean('second_factor').notNull().default(false),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [

@@ -203,6 +203,22 @@ describe.each(engines)('staff second factor on %s', (engine) => {
     expect((await giveCode(who.access, code)).statusCode).toBe(401);
   });
 
+  it('refuses to refresh a member session into a staff one when the role is written by hand', async () => {
+    const phone = freshPhone();
+    const member = await signUp(app, phone, { password: PASSWORD });
+    await database.db.update(users).set({ role: 'admin' }).where(eq(users.phoneE164, phone));
+    // The API ends sessions on every role change; a role set in SQL does not, and the session
+    // it leaves was opened without a second factor: no staff token comes out of it.
+    const refreshed = await post(app, '/api/token/refresh/', { refresh: member.refresh });
+    expect(refreshed.statusCode).toBe(401);
+    // The same account, logged in with its factor, refreshes as staff.
+    const staff = await staffLogin(app, { phone, password: PASSWORD }, { now: clock });
+    now += MINUTE;
+    expect((await post(app, '/api/token/refresh/', { refresh: staff.refresh })).statusCode).toBe(
+      200,
+    );
+  });
+
   it('does not ask a member', async () => {
     const who = await account('member');
     const res = await passwordStep(who);

@@ -71,6 +71,8 @@ export function createSessionsService(
       familyId,
       tokenHash: tokens.hashRefresh(refresh),
       expiresAt: expiryOf(user.role, now, now),
+      // Staff reach this only through their second factor (signIn, second-factor.service.ts).
+      secondFactor: user.role !== 'member',
       createdAt: now,
     });
     // The access token names its session: logging out ends it at once (plugins/auth.ts).
@@ -162,7 +164,10 @@ export function createSessionsService(
             row.revokedAt ||
             row.expiresAt <= now ||
             ends <= now ||
-            !SESSION_STATUSES.has(user.status)
+            !SESSION_STATUSES.has(user.status) ||
+            // A staff role on a session opened without the second factor (a role written by
+            // hand; the API ends sessions on every role change): log in again (decision 024).
+            (user.role !== 'member' && !row.secondFactor)
           ) {
             return null;
           }
@@ -177,6 +182,7 @@ export function createSessionsService(
               familyId: row.familyId,
               tokenHash: tokens.hashRefresh(child),
               parentId: row.id,
+              secondFactor: row.secondFactor,
               expiresAt: ends,
               createdAt: now,
             },
