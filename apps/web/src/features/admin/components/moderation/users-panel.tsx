@@ -181,12 +181,12 @@ export function UsersPanel() {
               type="button"
               className="button"
               disabled={busy(user.uuid)}
-              aria-label={`Reset the second factor of ${user.phone_number}`}
+              aria-label={`Reset second factor of ${user.phone_number}`}
               onClick={() =>
                 setAsking({ user, change: { uuid: user.uuid, kind: 'second-factor/reset' } })
               }
             >
-              Reset 2FA
+              Reset second factor
             </button>
           ) : null}
           {user.status === 'suspended' ? (
