@@ -84,9 +84,8 @@ export async function prepare(
     });
     const members = Math.ceil(PAIRS / targets.length);
     await database.db.execute(sql`
-      insert into users (phone_e164, year_of_birth, gender, country, status, phone_verified_at)
-      select '+1555' || lpad(g::text, 7, '0'), 1950 + g % 55,
-             (array['female','male','non_binary'])[1 + g % 3]::gender,
+      insert into users (phone_e164, country, status, phone_verified_at)
+      select '+1555' || lpad(g::text, 7, '0'),
              (array['US','GB','IN','NG'])[1 + g % 4], 'active', now()
       from generate_series(1, ${members}) g`);
     const uuids = (await database.db.select({ uuid: users.uuid }).from(users)).map((u) => u.uuid);
@@ -412,12 +411,16 @@ export async function answerIngestBench(): Promise<string> {
   // The embedded default (no DATABASE_URL): its own PostgreSQL in DATA_DIR (decision 013), and
   // PGlite (EMBEDDED_DATABASE=pglite), each in a temporary DATA_DIR prepared before the server
   // takes it.
+  // The embedded PostgreSQL with BACKUP_DIR too (decision 025: the log archived, a base backup
+  // at start): issue 34 allows backups at most 5% of ingest (bench backup-cost alternates them).
   const embedded = [
-    ['postgres', 'Candor API on the embedded PostgreSQL (default, fsync on)'],
-    ['pglite', 'Candor API on PGlite (EMBEDDED_DATABASE=pglite)'],
+    ['postgres', 'Candor API on the embedded PostgreSQL (default, fsync on)', false],
+    ['postgres', 'Candor API on the embedded PostgreSQL with BACKUP_DIR (WAL archived)', true],
+    ['pglite', 'Candor API on PGlite (EMBEDDED_DATABASE=pglite)', false],
   ] as const;
-  for (const [engine, label] of embedded) {
+  for (const [engine, label, backups] of embedded) {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `candor-bench-${engine}-`));
+    const backupDir = path.join(dataDir, 'backups');
     try {
       const prepared = await prepare({ dataDir, embedded: engine }, secret);
       const files = writePairFiles(prepared);
@@ -425,8 +428,10 @@ export async function answerIngestBench(): Promise<string> {
         DATA_DIR: dataDir,
         EMBEDDED_DATABASE: engine,
         ...secrets,
+        ...(backups ? { BACKUP_DIR: backupDir } : {}),
       });
       try {
+        if (backups) await baseBackupTaken(backupDir);
         let cursor = warmUp(server.url, files, 0, prepared.tokens.length).used;
         const api: Array<ReturnType<typeof ingest>> = [];
         for (let i = 0; i < RUNS; i++) {
@@ -467,4 +472,119 @@ export async function answerIngestBench(): Promise<string> {
         `| ${r.label} | ${r.cpu.total} | ${fmt(r.cpu.api)} | ${fmt(r.cpu.postgres)} | ${Number.isNaN(r.cpu.api) ? '-' : r.cpu.total - r.cpu.api - r.cpu.postgres} | ${(r.cpu.busy * os.cpus().length).toFixed(2)} of ${os.cpus().length} | ${ceiling(r.cpu.total)} |`,
     ),
   ].join('\n');
+}
+
+/** Waits until the base backup a server with BACKUP_DIR takes at start is done. */
+async function baseBackupTaken(backupDir: string): Promise<void> {
+  const base = path.join(backupDir, 'base');
+  const deadline = Date.now() + 120_000;
+  while (!(fs.existsSync(base) && fs.readdirSync(base).some((n) => !n.endsWith('.partial')))) {
+    if (Date.now() > deadline) throw new Error('no base backup after 2 minutes');
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+/**
+ * What the embedded PostgreSQL's backups (BACKUP_DIR, decision 025: its write-ahead log archived
+ * continuously, a base backup at start) cost answer ingest: the same server with and without,
+ * both running, their runs alternated so that the machine's other load falls on both alike.
+ * `npm run bench -- backup-cost`.
+ */
+export async function backupCostBench(): Promise<string> {
+  const secret = crypto.randomBytes(32).toString('hex');
+  const secrets = { JWT_SECRET: secret, PSEUDONYM_SECRET: secret, ACCESS_TOKEN_TTL: '3600' };
+  const rounds = RUNS + 2;
+  const folders: string[] = [];
+  const temp = (name: string) => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), `candor-bench-${name}-`));
+    folders.push(dir);
+    return dir;
+  };
+  const backupDir = temp('backups');
+  const setups: Array<{ label: string; env: Record<string, string> }> = [
+    { label: 'embedded PostgreSQL, no BACKUP_DIR', env: {} },
+    {
+      label: 'embedded PostgreSQL, BACKUP_DIR (WAL archived, base backup at start)',
+      env: { BACKUP_DIR: backupDir, BACKUP_ARCHIVE_TIMEOUT_SECONDS: '60' },
+    },
+  ];
+  const servers: Array<Awaited<ReturnType<typeof startCandor>>> = [];
+  try {
+    const running = [];
+    for (const setup of setups) {
+      const dataDir = temp('data');
+      const prepared = await prepare({ dataDir, embedded: 'postgres' }, secret);
+      const files = writePairFiles(prepared);
+      const server = await startCandor({
+        DATA_DIR: dataDir,
+        EMBEDDED_DATABASE: 'postgres',
+        ...secrets,
+        ...setup.env,
+      });
+      servers.push(server);
+      const cursor = warmUp(server.url, files, 0, prepared.tokens.length).used;
+      running.push({
+        ...setup,
+        dataDir,
+        server,
+        files,
+        cursor,
+        runs: [] as Array<ReturnType<typeof ingest>>,
+      });
+    }
+    await baseBackupTaken(backupDir);
+    for (let i = 0; i < rounds; i++) {
+      for (const r of i % 2 ? [...running].reverse() : running) {
+        const run = ingest(r.server.url, r.files, r.cursor);
+        r.cursor += run.used;
+        r.runs.push(run);
+      }
+    }
+    const rows = running.map((r) => summarise(r.label, r.runs));
+    // The archiver's own CPU, which the machine's other load does not inflate: what archiving
+    // costs per answer acknowledged by that server (warm-up included) and per segment.
+    const archiving = running[1]!;
+    const pidFile = fs.readFileSync(
+      path.join(archiving.dataDir, 'postgres', 'postmaster.pid'),
+      'utf8',
+    );
+    const db = new pg.Client({
+      host: '127.0.0.1',
+      port: Number(pidFile.split('\n')[3]),
+      user: 'candor',
+      database: 'candor',
+      password: fs.readFileSync(path.join(archiving.dataDir, 'postgres-password'), 'utf8').trim(),
+    });
+    await db.connect();
+    const { rows: archiver } = await db.query<{ pid: number; segments: number; answers: string }>(
+      `select (select pid from pg_stat_activity where backend_type = 'archiver') as pid,
+              (select archived_count from pg_stat_archiver)::int as segments,
+              (select count(*) from answers) as answers`,
+    );
+    await db.end();
+    const stat = fs.readFileSync(`/proc/${archiver[0]!.pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const archiverUs = (Number(fields[11]) + Number(fields[12])) * 10_000;
+    const answers = Number(archiver[0]!.answers);
+    const wal = fs.readdirSync(path.join(backupDir, 'wal')).filter((f) => /^[0-9A-F]{24}$/.test(f));
+    const [off, on] = rows as [Row, Row];
+    return [
+      '| target | requests/s | p50 ms | p99 ms | CPU µs per answer, all / API / PostgreSQL | runs |',
+      '|---|---|---|---|---|---|',
+      ...rows.map(
+        (r) =>
+          `| ${r.label} | ${Math.round(r.rps)} | ${r.p50} | ${r.p99} | ${r.cpu.total} / ${r.cpu.api} / ${r.cpu.postgres} | ${r.runs.join(', ')} |`,
+      ),
+      '',
+      `With BACKUP_DIR: ${(on.rps / off.rps).toFixed(3)} of the rate without, CPU per answer ` +
+        `${(on.cpu.total / off.cpu.total).toFixed(3)}x (all) and ${(on.cpu.postgres / off.cpu.postgres).toFixed(3)}x (PostgreSQL); ` +
+        `${wal.length} log segments (16 MB each) archived during the runs and warm-up. ` +
+        `The archiver process used ${archiverUs / 1000} ms of CPU for ${archiver[0]!.segments} ` +
+        `segments and ${answers} answers: ${(archiverUs / Math.max(1, answers)).toFixed(2)} µs per answer ` +
+        `(USER_HZ ticks of 10 ms).`,
+    ].join('\n');
+  } finally {
+    for (const server of servers) await server.stop();
+    for (const dir of folders) fs.rmSync(dir, { recursive: true, force: true });
+  }
 }

@@ -58,8 +58,6 @@ async function prepare(database: Database, n: number, jwtSecret: string): Promis
     .insert(users)
     .values({
       phoneE164: '+15555550199',
-      yearOfBirth: 1990,
-      gender: 'female',
       country: 'US',
       status: 'active',
       phoneVerifiedAt: new Date(),

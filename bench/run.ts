@@ -2,7 +2,7 @@
 // in the same run. Paste the printed tables into docs/performance.md.
 // Scenarios: read-api, answer-ingest, results-read, page-weight, lighthouse, startup, memory, viral
 // (default: all), and queue-cost and credential-issuance (only when named). Needs `npm run build` first.
-import { answerIngestBench } from './answer-ingest';
+import { answerIngestBench, backupCostBench } from './answer-ingest';
 import { credentialIssuanceBench } from './credential-issuance';
 import { resultsReadBench } from './results-read';
 import { lighthouseBench } from './lighthouse';
@@ -28,6 +28,7 @@ const scenarios: Record<string, () => Promise<string>> = {
 const extra: Record<string, () => Promise<string>> = {
   'queue-cost': queueCostBench,
   'credential-issuance': credentialIssuanceBench,
+  'backup-cost': backupCostBench,
 };
 
 const chosen = process.argv.slice(2).length ? process.argv.slice(2) : Object.keys(scenarios);

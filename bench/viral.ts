@@ -63,9 +63,8 @@ async function prepare(
       labels: labels.filter((c) => c.questionId === q.id && !c.isBlank).map((c) => c.label),
     }));
     await database.db.execute(sql`
-      insert into users (phone_e164, year_of_birth, gender, country, status, phone_verified_at)
-      select '+1555' || lpad(g::text, 7, '0'), 1950 + g % 55,
-             (array['female','male','non_binary'])[1 + g % 3]::gender,
+      insert into users (phone_e164, country, status, phone_verified_at)
+      select '+1555' || lpad(g::text, 7, '0'),
              (array['US','GB','IN','NG'])[1 + g % 4], 'active', now()
       from generate_series(1, ${MEMBERS}) g`);
     const uuids = (await database.db.select({ uuid: users.uuid }).from(users)).map((u) => u.uuid);

@@ -198,6 +198,49 @@ describe('answering in Chromium', () => {
     },
   );
 
+  it.for([
+    ['phone', phone],
+    ['desktop', desktop],
+  ] as const)(
+    'on a %s, Back steps to the screen before within the survey, and leaves it only from the intro',
+    async ([size, options], { people }) => {
+      const s = await survey((x) => x.name === 'Consent in Practice');
+      const { context, page, watch, who } = await people.newPage(options);
+      await signUp(page, who);
+      await page.goto('/');
+      await page.getByRole('link', { name: 'My mirror' }).waitFor();
+      await page.goto(`/surveys/${s.gid}`);
+      await page.getByRole('button', { name: 'Start the survey' }).click();
+      const first = await answer(page, s.questions[0]!);
+      await page.getByText(`Your answer: ${first}`).waitFor();
+      await page.getByRole('button', { name: /Skip rating|Next/ }).click();
+      await questionHeading(page, s.questions[1]!.question).waitFor();
+
+      // Back: the first question's graph (answered once: its question screen is skipped).
+      await page.goBack();
+      await page.getByText(`Your answer: ${first}`).waitFor();
+      expect(page.url()).toBe(`${baseURL}/surveys/${s.gid}`);
+      await screenshot(page, `back-to-feedback-${size}`);
+      // Back again: the intro, still in the survey.
+      await page.goBack();
+      await page.getByRole('button', { name: /Continue|Start the survey/ }).waitFor();
+      expect(page.url()).toBe(`${baseURL}/surveys/${s.gid}`);
+      // Forward retraces the steps.
+      await page.goForward();
+      await page.getByText(`Your answer: ${first}`).waitFor();
+      await page.goForward();
+      await questionHeading(page, s.questions[1]!.question).waitFor();
+      // Leaving is a Back from the intro: the page before the survey.
+      await page.goBack();
+      await page.goBack();
+      await page.getByRole('button', { name: /Continue|Start the survey/ }).waitFor();
+      await page.goBack();
+      await page.waitForURL(`${baseURL}/`);
+      watch.assertNoErrors();
+      await context.close();
+    },
+  );
+
   it('a reload mid-survey keeps the question and the shuffled order', async ({ people }) => {
     const s = await survey((x) => x.name === 'Consent in Practice');
     const { context, page, watch, who } = await people.newPage(desktop);

@@ -143,8 +143,6 @@ export async function signUpByApi(
     body: {
       phone_number: who.e164,
       password: who.password,
-      year_of_birth: 1985,
-      gender: 'undisclosed',
       country: who.country,
       ...profile,
     } satisfies Partial<SignupRequest>,

@@ -179,7 +179,7 @@ describe('results, mirror and my data in Chromium', () => {
     await dialog.waitFor();
     await dialog
       .getByText(
-        'This erases your phone number and profile (year of birth, gender, country), your sessions on every device, your answers, ratings and timings; your answers leave all future results. This cannot be undone.',
+        'This erases your phone number and country, your sessions on every device, your encrypted vault with your year of birth and gender, your answers, ratings and timings; your answers leave all future results. This cannot be undone.',
       )
       .waitFor();
     await dialog.getByLabel('Your password').fill('not my password at all');

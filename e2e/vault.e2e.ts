@@ -3,7 +3,7 @@
 // vault carries them, and the credential, from one browser to another.
 import type { Page } from 'playwright-core';
 import { describe, expect } from 'vitest';
-import { sampleSurvey } from './api';
+import { call, outboxCount, sampleSurvey, waitForCode } from './api';
 import { desktop, phone } from './chromium';
 import { it } from './fixtures';
 import { logAnswers, logIn, questionHeading, screenshot, storedAnswers } from './screens';
@@ -80,4 +80,66 @@ describe("a member's second device", () => {
       await b.context.close();
     },
   );
+
+  it('a vault this device cannot open says why and what to do: start a new one, or log in again', async ({
+    people,
+  }) => {
+    const member = await people.member();
+    // The first device opens (creates) the vault under the first password.
+    const a = await people.newPage(desktop, member);
+    const opened = vaultWrite(a.page);
+    await logIn(a.page, member);
+    expect((await opened).ok()).toBe(true);
+    await a.context.close();
+
+    // A reset by code elsewhere: the vault stays sealed under the old password.
+    const before = outboxCount(member.e164);
+    await call('/api/v1/user/forgot-password/', {
+      body: { phone_number: member.e164 },
+      ip: member.ip,
+    });
+    const otp = await waitForCode(member.e164, before);
+    const password = `${member.password} again`;
+    const reset = await call('/api/v1/user/set-password/', {
+      body: { phone_number: member.e164, otp, password },
+      ip: member.ip,
+    });
+    expect(reset.status).toBe(200);
+
+    // A new device with the new password holds no key that opens it: the mirror says so.
+    const b = await people.newPage(phone, member);
+    await logIn(b.page, { ...member, password });
+    await b.page.getByRole('link', { name: 'My mirror' }).click();
+    const notice = b.page.getByRole('region', { name: 'Your vault is locked on this device' });
+    await expect
+      .poll(() => notice.textContent(), { timeout: 15_000 })
+      .toContain('sealed under your old password');
+    await screenshot(b.page, 'vault-locked-password-changed-phone');
+    await notice.getByRole('button', { name: 'Start a new vault' }).click();
+    const replaced = vaultWrite(b.page);
+    await b.page
+      .getByRole('dialog', { name: 'Start a new vault?' })
+      .getByRole('button', { name: 'Start a new vault' })
+      .click();
+    expect((await replaced).ok()).toBe(true);
+    await notice.waitFor({ state: 'detached' });
+
+    // The key gone from this browser (a cleared site storage): log in again to open it.
+    await b.page.evaluate(
+      () =>
+        new Promise((resolve) => {
+          const req = indexedDB.deleteDatabase('candor-keys');
+          req.onsuccess = req.onerror = req.onblocked = () => resolve(null);
+        }),
+    );
+    await b.page.reload();
+    await expect
+      .poll(() => notice.textContent(), { timeout: 15_000 })
+      .toContain('does not hold the key to your vault');
+    await screenshot(b.page, 'vault-locked-no-key-phone');
+    await notice.getByRole('button', { name: 'Log out to log in again' }).click();
+    await b.page.getByRole('link', { name: 'Log in' }).waitFor();
+    b.watch.assertNoErrors();
+    await b.context.close();
+  });
 });

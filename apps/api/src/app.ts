@@ -314,7 +314,6 @@ export async function buildApp({
   const respondentIds = createRespondentIds(respondentsRepository, {
     pseudonymKey: derivePseudonymKey(secrets),
     profileKey: deriveProfileKey(secrets),
-    clock,
   });
   const answersRepository = createAnswersRepository(database.db, config.answerBatching);
   const answered = createAnswered(answersRepository, respondentIds);

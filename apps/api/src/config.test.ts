@@ -171,3 +171,32 @@ describe('proxy, timeout and Redis configuration', () => {
     );
   });
 });
+
+describe('backups configuration (decision 025)', () => {
+  it('is off unless BACKUP_DIR is set, with a day between base backups and seven kept', () => {
+    expect(loadConfig({}).backup).toBeNull();
+    expect(loadConfig({ BACKUP_DIR: '/backups/candor' }).backup).toEqual({
+      dir: '/backups/candor',
+      intervalHours: 24,
+      keep: 7,
+      archiveTimeoutSeconds: 900,
+    });
+  });
+
+  it('refuses BACKUP_DIR where it cannot work', () => {
+    const secrets = { JWT_SECRET: 'x'.repeat(32), PSEUDONYM_SECRET: 'y'.repeat(32) };
+    expect(() =>
+      loadConfig({ BACKUP_DIR: '/b', DATABASE_URL: 'postgres://h/db', ...secrets }),
+    ).toThrow(/BACKUP_DIR: is for the embedded database/);
+    expect(() => loadConfig({ BACKUP_DIR: '/b', EMBEDDED_DATABASE: 'pglite' })).toThrow(
+      /BACKUP_DIR: needs the embedded PostgreSQL/,
+    );
+    expect(() => loadConfig({ DATA_DIR: '/data', BACKUP_DIR: '/data/postgres/backups' })).toThrow(
+      /BACKUP_DIR: must not be inside the database's own folder/,
+    );
+    expect(loadConfig({ DATA_DIR: '/data', BACKUP_DIR: '/data/backups' }).backup?.dir).toBe(
+      '/data/backups',
+    );
+    expect(() => loadConfig({ BACKUP_DIR: '/b', BACKUP_KEEP: '0' })).toThrow(ConfigError);
+  });
+});

@@ -65,6 +65,10 @@ const EnvSchema = z
     DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
     DATABASE_STARTUP_TIMEOUT_MS: z.coerce.number().int().min(0).max(3_600_000).default(60_000),
     EMBEDDED_DATABASE: z.enum(['auto', 'postgres', 'pglite']).default('auto'),
+    BACKUP_DIR: z.string().min(1).optional(),
+    BACKUP_INTERVAL_HOURS: z.coerce.number().min(0.01).max(8760).default(24),
+    BACKUP_KEEP: z.coerce.number().int().min(1).max(1000).default(7),
+    BACKUP_ARCHIVE_TIMEOUT_SECONDS: z.coerce.number().int().min(0).max(86_400).default(900),
     WEB_CONCURRENCY: z.coerce.number().int().min(1).max(256).optional(),
     PUBLIC_URL: z.url().optional(),
     LOG_LEVEL: z
@@ -149,6 +153,28 @@ const EnvSchema = z
         }
       }
     }
+    // Backups here are the embedded PostgreSQL's; another server's are its operator's.
+    if (env.BACKUP_DIR && (env.DATABASE_URL || env.EMBEDDED_DATABASE === 'pglite')) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['BACKUP_DIR'],
+        message: env.DATABASE_URL
+          ? "is for the embedded database; with DATABASE_URL use your PostgreSQL's own " +
+            'point-in-time recovery (README, Backups on PostgreSQL)'
+          : 'needs the embedded PostgreSQL, not EMBEDDED_DATABASE=pglite',
+      });
+    }
+    if (env.BACKUP_DIR) {
+      const pgDir = path.resolve(env.DATA_DIR, 'postgres');
+      const rel = path.relative(pgDir, path.resolve(env.BACKUP_DIR));
+      if (!rel.startsWith('..') && !path.isAbsolute(rel)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['BACKUP_DIR'],
+          message: `must not be inside the database's own folder (${pgDir})`,
+        });
+      }
+    }
     // The embedded database's folder is locked to one process.
     if (!env.DATABASE_URL && (env.WEB_CONCURRENCY ?? 1) > 1) {
       ctx.addIssue({
@@ -169,6 +195,18 @@ const EnvSchema = z
       }
     }
   });
+
+/** The embedded PostgreSQL's backups (decision 025). */
+export interface BackupConfig {
+  /** BACKUP_DIR: base/ (base backups) and wal/ (the archived write-ahead log). */
+  dir: string;
+  /** A base backup is taken when the newest is older than this. */
+  intervalHours: number;
+  /** Base backups kept; the archived log older than the oldest of them is deleted. */
+  keep: number;
+  /** archive_timeout: a segment holding any write is archived at least this often (0: when full). */
+  archiveTimeoutSeconds: number;
+}
 
 export interface TwilioConfig {
   accountSid: string;
@@ -227,6 +265,11 @@ export interface Config {
   databaseStartupTimeoutMs: number;
   /** Without DATABASE_URL: the embedded PostgreSQL (`auto`: unless the folder holds PGlite's). */
   embeddedDatabase: 'auto' | 'postgres' | 'pglite';
+  /**
+   * The embedded PostgreSQL's WAL archive and base backups (decision 025); null (BACKUP_DIR
+   * unset): none.
+   */
+  backup: BackupConfig | null;
   /**
    * API processes (cluster mode): with PostgreSQL one per core unless set; the embedded
    * database has one process (its folder is locked to it).
@@ -298,6 +341,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databasePoolSize: e.DATABASE_POOL_SIZE,
     databaseStartupTimeoutMs: e.DATABASE_STARTUP_TIMEOUT_MS,
     embeddedDatabase: e.EMBEDDED_DATABASE,
+    backup: e.BACKUP_DIR
+      ? {
+          dir: path.resolve(e.BACKUP_DIR),
+          intervalHours: e.BACKUP_INTERVAL_HOURS,
+          keep: e.BACKUP_KEEP,
+          archiveTimeoutSeconds: e.BACKUP_ARCHIVE_TIMEOUT_SECONDS,
+        }
+      : null,
     webConcurrency: e.DATABASE_URL ? (e.WEB_CONCURRENCY ?? os.availableParallelism()) : 1,
     publicUrl: e.PUBLIC_URL?.replace(/\/+$/, ''),
     logLevel: e.LOG_LEVEL,

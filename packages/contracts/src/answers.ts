@@ -16,7 +16,10 @@ export const AnswerRequestSchema = z
       .string({ error: 'Write your answer as text.' })
       .max(OPEN_ANSWER_MAX_LENGTH, `Use at most ${OPEN_ANSWER_MAX_LENGTH} characters.`)
       .optional(),
-    /** With a credential only: the device's breakdown class (decision 020). */
+    /**
+     * The device's breakdown class (decision 020): required with a credential; with a session
+     * (the older path) it files the respondent of the member's first answer, else undisclosed.
+     */
     profile: AnswerProfileSchema.optional(),
     /**
      * With a credential only: how long answering took, measured on the device (a duration,

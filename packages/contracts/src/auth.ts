@@ -104,15 +104,31 @@ export const CODE_LOCKED_MESSAGE = 'Too many wrong codes. Ask for a new code.';
 export const OtpPurposeSchema = z.enum(['signup', 'reset']);
 export type OtpPurpose = z.infer<typeof OtpPurposeSchema>;
 
+/**
+ * `POST /v1/user/create/`. Gender and year of birth are asked on the sign-up screen but never
+ * sent: they stay on the member's devices and in their end-to-end encrypted vault (decision 020,
+ * slice 2), since beside an account they would join it to its answers' breakdown class. An
+ * older client that still sends them has them dropped unread.
+ */
 export const SignupRequestSchema = z.object({
   phone_number: PhoneNumberSchema,
   password: PasswordSchema.optional(),
   name: NameSchema.optional(),
+  country: CountryCodeSchema,
+});
+export type SignupRequest = z.infer<typeof SignupRequestSchema>;
+
+/** What a member tells the device about themselves: the class their answers carry. */
+export const DeviceProfileSchema = z.object({
   year_of_birth: yearOfBirthSchema(),
   gender: GenderSchema,
   country: CountryCodeSchema,
 });
-export type SignupRequest = z.infer<typeof SignupRequestSchema>;
+export type DeviceProfile = z.infer<typeof DeviceProfileSchema>;
+
+/** The sign-up screen's fields: the request, and the profile kept on the device. */
+export const SignupFormSchema = SignupRequestSchema.extend(DeviceProfileSchema.shape);
+export type SignupFormValues = z.infer<typeof SignupFormSchema>;
 
 /** The same answer whether or not the number already has an account (no enumeration). */
 export const CodeSentSchema = z.object({ detail: z.string() });
@@ -229,8 +245,6 @@ export const UserSchema = z.object({
   name: z.string(),
   phone_number: z.string(),
   country: z.string(),
-  year_of_birth: z.number().int(),
-  gender: GenderSchema,
   role: RoleSchema,
   status: UserStatusSchema,
   /** Why the account is under review, by kind (empty otherwise; older copies lack it). */

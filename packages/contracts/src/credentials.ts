@@ -83,7 +83,8 @@ export const CredentialHeaderSchema = z
 export const AnswerProfileSchema = z
   .object({
     gender: GenderSchema,
-    age_band: z.enum(AGE_BANDS, { error: 'Choose an age band.' }),
+    /** `undisclosed` when the device holds no year of birth (counted, never in an age group). */
+    age_band: z.enum([...AGE_BANDS, 'undisclosed'], { error: 'Choose an age band.' }),
     country: z.string().regex(/^[A-Z]{2}$/, 'Use a two-letter country code.'),
   })
   .strict();

@@ -10,8 +10,6 @@ export const MyDataSchema = z.object({
     uuid: z.uuid(),
     name: z.string(),
     phone_number: z.string(),
-    year_of_birth: z.number().int(),
-    gender: GenderSchema,
     country: z.string(),
     role: RoleSchema,
     status: UserStatusSchema,

@@ -2,7 +2,6 @@
 // The password comes from CANDOR_ADMIN_PASSWORD, or is asked for (hidden) on a terminal.
 import readline from 'node:readline';
 import { parseArgs } from 'node:util';
-import { GenderSchema } from '@candor/contracts';
 import { loadConfig } from '../config.js';
 import { openDatabase } from '../db/client.js';
 import {
@@ -12,8 +11,7 @@ import {
 } from '../modules/auth/admin-account.js';
 
 const USAGE =
-  'Usage: npm run create-admin -- --phone <number> [--name <name>] [--year-of-birth <yyyy>]\n' +
-  '         [--gender female|male|non_binary|other|undisclosed] [--country <XX>]\n' +
+  'Usage: npm run create-admin -- --phone <number> [--name <name>] [--country <XX>]\n' +
   'The password is read from CANDOR_ADMIN_PASSWORD, or asked for on a terminal.';
 
 function fail(message: string): never {
@@ -51,8 +49,6 @@ try {
     options: {
       phone: { type: 'string' },
       name: { type: 'string' },
-      'year-of-birth': { type: 'string' },
-      gender: { type: 'string' },
       country: { type: 'string' },
       help: { type: 'boolean' },
     },
@@ -65,10 +61,6 @@ if (args.help) {
   process.exit(0);
 }
 if (!args.phone) fail(`--phone is required.\n${USAGE}`);
-const gender = args.gender === undefined ? undefined : GenderSchema.safeParse(args.gender);
-if (gender && !gender.success) fail(`--gender must be one of ${GenderSchema.options.join(', ')}.`);
-const yearOfBirth = args['year-of-birth'] === undefined ? undefined : Number(args['year-of-birth']);
-if (yearOfBirth !== undefined && !Number.isInteger(yearOfBirth)) fail('--year-of-birth: a year.');
 if (args.country !== undefined && !/^[A-Za-z]{2}$/.test(args.country)) {
   fail('--country: a two-letter country code.');
 }
@@ -106,8 +98,6 @@ try {
     password,
     defaultRegion: config.auth.defaultPhoneRegion,
     ...(args.name !== undefined ? { name: args.name } : {}),
-    ...(yearOfBirth !== undefined ? { yearOfBirth } : {}),
-    ...(gender?.success ? { gender: gender.data } : {}),
     ...(args.country !== undefined ? { country: args.country.toUpperCase() } : {}),
   });
   console.log(

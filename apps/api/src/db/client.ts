@@ -14,6 +14,8 @@ import {
   hasPgliteData,
   startEmbeddedPostgres,
 } from './embedded-postgres.js';
+import type { BackupConfig } from '../config.js';
+import { type BaseBackup, scheduleBackups, walDir } from './backups.js';
 import {
   CLOSE_WAIT_MS,
   briefly,
@@ -272,6 +274,12 @@ export interface DatabaseOptions {
   onEmbeddedRestart?: (reason: string) => void;
   /** Why the embedded database is PGlite although PostgreSQL was the choice. */
   onNote?: (message: string) => void;
+  /** The embedded PostgreSQL's WAL archive and scheduled base backups (BACKUP_DIR). */
+  backup?: BackupConfig | null;
+  /** A base backup was taken (and older ones pruned). */
+  onBackup?: (backup: BaseBackup, pruned: { backups: string[]; segments: number }) => void;
+  /** A base backup failed, or WAL archiving is failing. */
+  onBackupError?: (message: string, err?: unknown) => void;
 }
 
 // Resolved beside this module: src/db/migrations in development, dist/migrations in the bundle.
@@ -354,17 +362,32 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     const lock = acquireDataDirLock(opts.dataDir);
     let server: EmbeddedPostgres | undefined;
     try {
+      const backup = opts.backup;
       server = await startEmbeddedPostgres({
         dataDir: opts.dataDir,
         onLog: opts.onEmbeddedLog,
         onRestart: opts.onEmbeddedRestart,
+        archive: backup
+          ? { dir: walDir(backup.dir), timeoutSeconds: backup.archiveTimeoutSeconds }
+          : undefined,
       });
       const database = openPostgres(server.url, opts, `embedded PostgreSQL in ${server.dir}`);
       const running = server;
+      const schedule = backup
+        ? scheduleBackups({
+            url: server.url,
+            pgDir: server.dir,
+            dataDir: opts.dataDir,
+            backup,
+            onBackup: (b, pruned) => opts.onBackup?.(b, pruned),
+            onError: (message, err) => opts.onBackupError?.(message, err),
+          })
+        : undefined;
       return {
         ...database,
         owned: true,
         async close() {
+          schedule?.stop();
           try {
             await database.close();
           } finally {
@@ -383,6 +406,8 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     }
   }
 
+  if (opts.backup)
+    opts.onBackupError?.('BACKUP_DIR is not used: PGlite has no WAL archiving or backups');
   const pgDataDir = opts.dataDir ? path.join(opts.dataDir, 'pgdata') : undefined;
   const lock = opts.dataDir ? acquireDataDirLock(opts.dataDir) : undefined;
   let client: PGlite;

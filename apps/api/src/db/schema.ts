@@ -171,8 +171,6 @@ export const userStatus = pgEnum('user_status', [
   'suspended',
 ]);
 
-export const gender = pgEnum('gender', ['female', 'male', 'non_binary', 'other', 'undisclosed']);
-
 export const otpPurpose = pgEnum('otp_purpose', ['signup', 'reset']);
 
 export const users = pgTable(
@@ -184,8 +182,6 @@ export const users = pgTable(
     /** `scrypt$N$r$p$salt$hash` (base64url); null until the person chooses a password. */
     passwordHash: text('password_hash'),
     name: text('name').notNull().default(''),
-    yearOfBirth: smallint('year_of_birth').notNull(),
-    gender: gender('gender').notNull(),
     country: text('country').notNull(),
     role: userRole('role').notNull().default('member'),
     status: userStatus('status').notNull().default('pending'),

@@ -1,9 +1,7 @@
 import crypto from 'node:crypto';
-import type { gender } from '../db/schema.js';
+import type { Gender } from '@candor/contracts';
 
-type Gender = (typeof gender.enumValues)[number];
-
-/** A respondent's breakdown fields: what results are broken down by. */
+/** A respondent's breakdown fields (from the device, decision 020): what results are broken down by. */
 export interface Profile {
   gender: Gender;
   ageBand: string;
@@ -14,7 +12,7 @@ const VERSION = 'v1';
 
 /**
  * The plaintext length of every sealed profile, in bytes. The longest profile
- * (`["undisclosed","65+","US"]`, 26 bytes) fits with room: unpadded, the sealed length alone gave
+ * (`["undisclosed","undisclosed","US"]`, 34 bytes) fits with room: unpadded, the sealed length alone gave
  * a copy of the database each respondent's gender class (130 of 130, issue 28).
  */
 export const PROFILE_BYTES = 64;

@@ -85,9 +85,8 @@ describe.skipIf(!adminUrl || !redisUrl)('rate limits of two API processes', () =
   async function member(password?: string): Promise<string> {
     const phone = freshPhone();
     await db.query(
-      `insert into users (phone_e164, password_hash, year_of_birth, gender, country, status,
-                          phone_verified_at)
-       values ($1, $2, 1990, 'female', 'US', 'active', now())`,
+      `insert into users (phone_e164, password_hash, country, status, phone_verified_at)
+       values ($1, $2, 'US', 'active', now())`,
       [phone, password ? await hashPassword(password) : null],
     );
     return phone;

@@ -58,7 +58,7 @@ describe('what the log never holds', () => {
     const pair = json<{ access: string; refresh: string }>(login);
     const refreshed = await post(app, '/api/token/refresh/', { refresh: pair.refresh }, { ip });
     await post(app, '/api/token/refresh/', { refresh: `${pair.refresh}x` }, { ip });
-    await post(app, '/api/v1/user/create/', signupBody(PHONE, { year_of_birth: 'x' }), { ip });
+    await post(app, '/api/v1/user/create/', signupBody(PHONE, { country: 'x' }), { ip });
     await post(app, '/api/v1/user/verify/', { phone_number: PHONE, otp: code }, { ip });
 
     // Answers: a written one, a closed one, a malformed one, and the member's own data.

@@ -1,3 +1,4 @@
+import { ageBandOf, type AnswerProfile } from '@candor/contracts';
 import type { LightMyRequestResponse } from 'fastify';
 import type { App } from '../app.js';
 import { users } from '../db/schema.js';
@@ -59,8 +60,6 @@ export function get(app: App, url: string, call: Call = {}) {
 
 export const signupBody = (phone: string, extra: Record<string, unknown> = {}) => ({
   phone_number: phone,
-  year_of_birth: 1990,
-  gender: 'female',
   country: 'US',
   name: 'Ada',
   ...extra,
@@ -101,6 +100,7 @@ export async function signUp(
 export interface MemberOptions {
   status?: 'active' | 'under_review' | 'rejected' | 'suspended';
   role?: 'member' | 'moderator' | 'admin';
+  /** Kept on the member's device, not the account: in `profile`, which answers carry. */
   yearOfBirth?: number;
   gender?: 'female' | 'male' | 'non_binary' | 'other' | 'undisclosed';
   country?: string;
@@ -108,19 +108,18 @@ export interface MemberOptions {
 
 /**
  * A verified account written straight into the database (no texts, no scrypt) and an access
- * token for it: for tests about what members do once logged in.
+ * token for it: for tests about what members do once logged in. `profile` is the class their
+ * device sends with an answer (gender and year of birth are not beside accounts, decision 020).
  */
 export async function createMember(
   app: App,
   opts: MemberOptions = {},
-): Promise<{ uuid: string; token: string; phone: string; sid: string }> {
+): Promise<{ uuid: string; token: string; phone: string; sid: string; profile: AnswerProfile }> {
   const phone = freshPhone();
   const [row] = await app.db
     .insert(users)
     .values({
       phoneE164: phone,
-      yearOfBirth: opts.yearOfBirth ?? 1990,
-      gender: opts.gender ?? 'female',
       country: opts.country ?? 'US',
       role: opts.role ?? 'member',
       status: opts.status ?? 'active',
@@ -130,5 +129,10 @@ export async function createMember(
   const uuid = row!.uuid;
   const [sid] = await openSessions(app.db, [uuid]);
   const token = await app.tokens.signAccess({ sub: uuid, role: opts.role ?? 'member', sid: sid! });
-  return { uuid, token, phone, sid: sid! };
+  const profile: AnswerProfile = {
+    gender: opts.gender ?? 'female',
+    age_band: ageBandOf(opts.yearOfBirth ?? 1990),
+    country: opts.country ?? 'US',
+  };
+  return { uuid, token, phone, sid: sid!, profile };
 }

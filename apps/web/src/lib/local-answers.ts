@@ -1,3 +1,4 @@
+import type { Gender } from '@candor/contracts';
 import { create } from 'zustand';
 import { forgetDeviceTokens } from './device-token';
 import { clearSurveyPosition } from './survey-storage';
@@ -38,6 +39,20 @@ export interface LocalAnswersApi {
   forgetAccount(uuid: string): Promise<void>;
   /** The logged-in member's answers this browser holds (and its vault brought). */
   ownAnswers(): Promise<OwnAnswer[]>;
+  /** What the logged-in member told their devices about themselves, or null. */
+  deviceProfile(): Promise<OwnProfile | null>;
+  /** Keeps it on this device (and, at the next sync, in the vault). */
+  saveDeviceProfile(profile: OwnProfile): Promise<void>;
+}
+
+/**
+ * The member's gender, year of birth and country as their devices keep them (decision 020,
+ * slice 2): never beside their account; their answers carry the class made from them.
+ */
+export interface OwnProfile {
+  gender: Gender;
+  yearOfBirth: number;
+  country: string;
 }
 
 /** One of the member's answers as this device keeps it. */
@@ -79,6 +94,15 @@ export async function discardVisitorAnswers(): Promise<void> {
 /** The member's own answers on this device (none before the outbox is wired). */
 export async function ownAnswersOnDevice(): Promise<OwnAnswer[]> {
   return (await (await api())?.ownAnswers()) ?? [];
+}
+
+/** The member's profile on this device (null without one, or before the outbox is wired). */
+export async function profileOnDevice(): Promise<OwnProfile | null> {
+  return (await (await api())?.deviceProfile()) ?? null;
+}
+
+export async function saveProfileOnDevice(profile: OwnProfile): Promise<void> {
+  await (await api())?.saveDeviceProfile(profile);
 }
 
 /** Forgets what this browser keeps of an erased account. */

@@ -167,7 +167,7 @@ export function createAnswersService(repo: AnswersRepository, deps: AnswersServi
           'This survey is answered with the anonymous credential your device holds for it.',
         );
       }
-      const respondentId = await respondents.getOrCreate(uuid);
+      const respondentId = await respondents.getOrCreate(uuid, body.profile);
       const values = {
         respondentId,
         questionId: q.id,

@@ -1,5 +1,4 @@
 import crypto from 'node:crypto';
-import { type Gender, MINIMUM_AGE } from '@candor/contracts';
 import type { Db } from '../../db/client.js';
 import { hashPassword, passwordProblem } from '../../lib/passwords.js';
 import { normalisePhone } from '../../lib/phone.js';
@@ -14,8 +13,6 @@ export interface AdminInput {
   /** Region for a national-form `phone`. */
   defaultRegion: string;
   name?: string;
-  yearOfBirth?: number;
-  gender?: Gender;
   country?: string;
   now?: Date;
 }
@@ -67,9 +64,6 @@ export async function createOrPromoteAdmin(
   const created = await repo.insertUser({
     phoneE164: phone.e164,
     name: input.name ?? 'Admin',
-    // The form's fields are required of members; an admin made here may fill them in later.
-    yearOfBirth: input.yearOfBirth ?? now.getUTCFullYear() - MINIMUM_AGE,
-    gender: input.gender ?? 'undisclosed',
     country: input.country ?? phone.country,
     ...verified,
   });

@@ -177,8 +177,6 @@ export function createSignupService(
       // new, a pending and a registered number apart. Without one, none runs.
       const profile = {
         name: body.name ?? '',
-        yearOfBirth: body.year_of_birth,
-        gender: body.gender,
         country: body.country,
       };
       let user = registered;

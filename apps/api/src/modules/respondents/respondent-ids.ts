@@ -1,7 +1,7 @@
 import { AppError } from '../../lib/app-error.js';
 import { hmacHex } from '../../lib/keys.js';
 import { sealProfile } from '../../lib/profile-seal.js';
-import { ageBandOf } from '@candor/contracts';
+import { ageBandOf, type AnswerProfile } from '@candor/contracts';
 import type { RespondentsRepository } from './respondents.repository.js';
 
 /** Age band of a year of birth in `now`'s year (the band of the age reached that year). */
@@ -12,7 +12,6 @@ export interface RespondentIdsDeps {
   pseudonymKey: Buffer;
   /** deriveProfileKey(secrets): seals the breakdown fields of a respondent made here. */
   profileKey: Buffer;
-  clock?: () => Date;
   /** Respondent ids kept in memory; the oldest entry leaves when full. */
   cacheSize?: number;
 }
@@ -28,7 +27,6 @@ export function createRespondentIds(
   repo: Pick<RespondentsRepository, 'getOrCreate' | 'findIdByPseudonym'>,
   deps: RespondentIdsDeps,
 ) {
-  const clock = deps.clock ?? (() => new Date());
   const cacheSize = deps.cacheSize ?? 100_000;
   const ids = new Map<string, { id: number }>();
   const creating = new Map<string, Promise<number>>();
@@ -41,13 +39,12 @@ export function createRespondentIds(
     ids.set(keyOf(uuid), { id });
   }
 
-  async function create(uuid: string, pseudonym: string): Promise<number> {
-    const now = clock();
+  async function create(uuid: string, pseudonym: string, profile?: AnswerProfile) {
     const id = await repo.getOrCreate(uuid, pseudonym, (account) =>
       sealProfile(deps.profileKey, {
-        gender: account.gender,
-        ageBand: ageBand(account.yearOfBirth, now),
-        country: account.country,
+        gender: profile?.gender ?? 'undisclosed',
+        ageBand: profile?.age_band ?? 'undisclosed',
+        country: profile?.country ?? account.country,
       }),
     );
     // A valid token for an account that no longer exists.
@@ -68,14 +65,19 @@ export function createRespondentIds(
       return id;
     },
 
-    /** The member's respondent id, creating the row on first use (race-safe, deduplicated). */
-    async getOrCreate(uuid: string): Promise<number> {
+    /**
+     * The member's respondent id, creating the row on first use (race-safe, deduplicated), with
+     * the breakdown class the device sent (`profile`; gender and year of birth are no longer
+     * beside accounts, decision 020): a first use without one (a rating, a timing, an older
+     * client) files the respondent as undisclosed, in the account's country.
+     */
+    async getOrCreate(uuid: string, profile?: AnswerProfile): Promise<number> {
       const key = keyOf(uuid);
       const known = ids.get(key);
       if (known) return known.id;
       let pending = creating.get(key);
       if (!pending) {
-        pending = create(uuid, pseudonymOf(uuid)).finally(() => creating.delete(key));
+        pending = create(uuid, pseudonymOf(uuid), profile).finally(() => creating.delete(key));
         creating.set(key, pending);
       }
       return pending;

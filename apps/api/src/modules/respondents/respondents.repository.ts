@@ -20,18 +20,16 @@ export function createRespondentsRepository(db: Db) {
     .from(respondents)
     .where(eq(respondents.pseudonym, sql.placeholder('pseudonym')))
     .prepare('respondent_by_pseudonym');
-  type Account = Pick<typeof users.$inferSelect, 'gender' | 'yearOfBirth' | 'country'> & {
-    id: number | null;
-  };
+  type Account = Pick<typeof users.$inferSelect, 'country'> & { id: number | null };
   const rowsOf = <T>(result: unknown) => (result as { rows: T[] }).rows;
-  // A member's first answer: their respondent if any and the account's breakdown fields, in one
+  // A member's first answer: their respondent if any and the account's country, in one
   // statement, shared by the first answers that arrive together (a burst of new members would
   // otherwise cost a round trip each; on the embedded engine one costs ~0.2 ms alone).
   const accounts = new DataLoader<{ uuid: string; pseudonym: string }, Account | undefined>(
     async (keys) => {
       const rows = rowsOf<Account & { i: number }>(
         await db.execute(sql`
-          select v.i::int as i, r.id, u.gender, u.year_of_birth as "yearOfBirth", u.country
+          select v.i::int as i, r.id, u.country
           from unnest(${sql.param(keys.map((k) => k.uuid))}::text[]::uuid[],
                       ${sql.param(keys.map((k) => k.pseudonym))}::text[])
             with ordinality as v(uuid, pseudonym, i)
@@ -79,7 +77,8 @@ export function createRespondentsRepository(db: Db) {
 
     /**
      * The respondent of the account `uuid` (filed under `pseudonym`), created on first use with
-     * the sealed profile `seal` makes of the account's breakdown fields, and its standing;
+     * the sealed profile `seal` makes (from the device's class and the account's country), and
+     * its standing;
      * undefined when the account does not exist (any more). Race-safe: a concurrent creation wins and its
      * id is returned; the account row is share-locked, so an erasure or a review decision in
      * progress is waited for (and then no account, or the new standing, is found). Ids are
@@ -88,9 +87,7 @@ export function createRespondentsRepository(db: Db) {
     async getOrCreate(
       uuid: string,
       pseudonym: string,
-      seal: (
-        account: Pick<typeof users.$inferSelect, 'gender' | 'yearOfBirth' | 'country'>,
-      ) => string,
+      seal: (account: Pick<typeof users.$inferSelect, 'country'>) => string,
     ): Promise<number | undefined> {
       const account = await accounts.load({ uuid, pseudonym });
       if (!account) return undefined;

@@ -7,7 +7,8 @@ import { deriveProfileKey, derivePseudonymKey } from '../../lib/keys.js';
 import { openProfile } from '../../lib/profile-seal.js';
 import { createTestApp, testSecrets } from '../../test/app.js';
 import { closeAll, createTestDatabase, engines } from '../../test/database.js';
-import { ageBand, createRespondentIds } from './respondent-ids.js';
+import { ageBandOf } from '@candor/contracts';
+import { createRespondentIds } from './respondent-ids.js';
 import { createRespondentsRepository } from './respondents.repository.js';
 
 describe.each(engines)('respondent profiles on %s', (engine) => {
@@ -70,7 +71,6 @@ describe.each(engines)('respondent profiles on %s', (engine) => {
     const ids = createRespondentIds(repo, {
       pseudonymKey: derivePseudonymKey(secrets),
       profileKey: deriveProfileKey(secrets),
-      clock: () => new Date('2026-11-23T12:00:00Z'),
     });
     const genders = ['female', 'male', 'non_binary'] as const;
     const countries = ['US', 'GB', 'IN', 'NG', 'BR'];
@@ -79,16 +79,27 @@ describe.each(engines)('respondent profiles on %s', (engine) => {
       .values(
         Array.from({ length: 40 }, (_, i) => ({
           phoneE164: `+1202556${String(1000 + i)}`,
-          yearOfBirth: 1950 + i,
-          gender: genders[i % 3]!,
           country: countries[i % 5]!,
           status: i % 4 === 0 ? ('under_review' as const) : ('active' as const),
           phoneVerifiedAt: new Date(),
         })),
       )
       .returning({ uuid: users.uuid });
+    // The class each device sends (gender and year of birth are not beside accounts); the
+    // country is the account's when the device sends none.
+    const now = new Date('2026-11-23T12:00:00Z');
+    const profileOf = (i: number) =>
+      i % 7 === 6
+        ? undefined
+        : {
+            gender: genders[i % 3]!,
+            age_band: ageBandOf(1950 + i, now),
+            country: countries[(i + 1) % 5]!,
+          };
     // Every member twice at once (two first answers in flight), all in one turn.
-    const got = await Promise.all([...made, ...made].map((u) => ids.getOrCreate(u.uuid)));
+    const got = await Promise.all(
+      [...made, ...made].map((u, j) => ids.getOrCreate(u.uuid, profileOf(j % 40))),
+    );
     expect(got.slice(0, 40)).toEqual(got.slice(40));
     expect(new Set(got.slice(0, 40)).size).toBe(40);
     const rows = await database.db
@@ -100,11 +111,12 @@ describe.each(engines)('respondent profiles on %s', (engine) => {
     made.forEach((u, i) => {
       const row = byId.get(got[i]!)!;
       expect(row.pseudonym).toBe(ids.pseudonymOf(u.uuid));
-      expect(openProfile(key, row.profile)).toEqual({
-        gender: genders[i % 3],
-        ageBand: ageBand(1950 + i, new Date('2026-11-23T12:00:00Z')),
-        country: countries[i % 5],
-      });
+      const sent = profileOf(i);
+      expect(openProfile(key, row.profile)).toEqual(
+        sent
+          ? { gender: sent.gender, ageBand: sent.age_band, country: sent.country }
+          : { gender: 'undisclosed', ageBand: 'undisclosed', country: countries[i % 5] },
+      );
       expect(row.standing).toBe(i % 4 === 0 ? 'waiting' : 'counting');
     });
     // Found again by a process that never saw them (no cache), and an unknown account refused.

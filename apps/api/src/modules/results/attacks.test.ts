@@ -115,9 +115,17 @@ describe.each(engines)('the attacks of issue 14 through the API on %s', (engine)
       })),
     );
   type Q = Awaited<ReturnType<typeof survey>>[number];
+  type Member = Awaited<ReturnType<typeof createMember>>;
 
-  async function answer(q: Q, token: string, choice: Choice) {
-    const res = await post(app, `/api/v1/questions/${q.qid}/answer/`, { choice }, { token });
+  /** `m` answers with the class their device sends (not beside their account: decision 020). */
+  async function answer(q: Q, m: Member, choice: Choice) {
+    const { token, profile } = m;
+    const res = await post(
+      app,
+      `/api/v1/questions/${q.qid}/answer/`,
+      { choice, profile },
+      { token },
+    );
     expect(res.statusCode, res.body).toBe(201);
   }
 
@@ -125,7 +133,7 @@ describe.each(engines)('the attacks of issue 14 through the API on %s', (engine)
   async function crowd(qs: Q[], count: number, opts: MemberOptions = {}) {
     for (let i = 0; i < count; i++) {
       const m = await createMember(app, opts);
-      for (const [k, q] of qs.entries()) await answer(q, m.token, CHOICES[(i + k) % 3]!);
+      for (const [k, q] of qs.entries()) await answer(q, m, CHOICES[(i + k) % 3]!);
     }
   }
 
@@ -167,7 +175,7 @@ describe.each(engines)('the attacks of issue 14 through the API on %s', (engine)
     await crowd(qs, CROWD);
     const target = await createMember(app);
     const truth = qs.map(() => pick());
-    for (const [i, q] of qs.entries()) await answer(q, target.token, truth[i]!);
+    for (const [i, q] of qs.entries()) await answer(q, target, truth[i]!);
     await nextUpdate(qs);
     const before = await Promise.all(qs.map((q) => read(q)));
 
@@ -208,10 +216,10 @@ describe.each(engines)('the attacks of issue 14 through the API on %s', (engine)
     // she is the only newcomer of her group.
     const target = await createMember(app, { gender: 'female' });
     const truth = qs.map(() => pick());
-    for (const [i, q] of qs.entries()) await answer(q, target.token, truth[i]!);
+    for (const [i, q] of qs.entries()) await answer(q, target, truth[i]!);
     for (let s = 0; s < 9; s++) {
       const m = await createMember(app, { gender: 'male' });
-      for (const q of qs) await answer(q, m.token, 'Yes');
+      for (const q of qs) await answer(q, m, 'Yes');
     }
     await nextUpdate(qs);
     const after = await Promise.all(qs.map((q) => read(q, 'gender')));
@@ -234,13 +242,13 @@ describe.each(engines)('the attacks of issue 14 through the API on %s', (engine)
       const m = await createMember(app, { gender: 'female' });
       for (const [i, q] of qs.entries()) {
         const given = w < 12 ? 'Yes' : w < 24 ? 'No' : w - 24 < truth[i]! ? 'Maybe' : 'No';
-        await answer(q, m.token, given);
+        await answer(q, m, given);
       }
     }
     await nextUpdate(qs);
     for (let p = 0; p < 9; p++) {
       const m = await createMember(app, { gender: 'female' });
-      for (const q of qs) await answer(q, m.token, 'Maybe');
+      for (const q of qs) await answer(q, m, 'Maybe');
     }
     await nextUpdate(qs);
     const exact = await Promise.all(
@@ -263,7 +271,7 @@ describe.each(engines)('the attacks of issue 14 through the API on %s', (engine)
         country: i % 3 ? 'GB' : 'US',
       });
       people.push(m.uuid);
-      for (const q of qs) await answer(q, m.token, pick());
+      for (const q of qs) await answer(q, m, pick());
     }
     await nextUpdate(qs);
     const key = derivePseudonymKey(secrets);

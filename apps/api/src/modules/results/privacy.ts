@@ -35,11 +35,12 @@ export type Dimension = (typeof DIMENSIONS)[number];
 
 export const GENDERS = ['female', 'male', 'non_binary', 'other', 'undisclosed'] as const;
 /**
- * The age cells of the fixed domain: an `under-18` cell, then the contract's bands. Nobody falls
- * in `under-18` (signup asks for 18 and over, and bucketsOf never maps to it) and it is never
- * published (PUBLISHED_AGE_BANDS). It stays only so that each release draws the same noise as
- * before and stored snapshots keep their shape: dropping it would reshuffle every seeded draw
- * the attack tests (attacks.test.ts) were calibrated on, and change nothing for privacy.
+ * The age cells of the fixed domain: an `under-18` cell, then the contract's bands. Nobody under
+ * 18 falls in it (signup asks for 18 and over); it holds the respondents whose device sent no
+ * age (`undisclosed`: the year of birth lives on the member's devices only, decision 020), and
+ * it is never published (PUBLISHED_AGE_BANDS). Its name stays so that each release draws the
+ * same noise as before and stored snapshots keep their shape: renaming it would reshuffle every
+ * seeded draw the attack tests (attacks.test.ts) were calibrated on.
  */
 export const AGE_CELLS = ['under-18', ...AGE_BANDS] as const;
 /** The age bands a breakdown publishes: the contract's, none under 18. */
@@ -64,8 +65,12 @@ export function bucketsOf(profile: { gender: string; ageBand: string; country: s
   return {
     all: '',
     gender: within(GENDERS, profile.gender, 'other'),
-    // Only the published bands: a band outside them (none is made today) joins its nearest end.
-    age: within(AGE_BANDS, profile.ageBand, profile.ageBand.startsWith('under') ? '18-24' : '65+'),
+    // Only the published bands, or the unpublished cell for an age not given; any other band
+    // (none is made) joins its nearest end.
+    age:
+      profile.ageBand === 'undisclosed'
+        ? 'under-18'
+        : within(AGE_BANDS, profile.ageBand, profile.ageBand.startsWith('under') ? '18-24' : '65+'),
     country: within(COUNTRIES, profile.country, 'other'),
   } satisfies Record<Dimension, string>;
 }

@@ -80,10 +80,16 @@ describe.each(engines)('results on %s', (engine) => {
     `/api/v1/questions/${qid}/results/${breakdown ? `?breakdown=${breakdown}` : ''}`;
   const tick = () => app.results.tick();
 
-  /** A new member answers; returns them. */
+  /** A new member answers, as their device does; returns them. */
   async function answerAs(q: Q, body: object, opts: MemberOptions = {}) {
     const m = await createMember(app, opts);
-    const res = await post(app, `/api/v1/questions/${q.qid}/answer/`, body, { token: m.token });
+    // With the class the member's device sends (not beside the account: decision 020).
+    const res = await post(
+      app,
+      `/api/v1/questions/${q.qid}/answer/`,
+      { ...body, profile: m.profile },
+      { token: m.token },
+    );
     expect(res.statusCode).toBe(201);
     return m;
   }

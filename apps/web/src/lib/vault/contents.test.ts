@@ -34,6 +34,7 @@ const profile = fc.option(
     gender: fc.constantFrom('female', 'male'),
     yearOfBirth: fc.integer({ min: 1950, max: 2005 }),
     country: fc.constantFrom('FR', 'US'),
+    at: fc.option(time, { nil: undefined }),
   }),
   { nil: null },
 );
@@ -97,7 +98,9 @@ describe('mergeVaults', () => {
         expect(m.answers).toHaveLength(km.answers.size);
         expect(m.credentials).toHaveLength(km.credentials.size);
         if (a.profile || b.profile) expect(m.profile).not.toBeNull();
-        expect([a.profile, b.profile]).toContainEqual(m.profile);
+        // One side's profile, dated (an older vault's gets its side's time).
+        const facts = (p: VaultContents['profile']) => p && { ...p, at: undefined };
+        expect([facts(a.profile), facts(b.profile)]).toContainEqual(facts(m.profile));
       }),
     );
   });
@@ -176,6 +179,12 @@ describe('mergeVaults', () => {
     expect(m.profile?.yearOfBirth).toBe(1991);
     expect(m.updatedAt).toBe('2026-11-05T00:00:00.000Z');
     // A side without a profile never erases the other's, however new it is.
-    expect(mergeVaults({ ...b, profile: null }, a).profile).toEqual(a.profile);
+    expect(mergeVaults({ ...b, profile: null }, a).profile).toEqual({
+      ...a.profile,
+      at: a.updatedAt,
+    });
+    // Set later on a device whose vault changed earlier: its time is the profile's own.
+    const set = { ...a, profile: { ...a.profile!, at: '2026-11-06T00:00:00.000Z' } };
+    expect(mergeVaults(b, set).profile?.yearOfBirth).toBe(1990);
   });
 });

@@ -31,6 +31,8 @@ const ProfileSchema = z.object({
   gender: z.string(),
   yearOfBirth: z.number(),
   country: z.string(),
+  /** When it was set (ISO time): with it on both sides, the newer profile wins a merge. */
+  at: z.string().optional(),
 });
 
 export const VaultContentsSchema = z.object({
@@ -96,8 +98,8 @@ function unionBy<T>(
  *   own contents as `a`);
  * - a credential: `a`'s (the server signs one credential per account and survey, so two
  *   different ones for a survey cannot both be valid);
- * - the profile: the side with the newer `updatedAt` (a missing profile never erases one), the
- *   first by canonical order on a tie.
+ * - the profile: the one set later (its `at`, else its side's `updatedAt`); a missing profile
+ *   never erases one; the first by canonical order on a tie.
  * Pure; the result's lists are sorted by key.
  */
 export function mergeVaults(a: VaultContents, b: VaultContents): VaultContents {
@@ -127,9 +129,14 @@ export function mergeVaults(a: VaultContents, b: VaultContents): VaultContents {
     (x) => x,
   );
   let profile: VaultContents['profile'];
-  if (a.profile === null || b.profile === null) profile = a.profile ?? b.profile;
-  else if (a.updatedAt !== b.updatedAt) profile = a.updatedAt > b.updatedAt ? a.profile : b.profile;
-  else profile = before(a.profile, b.profile) ? a.profile : b.profile;
+  // When a profile was set: its own time, else (an older vault's) when its side last changed.
+  const setAt = (side: VaultContents) => side.profile?.at ?? side.updatedAt;
+  // The chosen one keeps that time, so a later merge ranks it the same (associative).
+  const dated = (side: VaultContents) => side.profile && { ...side.profile, at: setAt(side) };
+  const [pa, pb] = [dated(a), dated(b)];
+  if (pa === null || pb === null) profile = pa ?? pb;
+  else if (pa.at !== pb.at) profile = pa.at > pb.at ? pa : pb;
+  else profile = before(pa, pb) ? pa : pb;
   const updatedAt = a.updatedAt > b.updatedAt ? a.updatedAt : b.updatedAt;
   return { v: 1, answers, ratings, credentials, profile, updatedAt };
 }

@@ -24,6 +24,7 @@ export {
 export {
   flushVault,
   provideVaultData,
+  replaceLockedVault,
   startVaultSchedule,
   stopVaultSchedule,
   vaultChanged,

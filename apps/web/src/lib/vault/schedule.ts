@@ -1,4 +1,5 @@
-import { type ApplyLocal, type ReadLocal, type SyncResult, syncVault } from './sync';
+import { VaultError } from './errors';
+import { type ApplyLocal, type ReadLocal, startNewVault, type SyncResult, syncVault } from './sync';
 
 // When the vault is written. The server sees each write's time, and a compromised server could
 // line those times up with the anonymous answers' arrival (decision 020), so a write never
@@ -85,6 +86,17 @@ export function startVaultSchedule(): Promise<SyncResult | null> {
     document.addEventListener('visibilitychange', onVisibility);
   }
   return runSync();
+}
+
+/**
+ * Replaces a vault this device cannot open with a new one holding this device's records (the
+ * member agreed: what only the old vault held is lost). Needs a vault made ready at login.
+ */
+export async function replaceLockedVault(): Promise<SyncResult> {
+  if (!data) throw new VaultError('VAULT_LOCKED', 'Log in again to start a new vault.');
+  const result = await startNewVault(data.read, data.apply);
+  lastWrite = Date.now();
+  return result;
 }
 
 /** Stops the schedule (logout, erasure); a change not yet written stays on the device. */

@@ -240,7 +240,7 @@ describe('the vault against the real API', () => {
     });
     expect(other.records.answers.map((a) => a.answer).sort()).toEqual(['No', ANSWER_TEXT].sort());
     expect(other.records.credentials).toEqual(mine.records.credentials);
-    expect(other.records.profile).toEqual(mine.records.profile);
+    expect(other.records.profile).toMatchObject(mine.records.profile!);
 
     // The first device syncs again and gets the second's answer.
     expect(await syncVault(mine.read, mine.apply)).toMatchObject({ status: 'synced', version: 3 });

@@ -10,8 +10,6 @@ const person: User = {
   name: '',
   phone_number: '+12025550101',
   country: 'US',
-  year_of_birth: 1990,
-  gender: 'female',
   role: 'member',
   status: 'active',
 };

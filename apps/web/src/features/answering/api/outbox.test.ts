@@ -159,7 +159,14 @@ beforeEach(async () => {
   issued = 0;
   issuedFor.clear();
   underReview = false;
-  setOutboxProfile({ gender: 'female', year_of_birth: 1990, country: 'GB' });
+  await db.profiles.put({
+    owner: 'user-1',
+    gender: 'female',
+    yearOfBirth: 1990,
+    country: 'GB',
+    at: new Date().toISOString(),
+  });
+  setOutboxProfile({ phone_number: '+447700900123', country: 'GB' });
 });
 
 const answer = (q: number, choice = 'Yes') =>

@@ -3,18 +3,26 @@ import {
   type AnswerProfile,
   type AnswerRequest,
   type AnswerResponse,
+  type Gender,
   type User,
 } from '@candor/contracts';
 import type { VaultContents } from '../../../lib/vault';
 import { ApiError } from '../../../lib/api-client';
-import { useLocalAnswers } from '../../../lib/local-answers';
+import { type OwnProfile, useLocalAnswers } from '../../../lib/local-answers';
+import { takeSignupProfile } from '../../../lib/signup-profile';
 import {
   endVisitorSession,
   liveVisitorSessions,
   VISITOR,
   visitorSessionOwner,
 } from '../../../lib/visitor-session';
-import { localDb, today, type CandorDb, type OutboxItem } from '../lib/local-db';
+import {
+  localDb,
+  today,
+  type CandorDb,
+  type OutboxItem,
+  type StoredProfile,
+} from '../lib/local-db';
 import {
   postAnswer,
   postAnswerWithCredential,
@@ -70,6 +78,8 @@ interface State {
   swept: Promise<void> | null;
   /** The member's breakdown class, sent with each answer redeemed with a credential. */
   profile: AnswerProfile | null;
+  /** The logged-in account's facts the class needs: its number and country. */
+  account: Pick<User, 'phone_number' | 'country'> | null;
   /** Answers wait on this device: the account is under review (no credential yet). */
   held: boolean;
 }
@@ -88,6 +98,7 @@ const state: State = {
   liveSessions: liveVisitorSessions,
   swept: null,
   profile: null,
+  account: null,
   held: false,
 };
 
@@ -114,19 +125,75 @@ export function useOutboxDb(
 }
 
 /**
- * The member's breakdown class (gender, age band, country), which answers redeemed with a
- * credential carry; null while it is not known (answers then wait).
+ * The logged-in account (null when logged out), whose answers carry the member's breakdown class
+ * (gender, age band, country): made from the profile on this device, which their vault carries
+ * between devices and which never sits beside the account (decision 020, slice 2). Without one
+ * the class is undisclosed, in the account's country: answers never wait for it.
  */
-export function setOutboxProfile(
-  user: Pick<User, 'gender' | 'year_of_birth' | 'country'> | null,
-): void {
+export function setOutboxProfile(account: Pick<User, 'phone_number' | 'country'> | null): void {
+  state.account = account;
+  void refreshProfile();
+}
+
+async function refreshProfile(): Promise<void> {
+  await state.ownerChange;
+  await loadProfile();
+}
+
+/** Reads the class answers carry for the current owner (after an owner change, never during). */
+async function loadProfile(): Promise<void> {
+  const owner = state.owner;
+  const account = state.account;
+  if (!owner || !account) {
+    state.profile = null;
+    return;
+  }
+  let stored = await db().profiles.get(owner);
+  // Given at sign-up in this tab, for this number: this device keeps it from now on.
+  const signedUp = stored ? null : takeSignupProfile(account.phone_number);
+  if (signedUp) {
+    stored = { owner, ...signedUp, at: new Date().toISOString() };
+    await db().profiles.put(stored);
+    vaultChanged();
+  }
   const was = state.profile;
-  state.profile = user && {
-    gender: user.gender,
-    age_band: ageBandOf(user.year_of_birth),
-    country: user.country,
-  };
-  if (state.profile && !was) void flushOutbox();
+  state.profile = stored
+    ? {
+        gender: stored.gender as Gender,
+        age_band: ageBandOf(stored.yearOfBirth),
+        country: stored.country,
+      }
+    : { gender: 'undisclosed', age_band: 'undisclosed', country: account.country };
+  if (!was) void flushOutbox();
+}
+
+/** What the logged-in member told their devices about themselves (null without it). */
+export async function deviceProfile(): Promise<OwnProfile | null> {
+  await state.ownerChange;
+  if (!state.owner) return null;
+  const stored = await db().profiles.get(state.owner);
+  return stored ? ownProfile(stored) : null;
+}
+
+const ownProfile = ({ gender, yearOfBirth, country }: StoredProfile): OwnProfile => ({
+  gender: gender as Gender,
+  yearOfBirth,
+  country,
+});
+
+type ProfileFacts = Pick<StoredProfile, 'gender' | 'yearOfBirth' | 'country'>;
+const sameProfile = (a: ProfileFacts, b: ProfileFacts) =>
+  a.gender === b.gender && a.yearOfBirth === b.yearOfBirth && a.country === b.country;
+
+/** Keeps the member's profile on this device; the vault takes it at its next sync. */
+export async function saveDeviceProfile(profile: OwnProfile): Promise<void> {
+  await state.ownerChange;
+  const owner = state.owner;
+  if (!owner) return;
+  await db().profiles.put({ owner, ...profile, at: new Date().toISOString() });
+  await loadProfile();
+  vaultChanged();
+  changed();
 }
 
 /** True while this member's answers wait on the device for their account's approval. */
@@ -205,6 +272,7 @@ export function setOutboxOwner(uuid: string | null): Promise<void> {
   state.owner = uuid;
   state.ownerChange = state.ownerChange
     .then(() => changeOwner(previous, uuid))
+    .then(loadProfile)
     .catch(() => undefined);
   return state.ownerChange;
 }
@@ -224,11 +292,12 @@ async function changeOwner(previous: string | null, uuid: string | null): Promis
     // The member's unsent items stay for their own next login (never sent by anyone else);
     // the record of answers goes, and so do answers given here before the login, unclaimed.
     const visitor = visitorOwner();
-    await db().transaction('rw', db().outbox, db().answeredQuestions, async () => {
+    await db().transaction('rw', db().outbox, db().answeredQuestions, db().profiles, async () => {
       await db().outbox.where('owner').equals(visitor).delete();
       await db()
         .answeredQuestions.filter((a) => a.owner === previous || a.owner === visitor)
         .delete();
+      await db().profiles.delete(previous);
     });
     newVisitorSession();
     await countVisitorAnswers();
@@ -288,9 +357,10 @@ export async function discardVisitorAnswers(): Promise<void> {
 /** "This is not my device": every answer and unsent item, whoever's; a new visitor session. */
 export async function forgetDevice(): Promise<void> {
   await state.ownerChange;
-  await db().transaction('rw', db().outbox, db().answeredQuestions, async () => {
+  await db().transaction('rw', db().outbox, db().answeredQuestions, db().profiles, async () => {
     await db().outbox.clear();
     await db().answeredQuestions.clear();
+    await db().profiles.clear();
   });
   state.acknowledged.clear();
   state.sentAt.clear();
@@ -302,11 +372,12 @@ export async function forgetDevice(): Promise<void> {
 /** An erased account: what this browser holds of it goes, unsent items included. */
 export async function forgetAccount(uuid: string): Promise<void> {
   await state.ownerChange;
-  await db().transaction('rw', db().outbox, db().answeredQuestions, async () => {
+  await db().transaction('rw', db().outbox, db().answeredQuestions, db().profiles, async () => {
     await db().outbox.where('owner').equals(uuid).delete();
     await db()
       .answeredQuestions.filter((a) => a.owner === uuid)
       .delete();
+    await db().profiles.delete(uuid);
   });
   changed();
 }
@@ -339,6 +410,7 @@ export async function vaultContents(): Promise<VaultContents> {
     .answeredQuestions.filter((a) => a.owner === owner)
     .toArray();
   const held = await credentials.all(owner);
+  const profile = await db().profiles.get(owner);
   return {
     v: 1,
     answers: rows.map(({ qid, gid, date, answer, isBlank }) => ({
@@ -356,8 +428,7 @@ export async function vaultContents(): Promise<VaultContents> {
     credentials: held.flatMap((c) =>
       c.state === 'ready' && c.token ? [{ gid: c.gid, keyId: c.keyId ?? '', token: c.token }] : [],
     ),
-    // Gender and year of birth join the vault when they leave the account (slice 2).
-    profile: null,
+    profile: profile ? { ...ownProfile(profile), at: profile.at } : null,
     updatedAt: now,
   };
 }
@@ -400,6 +471,16 @@ export async function applyVault(merged: VaultContents): Promise<void> {
   let adopted = 0;
   for (const c of merged.credentials) {
     if (await credentials.adopt(owner, c.gid, c.token, c.keyId)) adopted++;
+  }
+  // The profile set on another device (the newer one when both have one).
+  const theirs = merged.profile;
+  const mine = await db().profiles.get(owner);
+  const at = theirs?.at ?? new Date(0).toISOString();
+  if (theirs && (!mine || (at > mine.at && !sameProfile(mine, theirs)))) {
+    const { gender, yearOfBirth, country } = theirs;
+    await db().profiles.put({ owner, gender, yearOfBirth, country, at });
+    await loadProfile();
+    adopted++;
   }
   // Only a change is told: every sync applies the vault, and the screens read theirs again.
   if (restored + adopted > 0) changed();

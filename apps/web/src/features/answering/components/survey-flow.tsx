@@ -1,6 +1,7 @@
 import type { QuestionResults, SurveyDetail } from '@candor/contracts';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState } from 'react';
+import { useLocation, useNavigate } from 'react-router';
 import { useLocalAnswers } from '../../../lib/local-answers';
 import {
   clearSurveyPosition,
@@ -23,6 +24,7 @@ import {
   makeShuffle,
   nextStep,
   resumeStep,
+  revisit,
   shuffleFits,
   type FlowContext,
   type Shuffle,
@@ -97,7 +99,18 @@ export function SurveyFlow({ survey, member, panel, renderIntro }: Props) {
   );
   const [ratings, setRatings] = useState<Record<string, number>>({});
   const [offlineQids, setOfflineQids] = useState<ReadonlySet<string>>(new Set());
-  const [chosen, setStep] = useState<Step | null>(null);
+  // Each screen of the survey is an entry of the browser's history (issue 30, point 8): Back
+  // steps to the previous screen, and leaving the survey is a Back from its first screen or a
+  // link. The entry holds its step; the screen is the entry's, as it stands now.
+  const location = useLocation();
+  const navigate = useNavigate();
+  // The entry the page opened on (a link, a reload) starts where the survey stands, as before
+  // entries held steps: a finished survey on its results, else the saved place, else the intro.
+  const [openedOn] = useState(location.key);
+  const chosen =
+    location.key === openedOn
+      ? null
+      : ((location.state as { surveyStep?: Step } | null)?.surveyStep ?? null);
   const [busy, setBusy] = useState(false);
   // Questions whose time ran out (a reload remembers the last one through its stored deadline).
   const [timedOut, setTimedOut] = useState<ReadonlySet<string>>(() => {
@@ -160,8 +173,8 @@ export function SurveyFlow({ survey, member, panel, renderIntro }: Props) {
   // Where to start, until the person acts: a survey they finished reopens on its results;
   // else the saved position (a reload, or the return from signing up), else the intro.
   const step = useMemo((): Step | null => {
-    if (chosen) return chosen;
     if (!ready) return null;
+    if (chosen) return revisit(chosen, ctx);
     if (ctx.questions.length > 0 && ctx.questions.every((q) => ctx.answered.has(q.qid))) {
       return { kind: 'results' };
     }
@@ -226,10 +239,38 @@ export function SurveyFlow({ survey, member, panel, renderIntro }: Props) {
   }, [moves]);
 
   const go = (next: Step) => {
-    setMoves((n) => n + 1);
-    setStep(next);
-    window.scrollTo({ top: 0 });
+    // An answered question's screen becomes its feedback: Back then skips the question (it is
+    // answered once) to the screen before it.
+    const replace = step?.kind === 'question' && next.kind === 'feedback';
+    void navigate(location, {
+      replace,
+      state: { ...(location.state as object | null), surveyStep: next },
+    });
   };
+  // The first screen shown is this entry's, so that Back comes back to it (not to wherever the
+  // saved place would lead by then).
+  const ownReplace = useRef(false);
+  useEffect(() => {
+    if (step && !chosen) {
+      ownReplace.current = true;
+      void navigate(location, {
+        replace: true,
+        state: { ...(location.state as object | null), surveyStep: step },
+      });
+    }
+  }, [step, chosen, location, navigate]);
+  // A new screen (Start, an answer, Next, Back or Forward) starts at the top.
+  const shownKey = useRef(location.key);
+  useEffect(() => {
+    if (shownKey.current === location.key) return;
+    shownKey.current = location.key;
+    if (ownReplace.current) {
+      ownReplace.current = false;
+      return;
+    }
+    setMoves((n) => n + 1);
+    window.scrollTo({ top: 0 });
+  }, [location.key, chosen]);
 
   /**
    * Whether an answer's feedback shows its graph, with `answered` questions answered: always

@@ -46,6 +46,16 @@ function end(ctx: FlowContext): Step {
   return instantFeedback(ctx.variant) ? { kind: 'outro' } : { kind: 'results' };
 }
 
+/**
+ * A step seen before, as it stands now (Back and Forward, issue 30 point 8): a question
+ * answered since shows its feedback (a question is answered once), and a visitor past the free
+ * questions meets the sign-up wall.
+ */
+export function revisit(step: Step, ctx: FlowContext): Step {
+  if (step.kind !== 'question' && step.kind !== 'gate') return step;
+  return ctx.questions[step.index] ? stepAt(ctx, step.index) : { kind: 'intro' };
+}
+
 /** The step after `step`, once it is done. */
 export function nextStep(step: Step, ctx: FlowContext): Step {
   switch (step.kind) {

@@ -57,13 +57,28 @@ export interface DeviceCredential {
   token?: string;
 }
 
+/**
+ * What a member told this device about themselves (decision 020, slice 2): the class their
+ * answers carry. Kept here and in their vault, never beside their account.
+ */
+export interface StoredProfile {
+  /** The member's uuid. */
+  owner: string;
+  gender: string;
+  yearOfBirth: number;
+  country: string;
+  /** When it was set (ISO time): the newer one wins when two devices' vaults merge. */
+  at: string;
+}
+
 export type CandorDb = Dexie & {
   answeredQuestions: EntityTable<AnsweredQuestion, 'id'>;
   outbox: EntityTable<OutboxItem, 'id'>;
   credentials: EntityTable<DeviceCredential, 'id'>;
+  profiles: EntityTable<StoredProfile, 'owner'>;
 };
 
-/** Opens the app's IndexedDB database: answered questions, the outbox and the credentials. */
+/** Opens the app's IndexedDB database: answered questions, the outbox, credentials, profiles. */
 export function openLocalDb(name = 'candor'): CandorDb {
   const db = new Dexie(name) as CandorDb;
   db.version(1).stores({
@@ -72,6 +87,7 @@ export function openLocalDb(name = 'candor'): CandorDb {
     outbox: '++id, &key, owner, qid',
   });
   db.version(2).stores({ credentials: '++id, &[owner+gid], owner' });
+  db.version(3).stores({ profiles: '&owner' });
   return db;
 }
 

@@ -1,13 +1,5 @@
-import {
-  GENDER_LABELS,
-  type Gender,
-  GenderSchema,
-  MINIMUM_AGE,
-  type SignupRequest,
-  SignupRequestSchema,
-} from '@candor/contracts';
+import { MINIMUM_AGE, SignupFormSchema, type SignupFormValues } from '@candor/contracts';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useId } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { Link, Navigate, useNavigate } from 'react-router';
 import { AuthCard, Field, FormAlert, useFormFailure } from '../../../components/form';
@@ -15,11 +7,10 @@ import { PageHead } from '../../../components/page-head';
 import { accountsApi } from '../api/accounts';
 import { PhoneField } from '../../../components/phone-field';
 import { useFlowStore } from '../stores/flow-store';
-import { countries } from '../../../lib/countries';
 import { useAuthStore } from '../../../lib/auth-store';
 import { dismissErrorToasts } from '../../../lib/toasts';
-
-type SignupForm = Omit<SignupRequest, 'year_of_birth'> & { year_of_birth: number };
+import { rememberSignupProfile } from '../../../lib/signup-profile';
+import { ProfileFields, type ProfileForm } from '../../../components/profile-fields';
 
 const FIELDS = ['phone_number', 'name', 'year_of_birth', 'gender', 'country'] as const;
 
@@ -33,20 +24,22 @@ export function SignupScreen() {
 function SignupForm() {
   const navigate = useNavigate();
   const codeSent = useFlowStore((s) => s.codeSent);
-  const form = useForm<SignupForm>({
-    resolver: zodResolver(SignupRequestSchema),
+  const form = useForm<SignupFormValues>({
+    resolver: zodResolver(SignupFormSchema),
     defaultValues: { phone_number: '', name: '', country: 'US' },
     // Focus goes to the first invalid field in reading order (useFormFailure).
     shouldFocusError: false,
   });
   const { errors, isSubmitting, dirtyFields } = form.formState;
   const { formRef, tries, alert, start, invalid, refused } = useFormFailure(form.setError, FIELDS);
-  const genderErrorId = `${useId()}-gender-error`;
 
   const onSubmit = form.handleSubmit(async (values) => {
     start();
+    const { year_of_birth: yearOfBirth, gender, ...request } = values;
     try {
-      await accountsApi.signup({ ...values, name: values.name === '' ? undefined : values.name });
+      // Gender and year of birth stay on this device (decision 020): never sent.
+      await accountsApi.signup({ ...request, name: values.name === '' ? undefined : values.name });
+      rememberSignupProfile(values.phone_number, { gender, yearOfBirth, country: values.country });
       dismissErrorToasts();
       codeSent(values.phone_number, 'signup');
       await navigate('/verify');
@@ -100,67 +93,7 @@ function SignupForm() {
             />
           )}
         </Field>
-        <div className="form__row">
-          <Field label="Year of birth" error={errors.year_of_birth?.message}>
-            {({ id, describedBy, invalid }) => (
-              <input
-                id={id}
-                className="input"
-                inputMode="numeric"
-                autoComplete="bday-year"
-                placeholder={`e.g. ${new Date().getFullYear() - 30}`}
-                maxLength={4}
-                aria-describedby={describedBy}
-                aria-invalid={invalid || undefined}
-                {...form.register('year_of_birth', {
-                  setValueAs: (v: string) => (v.trim() === '' ? undefined : Number(v)),
-                })}
-              />
-            )}
-          </Field>
-          <Field label="Country" error={errors.country?.message}>
-            {({ id, describedBy, invalid }) => (
-              <select
-                id={id}
-                className="input"
-                autoComplete="country"
-                aria-describedby={describedBy}
-                aria-invalid={invalid || undefined}
-                {...form.register('country')}
-              >
-                {countries.map((c) => (
-                  <option key={c.code} value={c.code}>
-                    {c.name}
-                  </option>
-                ))}
-              </select>
-            )}
-          </Field>
-        </div>
-        <fieldset
-          className={`choice-group${errors.gender ? ' field--invalid' : ''}`}
-          aria-describedby={errors.gender ? genderErrorId : undefined}
-        >
-          <legend className="field__label">Gender</legend>
-          <div className="choice-group__options">
-            {GenderSchema.options.map((g: Gender) => (
-              <label key={g} className="choice-chip">
-                <input
-                  type="radio"
-                  value={g}
-                  aria-invalid={errors.gender ? true : undefined}
-                  {...form.register('gender')}
-                />
-                <span>{GENDER_LABELS[g]}</span>
-              </label>
-            ))}
-          </div>
-          {errors.gender ? (
-            <p id={genderErrorId} className="field__error" role="alert">
-              {errors.gender.message}
-            </p>
-          ) : null}
-        </fieldset>
+        <ProfileFields form={form as unknown as ProfileForm} />
         <Field label="Name (optional)" hint="Only you see it." error={errors.name?.message}>
           {({ id, describedBy, invalid }) => (
             <input
@@ -175,8 +108,9 @@ function SignupForm() {
         </Field>
         <p className="form__note">
           Candor is for people aged {MINIMUM_AGE} and over. Year of birth, gender and country let
-          you compare yourself with people like you; results never show groups of fewer than 10
-          people.
+          you compare yourself with people like you. Your year of birth and gender stay on your
+          devices (and your encrypted vault): your answers carry only your age band and gender, and
+          results never show groups of fewer than 10 people.
         </p>
         <button
           type="submit"

@@ -1,6 +1,6 @@
 import type { MyData } from '@candor/contracts';
 import { apiPost, apiRequest } from '../../../lib/api-client';
-import { ownAnswersOnDevice } from '../../../lib/local-answers';
+import { type OwnProfile, ownAnswersOnDevice, profileOnDevice } from '../../../lib/local-answers';
 import { mirrorQuery, namedOwnAnswers } from '../../../lib/mirror-query';
 import { saveFile } from '../../../lib/save-file';
 
@@ -13,7 +13,11 @@ export const mirrorQueries = {
 export const EXPORT_FILE_NAME = 'candor-my-data.json';
 
 /** The export as saved: the API's, with the answers and ratings only this device holds. */
-export type MyDataFile = MyData & { kept_on_your_devices: string };
+export type MyDataFile = MyData & {
+  kept_on_your_devices: string;
+  /** Gender, year of birth and country as this device keeps them (never beside the account). */
+  profile_on_your_devices: OwnProfile | null;
+};
 
 /**
  * Everything stored about the member: what the API holds of the account, and the answers and
@@ -21,9 +25,10 @@ export type MyDataFile = MyData & { kept_on_your_devices: string };
  * and which only their devices and vault hold. Each answer appears once.
  */
 export async function myData(): Promise<MyDataFile> {
-  const [data, own] = await Promise.all([
+  const [data, own, profile] = await Promise.all([
     apiRequest<MyData>('/v1/user/export/'),
     ownAnswersOnDevice(),
+    profileOnDevice(),
   ]);
   const answered = new Set(data.answers.map((a) => a.qid));
   const rated = new Set(data.ratings.map((r) => r.qid));
@@ -49,8 +54,10 @@ export async function myData(): Promise<MyDataFile> {
   return {
     ...data,
     kept_on_your_devices:
-      'Answers and ratings given with an anonymous answer credential are kept on your devices ' +
-      'and in your encrypted vault only: Candor stores them without anything that says they are yours.',
+      'Answers and ratings given with an anonymous answer credential, and your year of birth and ' +
+      'gender, are kept on your devices and in your encrypted vault only: Candor stores the ' +
+      'answers without anything that says they are yours, and never stores the rest.',
+    profile_on_your_devices: profile,
   };
 }
 

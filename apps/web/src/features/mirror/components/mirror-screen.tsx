@@ -21,12 +21,14 @@ import { UNUSUAL_COUNT, UnusualAnswers } from '../../../components/results/unusu
 import { useAuthStore } from '../../../lib/auth-store';
 import { deleteAccount, downloadMyData, mirrorQueries } from '../api/mirror';
 import { MirrorItem } from './mirror-item';
+import { AboutYou } from './about-you';
+import { VaultNotice } from './vault-notice';
 import { ApiError } from '../../../lib/api-client';
 import '../styles/mirror.css';
 
 /** Exactly what an erasure removes: the same words as the privacy promise. */
 export const ERASED =
-  'your phone number and profile (year of birth, gender, country), your sessions on every device, your answers, ratings and timings; your answers leave all future results. This cannot be undone.';
+  'your phone number and country, your sessions on every device, your encrypted vault with your year of birth and gender, your answers, ratings and timings; your answers leave all future results. This cannot be undone.';
 
 function DownloadData() {
   const [busy, setBusy] = useState(false);
@@ -246,7 +248,9 @@ export function MirrorScreen() {
         Every question you answered, against everyone else. Only verified people are counted, and
         results update in steps: each of your latest answers says when it counts.
       </p>
+      <VaultNotice />
       <MirrorList />
+      <AboutYou />
       <DownloadData />
       <DeleteAccount
         onDeleted={() => {
