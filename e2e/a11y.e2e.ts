@@ -376,7 +376,8 @@ describe.each(sizes)('on a %s, every screen passes axe in both colour schemes', 
       expect(promoted.status).toBe(200);
       const mod = await people.newPage(options, moderator);
       const modAudit = auditor(mod.page, size);
-      await logIn(mod.page, moderator);
+      // A moderator's first login sets up their authenticator (decision 024).
+      await logIn(mod.page, { ...moderator, staff: true });
       await mod.page.waitForURL(`${baseURL}/`);
       await mod.page.goto('/admin/users');
       await mod.page.getByRole('heading', { level: 1, name: 'Admins only' }).waitFor();

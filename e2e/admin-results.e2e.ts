@@ -151,7 +151,9 @@ describe('results and analytics in the staff area', () => {
     await page.getByText(/page views? in the last 30 days/).waitFor();
     await page.locator('.views-chart__columns').waitFor();
     const pages = page.getByRole('table', { name: 'Top pages' });
-    await expect(pages.getByRole('rowheader', { name: '/login' }).count()).resolves.toBe(1);
+    await expect(
+      pages.getByRole('rowheader', { name: '/login', exact: true }).count(),
+    ).resolves.toBe(1);
     await page.getByRole('table', { name: 'Top referring sites' }).waitFor();
     // The chart's table alternative: one row per day (and the header).
     const perDay = page.getByRole('table', { name: 'Page views per day, oldest first' });

@@ -1,17 +1,21 @@
 // The API as the end-to-end tests call it beside the browser: typed by the contracts, never by
 // hand. Each call sends the person's own address (the server trusts the proxy header in these
 // tests) so the per-address rules see one person, not the test runner.
-import type {
-  SignupRequest,
-  SurveyDetail,
-  SurveyList,
-  SurveySummary,
-  TokenPair,
-  User,
-  VerifyResponse,
+import {
+  type LoginResponse,
+  type SignupRequest,
+  type SurveyDetail,
+  type SurveyList,
+  type SurveySummary,
+  type TokenPair,
+  type TotpEnrolment,
+  type User,
+  type VerifyResponse,
+  needsSecondFactor,
 } from '@candor/contracts';
 import { messagesTo } from '../apps/api/src/test/outbox';
 import { expect, inject } from 'vitest';
+import { keepSecret, nextCode, secretOf } from './second-factor';
 
 const baseURL = inject('baseURL');
 const dataDir = inject('dataDir');
@@ -39,18 +43,74 @@ export function call(
   });
 }
 
-/** POST /api/token/: the status, and the pair when the login worked. */
+/**
+ * A staff login's second step (decision 024), as the person would give it: enrols an
+ * authenticator when the API asks (keeping its secret for the run), then a code from it.
+ */
+export async function secondStepByApi(
+  who: Caller,
+  step: { challenge: string; enrol: boolean },
+): Promise<TokenPair> {
+  if (step.enrol) {
+    const res = await call('/api/token/totp/enrol/', {
+      body: { challenge: step.challenge },
+      ip: who.ip,
+    });
+    if (res.status !== 200) throw new Error(`Enrolment of ${who.e164}: ${res.status}`);
+    keepSecret(who.e164, ((await res.json()) as TotpEnrolment).secret);
+  } else if (!secretOf(who.e164)) {
+    throw new Error(`${who.e164} has an authenticator this run does not know`);
+  }
+  const res = await call('/api/token/totp/', {
+    body: { challenge: step.challenge, code: await nextCode(who.e164) },
+    ip: who.ip,
+  });
+  if (res.status !== 200) throw new Error(`Second factor of ${who.e164}: ${res.status}`);
+  return (await res.json()) as TokenPair;
+}
+
+/** Staff sessions of this file, by number: a code is good once, so a session is kept. */
+const staffSessions = new Map<string, Promise<TokenPair>>();
+
+/**
+ * POST /api/token/: the status, and the pair when the login worked; for staff, after their
+ * second factor.
+ */
 export async function logInByApi(who: Caller): Promise<{ status: number; access?: string }> {
   const res = await call('/api/token/', {
     body: { phone_number: who.e164, password: who.password },
     ip: who.ip,
   });
-  const body = (await res.json()) as Partial<TokenPair>;
-  return { status: res.status, ...(body.access ? { access: body.access } : {}) };
+  const body = (await res.json()) as Partial<LoginResponse>;
+  if (res.status === 200 && needsSecondFactor(body)) {
+    const pair = secondStepByApi(who, body);
+    staffSessions.set(who.e164, pair);
+    return { status: 200, access: (await pair).access };
+  }
+  const access = (body as Partial<TokenPair>).access;
+  return { status: res.status, ...(access ? { access } : {}) };
 }
 
-/** A fresh access token (they live 2 s in these tests); the login must work. */
+/**
+ * A fresh access token (they live 2 s in these tests); the login must work. Staff keep their
+ * session and refresh it, as the web app does, instead of giving a code each time.
+ */
 export async function token(who: Caller): Promise<string> {
+  const kept = staffSessions.get(who.e164);
+  if (kept) {
+    const refreshed = kept.then(async ({ refresh }) => {
+      const res = await call('/api/token/refresh/', { body: { refresh } });
+      if (res.status !== 200) throw new Error(`refresh: ${res.status}`);
+      return (await res.json()) as TokenPair;
+    });
+    staffSessions.set(who.e164, refreshed);
+    try {
+      return (await refreshed).access;
+    } catch {
+      // The session ended (a role change, a reset): log in again.
+      staffSessions.delete(who.e164);
+    }
+  }
   const { status, access } = await logInByApi(who);
   expect(status).toBe(200);
   return access!;

@@ -5,7 +5,7 @@
 import type { User } from '@candor/contracts';
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 import { test as base, inject } from 'vitest';
-import { call, eraseIfPresent, outboxCount, signUpByApi, token } from './api';
+import { call, eraseIfPresent, logInByApi, outboxCount, signUpByApi, token } from './api';
 import { desktop, launchChromium } from './chromium';
 import { type Person, nextPerson } from './people';
 import { watchErrors } from './screens';
@@ -31,7 +31,10 @@ export interface People {
   person(kind?: Parameters<typeof nextPerson>[0]): Person;
   /** A new member signed up through the API (`premium`: one the risk checks hold for review). */
   member(kind?: 'US' | 'premium'): Promise<Person & { user: User }>;
-  /** A new admin, made the way a person is: signup, then promotion by the first admin. */
+  /**
+   * A new admin, made the way a person is: signup, promotion by the first admin, then a first
+   * login that sets up their authenticator (its secret kept by second-factor.ts).
+   */
   admin(): Promise<Admin>;
 }
 
@@ -72,6 +75,8 @@ function createPeople(browser: Browser, defaults: BrowserContextOptions) {
         token: await token(firstAdmin),
       });
       if (res.status !== 200) throw new Error(`Could not make ${who.e164} an admin: ${res.status}`);
+      // The new admin's first login sets up their authenticator (decision 024).
+      await logInByApi(who);
       return { ...who, uuid: user.uuid };
     },
   };

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
 import { findChromium } from './chromium';
+import { keepSecret, nextCode, totpDir } from './second-factor';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -14,7 +15,10 @@ declare module 'vitest' {
     dataDir: string;
     /** Where each test file claims its block of addresses and numbers (see people.ts). */
     blocksDir: string;
-    /** The first admin, made by `npm run create-admin` before the server started. */
+    /**
+     * The first admin, made by `npm run create-admin` before the server started; its
+     * authenticator was set up at its first login here (second-factor.ts keeps the secret).
+     */
     firstAdmin: { e164: string; password: string };
   }
 }
@@ -44,6 +48,33 @@ async function createFirstAdmin(env: NodeJS.ProcessEnv, admin: { e164: string; p
   child.stderr.on('data', (d: Buffer) => (output += d.toString()));
   const code = await new Promise((r) => child.once('exit', r));
   if (code !== 0) throw new Error(`npm run create-admin failed:\n${output}`);
+}
+
+/**
+ * The first admin's first login, as the operator would make it: the password, then an
+ * authenticator set up (decision 024). Its secret stays in the run's folder for the tests.
+ */
+async function enrolFirstAdmin(
+  baseURL: string,
+  admin: { e164: string; password: string },
+  dir: string,
+) {
+  const post = async (path: string, body: unknown) => {
+    const res = await fetch(`${baseURL}${path}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    if (res.status !== 200) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+    return (await res.json()) as Record<string, unknown>;
+  };
+  const { challenge } = await post('/api/token/', {
+    phone_number: admin.e164,
+    password: admin.password,
+  });
+  const { secret } = await post('/api/token/totp/enrol/', { challenge });
+  keepSecret(admin.e164, secret as string, dir);
+  await post('/api/token/totp/', { challenge, code: await nextCode(admin.e164, dir) });
 }
 
 /** Starts the built server on a fresh data folder, as `npm start` would after its build. */
@@ -98,6 +129,7 @@ export default async function setup(project: TestProject) {
     if (Date.now() > deadline) throw new Error(`Server did not start:\n${output}`);
     await new Promise((r) => setTimeout(r, 250));
   }
+  await enrolFirstAdmin(baseURL, firstAdmin, totpDir(runDir));
   project.provide('baseURL', baseURL);
   project.provide('dataDir', dataDir);
   project.provide('blocksDir', blocksDir);

@@ -6,6 +6,7 @@ import type { AnswerResponse } from '@candor/contracts';
 import type { BrowserContext, Download, Page } from 'playwright-core';
 import { expect, inject } from 'vitest';
 import { outboxCount, waitForCode } from './api';
+import { keepSecret, nextCode, secretOf } from './second-factor';
 
 const shotsDir = fileURLToPath(new URL('../test-results/screenshots', import.meta.url));
 
@@ -84,20 +85,47 @@ export async function signUp(
 /** Logs in through the login screen (and does not wait for the outcome). */
 export async function logIn(
   page: Page,
-  who: { country: string; national: string; password: string },
+  who: { country: string; national: string; password: string; e164?: string; staff?: boolean },
 ) {
   await page.goto('/login');
   await fillPhone(page, who.country, who.national);
   await page.getByLabel('Password', { exact: true }).fill(who.password);
   await page.getByRole('button', { name: 'Log in' }).click();
+  // Staff (known by their authenticator, or said to be): the second step (decision 024).
+  if (who.e164 && (who.staff || secretOf(who.e164))) await giveSecondFactor(page, who.e164);
 }
 
-/** Logs in, then opens the staff area from the navbar (it lands on the signups). */
+/**
+ * The second step of a staff login in the page: the first time, the setup key is read off the
+ * screen (as a person would type it into their app) and kept; then the app's code is typed.
+ */
+export async function giveSecondFactor(page: Page, e164: string) {
+  await page.waitForURL('**/login/code');
+  const enrol = page.getByRole('heading', { level: 1, name: 'Set up your authenticator' });
+  const enter = page.getByRole('heading', { level: 1, name: 'Enter your code' });
+  await enrol.or(enter).waitFor();
+  if (await enrol.isVisible()) {
+    const key = page.locator('.second-factor__key');
+    await expect.poll(() => key.textContent()).toMatch(/^[A-Z2-7 ]{16,}$/);
+    keepSecret(e164, (await key.textContent())!.replace(/\s/g, ''));
+    await page.getByLabel('First code from the app').fill(await nextCode(e164));
+    await page.getByRole('button', { name: 'Turn on and log in' }).click();
+  } else {
+    await page.getByLabel('6-digit code').fill(await nextCode(e164));
+    await page.getByRole('button', { name: 'Log in', exact: true }).click();
+  }
+  await page.waitForURL((url) => url.pathname !== '/login/code');
+}
+
+/**
+ * Logs in as staff (the password, then the second factor: set up now if this is their first
+ * login), then opens the staff area from the navbar (it lands on the signups).
+ */
 export async function openAdmin(
   page: Page,
-  who: { country: string; national: string; password: string },
+  who: { country: string; national: string; password: string; e164: string },
 ) {
-  await logIn(page, who);
+  await logIn(page, { ...who, staff: true });
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Admin' }).click();
   await page.waitForURL(`${inject('baseURL')}/admin/signups`);
 }

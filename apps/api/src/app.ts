@@ -57,6 +57,9 @@ import { createDeviceTokens } from './modules/auth/device-tokens.js';
 import { memberDataRoutes } from './modules/auth/member-data.routes.js';
 import { createMemberDataService } from './modules/auth/member-data.service.js';
 import { createPasswordLimits } from './modules/auth/password-limits.js';
+import { createSecondFactorRepository } from './modules/auth/second-factor.repository.js';
+import { secondFactorRoutes } from './modules/auth/second-factor.routes.js';
+import { createSecondFactorService } from './modules/auth/second-factor.service.js';
 import { SESSION_CHANNEL, createSessionChanges } from './modules/auth/session-changes.js';
 import {
   SESSION_LEASE_MS,
@@ -160,6 +163,13 @@ export const logRedactPaths = [
   '*.refresh',
   '*.access',
   '*.password_token',
+  // A staff login's second step: its challenge, a TOTP code, a new TOTP secret and its URI
+  // (not `*.code`: errors' codes are what an operator reads first).
+  'req.body.challenge',
+  'req.body.code',
+  '*.challenge',
+  '*.secret',
+  '*.uri',
   '*.to',
   // Answers are personal: what someone chose or wrote never reaches a log line.
   'req.body.choice',
@@ -412,9 +422,22 @@ export async function buildApp({
     auth: config.auth,
     clock,
   });
+  // Staff give a second factor after their password (decision 024).
+  const secondFactorRepository = createSecondFactorRepository(database.db);
   const sessions = createSessionsService(authRepository, {
     tokens: app.tokens,
     passwordLimits,
+    auth: config.auth,
+    secondFactors: secondFactorRepository,
+    clock,
+  });
+  const secondFactor = createSecondFactorService(secondFactorRepository, {
+    users: authRepository,
+    sessions,
+    tokens: app.tokens,
+    limits: authLimits,
+    ipKey: keys.ip,
+    sealKey: keys.secondFactorSeal,
     auth: config.auth,
     clock,
   });
@@ -486,6 +509,7 @@ export async function buildApp({
       await api.register(surveysRoutes, { service: surveys });
       await api.register(signupRoutes, { service: signup });
       await api.register(sessionsRoutes, { service: sessions });
+      await api.register(secondFactorRoutes, { service: secondFactor });
       await api.register(memberDataRoutes, { service: memberData });
       await api.register(vaultRoutes, {
         service: createVaultService(createVaultRepository(database.db)),

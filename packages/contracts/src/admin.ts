@@ -13,6 +13,7 @@ export const AuditActionSchema = z.enum([
   'user.role',
   'user.suspend',
   'user.unsuspend',
+  'user.second_factor_reset',
   'results.export',
   'survey.create',
   'survey.update',

@@ -144,13 +144,57 @@ export type VerifyRequest = z.infer<typeof VerifyRequestSchema>;
 export const TokenPairSchema = z.object({ access: z.string(), refresh: z.string() });
 export type TokenPair = z.infer<typeof TokenPairSchema>;
 
+/** The second factors a staff login takes (decision 024). */
+export const SecondFactorMethodSchema = z.enum(['totp']);
+export type SecondFactorMethod = z.infer<typeof SecondFactorMethodSchema>;
+
+/**
+ * A staff account's password was right: no session yet. `challenge` (short-lived, opens no API
+ * route) goes with the second factor to POST /api/token/totp/. `enrol`: the account has no
+ * second factor yet, so this first login sets one up (POST /api/token/totp/enrol/).
+ */
+export const SecondFactorRequiredSchema = z.object({
+  status: z.literal('second_factor_required'),
+  challenge: z.string(),
+  enrol: z.boolean(),
+  methods: z.array(SecondFactorMethodSchema),
+});
+export type SecondFactorRequired = z.infer<typeof SecondFactorRequiredSchema>;
+
+/** What a login (or a new password) answers: a member's tokens, or staff's second step. */
+export const LoginResponseSchema = z.union([TokenPairSchema, SecondFactorRequiredSchema]);
+export type LoginResponse = z.infer<typeof LoginResponseSchema>;
+
+/** True when a login answered with the second step rather than tokens. */
+export const needsSecondFactor = (r: object): r is SecondFactorRequired => 'challenge' in r;
+
+const ChallengeSchema = z.string().min(1).max(4096);
+
+export const TotpEnrolRequestSchema = z.object({ challenge: ChallengeSchema });
+export type TotpEnrolRequest = z.infer<typeof TotpEnrolRequestSchema>;
+
+/** A new TOTP secret for the authenticator app: as base32 text and as an otpauth:// URI. */
+export const TotpEnrolmentSchema = z.object({ secret: z.string(), uri: z.string() });
+export type TotpEnrolment = z.infer<typeof TotpEnrolmentSchema>;
+
+export const TotpLoginRequestSchema = z.object({
+  challenge: ChallengeSchema,
+  code: z
+    .string({ error: 'Enter the 6-digit code from your authenticator app.' })
+    .trim()
+    .regex(/^\d{6}$/, 'Enter the 6-digit code from your authenticator app.'),
+});
+export type TotpLoginRequest = z.infer<typeof TotpLoginRequestSchema>;
+
 /**
  * After a correct code: either the person still has to choose a password (a short-lived
- * `password_token` authorises set-password), or they chose one at signup and are logged in.
+ * `password_token` authorises set-password), or they chose one at signup and are logged in
+ * (or, for a staff account, asked for its second factor).
  */
 export const VerifyResponseSchema = z.discriminatedUnion('status', [
   z.object({ status: z.literal('password_required'), password_token: z.string() }),
   z.object({ status: z.literal('logged_in'), access: z.string(), refresh: z.string() }),
+  SecondFactorRequiredSchema,
 ]);
 export type VerifyResponse = z.infer<typeof VerifyResponseSchema>;
 

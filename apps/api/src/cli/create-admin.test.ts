@@ -6,8 +6,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../db/client.js';
-import { json, post, get } from '../test/accounts.js';
+import { get, json, post } from '../test/accounts.js';
 import { createTestApp } from '../test/app.js';
+import { staffLogin } from '../test/second-factor.js';
 
 const repoRoot = fileURLToPath(new URL('../../../../', import.meta.url));
 const cli = fileURLToPath(new URL('./create-admin.ts', import.meta.url));
@@ -90,14 +91,12 @@ describe('npm run create-admin', () => {
           password: 'first admin passphrase',
         });
         expect(old.statusCode).toBe(400);
-        const login = await post(app, '/api/token/', {
-          phone_number: '+447700900123',
+        // The password, then an authenticator app set up at this first login (decision 024).
+        const login = await staffLogin(app, {
+          phone: '+447700900123',
           password: 'second admin passphrase',
         });
-        expect(login.statusCode).toBe(200);
-        const me = await get(app, '/api/v1/user/detail/', {
-          token: json<{ access: string }>(login).access,
-        });
+        const me = await get(app, '/api/v1/user/detail/', { token: login.access });
         expect(json(me)).toMatchObject({
           phone_number: '+447700900123',
           name: 'Root',

@@ -102,8 +102,10 @@ try {
   });
   console.log(
     result.outcome === 'created'
-      ? `Created admin ${result.phone}. Log in with this number and the password.`
-      : `${result.phone} is now an admin with the new password; its other sessions were ended.`,
+      ? `Created admin ${result.phone}. Log in with this number and the password, then set up ` +
+          'an authenticator app (the first login asks for it).'
+      : `${result.phone} is now an admin with the new password; its other sessions and its ` +
+          'second factor were ended: the next login sets up an authenticator app.',
   );
 } catch (err) {
   if (err instanceof AdminInputError) {

@@ -24,6 +24,7 @@ export const ERASURE_TABLES = [
   'audit_log',
   'credential_issuances',
   'vaults',
+  'staff_totp',
 ] as const;
 
 /**

@@ -266,6 +266,11 @@ export const refreshTokens = pgTable(
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     usedAt: timestamp('used_at', { withTimezone: true }),
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    /**
+     * The session was opened with a staff second factor (decision 024): a staff role on a
+     * session without it (a role written by hand) is refused at the next refresh.
+     */
+    secondFactor: boolean('second_factor').notNull().default(false),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
@@ -274,6 +279,22 @@ export const refreshTokens = pgTable(
     uniqueIndex('refresh_tokens_parent_uq').on(t.parentId),
   ],
 );
+
+/**
+ * A staff account's TOTP second factor (decision 024): at most one per account. The secret is
+ * sealed (lib/profile-seal.ts sealJson, a key from JWT_SECRET): a copy of the database alone
+ * cannot make codes. Until `confirmedAt` it is an enrolment under way (the first code confirms
+ * it); `lastStep` is the time step of the last code accepted, so a code is good once.
+ */
+export const staffTotp = pgTable('staff_totp', {
+  userId: integer('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  secretSealed: text('secret_sealed').notNull(),
+  confirmedAt: timestamp('confirmed_at', { withTimezone: true }),
+  lastStep: bigint('last_step', { mode: 'number' }),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
 
 /** Verified signups for the velocity risk checks: no user id, no phone, no IP. */
 export const signupEvents = pgTable(

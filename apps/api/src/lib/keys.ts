@@ -17,6 +17,10 @@ export interface Keys {
   timing: Buffer;
   /** Signs panel completion codes (HMAC of survey, panel and participant). */
   panelCode: Buffer;
+  /** Signs the short-lived second-factor challenges of a staff login (HS256). */
+  challengeToken: Uint8Array;
+  /** Seals staff TOTP secrets (AES-256-GCM, lib/profile-seal.ts sealJson). */
+  secondFactorSeal: Buffer;
 }
 
 function derive(secret: string, label: string): Buffer {
@@ -33,6 +37,8 @@ export function deriveKeys(secrets: Pick<Secrets, 'jwtSecret'>): Keys {
     refreshChild: derive(secrets.jwtSecret, 'refresh-child'),
     timing: derive(secrets.jwtSecret, 'timing-id'),
     panelCode: derive(secrets.jwtSecret, 'panel-code'),
+    challengeToken: new Uint8Array(derive(secrets.jwtSecret, 'second-factor-challenge')),
+    secondFactorSeal: derive(secrets.jwtSecret, 'second-factor-seal'),
   };
 }
 

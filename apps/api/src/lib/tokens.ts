@@ -7,6 +7,9 @@ import { isUuid } from './uuid.js';
 const ISSUER = 'candor';
 const ACCESS = { typ: 'at+jwt', audience: 'candor:access' } as const;
 const PASSWORD = { typ: 'pwd+jwt', audience: 'candor:set-password' } as const;
+const CHALLENGE = { typ: 'sf+jwt', audience: 'candor:second-factor' } as const;
+/** How long a staff member has, after a right password, to give the second factor. */
+export const CHALLENGE_TOKEN_TTL_SECONDS = 10 * 60;
 /** How long a set-password token from a verified code stays good. */
 export const PASSWORD_TOKEN_TTL_SECONDS = 15 * 60;
 
@@ -30,6 +33,11 @@ export interface PasswordClaims {
   vat: number;
 }
 
+export interface ChallengeClaims {
+  /** The staff member's public uuid: the password was right for this account. */
+  sub: string;
+}
+
 /** Thrown for any token that is not good: malformed, forged, expired, or of the wrong kind. */
 export class InvalidTokenError extends Error {
   override name = 'InvalidTokenError';
@@ -41,7 +49,7 @@ const VERIFIED_CACHE_SIZE = 20_000;
 
 /** Access and set-password JWTs (HS256, jose) and the opaque refresh tokens. */
 export function createTokenService(
-  keys: Pick<Keys, 'accessToken' | 'passwordToken' | 'refreshChild'>,
+  keys: Pick<Keys, 'accessToken' | 'passwordToken' | 'refreshChild' | 'challengeToken'>,
   { accessTtlSeconds, clock = () => new Date() }: { accessTtlSeconds: number; clock?: () => Date },
 ) {
   // jose imports a raw secret into WebCrypto on every call; import each key once instead (it is
@@ -68,7 +76,11 @@ export function createTokenService(
     return known && known.exp > seconds(clock()) ? known.claims : undefined;
   };
 
-  async function verify(token: string, raw: Uint8Array, kind: typeof ACCESS | typeof PASSWORD) {
+  async function verify(
+    token: string,
+    raw: Uint8Array,
+    kind: typeof ACCESS | typeof PASSWORD | typeof CHALLENGE,
+  ) {
     try {
       const { payload } = await jwtVerify(token, await keyOf(raw), {
         algorithms: ['HS256'],
@@ -149,6 +161,28 @@ export function createTokenService(
         throw new InvalidTokenError('claims');
       }
       return { sub: payload.sub!, cid: cid as number, vat: vat as number };
+    },
+
+    /**
+     * The second step of a staff login (decision 024): proves the password was right a moment
+     * ago, and nothing else. It opens no API route; only the second-factor calls take it.
+     */
+    async signChallenge(claims: ChallengeClaims): Promise<string> {
+      const now = seconds(clock());
+      return new SignJWT({})
+        .setProtectedHeader({ alg: 'HS256', typ: CHALLENGE.typ })
+        .setIssuer(ISSUER)
+        .setAudience(CHALLENGE.audience)
+        .setSubject(claims.sub)
+        .setIssuedAt(now)
+        .setExpirationTime(now + CHALLENGE_TOKEN_TTL_SECONDS)
+        .sign(await keyOf(keys.challengeToken));
+    },
+
+    async verifyChallenge(token: string): Promise<ChallengeClaims> {
+      const payload = await verify(token, keys.challengeToken, CHALLENGE);
+      if (!isUuid(payload.sub!)) throw new InvalidTokenError('sub');
+      return { sub: payload.sub! };
     },
 
     /** A new opaque refresh token: 256 random bits. */

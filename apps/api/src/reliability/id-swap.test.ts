@@ -180,6 +180,10 @@ const NOT_IDS: Record<string, (q: Answered | undefined) => string | number | und
   'body blob': () => 'A'.repeat(Math.ceil((4096 * 4) / 3)),
   // An image's name is the hash of its content: nobody's; A asks for one that does not exist.
   'path name': () => `${'0'.repeat(32)}.webp`,
+  // A staff login's second step (decision 024): B, a member, never gets a challenge, so there
+  // is none of B's to swap in; A sends one it made up, and a guessed code.
+  'body challenge': () => 'made-up.challenge.token',
+  'body code': () => '000000',
 };
 
 interface Policy {
@@ -222,6 +226,9 @@ const POLICY: Record<string, Policy> = {
   // B's number with A's password: the login failure every wrong login gets.
   'POST /api/token/': anyone(400),
   'POST /api/token/refresh/': anyone(401),
+  // Without a challenge from a staff password, the second step opens nothing: TOKEN_INVALID.
+  'POST /api/token/totp/enrol/': anyone(401),
+  'POST /api/token/totp/': anyone(401),
   // Idempotent: 204 whatever the token, and an ended one ends nothing more.
   'POST /api/v1/user/logout/': anyone(204),
   'GET /api/v1/user/detail/': members(200),

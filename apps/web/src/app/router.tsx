@@ -52,6 +52,11 @@ const account = {
     import('../features/auth/components/welcome-screen').then((m) => ({
       Component: m.WelcomeScreen,
     })),
+  // Staff only: the second step of their login (and the QR encoder, loaded by its enrolment).
+  secondFactor: () =>
+    import('../features/auth/components/second-factor-screen').then((m) => ({
+      Component: m.SecondFactorScreen,
+    })),
   forgot: () =>
     import('../features/auth/components/forgot-password-screen').then((m) => ({
       Component: m.ForgotPasswordScreen,
@@ -99,6 +104,7 @@ export const router = createBrowserRouter([
             ],
           },
           { path: '/login', lazy: account.login },
+          { path: '/login/code', lazy: account.secondFactor },
           { path: '/signup', lazy: account.signup },
           { path: '/verify', lazy: account.verify },
           { path: '/set-password', lazy: account.setPassword },

@@ -1,4 +1,11 @@
-import type { LoginRequest, TokenPair, User } from '@candor/contracts';
+import {
+  type LoginRequest,
+  type LoginResponse,
+  type SecondFactorRequired,
+  type TokenPair,
+  type User,
+  needsSecondFactor,
+} from '@candor/contracts';
 import { create } from 'zustand';
 import { apiPost, apiRequest, onSessionEnded } from './api-client';
 import { deviceHeaders, keepDeviceToken } from './device-token';
@@ -19,7 +26,11 @@ interface AuthState {
   /** The session is being restored at start; screens that depend on it wait. */
   initialLoading: boolean;
   restore: () => Promise<void>;
-  login: (credentials: LoginRequest) => Promise<User>;
+  /**
+   * Phone and password: a member is logged in (the user); staff get their second step (decision
+   * 024), and the password's vault key is held in memory for the session that follows it.
+   */
+  login: (credentials: LoginRequest) => Promise<User | SecondFactorRequired>;
   /**
    * Stores tokens from signup/verify/reset and loads the user. With the password just typed
    * (set-password) the member's vault is opened with it; without, with a signup's held key or
@@ -95,11 +106,16 @@ export const useAuthStore = create<AuthState>()((set, get) => ({
     set({ loading: true });
     try {
       // With this device's token for the number, and keeping the one the login returns.
-      const tokens = await apiPost<TokenPair>('/token/', credentials, {
+      const signedIn = await apiPost<LoginResponse>('/token/', credentials, {
         headers: await deviceHeaders(credentials.phone_number),
         onHeaders: (headers) => keepDeviceToken(credentials.phone_number, headers),
       });
-      return await get().startSession(tokens, { password: credentials.password });
+      if (needsSecondFactor(signedIn)) {
+        // No session yet: the vault opens with this password once the second step gives one.
+        await get().holdSignupPassword(credentials.password);
+        return signedIn;
+      }
+      return await get().startSession(signedIn, { password: credentials.password });
     } catch (err) {
       clearTokens();
       set({ auth: false, user: null });

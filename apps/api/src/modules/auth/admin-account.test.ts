@@ -3,6 +3,7 @@ import type { App } from '../../app.js';
 import type { Database } from '../../db/client.js';
 import { get, json, post } from '../../test/accounts.js';
 import { createTestApp } from '../../test/app.js';
+import { staffLogin, totpCode } from '../../test/second-factor.js';
 import { closeAll, createTestDatabase, engines } from '../../test/database.js';
 import { DEMO_ADMIN_PHONE, createOrPromoteAdmin, ensureDemoAdmin } from './admin-account.js';
 
@@ -24,18 +25,36 @@ describe.each(engines)('admin accounts on %s', (engine) => {
     expect(first.password).toMatch(/^[\w-]{16}$/);
     expect(await ensureDemoAdmin(database.db)).toEqual({ phone: DEMO_ADMIN_PHONE });
 
-    const login = await post(app, '/api/token/', {
-      phone_number: DEMO_ADMIN_PHONE,
-      password: first.password,
+    // The password, then an authenticator app set up at this first login (decision 024).
+    const { access, secret } = await staffLogin(app, {
+      phone: DEMO_ADMIN_PHONE,
+      password: first.password!,
     });
-    expect(login.statusCode).toBe(200);
-    const { access } = json<{ access: string }>(login);
     expect(json(await get(app, '/api/v1/user/detail/', { token: access }))).toMatchObject({
       role: 'admin',
       status: 'active',
     });
     // Admins reach the moderation scope.
     expect((await get(app, '/api/v1/admin/signups/', { token: access })).statusCode).toBe(200);
+
+    // Promoting the account again (the operator's recovery) ends its second factor with its
+    // sessions: the next login enrols a new authenticator, and the old one's codes are refused.
+    await createOrPromoteAdmin(database.db, {
+      phone: DEMO_ADMIN_PHONE,
+      password: 'a recovered passphrase',
+      defaultRegion: 'US',
+    });
+    expect((await get(app, '/api/v1/admin/signups/', { token: access })).statusCode).toBe(401);
+    const again = await post(app, '/api/token/', {
+      phone_number: DEMO_ADMIN_PHONE,
+      password: 'a recovered passphrase',
+    });
+    expect(json(again)).toMatchObject({ status: 'second_factor_required', enrol: true });
+    const old = await post(app, '/api/token/totp/', {
+      challenge: json<{ challenge: string }>(again).challenge,
+      code: totpCode(secret, Date.now()),
+    });
+    expect(old.statusCode).toBe(400);
   });
 
   it('refuses a bad number or a common password', async () => {

@@ -3,6 +3,7 @@ import type { Db } from '../../db/client.js';
 import { hashPassword, passwordProblem } from '../../lib/passwords.js';
 import { normalisePhone } from '../../lib/phone.js';
 import { createAuthRepository } from './auth.repository.js';
+import { createSecondFactorRepository } from './second-factor.repository.js';
 
 export const DEMO_ADMIN_PHONE = '+15555550100';
 
@@ -36,7 +37,9 @@ export function checkAdminInput(input: Pick<AdminInput, 'phone' | 'password' | '
 
 /**
  * Creates a verified, active admin, or promotes the account that has the number (its password
- * replaced and its sessions ended). Used by `npm run create-admin` and DEMO_ADMIN.
+ * replaced, its second factor removed and its sessions ended: the operator's recovery of an
+ * admin who lost both). Either way the admin enrols a second factor at the first login
+ * (decision 024). Used by `npm run create-admin` and DEMO_ADMIN.
  */
 export async function createOrPromoteAdmin(
   db: Db,
@@ -51,6 +54,7 @@ export async function createOrPromoteAdmin(
   const existing = await repo.findUserByPhone(phone.e164);
   if (existing) {
     await repo.revokeAllOfUser(existing.id, now);
+    await createSecondFactorRepository(db).reset(existing.id);
     await repo.updateUser(existing.id, {
       ...verified,
       phoneVerifiedAt: existing.phoneVerifiedAt ?? now,

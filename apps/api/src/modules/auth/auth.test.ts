@@ -9,6 +9,7 @@ import { freshIp, freshPhone, get, json, post, signUp, signupBody } from '../../
 import { createTestApp, testSecrets } from '../../test/app.js';
 import { closeAll, createTestDatabase, engines } from '../../test/database.js';
 import { lastCodeFor, messagesTo, readOutbox } from '../../test/outbox.js';
+import { staffLogin } from '../../test/second-factor.js';
 import { LOGIN_FAILED } from './sessions.service.js';
 import { CODE_SENT } from './signup.service.js';
 
@@ -1032,8 +1033,9 @@ describe.each(engines)('auth API on %s', (engine) => {
         .update(users)
         .set({ role: 'moderator' })
         .where(eq(users.phoneE164, modPhone));
-      moderator = json<{ access: string }>(
-        await post(app, LOGIN, { phone_number: modPhone, password: PASSWORD }),
+      // Password, then the TOTP second factor enrolled at this first staff login (decision 024).
+      moderator = (
+        await staffLogin(app, { phone: modPhone, password: PASSWORD }, { now: () => time.now })
       ).access;
       member = (await signUp(app, freshPhone())).access;
       // Nothing left under review from earlier tests.
@@ -1138,9 +1140,8 @@ describe.each(engines)('auth API on %s', (engine) => {
       const phone = freshPhone();
       await signUp(reviewAll, phone);
       await database.db.update(users).set({ role: 'moderator' }).where(eq(users.phoneE164, phone));
-      const own = json<{ access: string }>(
-        await post(app, LOGIN, { phone_number: phone, password: PASSWORD }),
-      ).access;
+      const own = (await staffLogin(app, { phone, password: PASSWORD }, { now: () => time.now }))
+        .access;
       const { uuid } = (await userRow(phone))!;
       for (const decision of ['approve', 'reject']) {
         for (const id of [uuid, uuid.toUpperCase()]) {

@@ -13,6 +13,7 @@ import {
   signUp,
   type Call,
 } from '../../test/accounts.js';
+import { staffLogin } from '../../test/second-factor.js';
 import { createTestApp, testSecrets } from '../../test/app.js';
 import { closeAll, createTestDatabase, engines } from '../../test/database.js';
 import { SESSION_CHANNEL } from './session-changes.js';
@@ -103,8 +104,8 @@ describe.each(engines)('access tokens end with their session on %s', (engine) =>
     const phone = freshPhone();
     await signUp(one, phone, { password: PASSWORD });
     await database.db.update(users).set({ role: 'admin' }).where(eq(users.phoneE164, phone));
-    const login = await post(one, '/api/token/', { phone_number: phone, password: PASSWORD });
-    const { access } = json<{ access: string }>(login);
+    // Password, then the TOTP second factor enrolled at this first staff login (decision 024).
+    const { access } = await staffLogin(one, { phone, password: PASSWORD });
     const [row] = await database.db.select().from(users).where(eq(users.phoneE164, phone));
     expect((await get(target, ADMIN_USERS, { token: access })).statusCode).toBe(200);
     const demoted = await post(

@@ -1,5 +1,6 @@
 import {
   LoginRequestSchema,
+  LoginResponseSchema,
   LogoutRequestSchema,
   RefreshRequestSchema,
   TokenPairSchema,
@@ -22,13 +23,13 @@ export const sessionsRoutes: FastifyPluginAsyncZod<{ service: SessionsService }>
     {
       schema: {
         tags,
-        summary: 'Log in with phone number and password',
+        summary: "Log in with phone number and password: a member's tokens, or staff's second step",
         body: LoginRequestSchema,
-        response: { 200: TokenPairSchema, 400: BadRequestSchema, ...errorResponses(429) },
+        response: { 200: LoginResponseSchema, 400: BadRequestSchema, ...errorResponses(429) },
       },
     },
     async (request, reply) => {
-      const { device, ...pair } = await service.login(
+      const { device, ...signedIn } = await service.login(
         request.body,
         request.ip,
         request.headers[DEVICE_HEADER],
@@ -36,7 +37,7 @@ export const sessionsRoutes: FastifyPluginAsyncZod<{ service: SessionsService }>
       // A header, not a body field: the pair's schema is the contract's, shared by every route
       // that logs in; the web app keeps it and sends it back on login and recovery.
       void reply.header(DEVICE_HEADER, device);
-      return pair;
+      return signedIn;
     },
   );
 

@@ -1,5 +1,10 @@
 import crypto from 'node:crypto';
-import type { LoginRequest, TokenPair } from '@candor/contracts';
+import type {
+  LoginRequest,
+  LoginResponse,
+  SecondFactorRequired,
+  TokenPair,
+} from '@candor/contracts';
 import type { AuthConfig } from '../../config.js';
 import { AppError } from '../../lib/app-error.js';
 import { burnPasswordCheck, verifyPassword } from '../../lib/passwords.js';
@@ -7,6 +12,7 @@ import { normalisePhone } from '../../lib/phone.js';
 import type { TokenService } from '../../lib/tokens.js';
 import type { AuthRepository, UserRow } from './auth.repository.js';
 import type { PasswordLimits } from './password-limits.js';
+import type { SecondFactorRepository } from './second-factor.repository.js';
 import { SESSION_STATUSES } from './session-gate.js';
 
 export const LOGIN_FAILED = 'The phone number or password is not right.';
@@ -25,6 +31,8 @@ export interface SessionsServiceDeps {
     | 'sessionMaxAgeSeconds'
     | 'refreshReuseGraceSeconds'
   >;
+  /** Whether a staff account has its second factor yet (decision 024). */
+  secondFactors: Pick<SecondFactorRepository, 'enrolled'>;
   clock: () => Date;
 }
 
@@ -38,7 +46,7 @@ export function createSessionsService(
     AuthRepository,
     'findUserByPhone' | 'insertRefreshToken' | 'rotate' | 'revokeFamily' | 'findRefreshByHash'
   >,
-  { tokens, passwordLimits, auth, clock }: SessionsServiceDeps,
+  { tokens, passwordLimits, auth, secondFactors, clock }: SessionsServiceDeps,
 ) {
   /**
    * When a refresh token given now ends: after the role's idle time, and never past the
@@ -63,6 +71,8 @@ export function createSessionsService(
       familyId,
       tokenHash: tokens.hashRefresh(refresh),
       expiresAt: expiryOf(user.role, now, now),
+      // Staff reach this only through their second factor (signIn, second-factor.service.ts).
+      secondFactor: user.role !== 'member',
       createdAt: now,
     });
     // The access token names its session: logging out ends it at once (plugins/auth.ts).
@@ -72,8 +82,25 @@ export function createSessionsService(
     };
   }
 
+  /**
+   * What a right password (or a new one set with a texted code) gets: a member, a session; a
+   * moderator or admin, only the second step (decision 024): a short-lived challenge that opens
+   * no route, to go with a code from their authenticator, enrolled now if they have none.
+   */
+  async function signIn(user: UserRow): Promise<TokenPair | SecondFactorRequired> {
+    if (user.role === 'member') return issue(user);
+    return {
+      status: 'second_factor_required',
+      challenge: await tokens.signChallenge({ sub: user.uuid }),
+      enrol: !(await secondFactors.enrolled(user.id)),
+      methods: ['totp'],
+    };
+  }
+
   return {
+    /** A session for the user; for staff, only once their second factor was given. */
     issue,
+    signIn,
 
     /**
      * Phone + password -> tokens and a device token. Every failure looks the same and costs the
@@ -84,7 +111,7 @@ export function createSessionsService(
       body: LoginRequest,
       ip: string,
       deviceToken?: unknown,
-    ): Promise<TokenPair & { device: string }> {
+    ): Promise<LoginResponse & { device: string }> {
       const phone = normalisePhone(body.phone_number, auth.defaultPhoneRegion);
       const device = passwordLimits.deviceOf(phone.e164, deviceToken);
       const client = { device, ip };
@@ -110,9 +137,9 @@ export function createSessionsService(
       }
       await passwordLimits.succeeded(keys);
       // The device keeps its token (and so its own allowance); a new device gets one.
-      const pair = await issue(user);
+      const signedIn = await signIn(user);
       return {
-        ...pair,
+        ...signedIn,
         device:
           typeof deviceToken === 'string' && device
             ? deviceToken
@@ -137,7 +164,10 @@ export function createSessionsService(
             row.revokedAt ||
             row.expiresAt <= now ||
             ends <= now ||
-            !SESSION_STATUSES.has(user.status)
+            !SESSION_STATUSES.has(user.status) ||
+            // A staff role on a session opened without the second factor (a role written by
+            // hand; the API ends sessions on every role change): log in again (decision 024).
+            (user.role !== 'member' && !row.secondFactor)
           ) {
             return null;
           }
@@ -152,6 +182,7 @@ export function createSessionsService(
               familyId: row.familyId,
               tokenHash: tokens.hashRefresh(child),
               parentId: row.id,
+              secondFactor: row.secondFactor,
               expiresAt: ends,
               createdAt: now,
             },

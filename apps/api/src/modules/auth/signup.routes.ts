@@ -4,7 +4,7 @@ import {
   ResendOtpRequestSchema,
   SetPasswordRequestSchema,
   SignupRequestSchema,
-  TokenPairSchema,
+  LoginResponseSchema,
   VerifyRequestSchema,
   VerifyResponseSchema,
 } from '@candor/contracts';
@@ -93,9 +93,10 @@ export const signupRoutes: FastifyPluginAsyncZod<{ service: SignupService }> = a
     {
       schema: {
         tags,
-        summary: 'Choose a password (after verify, or with a reset code); ends other sessions',
+        summary:
+          'Choose a password (after verify, or with a reset code); ends other sessions; staff go on to their second factor',
         body: SetPasswordRequestSchema,
-        response: { 200: TokenPairSchema, 400: BadRequestSchema },
+        response: { 200: LoginResponseSchema, 400: BadRequestSchema },
       },
     },
     async (request) =>

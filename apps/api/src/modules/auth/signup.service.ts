@@ -1,12 +1,13 @@
-import type {
-  CodeSent,
-  ForgotPasswordRequest,
-  ResendOtpRequest,
-  SetPasswordRequest,
-  SignupRequest,
-  TokenPair,
-  VerifyRequest,
-  VerifyResponse,
+import {
+  type CodeSent,
+  type ForgotPasswordRequest,
+  type LoginResponse,
+  type ResendOtpRequest,
+  type SetPasswordRequest,
+  type SignupRequest,
+  type VerifyRequest,
+  type VerifyResponse,
+  needsSecondFactor,
 } from '@candor/contracts';
 import type { AuthConfig, SmsConfig } from '../../config.js';
 import { AppError } from '../../lib/app-error.js';
@@ -48,7 +49,7 @@ export interface SignupServiceDeps {
   /** Device tokens, and the account's failure streak a reset by code ends. */
   passwordLimits: Pick<PasswordLimits, 'deviceOf' | 'clearAccount'>;
   /** A verified number with a password logs in at once. */
-  sessions: Pick<SessionsService, 'issue'>;
+  sessions: Pick<SessionsService, 'signIn'>;
   tokens: Pick<TokenService, 'signPassword' | 'verifyPassword'>;
   /** Keys the IP hashes of the signup events (risk checks). */
   ipKey: Buffer;
@@ -90,14 +91,15 @@ export function createSignupService(
     throw fieldError('phone_number', 'Candor cannot send text messages to this country yet.');
   }
 
-  async function replacePassword(user: UserRow, password: string): Promise<TokenPair> {
+  async function replacePassword(user: UserRow, password: string): Promise<LoginResponse> {
     const passwordHash = await hashPassword(password);
     // The owner proved the number: the account's failure streak and its cap end.
     await passwordLimits.clearAccount(user.phoneE164);
     // Every session made with the old password ends before the new one starts.
     await repo.revokeAllOfUser(user.id, clock());
     const updated = await repo.updateUser(user.id, { passwordHash });
-    return sessions.issue(updated ?? user);
+    // Staff still give their second factor: a texted code is not one (decision 024).
+    return sessions.signIn(updated ?? user);
   }
 
   async function passwordToken(user: UserRow, challenge: ChallengeRow): Promise<VerifyResponse> {
@@ -235,13 +237,14 @@ export function createSignupService(
       if (user.status !== 'pending') throw new AppError('OTP_INVALID');
       const verified = await verifySignup(user, phone, ip);
       if (verified.passwordHash) {
-        return { status: 'logged_in', ...(await sessions.issue(verified)) };
+        const signedIn = await sessions.signIn(verified);
+        return needsSecondFactor(signedIn) ? signedIn : { status: 'logged_in', ...signedIn };
       }
       return passwordToken(verified, challenge);
     },
 
     /** Sets the password after verification or with a reset code; logs in. */
-    async setPassword(body: SetPasswordRequest, ip = '', device?: unknown): Promise<TokenPair> {
+    async setPassword(body: SetPasswordRequest, ip = '', device?: unknown): Promise<LoginResponse> {
       checkPassword(body.password);
       if ('password_token' in body) {
         let claims;

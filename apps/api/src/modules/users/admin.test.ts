@@ -143,6 +143,13 @@ describe.each(engines)('staff area on %s', (engine) => {
       body: {},
       who: ['admin'],
     },
+    // Decision 024: another staff member's second factor (admins only; audited).
+    {
+      method: 'POST',
+      url: () => `/api/v1/admin/users/${unknown()}/second-factor/reset/`,
+      body: {},
+      who: ['admin'],
+    },
     // Authoring (admins only). Unknown ids: the route answers 404 to those allowed.
     { method: 'GET', url: () => '/api/v1/admin/surveys/', who: ['admin'] },
     { method: 'POST', url: () => '/api/v1/admin/surveys/', body: survey, who: ['admin'] },

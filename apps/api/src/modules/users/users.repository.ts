@@ -1,6 +1,6 @@
 import { count, desc, eq, like, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { refreshTokens, users } from '../../db/schema.js';
+import { refreshTokens, staffTotp, users } from '../../db/schema.js';
 import type { SessionChanges } from '../auth/session-changes.js';
 
 export type UserRow = typeof users.$inferSelect;
@@ -40,6 +40,11 @@ export function createUsersRepository(db: Db, sessionChanges: SessionChanges) {
           .returning();
         return { uuid: row?.uuid, result: row };
       });
+    },
+
+    /** Removes the account's second factor (decision 024): its next login enrols a new one. */
+    async resetSecondFactor(userId: number): Promise<void> {
+      await db.delete(staffTotp).where(eq(staffTotp.userId, userId));
     },
 
     /** Ends every session of the user (their refresh tokens are revoked), on every process. */

@@ -73,4 +73,18 @@ export const usersRoutes: FastifyPluginAsyncZod<{ service: UsersService }> = asy
     },
     async (request) => service.setSuspended(request.params.uuid, false, request.user!),
   );
+
+  app.post(
+    '/users/:uuid/second-factor/reset/',
+    {
+      schema: {
+        tags,
+        summary:
+          "Reset a staff member's second factor: their sessions end and their next login enrols a new one",
+        params: UuidParamsSchema,
+        response: { 200: AdminUserSchema, ...errors },
+      },
+    },
+    async (request) => service.resetSecondFactor(request.params.uuid, request.user!),
+  );
 };

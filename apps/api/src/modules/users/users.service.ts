@@ -66,6 +66,20 @@ export function createUsersService(repo: UsersRepository, deps: UsersServiceDeps
       return toAdminUser(updated);
     },
 
+    /**
+     * Recovery of a staff member who lost their authenticator (decision 024): their second
+     * factor goes and their sessions end; the next login with their password enrols a new one.
+     * Never one's own: another admin does it, and it is audited.
+     */
+    async resetSecondFactor(uuid: string, actor: Actor): Promise<AdminUser> {
+      const user = await userOf(uuid);
+      notSelf(actor, user);
+      await repo.resetSecondFactor(user.id);
+      await repo.endSessions(user.id, clock());
+      await deps.audit.record(actor, 'user.second_factor_reset', `user:${user.uuid}`);
+      return toAdminUser(user);
+    },
+
     /** Suspends (or lifts a suspension): a suspended account cannot log in and does not count. */
     async setSuspended(uuid: string, suspended: boolean, actor: Actor): Promise<AdminUser> {
       const user = await userOf(uuid);

@@ -6,7 +6,15 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { VAULT_SIZES, type Vault } from '@candor/contracts';
+import {
+  type LoginResponse,
+  type TokenPair,
+  type TotpEnrolment,
+  VAULT_SIZES,
+  type Vault,
+  needsSecondFactor,
+} from '@candor/contracts';
+import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setApiBase } from '../api-client';
 import { storeTokens } from '../tokens';
@@ -59,12 +67,23 @@ async function call<T>(method: string, url: string, body?: unknown, token?: stri
   return json;
 }
 
-/** Logs in over the API (as the login screen does) and stores the session's tokens. */
+/**
+ * Logs in over the API (as the login screen does) and stores the session's tokens. The account
+ * is an admin (made by create-admin): its first login sets up an authenticator (decision 024),
+ * whose code is computed here as the app would.
+ */
 async function login(password: string): Promise<void> {
-  const tokens = await call<{ access: string; refresh: string }>('POST', '/token/', {
-    phone_number: PHONE,
-    password,
-  });
+  const step = await call<LoginResponse>('POST', '/token/', { phone_number: PHONE, password });
+  let tokens: TokenPair;
+  if (needsSecondFactor(step)) {
+    const { secret } = await call<TotpEnrolment>('POST', '/token/totp/enrol/', {
+      challenge: step.challenge,
+    });
+    const code = new TOTP({ secret: Secret.fromBase32(secret) }).generate();
+    tokens = await call<TokenPair>('POST', '/token/totp/', { challenge: step.challenge, code });
+  } else {
+    tokens = step;
+  }
   storeTokens(tokens);
   uuid = (await call<{ uuid: string }>('GET', '/v1/user/detail/', undefined, tokens.access)).uuid;
 }

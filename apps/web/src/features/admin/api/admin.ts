@@ -193,9 +193,13 @@ export function useAnswerDecision() {
   });
 }
 
-/** A change to one account: its role, or a suspension and its lifting. */
+/**
+ * A change to one account: its role, a suspension and its lifting, or a staff member's second
+ * factor reset (they enrol a new one at their next login).
+ */
 export type UserChange =
-  { uuid: string; kind: 'role'; role: Role } | { uuid: string; kind: 'suspend' | 'unsuspend' };
+  | { uuid: string; kind: 'role'; role: Role }
+  | { uuid: string; kind: 'suspend' | 'unsuspend' | 'second-factor/reset' };
 
 /** Changes an account's role or standing; refreshes the users lists, signups and the audit log. */
 export function useUserChange() {

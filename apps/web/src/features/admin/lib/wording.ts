@@ -42,6 +42,8 @@ export function describeAuditAction(entry: Pick<AuditEntry, 'action' | 'details'
       return 'suspended an account';
     case 'user.unsuspend':
       return 'lifted a suspension';
+    case 'user.second_factor_reset':
+      return "reset a staff member's second factor";
     case 'results.export':
       if (entry.details.format === 'panel-csv') return "exported a survey's panel completions";
       return entry.details.format === 'csv'
@@ -143,6 +145,7 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   'user.role': 'Changed a role',
   'user.suspend': 'Suspended an account',
   'user.unsuspend': 'Lifted a suspension',
+  'user.second_factor_reset': 'Reset a second factor',
   'results.export': 'Exported results',
   'survey.create': 'Created a survey',
   'survey.update': 'Edited a survey',

@@ -1,10 +1,14 @@
 import type {
   CodeSent,
   ForgotPasswordRequest,
+  LoginResponse,
   ResendOtpRequest,
   SetPasswordRequest,
   SignupRequest,
   TokenPair,
+  TotpEnrolRequest,
+  TotpEnrolment,
+  TotpLoginRequest,
   VerifyRequest,
   VerifyResponse,
 } from '@candor/contracts';
@@ -20,7 +24,12 @@ export const accountsApi = {
   signup: (body: SignupRequest) => asDevice<CodeSent>('/v1/user/create/', body),
   verify: (body: VerifyRequest) => asDevice<VerifyResponse>('/v1/user/verify/', body),
   resend: (body: ResendOtpRequest) => asDevice<CodeSent>('/v1/user/resend-otp/', body),
-  setPassword: (body: SetPasswordRequest) => apiPost<TokenPair>('/v1/user/set-password/', body),
+  setPassword: (body: SetPasswordRequest) => apiPost<LoginResponse>('/v1/user/set-password/', body),
   forgotPassword: (body: ForgotPasswordRequest) =>
     asDevice<CodeSent>('/v1/user/forgot-password/', body),
+  // A staff login's second step (decision 024): the challenge, never a bearer token.
+  enrolTotp: (body: TotpEnrolRequest) =>
+    apiPost<TotpEnrolment>('/token/totp/enrol/', body, { public: true }),
+  logInWithTotp: (body: TotpLoginRequest) =>
+    apiPost<TokenPair>('/token/totp/', body, { public: true }),
 };

@@ -1,4 +1,4 @@
-import { type LoginRequest, LoginRequestSchema } from '@candor/contracts';
+import { type LoginRequest, LoginRequestSchema, needsSecondFactor } from '@candor/contracts';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Controller, useForm } from 'react-hook-form';
 import { Link, useNavigate } from 'react-router';
@@ -10,6 +10,7 @@ import { PhoneField } from '../../../components/phone-field';
 import { PasswordInput } from '../../../components/password-input';
 import { useAuthStore } from '../../../lib/auth-store';
 import { afterLoginPath } from '../../../lib/survey-storage';
+import { useFlowStore } from '../stores/flow-store';
 
 export function LoginScreen() {
   const login = useAuthStore((s) => s.login);
@@ -29,7 +30,13 @@ export function LoginScreen() {
   const onSubmit = form.handleSubmit(async (values) => {
     start();
     try {
-      await login(values);
+      const signedIn = await login(values);
+      if (needsSecondFactor(signedIn)) {
+        // Staff: the code from their authenticator comes next (decision 024).
+        useFlowStore.getState().secondStep(signedIn);
+        await navigate('/login/code');
+        return;
+      }
       successToast('Logged In');
       await navigate(afterLoginPath(), { replace: true });
     } catch (err) {

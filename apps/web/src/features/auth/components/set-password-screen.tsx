@@ -1,4 +1,4 @@
-import { PASSWORD_MIN_LENGTH, PasswordSchema } from '@candor/contracts';
+import { PASSWORD_MIN_LENGTH, PasswordSchema, needsSecondFactor } from '@candor/contracts';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm, useWatch } from 'react-hook-form';
 import { Link, useNavigate } from 'react-router';
@@ -50,11 +50,19 @@ export function SetPasswordScreen() {
   const onSubmit = form.handleSubmit(async ({ password: chosen }) => {
     start();
     try {
-      const tokens = await accountsApi.setPassword({
+      const signedIn = await accountsApi.setPassword({
         password_token: passwordToken,
         password: chosen,
       });
-      await startSession(tokens, { password: chosen });
+      if (needsSecondFactor(signedIn)) {
+        // Staff: a texted code is not their second factor (decision 024).
+        await useAuthStore.getState().holdSignupPassword(chosen);
+        dismissErrorToasts();
+        useFlowStore.getState().secondStep(signedIn);
+        await navigate('/login/code', { replace: true });
+        return;
+      }
+      await startSession(signedIn, { password: chosen });
       dismissErrorToasts();
       useFlowStore.getState().reset();
       if (purpose === 'reset') {

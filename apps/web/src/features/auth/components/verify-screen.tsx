@@ -87,6 +87,9 @@ export function VerifyScreen() {
       if (result.status === 'password_required') {
         verified(result.password_token);
         await navigate('/set-password');
+      } else if (result.status === 'second_factor_required') {
+        useFlowStore.getState().secondStep(result);
+        await navigate('/login/code');
       } else {
         await startSession(result);
         useFlowStore.getState().reset();

@@ -1,4 +1,4 @@
-import type { OtpPurpose } from '@candor/contracts';
+import type { OtpPurpose, SecondFactorRequired } from '@candor/contracts';
 import { create } from 'zustand';
 import { createJSONStorage, persist } from 'zustand/middleware';
 
@@ -10,8 +10,11 @@ interface FlowState {
   sentAt: number | null;
   /** Authorises set-password after a correct code; memory only, never stored. */
   passwordToken: string | null;
+  /** A staff login's second step (its challenge); memory only, never stored. */
+  secondFactor: SecondFactorRequired | null;
   codeSent: (phone: string, purpose: OtpPurpose) => void;
   verified: (passwordToken: string | null) => void;
+  secondStep: (step: SecondFactorRequired | null) => void;
   reset: () => void;
 }
 
@@ -23,10 +26,19 @@ export const useFlowStore = create<FlowState>()(
       purpose: 'signup',
       sentAt: null,
       passwordToken: null,
+      secondFactor: null,
       codeSent: (phone, purpose) =>
         set({ phone, purpose, sentAt: Date.now(), passwordToken: null }),
       verified: (passwordToken) => set({ passwordToken }),
-      reset: () => set({ phone: null, purpose: 'signup', sentAt: null, passwordToken: null }),
+      secondStep: (secondFactor) => set({ secondFactor }),
+      reset: () =>
+        set({
+          phone: null,
+          purpose: 'signup',
+          sentAt: null,
+          passwordToken: null,
+          secondFactor: null,
+        }),
     }),
     {
       name: 'candor.flow',

@@ -91,7 +91,9 @@ export function UsersPanel() {
             ? `${updated.phone_number} is now ${ROLE_LABELS[updated.role].toLowerCase()}`
             : c.kind === 'suspend'
               ? `${updated.phone_number} is suspended`
-              : `${updated.phone_number} can log in again`,
+              : c.kind === 'second-factor/reset'
+                ? `${updated.phone_number} sets up a new authenticator at their next login`
+                : `${updated.phone_number} can log in again`,
         ),
       onError: (err) =>
         toast.error(
@@ -114,6 +116,14 @@ export function UsersPanel() {
         note: `${ROLE_NOTES[c.role]} Their sessions end, so the new role applies when they next log in.`,
         confirm: `Make ${c.role}`,
         danger: c.role === 'admin',
+      };
+    }
+    if (c.kind === 'second-factor/reset') {
+      return {
+        title: `Reset the second factor of ${user.phone_number}?`,
+        note: 'For a staff member who lost their authenticator. Their sessions end, and their next login with their password sets up a new one. Make sure it is really them asking.',
+        confirm: 'Reset second factor',
+        danger: true,
       };
     }
     return {
@@ -164,28 +174,44 @@ export function UsersPanel() {
       header: 'Suspension',
       hideHeader: true,
       className: 'admin-table__actions',
-      cell: (user) =>
-        user.status === 'suspended' ? (
-          <button
-            type="button"
-            className="button"
-            disabled={busy(user.uuid)}
-            aria-label={`Lift the suspension of ${user.phone_number}`}
-            onClick={() => run({ user, change: { uuid: user.uuid, kind: 'unsuspend' } })}
-          >
-            Lift suspension
-          </button>
-        ) : (
-          <button
-            type="button"
-            className="button button--danger-outline"
-            disabled={busy(user.uuid)}
-            aria-label={`Suspend ${user.phone_number}`}
-            onClick={() => setAsking({ user, change: { uuid: user.uuid, kind: 'suspend' } })}
-          >
-            Suspend
-          </button>
-        ),
+      cell: (user) => (
+        <span className="admin-table__buttons">
+          {user.role !== 'member' && user.uuid !== me ? (
+            <button
+              type="button"
+              className="button"
+              disabled={busy(user.uuid)}
+              aria-label={`Reset second factor of ${user.phone_number}`}
+              onClick={() =>
+                setAsking({ user, change: { uuid: user.uuid, kind: 'second-factor/reset' } })
+              }
+            >
+              Reset second factor
+            </button>
+          ) : null}
+          {user.status === 'suspended' ? (
+            <button
+              type="button"
+              className="button"
+              disabled={busy(user.uuid)}
+              aria-label={`Lift the suspension of ${user.phone_number}`}
+              onClick={() => run({ user, change: { uuid: user.uuid, kind: 'unsuspend' } })}
+            >
+              Lift suspension
+            </button>
+          ) : (
+            <button
+              type="button"
+              className="button button--danger-outline"
+              disabled={busy(user.uuid)}
+              aria-label={`Suspend ${user.phone_number}`}
+              onClick={() => setAsking({ user, change: { uuid: user.uuid, kind: 'suspend' } })}
+            >
+              Suspend
+            </button>
+          )}
+        </span>
+      ),
     },
   ];
 
