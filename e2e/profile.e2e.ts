@@ -17,6 +17,12 @@ const sizes = [
 
 const aboutYou = (page: Page) => page.getByRole('region', { name: 'About you' });
 
+/** The next write of the member's vault. */
+const vaultWrite = (page: Page) =>
+  page.waitForResponse(
+    (r) => r.url().endsWith('/api/v1/user/vault/') && r.request().method() === 'PUT',
+  );
+
 describe('gender and year of birth, on the device only', () => {
   it.for(sizes)(
     'on a %s, sign-up keeps them on the device: never sent, carried as a class by answers, changed in the mirror, restored from the vault',
@@ -34,7 +40,11 @@ describe('gender and year of birth, on the device only', () => {
         if (/\/api\/v1\/questions\/[^/]+\/answer\/$/.test(r.url())) classes.push(body?.profile);
       });
       const sent = logAnswers(a.context);
+      // The vault is written once the session starts: its key is then on the device (a page
+      // load before that would find none, and the mirror would say the vault is locked).
+      const opened = vaultWrite(a.page);
       await signUp(a.page, who);
+      expect((await opened).ok()).toBe(true);
       expect(signups).toHaveLength(1);
       expect(Object.keys(signups[0]!).sort()).toEqual(['country', 'phone_number']);
 
@@ -60,10 +70,8 @@ describe('gender and year of birth, on the device only', () => {
       await screenshot(a.page, `profile-about-you-${size}`);
 
       // Logging out writes the vault; another device reads the profile from it.
-      const written = a.page.waitForResponse(
-        (r) => r.url().endsWith('/api/v1/user/vault/') && r.request().method() === 'PUT',
-      );
-      await a.page.getByRole('button', { name: 'Log out' }).click();
+      const written = vaultWrite(a.page);
+      await a.page.getByRole('button', { name: 'Log out', exact: true }).click();
       expect((await written).ok()).toBe(true);
       a.watch.assertNoErrors();
       await a.context.close();
