@@ -21,8 +21,8 @@ export default function TotpQr({ uri }: { uri: string }) {
       aria-label="QR code of the setup key, for your authenticator app"
       shapeRendering="crispEdges"
     >
-      <rect width={size} height={size} fill="#fff" />
-      <path d={d} fill="#000" />
+      <rect width={size} height={size} style={{ fill: 'var(--qr-light)' }} />
+      <path d={d} style={{ fill: 'var(--qr-dark)' }} />
     </svg>
   );
 }
