@@ -243,6 +243,7 @@ describe('the staff area in Chromium', () => {
       for (const width of [768, 1024, 390]) {
         await page.setViewportSize({ width, height: 1024 });
         await noSidewaysScroll(page);
+        if (width === 1024 && shot === 'users') await screenshot(page, 'admin-users-landscape');
       }
       if (shot === 'users' || shot === 'signups') await screenshot(page, `admin-${shot}-phone`);
     }
