@@ -5,7 +5,7 @@
 // signup told why.
 import type { BrowserContextOptions, Locator, Page } from 'playwright-core';
 import { describe, expect, inject } from 'vitest';
-import { call, outboxCount, waitForCode } from './api';
+import { call, loginSecret, outboxCount, waitForCode } from './api';
 import { axeViolations } from './axe';
 import { desktop, phone } from './chromium';
 import { type People, it } from './fixtures';
@@ -315,7 +315,7 @@ describe('a device its owner used (decision 022)', () => {
     }
     // A client the number has never seen waits now, even with the right password.
     const stranger = await call('/api/token/', {
-      body: { phone_number: who.e164, password: who.password },
+      body: { phone_number: who.e164, password: await loginSecret(who) },
       ip: '198.51.100.7',
     });
     expect(stranger.status).toBe(429);

@@ -72,7 +72,7 @@ function DeleteAccount({ onDeleted }: { onDeleted: () => void }) {
 
   const onSubmit = form.handleSubmit(async ({ password }) => {
     try {
-      await deleteAccount(password);
+      await deleteAccount(password, useAuthStore.getState().user?.phone_number ?? '');
       // The page gives way to the home page, and the dialog goes with it.
       onDeleted();
     } catch (err) {
