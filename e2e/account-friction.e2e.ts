@@ -169,6 +169,18 @@ describe.each(sizes)('account screens at the %s size', (size, viewport) => {
     await focused(password);
     await noSeriousAxe(page);
     await screenshot(page, `friction-set-password-short-${size}`);
+
+    // A common one is refused on the device (the server only sees the login secret), and
+    // nothing is sent.
+    const sent: string[] = [];
+    page.on('request', (r) => {
+      if (r.url().includes('/set-password/')) sent.push(r.url());
+    });
+    await password.fill('Password123');
+    await page.getByRole('button', { name: 'Save and continue' }).click();
+    await invalidWith(password, 'This password is too common');
+    await focused(password);
+    expect(sent).toEqual([]);
     watch.assertNoErrors();
     await context.close();
   });
