@@ -23,6 +23,7 @@ import { deleteAccount, downloadMyData, mirrorQueries } from '../api/mirror';
 import { MirrorItem } from './mirror-item';
 import { AboutYou } from './about-you';
 import { VaultNotice } from './vault-notice';
+import { WithdrawSurvey } from './withdraw-survey';
 import { ApiError } from '../../../lib/api-client';
 import '../styles/mirror.css';
 
@@ -218,6 +219,7 @@ function MirrorSurvey({ gid, survey, items }: { gid: string; survey: string; ite
       ) : (
         list
       )}
+      <WithdrawSurvey gid={gid} survey={survey} count={items.length} />
     </section>
   );
 }
