@@ -74,6 +74,16 @@ describe('withdrawing a survey’s answers', () => {
       await page.getByRole('heading', { level: 1, name: 'Where you stand' }).waitFor();
       await page.locator('.mirror__loading').waitFor({ state: 'detached' });
       await expect(group.count()).resolves.toBe(0);
+
+      // The survey's page says so, and offers no start.
+      await page.goto(`/surveys/${s.gid}`);
+      await page
+        .getByRole('heading', { level: 1, name: `You withdrew your answers to ${s.name}` })
+        .waitFor();
+      await expect(
+        page.getByRole('button', { name: /Start the survey|Continue/ }).count(),
+      ).resolves.toBe(0);
+      await screenshot(page, `withdraw-survey-page-${size}`);
       watch.assertNoErrors();
       await context.close();
     },

@@ -47,6 +47,8 @@ export interface LocalAnswersApi {
   canWithdraw(gid: string): Promise<boolean>;
   /** Withdraws the member's answers to survey `gid` with its credential (decision 020). */
   withdrawSurvey(gid: string): Promise<void>;
+  /** Whether the member withdrew survey `gid`'s answers (here or on another device). */
+  isWithdrawn(gid: string): Promise<boolean>;
 }
 
 /**
@@ -111,6 +113,10 @@ export async function saveProfileOnDevice(profile: OwnProfile): Promise<void> {
 
 export async function canWithdrawOnDevice(gid: string): Promise<boolean> {
   return (await (await api())?.canWithdraw(gid)) ?? false;
+}
+
+export async function withdrawnOnDevice(gid: string): Promise<boolean> {
+  return (await (await api())?.isWithdrawn(gid)) ?? false;
 }
 
 /** Throws ApiError when the API refuses or cannot be reached; nothing changes then. */

@@ -527,6 +527,13 @@ export async function canWithdraw(gid: string): Promise<boolean> {
   return (await credentials.stateFor(state.owner, gid)).kind === 'ready';
 }
 
+/** Whether the member withdrew survey `gid`'s answers (on this device or, by the vault, another). */
+export async function isWithdrawn(gid: string): Promise<boolean> {
+  await state.ownerChange;
+  if (!state.owner) return false;
+  return (await credentials.stateFor(state.owner, gid)).kind === 'withdrawn';
+}
+
 /**
  * Withdraws the member's answers to survey `gid` with its credential (decision 020, slice 4):
  * what waits here is dropped first, then the API takes every answer and rating the credential
