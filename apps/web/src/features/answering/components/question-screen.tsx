@@ -1,6 +1,6 @@
 import { LEAVE_BLANK_CHOICE, OPEN_ANSWER_MAX_LENGTH, type Question } from '@candor/contracts';
 import { useEffect, useId, useRef, useState } from 'react';
-import { clearDeadline } from '../lib/deadline';
+import { clearDeadline, readDeadline } from '../lib/deadline';
 import { timerSeconds } from '../lib/flow';
 import {
   ADVANCE_MS,
@@ -73,9 +73,35 @@ export function QuestionScreen({
   busy,
 }: Props) {
   const headingId = useId();
+  const videoCount = [question.video_link_1, question.video_link_2].filter(Boolean).length;
   const screenRef = useRef<HTMLElement>(null);
   const nextRef = useRef<HTMLButtonElement>(null);
   const seconds = timerSeconds(question.timer_length);
+  // A timed question with a video: its clock starts when the video has been watched (every
+  // video of it ended, or its length passed since it started playing where the player cannot
+  // tell), not when the screen opens (issue 30, point 5). A deadline kept from before a reload
+  // means it had started. A video that fails to load never starts it: the person skips instead.
+  const [clock, setClock] = useState<'waiting' | 'running' | 'failed'>(() =>
+    !question.video_link_1 || seconds === 0 || readDeadline(question.qid) !== null
+      ? 'running'
+      : 'waiting',
+  );
+  const ended = useRef(new Set<number>());
+  const lengthTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  useEffect(() => () => clearTimeout(lengthTimer.current), []);
+  const startClock = () => setClock((c) => (c === 'waiting' ? 'running' : c));
+  const videoEvents = (index: number) => ({
+    onEnded: () => {
+      ended.current.add(index);
+      if (ended.current.size >= videoCount) startClock();
+    },
+    onPlaying: (left: number | null) => {
+      if (left === null || lengthTimer.current) return;
+      // Where the player cannot tell its end (some embeds), its length, and a second.
+      lengthTimer.current = setTimeout(startClock, (left + 1) * 1000);
+    },
+    onFailed: () => setClock('failed'),
+  });
   const [picked, setPicked] = useState<string | null>(null);
   // The same pick twice in one tick (two keys, a key and a tap) must not record two answers.
   const pickedRef = useRef(false);
@@ -165,32 +191,59 @@ export function QuestionScreen({
       className={`question${hasVideo ? ' question--video' : ''}`}
       aria-labelledby={headingId}
     >
-      {hasVideo ? <LandscapeAlert topic="video" /> : null}
+      {hasVideo && clock !== 'failed' ? <LandscapeAlert topic="video" /> : null}
       <p className="question__progress">
         Question {number} of {total}
         <span className="question__progress-bar" aria-hidden="true">
           <span style={{ transform: `scaleX(${number / total})` }} />
         </span>
       </p>
-      {seconds > 0 ? (
+      {seconds > 0 && clock === 'running' ? (
         <Countdown
           qid={question.qid}
           seconds={seconds}
           onExpire={() => void submit({ ...blankFor(question), timedOut: true })}
         />
       ) : null}
-      {video ? (
+      {seconds > 0 && clock === 'waiting' ? (
+        <p className="question__clock-note">
+          You have {seconds} seconds to answer, counted from the end of the video.
+        </p>
+      ) : null}
+      {video && clock === 'failed' ? (
+        <div className="question__video-failed" role="alert">
+          <p>This video could not be loaded, so there is no time limit on this question.</p>
+          <p>
+            <a href={video} target="_blank" rel="noopener noreferrer">
+              Open the video in a new tab
+            </a>
+            , or{' '}
+            <button
+              type="button"
+              className="link-button"
+              disabled={busy || picked !== null}
+              onClick={() => void submit(blankFor(question))}
+            >
+              skip this one
+            </button>
+            .
+          </p>
+        </div>
+      ) : null}
+      {video && clock !== 'failed' ? (
         <div className="question__media">
           <QuestionVideo
             src={video}
             captions={question.video_captions_1}
             title={`Video for question ${number}`}
+            {...videoEvents(0)}
           />
           {question.video_link_2 ? (
             <QuestionVideo
               src={question.video_link_2}
               captions={question.video_captions_2}
               title={`Second video for question ${number}`}
+              {...videoEvents(1)}
             />
           ) : null}
         </div>

@@ -36,10 +36,16 @@ interface Props {
   src: string;
   captions: string | null;
   title: string;
+  /** It played to its end. */
+  onEnded?: () => void;
+  /** It started playing: `left` is how many seconds it has to go, when the player knows. */
+  onPlaying?: (left: number | null) => void;
+  /** It could not be loaded or played. */
+  onFailed?: () => void;
 }
 
 /** A question's video: YouTube, Vimeo or a direct file, with a captions track where given. */
-export function QuestionVideo({ src, captions, title }: Props) {
+export function QuestionVideo({ src, captions, title, onEnded, onPlaying, onFailed }: Props) {
   return (
     <figure className="question-video">
       <Suspense fallback={<div className="question-video__placeholder" aria-busy="true" />}>
@@ -51,6 +57,12 @@ export function QuestionVideo({ src, captions, title }: Props) {
           width="100%"
           height="100%"
           aria-label={title}
+          onEnded={() => onEnded?.()}
+          onError={() => onFailed?.()}
+          onPlay={(event) => {
+            const { duration, currentTime } = event.currentTarget;
+            onPlaying?.(Number.isFinite(duration) ? Math.max(0, duration - currentTime) : null);
+          }}
         >
           {captions ? (
             <track kind="captions" src={captions} srcLang="en" label="English" default />
