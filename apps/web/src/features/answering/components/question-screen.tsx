@@ -90,18 +90,16 @@ export function QuestionScreen({
   const lengthTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   useEffect(() => () => clearTimeout(lengthTimer.current), []);
   const startClock = () => setClock((c) => (c === 'waiting' ? 'running' : c));
-  const videoEvents = (index: number) => ({
-    onEnded: () => {
-      ended.current.add(index);
-      if (ended.current.size >= videoCount) startClock();
-    },
-    onPlaying: (left: number | null) => {
-      if (left === null || lengthTimer.current) return;
-      // Where the player cannot tell its end (some embeds), its length, and a second.
-      lengthTimer.current = setTimeout(startClock, (left + 1) * 1000);
-    },
-    onFailed: () => setClock('failed'),
-  });
+  const videoEnded = (index: number) => {
+    ended.current.add(index);
+    if (ended.current.size >= videoCount) startClock();
+  };
+  const videoStarted = (left: number | null) => {
+    if (left === null || lengthTimer.current) return;
+    // Where the player cannot tell its end (some embeds), its length, and a second.
+    lengthTimer.current = setTimeout(startClock, (left + 1) * 1000);
+  };
+  const videoFailed = () => setClock('failed');
   const [picked, setPicked] = useState<string | null>(null);
   // The same pick twice in one tick (two keys, a key and a tap) must not record two answers.
   const pickedRef = useRef(false);
@@ -236,14 +234,18 @@ export function QuestionScreen({
             src={video}
             captions={question.video_captions_1}
             title={`Video for question ${number}`}
-            {...videoEvents(0)}
+            onEnded={() => videoEnded(0)}
+            onPlaying={videoStarted}
+            onFailed={videoFailed}
           />
           {question.video_link_2 ? (
             <QuestionVideo
               src={question.video_link_2}
               captions={question.video_captions_2}
               title={`Second video for question ${number}`}
-              {...videoEvents(1)}
+              onEnded={() => videoEnded(1)}
+              onPlaying={videoStarted}
+              onFailed={videoFailed}
             />
           ) : null}
         </div>
