@@ -5,12 +5,14 @@ import { toast } from 'sonner';
 import { successToast } from '../../../../lib/toasts';
 import { countryName } from '../../../../lib/country-names';
 import { useAuthStore } from '../../../../lib/auth-store';
-import { type UserChange, adminQueries, useUserChange } from '../../api/admin';
+import { ApiError } from '../../../../lib/api-client';
+import { type UserChange, adminQueries, useRevealNumber, useUserChange } from '../../api/admin';
 import { ROLE_LABELS, actionErrorText } from '../../lib/wording';
 import { ConfirmDialog } from '../confirm-dialog';
 import { type Column, ListPanel, ListTable } from '../list-panel';
 import { usePageParams } from '../use-page-params';
 import { When } from '../when';
+import { RevealNumberDialog } from './reveal-number-dialog';
 
 const STATUS_LABELS: Record<AdminUser['status'], string> = {
   active: 'Active',
@@ -74,7 +76,10 @@ interface Pending {
   change: UserChange;
 }
 
-/** Accounts by phone number: change a role, suspend, lift a suspension (admins only). */
+/**
+ * Accounts by phone number, masked as the API sends them: reveal one for a reason, change a role,
+ * suspend, lift a suspension (admins only). Dialogs and toasts name accounts by masked number.
+ */
 export function UsersPanel() {
   const { params, page, set } = usePageParams();
   const phone = (params.get('phone') ?? '').replace(/\D/g, '');
@@ -82,6 +87,37 @@ export function UsersPanel() {
   const change = useUserChange();
   const me = useAuthStore((s) => s.user?.uuid);
   const [asking, setAsking] = useState<Pending | null>(null);
+  // Whole numbers revealed on this page, by account: kept only while the page is open.
+  const [revealed, setRevealed] = useState<Record<string, string>>({});
+  const [revealing, setRevealing] = useState<AdminUser | null>(null);
+  const reveal = useRevealNumber();
+  const revealError =
+    reveal.error instanceof ApiError ? reveal.error.fieldErrors.reason?.[0] : undefined;
+
+  const askReveal = (user: AdminUser) => {
+    reveal.reset();
+    setRevealing(user);
+  };
+  const runReveal = (user: AdminUser, reason: string) =>
+    reveal.mutate(
+      { uuid: user.uuid, reason },
+      {
+        onSuccess: (shown) => {
+          setRevealed((r) => ({ ...r, [shown.uuid]: shown.phone_number }));
+          setRevealing(null);
+        },
+        onError: (err) => {
+          if (err instanceof ApiError && err.fieldErrors.reason) return;
+          setRevealing(null);
+          toast.error(
+            actionErrorText(
+              err,
+              `The number of ${user.phone_number} could not be shown. Try again.`,
+            ),
+          );
+        },
+      },
+    );
 
   const run = ({ user, change: c }: Pending) =>
     change.mutate(c, {
@@ -139,12 +175,26 @@ export function UsersPanel() {
       header: 'Number',
       rowHeader: true,
       className: 'admin-table__number',
-      cell: (user) => (
-        <span>
-          {user.phone_number}
-          {user.uuid === me ? <span className="you-badge">You</span> : null}
-        </span>
-      ),
+      cell: (user) => {
+        const whole = revealed[user.uuid] ?? (user.phone_whole ? user.phone_number : null);
+        return (
+          <span className="admin-number">
+            <span className="admin-number__value">{whole ?? user.phone_number}</span>
+            {user.uuid === me ? <span className="you-badge">You</span> : null}
+            {whole ? null : (
+              <button
+                type="button"
+                className="button admin-number__reveal"
+                aria-label={`Reveal the number ${user.phone_number}`}
+                aria-haspopup="dialog"
+                onClick={() => askReveal(user)}
+              >
+                Reveal
+              </button>
+            )}
+          </span>
+        );
+      },
     },
     { header: 'Country', cell: (user) => countryName(user.country) },
     {
@@ -238,19 +288,32 @@ export function UsersPanel() {
       page={page}
       onPage={(p) => set({ page: p })}
       after={
-        <ConfirmDialog
-          open={asking !== null}
-          title={dialog.title}
-          confirmLabel={dialog.confirm}
-          danger={dialog.danger}
-          onCancel={() => setAsking(null)}
-          onConfirm={() => {
-            if (asking) run(asking);
-            setAsking(null);
-          }}
-        >
-          <p>{dialog.note}</p>
-        </ConfirmDialog>
+        <>
+          <RevealNumberDialog
+            key={revealing?.uuid ?? 'none'}
+            masked={revealing?.phone_number ?? ''}
+            open={revealing !== null}
+            busy={reveal.isPending}
+            error={revealError}
+            onReveal={(reason) => {
+              if (revealing) runReveal(revealing, reason);
+            }}
+            onCancel={() => setRevealing(null)}
+          />
+          <ConfirmDialog
+            open={asking !== null}
+            title={dialog.title}
+            confirmLabel={dialog.confirm}
+            danger={dialog.danger}
+            onCancel={() => setAsking(null)}
+            onConfirm={() => {
+              if (asking) run(asking);
+              setAsking(null);
+            }}
+          >
+            <p>{dialog.note}</p>
+          </ConfirmDialog>
+        </>
       }
     >
       {(rows, stale) => (
