@@ -29,6 +29,7 @@ export function RevealNumberDialog({
   const noteId = useId();
   const [reason, setReason] = useState('');
   const [missing, setMissing] = useState(false);
+  const input = useRef<HTMLInputElement>(null);
 
   useEffect(() => {
     const el = dialog.current;
@@ -56,13 +57,14 @@ export function RevealNumberDialog({
           e.preventDefault();
           if (reason.trim().length < 3) {
             setMissing(true);
+            input.current?.focus();
             return;
           }
           onReveal(reason.trim());
         }}
       >
         <h2 id={titleId} className="confirm__title">
-          Reveal the number {masked}?
+          Reveal the number <span className="confirm__number">{masked}</span>?
         </h2>
         <p id={noteId} className="confirm__note">
           The whole number is shown here, and the audit log records that you revealed it and why.
@@ -70,6 +72,7 @@ export function RevealNumberDialog({
         <Field label="Why do you need it?" error={shownError}>
           {({ id, describedBy, invalid }) => (
             <input
+              ref={input}
               id={id}
               className="input"
               type="text"

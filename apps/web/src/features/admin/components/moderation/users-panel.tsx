@@ -1,4 +1,4 @@
-import { type AdminUser, type Role, RoleSchema } from '@candor/contracts';
+import { type AdminUser, type Role, RoleSchema, maskPhoneNumber } from '@candor/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { toast } from 'sonner';
@@ -27,6 +27,16 @@ const ROLE_NOTES: Record<Role, string> = {
   moderator: 'They can review signups and written answers.',
   admin: 'They can also manage accounts and read the audit log.',
 };
+
+/**
+ * An account as dialogs, toasts and button labels name it: always masked, even when the list
+ * shows its whole number (an exact search), so a whole number is shown in one place only.
+ */
+const named = (user: AdminUser): string =>
+  user.phone_whole ? maskPhoneNumber(user.phone_number) : user.phone_number;
+
+/** The id of an account's number in the table, to focus it once revealed. */
+const numberId = (uuid: string) => `number-${uuid}`;
 
 function StatusBadge({ status }: { status: AdminUser['status'] }) {
   return <span className={`status-badge status-badge--${status}`}>{STATUS_LABELS[status]}</span>;
@@ -105,15 +115,14 @@ export function UsersPanel() {
         onSuccess: (shown) => {
           setRevealed((r) => ({ ...r, [shown.uuid]: shown.phone_number }));
           setRevealing(null);
+          // The Reveal button is gone: focus goes to the number it revealed, not the page.
+          requestAnimationFrame(() => document.getElementById(numberId(shown.uuid))?.focus());
         },
         onError: (err) => {
           if (err instanceof ApiError && err.fieldErrors.reason) return;
           setRevealing(null);
           toast.error(
-            actionErrorText(
-              err,
-              `The number of ${user.phone_number} could not be shown. Try again.`,
-            ),
+            actionErrorText(err, `The number of ${named(user)} could not be shown. Try again.`),
           );
         },
       },
@@ -124,20 +133,20 @@ export function UsersPanel() {
       onSuccess: (updated) =>
         successToast(
           c.kind === 'role'
-            ? `${updated.phone_number} is now ${ROLE_LABELS[updated.role].toLowerCase()}`
+            ? `${named(updated)} is now ${ROLE_LABELS[updated.role].toLowerCase()}`
             : c.kind === 'suspend'
-              ? `${updated.phone_number} is suspended`
+              ? `${named(updated)} is suspended`
               : c.kind === 'second-factor/reset'
-                ? `${updated.phone_number} sets up a new authenticator at their next login`
-                : `${updated.phone_number} can log in again`,
+                ? `${named(updated)} sets up a new authenticator at their next login`
+                : `${named(updated)} can log in again`,
         ),
       onError: (err) =>
         toast.error(
           actionErrorText(
             err,
             c.kind === 'role'
-              ? `The role of ${user.phone_number} could not be changed. Try again.`
-              : `${user.phone_number} could not be updated. Try again.`,
+              ? `The role of ${named(user)} could not be changed. Try again.`
+              : `${named(user)} could not be updated. Try again.`,
           ),
         ),
     });
@@ -148,7 +157,7 @@ export function UsersPanel() {
     const { user, change: c } = asking;
     if (c.kind === 'role') {
       return {
-        title: `Make ${user.phone_number} ${c.role === 'admin' ? 'an' : 'a'} ${c.role}?`,
+        title: `Make ${named(user)} ${c.role === 'admin' ? 'an' : 'a'} ${c.role}?`,
         note: `${ROLE_NOTES[c.role]} Their sessions end, so the new role applies when they next log in.`,
         confirm: `Make ${c.role}`,
         danger: c.role === 'admin',
@@ -156,14 +165,14 @@ export function UsersPanel() {
     }
     if (c.kind === 'second-factor/reset') {
       return {
-        title: `Reset the second factor of ${user.phone_number}?`,
+        title: `Reset the second factor of ${named(user)}?`,
         note: 'For a staff member who lost their authenticator. Their sessions end, and their next login with their password sets up a new one. Make sure it is really them asking.',
         confirm: 'Reset second factor',
         danger: true,
       };
     }
     return {
-      title: `Suspend ${user.phone_number}?`,
+      title: `Suspend ${named(user)}?`,
       note: 'They are logged out everywhere, cannot log in, and their answers leave the results until you lift the suspension.',
       confirm: 'Suspend account',
       danger: true,
@@ -179,13 +188,15 @@ export function UsersPanel() {
         const whole = revealed[user.uuid] ?? (user.phone_whole ? user.phone_number : null);
         return (
           <span className="admin-number">
-            <span className="admin-number__value">{whole ?? user.phone_number}</span>
+            <span id={numberId(user.uuid)} className="admin-number__value" tabIndex={-1}>
+              {whole ?? user.phone_number}
+            </span>
             {user.uuid === me ? <span className="you-badge">You</span> : null}
-            {whole ? null : (
+            {whole || user.uuid === me ? null : (
               <button
                 type="button"
                 className="button admin-number__reveal"
-                aria-label={`Reveal the number ${user.phone_number}`}
+                aria-label={`Reveal the number ${named(user)}`}
                 aria-haspopup="dialog"
                 onClick={() => askReveal(user)}
               >
@@ -202,7 +213,7 @@ export function UsersPanel() {
       cell: (user) => (
         <select
           className="input input--compact"
-          aria-label={`Role of ${user.phone_number}`}
+          aria-label={`Role of ${named(user)}`}
           value={user.role}
           disabled={busy(user.uuid)}
           onChange={(e) => {
@@ -231,7 +242,7 @@ export function UsersPanel() {
               type="button"
               className="button"
               disabled={busy(user.uuid)}
-              aria-label={`Reset second factor of ${user.phone_number}`}
+              aria-label={`Reset second factor of ${named(user)}`}
               onClick={() =>
                 setAsking({ user, change: { uuid: user.uuid, kind: 'second-factor/reset' } })
               }
@@ -244,7 +255,7 @@ export function UsersPanel() {
               type="button"
               className="button"
               disabled={busy(user.uuid)}
-              aria-label={`Lift the suspension of ${user.phone_number}`}
+              aria-label={`Lift the suspension of ${named(user)}`}
               onClick={() => run({ user, change: { uuid: user.uuid, kind: 'unsuspend' } })}
             >
               Lift suspension
@@ -254,7 +265,7 @@ export function UsersPanel() {
               type="button"
               className="button button--danger-outline"
               disabled={busy(user.uuid)}
-              aria-label={`Suspend ${user.phone_number}`}
+              aria-label={`Suspend ${named(user)}`}
               onClick={() => setAsking({ user, change: { uuid: user.uuid, kind: 'suspend' } })}
             >
               Suspend
@@ -291,7 +302,7 @@ export function UsersPanel() {
         <>
           <RevealNumberDialog
             key={revealing?.uuid ?? 'none'}
-            masked={revealing?.phone_number ?? ''}
+            masked={revealing ? named(revealing) : ''}
             open={revealing !== null}
             busy={reveal.isPending}
             error={revealError}
