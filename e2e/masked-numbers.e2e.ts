@@ -5,11 +5,15 @@ import { maskPhoneNumber } from '@candor/contracts';
 import type { BrowserContextOptions } from 'playwright-core';
 import { describe, expect } from 'vitest';
 import { axeViolations } from './axe';
+import { sampleSurvey } from './api';
 import { desktop, phone } from './chromium';
 import { it, test } from './fixtures';
-import { openAdmin, screenshot, staffTab as tab, toast } from './screens';
+import { openAdmin, questionHeading, screenshot, staffTab as tab, toast } from './screens';
 
 test.override('contextOptions', { reducedMotion: 'reduce' });
+
+/** What the sign-up wall promises about the number now: what is true (issue 30). */
+const PROMISE = /Staff see (it|your number) masked, and reveal it only for a reason they record\./;
 
 const sizes = [
   ['phone', phone],
@@ -102,6 +106,37 @@ describe.each(sizes)('staff see numbers masked, on a %s', (size, options) => {
     // Only the reveal's own answer (a POST) carried the number; no list did.
     const leaked = bodies.filter((b) => b.includes(member.e164.slice(2)));
     expect(leaked).toEqual([]);
+    watch.assertNoErrors();
+    await context.close();
+  });
+
+  it('the sign-up wall and the outro say what staff see of the number', async ({ people }) => {
+    const { context, page, watch } = await people.newPage(options);
+    const answerAll = async (questions: Array<{ question: string }>) => {
+      for (const q of questions) {
+        await questionHeading(page, q.question).waitFor();
+        await page.getByRole('list', { name: 'Answers' }).getByRole('button').first().click();
+        await page.getByRole('button', { name: /Skip rating|^Next$/ }).click();
+      }
+    };
+    // Beyond the free questions: the wall.
+    const consent = await sampleSurvey((s) => s.name === 'Consent in Practice');
+    await page.goto(`/surveys/${consent.gid}`);
+    await page.getByRole('button', { name: 'Start the survey' }).click();
+    await answerAll(consent.questions.slice(0, 3));
+    const gate = page.getByRole('region', { name: 'Sign up to go on' });
+    await gate.waitFor();
+    await gate.getByText(PROMISE).waitFor();
+    await expect(gate.textContent()).resolves.not.toContain('Nobody else sees your number');
+    await screenshot(page, `masked-promise-gate-${size}`);
+    // Within them: the outro invites to count the answers, with the same promise.
+    const timeTravel = await sampleSurvey((s) => s.name === 'Time Travel');
+    await page.goto(`/surveys/${timeTravel.gid}`);
+    await page.getByRole('button', { name: 'Start the survey' }).click();
+    await answerAll(timeTravel.questions);
+    await page.getByRole('heading', { level: 1, name: 'Thank you for your candour' }).waitFor();
+    await page.getByText(PROMISE).waitFor();
+    await screenshot(page, `masked-promise-outro-${size}`);
     watch.assertNoErrors();
     await context.close();
   });
