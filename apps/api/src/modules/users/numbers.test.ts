@@ -150,6 +150,15 @@ describe.each(engines)('staff see numbers masked, on %s', (engine) => {
     expect(mine.phone_number).toMatch(/^\+1 ••• ••• •\d{3}$/);
   });
 
+  it('says in the OpenAPI document that phone_number is masked, and documents the reveal', () => {
+    const doc = JSON.stringify(app.swagger());
+    expect(doc).toContain(
+      'Masked (\\"+44 ••• ••• •123\\"): the country code and the last 3 digits',
+    );
+    expect(doc).toContain('/api/v1/admin/users/{uuid}/reveal-number/');
+    expect(doc).toContain('user.number_revealed');
+  });
+
   it('shows the whole number to an admin who searched for exactly it, and only that one', async () => {
     const whole = AdminUserListSchema.parse(
       json(
