@@ -95,7 +95,7 @@ describe('the audit log and analytics', () => {
       .poll(async () => [...new Set((await rows(page)).map((r) => r.what))])
       .toEqual(['suspended an account']);
     // And by who acted: the other admin's suspension only.
-    // Test numbers of one file can share their last four digits: pick by account, check the label.
+    // Test numbers of one file can share their last three digits: pick by account, check the label.
     const who = page.getByLabel('Who');
     // (two alike are told apart by when each first acted).
     const option = await who.locator(`option[value="${other.uuid}"]`).textContent();

@@ -70,7 +70,7 @@ describe.each(engines)('audit log on %s', (engine) => {
       target: `question:${qid}`,
       target_label: question,
     });
-    // A whole number is never in the answer: only its last four digits.
+    // A whole number is never in the answer: only its last three digits.
     for (const phone of [admin.phone, other.phone, member.phone]) {
       expect(res.body).not.toContain(phone);
       expect(res.body).not.toContain(phone.slice(2));
