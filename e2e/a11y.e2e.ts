@@ -1,5 +1,6 @@
 // axe on every screen a visitor, a member or a staff member can reach, in the light and the dark
-// colour scheme, at both sizes: 0 serious or critical violations, and in the dark no large light
+// colour scheme, at both sizes: 0 moderate, serious or critical violations (issue 30: heading
+// order, landmark names and a main heading count too), and in the dark no large light
 // surface (a card or a page left light). One browser context per role: each screen is opened
 // once, then checked in both schemes; all findings of a run are reported together.
 import type { SurveyDetail } from '@candor/contracts';
@@ -9,7 +10,15 @@ import { call, outboxCount, sampleSurvey, token, waitForCode } from './api';
 import { axeViolations } from './axe';
 import { desktop, phone } from './chromium';
 import { it, test } from './fixtures';
-import { fillPhone, logIn, openAdmin, questionHeading, staffTab, toast } from './screens';
+import {
+  fillPhone,
+  logIn,
+  openAdmin,
+  questionHeading,
+  screenshot,
+  staffTab,
+  toast,
+} from './screens';
 
 const baseURL = inject('baseURL');
 
@@ -68,7 +77,7 @@ function auditor(page: Page, size: string) {
     async check(screen: string) {
       for (const colorScheme of ['dark', 'light'] as const) {
         await page.emulateMedia({ colorScheme });
-        const problems = await axeViolations(page);
+        const problems = await axeViolations(page, 'moderate');
         if (colorScheme === 'dark') problems.push(...(await lightSurfaces(page)));
         for (const p of problems) found.push(`${size}, ${screen}, ${colorScheme}: ${p}`);
       }
@@ -163,6 +172,7 @@ describe.each(sizes)('on a %s, every screen passes axe in both colour schemes', 
     await page.getByRole('heading', { level: 1, name: 'How everyone answered' }).waitFor();
     await graphShown(page);
     await audit.check("a closed survey's results");
+    await screenshot(page, `a11y-closed-results-${size}`);
 
     await page.goto('/privacy');
     await page.getByRole('heading', { level: 1, name: 'Privacy, plainly' }).waitFor();
@@ -269,6 +279,7 @@ describe.each(sizes)('on a %s, every screen passes axe in both colour schemes', 
     await page.getByRole('heading', { level: 1, name: 'How everyone answered' }).waitFor();
     await graphShown(page);
     await audit.check('end results');
+    await screenshot(page, `a11y-end-results-${size}`);
     await page.getByRole('button', { name: 'Finish' }).click();
     await page.getByRole('heading', { level: 1, name: 'Thank you for your candour' }).waitFor();
     await audit.check('outro, logged in');
@@ -281,6 +292,7 @@ describe.each(sizes)('on a %s, every screen passes axe in both colour schemes', 
     if (await fold.count()) await fold.click();
     await page.locator('.mirror-item').first().waitFor();
     await audit.check('mirror');
+    await screenshot(page, `a11y-mirror-${size}`);
     await page.getByRole('button', { name: 'Delete my account…' }).click();
     await page.getByRole('dialog', { name: 'Delete your account?' }).waitFor();
     await audit.check('delete account dialog');
@@ -335,6 +347,7 @@ describe.each(sizes)('on a %s, every screen passes axe in both colour schemes', 
       await page.getByRole('link', { name: 'Preview' }).click();
       await page.getByText('Preview: answers are not recorded.').waitFor();
       await audit.check('survey preview');
+      await screenshot(page, `a11y-survey-preview-${size}`);
       await page.goto('/admin/surveys/new');
       await page.getByRole('heading', { level: 1, name: 'New survey' }).waitFor();
       await audit.check('new survey');

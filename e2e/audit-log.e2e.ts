@@ -1,9 +1,8 @@
 // The staff area's audit log reads as names, never ids or whole phone numbers, and filters by
 // action and by who acted; the Analytics chart passes axe.
-import type { AdminSurvey } from '@candor/contracts';
+import { type AdminSurvey, maskPhoneNumber } from '@candor/contracts';
 import type { Page } from 'playwright-core';
 import { describe, expect } from 'vitest';
-import { maskPhone } from '../apps/api/src/lib/phone';
 import { AUTHORED_PREFIX, type Caller, call, token } from './api';
 import { axeViolations } from './axe';
 import { desktop, phone } from './chromium';
@@ -60,9 +59,9 @@ describe('the audit log and analytics', () => {
     await tab(page, 'Audit log').click();
     await page.getByRole('heading', { level: 1, name: 'Audit log' }).waitFor();
 
-    const adminLabel = maskPhone(admin.e164);
-    const otherLabel = maskPhone(other.e164);
-    const memberLabel = maskPhone(member.e164);
+    const adminLabel = maskPhoneNumber(admin.e164);
+    const otherLabel = maskPhoneNumber(other.e164);
+    const memberLabel = maskPhoneNumber(member.e164);
     const all = await rows(page);
     expect(all).toContainEqual({
       who: expect.stringContaining(otherLabel) as string,
@@ -96,7 +95,7 @@ describe('the audit log and analytics', () => {
       .poll(async () => [...new Set((await rows(page)).map((r) => r.what))])
       .toEqual(['suspended an account']);
     // And by who acted: the other admin's suspension only.
-    // Test numbers of one file can share their last four digits: pick by account, check the label.
+    // Test numbers of one file can share their last three digits: pick by account, check the label.
     const who = page.getByLabel('Who');
     // (two alike are told apart by when each first acted).
     const option = await who.locator(`option[value="${other.uuid}"]`).textContent();

@@ -1,8 +1,16 @@
 import axe from 'axe-core';
 import type { Page } from 'playwright-core';
 
-/** Serious or critical accessibility violations reported by axe-core on the current page. */
-export async function axeViolations(page: Page): Promise<string[]> {
+const IMPACTS = ['minor', 'moderate', 'serious', 'critical'] as const;
+
+/**
+ * Accessibility violations reported by axe-core on the current page, of `least` impact or worse:
+ * serious and critical by default; `moderate` adds heading order, landmarks and the like.
+ */
+export async function axeViolations(
+  page: Page,
+  least: 'moderate' | 'serious' = 'serious',
+): Promise<string[]> {
   // A screen still sliding in is still fading in: its contrast is judged once it has arrived.
   await page.evaluate(() =>
     Promise.race([
@@ -21,7 +29,8 @@ export async function axeViolations(page: Page): Promise<string[]> {
     const inPage = (window as unknown as { axe: typeof axe }).axe;
     return inPage.run(document, { resultTypes: ['violations'] });
   });
+  const counted = IMPACTS.slice(IMPACTS.indexOf(least));
   return result.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .filter((v) => counted.includes(v.impact ?? 'minor'))
     .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }

@@ -14,6 +14,7 @@ export const AuditActionSchema = z.enum([
   'user.suspend',
   'user.unsuspend',
   'user.second_factor_reset',
+  'user.number_revealed',
   'results.export',
   'survey.create',
   'survey.update',
@@ -36,7 +37,7 @@ export type AuditAction = z.infer<typeof AuditActionSchema>;
 export const AuditEntrySchema = z.object({
   id: z.number().int(),
   actor: z.uuid().nullable(),
-  /** The staff member as people read them: their number masked ("+44 •••• ••3456"); null once erased. */
+  /** The staff member as people read them: their number masked ("+44 ••• ••• •456"); null once erased. */
   actor_label: z.string().nullable(),
   actor_role: RoleSchema,
   action: AuditActionSchema,
@@ -95,10 +96,22 @@ export type PendingAnswer = z.infer<typeof PendingAnswerSchema>;
 export const PendingAnswerListSchema = pagedSchema(PendingAnswerSchema);
 export type PendingAnswerList = z.infer<typeof PendingAnswerListSchema>;
 
-/** An account as admins see it in the users list. */
+/**
+ * An account as admins see it in the users list. `phone_number` keeps the spec's name but holds
+ * the masked number (`maskPhoneNumber`: "+44 ••• ••• •123") unless `phone_whole` says otherwise:
+ * only a search for the whole number shows it, to someone who typed it (decision 009).
+ */
 export const AdminUserSchema = z.object({
   uuid: z.uuid(),
-  phone_number: z.string(),
+  phone_number: z
+    .string()
+    .describe(
+      'Masked ("+44 ••• ••• •123"): the country code and the last 3 digits. The whole E.164 ' +
+        'number only when phone_whole is true (a search for exactly that number); else ask ' +
+        'POST /users/{uuid}/reveal-number/, which is audited.',
+    ),
+  /** True when `phone_number` is the whole number: the search named it exactly. */
+  phone_whole: z.boolean(),
   country: z.string(),
   role: RoleSchema,
   status: z.union([UserStatusSchema, z.literal('pending')]),
@@ -106,7 +119,10 @@ export const AdminUserSchema = z.object({
 });
 export type AdminUser = z.infer<typeof AdminUserSchema>;
 
-/** `GET /api/v1/admin/users/?phone=`: accounts whose number starts with the digits given. */
+/**
+ * `GET /api/v1/admin/users/?phone=`: accounts whose number starts with the digits given, masked;
+ * an account whose whole number was searched shows it.
+ */
 export const AdminUserListSchema = pagedSchema(AdminUserSchema);
 export type AdminUserList = z.infer<typeof AdminUserListSchema>;
 
@@ -119,6 +135,31 @@ export const UserSearchQuerySchema = PageQuerySchema.extend({
     .optional(),
 });
 export type UserSearchQuery = z.infer<typeof UserSearchQuerySchema>;
+
+/** Longest reason a reveal may give (it is kept in the audit log). */
+export const REVEAL_REASON_MAX = 200;
+
+/**
+ * `POST /api/v1/admin/users/{uuid}/reveal-number/` (admins): why the whole number is needed.
+ * The reason goes into the audit entry `user.number_revealed` with who asked.
+ */
+export const RevealNumberRequestSchema = z
+  .object({
+    reason: z
+      .string({ error: 'Say why you need the whole number.' })
+      .trim()
+      .min(3, 'Say why you need the whole number.')
+      .max(REVEAL_REASON_MAX, `Keep the reason under ${REVEAL_REASON_MAX} characters.`),
+  })
+  .strict();
+export type RevealNumberRequest = z.infer<typeof RevealNumberRequestSchema>;
+
+/** The whole number of one account, after an audited reveal. */
+export const RevealedNumberSchema = z.object({
+  uuid: z.uuid(),
+  phone_number: z.string().describe('The whole number, E.164 (+447700900123).'),
+});
+export type RevealedNumber = z.infer<typeof RevealedNumberSchema>;
 
 /** `POST /api/v1/admin/users/{uuid}/role/`. */
 export const RoleChangeRequestSchema = z.object({ role: RoleSchema }).strict();

@@ -15,3 +15,4 @@ export * from './authoring.js';
 export * from './panels.js';
 export * from './relative-time.js';
 export * from './password-secrets.js';
+export * from './phone-mask.js';

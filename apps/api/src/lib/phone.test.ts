@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from './app-error.js';
-import { maskPhone, normalisePhone } from './phone.js';
+import { normalisePhone } from './phone.js';
 
 describe('normalisePhone', () => {
   it.each([
@@ -34,12 +34,4 @@ describe('normalisePhone', () => {
       }
     },
   );
-});
-
-describe('maskPhone', () => {
-  it('keeps the dial code and the last four digits', () => {
-    expect(maskPhone('+447700903456')).toBe('+44 •••• ••3456');
-    expect(maskPhone('+12025550123')).toBe('+1 •••• ••0123');
-    expect(maskPhone('+2348031234567')).toBe('+234 •••• ••4567');
-  });
 });

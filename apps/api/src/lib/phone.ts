@@ -40,14 +40,3 @@ export function normalisePhone(input: string, defaultRegion: string): Phone {
     nationalNumber: parsed.nationalNumber,
   };
 }
-
-/** "+44 •••• ••3456": the dial code and the last four digits, for moderators' lists. */
-export function maskPhone(e164: string): string {
-  const parsed = parsePhoneNumberFromString(e164);
-  const code = parsed?.countryCallingCode ?? '';
-  const national = parsed?.nationalNumber ?? e164.replace(/^\+/, '');
-  const masked = '•'.repeat(Math.max(0, national.length - 4)) + national.slice(-4);
-  const head = masked.slice(0, 4);
-  const tail = masked.slice(4);
-  return `+${code} ${head}${tail ? ` ${tail}` : ''}`;
-}

@@ -4,6 +4,25 @@ import { auditLog, genres, questions, surveys, users } from '../../db/schema.js'
 
 export type AuditRow = typeof auditLog.$inferInsert;
 
+/** An entry to append: the actor named by uuid (their id is looked up in the same statement). */
+export type AuditInsert = Omit<AuditRow, 'id' | 'actorId' | 'at'> & { actorUuid: string };
+
+type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+
+/**
+ * Appends an entry through `db` or inside a transaction, so a change and its entry commit (or
+ * fail) together.
+ */
+export async function insertAuditEntry(db: Db | Tx, entry: AuditInsert): Promise<void> {
+  await db.insert(auditLog).values({
+    actorId: sql`(select ${users.id} from ${users} where ${users.uuid} = ${entry.actorUuid})`,
+    actorRole: entry.actorRole,
+    action: entry.action,
+    target: entry.target,
+    details: entry.details,
+  });
+}
+
 /** Which entries to list: one kind of action, one staff member (by uuid), or all. */
 export interface AuditFilter {
   action?: string | undefined;
@@ -25,14 +44,8 @@ const pairs = <K, V>(rows: Array<{ key: K; value: V }>) =>
 export function createAuditRepository(db: Db) {
   return {
     /** Appends an entry; the actor is found by uuid (null if the account is gone). */
-    async insert(entry: Omit<AuditRow, 'id' | 'actorId' | 'at'> & { actorUuid: string }) {
-      await db.insert(auditLog).values({
-        actorId: sql`(select ${users.id} from ${users} where ${users.uuid} = ${entry.actorUuid})`,
-        actorRole: entry.actorRole,
-        action: entry.action,
-        target: entry.target,
-        details: entry.details,
-      });
+    async insert(entry: AuditInsert) {
+      await insertAuditEntry(db, entry);
     },
 
     /** Newest first, with the actor's public uuid and number (the service masks it). */

@@ -1,13 +1,13 @@
-import type {
-  AuditAction,
-  AuditActorList,
-  AuditEntry,
-  AuditEntryList,
-  AuditLogQuery,
-  Role,
+import {
+  type AuditAction,
+  type AuditActorList,
+  type AuditEntry,
+  type AuditEntryList,
+  type AuditLogQuery,
+  type Role,
+  maskPhoneNumber,
 } from '@candor/contracts';
 import { pageLinks } from '../../lib/paging.js';
-import { maskPhone } from '../../lib/phone.js';
 import type { AuditRefs, AuditRepository } from './audit.repository.js';
 
 /** The staff member acting: the request's user. */
@@ -62,7 +62,7 @@ export function createAuditService(repo: AuditRepository) {
         switch (t.kind) {
           case 'user': {
             const phone = names.phones.get(t.ref);
-            return phone ? maskPhone(phone) : null;
+            return phone ? maskPhoneNumber(phone) : null;
           }
           case 'survey':
             return names.surveys.get(t.ref) ?? null;
@@ -83,7 +83,7 @@ export function createAuditService(repo: AuditRepository) {
         results: rows.map((r) => ({
           id: r.id,
           actor: r.actor,
-          actor_label: r.actorPhone ? maskPhone(r.actorPhone) : null,
+          actor_label: r.actorPhone ? maskPhoneNumber(r.actorPhone) : null,
           actor_role: r.actorRole,
           action: r.action as AuditAction,
           target: r.target,
@@ -100,7 +100,7 @@ export function createAuditService(repo: AuditRepository) {
       return {
         results: rows.map((r) => ({
           uuid: r.uuid,
-          label: maskPhone(r.phone),
+          label: maskPhoneNumber(r.phone),
           role: r.role,
           first_at: (r.firstAt ?? new Date(0)).toISOString(),
         })),

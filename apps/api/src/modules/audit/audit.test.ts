@@ -1,8 +1,7 @@
-import { AuditActorListSchema, AuditEntryListSchema } from '@candor/contracts';
+import { AuditActorListSchema, AuditEntryListSchema, maskPhoneNumber } from '@candor/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../../app.js';
 import type { Database } from '../../db/client.js';
-import { maskPhone } from '../../lib/phone.js';
 import { createMember, get, json, post } from '../../test/accounts.js';
 import { createTestApp } from '../../test/app.js';
 import { closeAll, createTestDatabase, engines } from '../../test/database.js';
@@ -59,19 +58,19 @@ describe.each(engines)('audit log on %s', (engine) => {
     const pick = (action: string) => log.results.find((e) => e.action === action)!;
     expect(pick('user.suspend')).toMatchObject({
       actor: other.uuid,
-      actor_label: maskPhone(other.phone),
+      actor_label: maskPhoneNumber(other.phone),
       target: `user:${member.uuid}`,
-      target_label: maskPhone(member.phone),
+      target_label: maskPhoneNumber(member.phone),
     });
     expect(pick('survey.publish')).toMatchObject({
-      actor_label: maskPhone(admin.phone),
+      actor_label: maskPhoneNumber(admin.phone),
       target_label: name,
     });
     expect(pick('question.create')).toMatchObject({
       target: `question:${qid}`,
       target_label: question,
     });
-    // A whole number is never in the answer: only its last four digits.
+    // A whole number is never in the answer: only its last three digits.
     for (const phone of [admin.phone, other.phone, member.phone]) {
       expect(res.body).not.toContain(phone);
       expect(res.body).not.toContain(phone.slice(2));
@@ -109,13 +108,13 @@ describe.each(engines)('audit log on %s', (engine) => {
       expect.arrayContaining([
         {
           uuid: admin.uuid,
-          label: maskPhone(admin.phone),
+          label: maskPhoneNumber(admin.phone),
           role: 'admin',
           first_at: expect.any(String) as string,
         },
         {
           uuid: other.uuid,
-          label: maskPhone(other.phone),
+          label: maskPhoneNumber(other.phone),
           role: 'admin',
           first_at: expect.any(String) as string,
         },

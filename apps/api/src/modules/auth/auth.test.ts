@@ -1097,7 +1097,7 @@ describe.each(engines)('auth API on %s', (engine) => {
       expect(page.results.map((r) => r.uuid)).toEqual(uuids.slice(0, 2));
       expect(page.results[0]).toEqual({
         uuid: uuids[0],
-        phone_masked: `+1 •••• ••${phones[0]!.slice(-4)}`,
+        phone_masked: `+1 ••• ••• •${phones[0]!.slice(-3)}`,
         country: 'US',
         status: 'under_review',
         risk_reasons: ['Every signup is reviewed (REVIEW_ALL_SIGNUPS).'],

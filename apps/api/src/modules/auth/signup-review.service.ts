@@ -1,7 +1,6 @@
-import type { PageQuery, ReviewAccount } from '@candor/contracts';
+import { type PageQuery, type ReviewAccount, maskPhoneNumber } from '@candor/contracts';
 import { AppError } from '../../lib/app-error.js';
 import { pageLinks } from '../../lib/paging.js';
-import { maskPhone } from '../../lib/phone.js';
 import { isUuid } from '../../lib/uuid.js';
 import type { Actor, AuditService } from '../audit/audit.service.js';
 import type { RespondentsService } from '../respondents/respondents.service.js';
@@ -70,7 +69,7 @@ export type SignupReviewService = ReturnType<typeof createSignupReviewService>;
 function toReview(user: UserRow): ReviewAccount {
   return {
     uuid: user.uuid,
-    phone_masked: maskPhone(user.phoneE164),
+    phone_masked: maskPhoneNumber(user.phoneE164),
     country: user.country,
     status: user.status as ReviewAccount['status'],
     risk_reasons: user.riskReasons,

@@ -143,6 +143,13 @@ describe.each(engines)('staff area on %s', (engine) => {
       body: {},
       who: ['admin'],
     },
+    // A whole number, for a reason (admins only; audited).
+    {
+      method: 'POST',
+      url: () => `/api/v1/admin/users/${unknown()}/reveal-number/`,
+      body: { reason: 'Support ticket' },
+      who: ['admin'],
+    },
     // Decision 024: another staff member's second factor (admins only; audited).
     {
       method: 'POST',

@@ -1,6 +1,8 @@
 import {
   AdminUserListSchema,
   AdminUserSchema,
+  RevealNumberRequestSchema,
+  RevealedNumberSchema,
   RoleChangeRequestSchema,
   UserSearchQuerySchema,
 } from '@candor/contracts';
@@ -23,6 +25,9 @@ export const usersRoutes: FastifyPluginAsyncZod<{ service: UsersService }> = asy
       schema: {
         tags,
         summary: 'Accounts whose number starts with the digits given, newest first',
+        description:
+          'Numbers are masked ("+44 ••• ••• •123"), except the account whose whole number was ' +
+          'searched for (phone_whole). The whole number of another needs reveal-number.',
         querystring: UserSearchQuerySchema,
         response: { 200: AdminUserListSchema, ...errors },
       },
@@ -32,6 +37,24 @@ export const usersRoutes: FastifyPluginAsyncZod<{ service: UsersService }> = asy
       if (request.query.phone) url.searchParams.set('phone', request.query.phone);
       return service.search(request.query, url.toString());
     },
+  );
+
+  app.post(
+    '/users/:uuid/reveal-number/',
+    {
+      schema: {
+        tags,
+        summary: "Reveal an account's whole number, for a reason (audited, rate limited)",
+        description:
+          'Writes the audit entry user.number_revealed (who, whose, the reason) in the same ' +
+          'transaction before answering. At most 10 reveals per staff member per hour (429).',
+        params: UuidParamsSchema,
+        body: RevealNumberRequestSchema,
+        response: { 200: RevealedNumberSchema, ...errorResponses(400, 401, 403, 404, 429) },
+      },
+    },
+    async (request) =>
+      service.revealNumber(request.params.uuid, request.body.reason, request.user!),
   );
 
   app.post(

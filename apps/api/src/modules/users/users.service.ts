@@ -1,15 +1,34 @@
-import type { AdminUser, AdminUserList, Role, UserSearchQuery } from '@candor/contracts';
-import { AppError } from '../../lib/app-error.js';
+import {
+  type AdminUser,
+  type AdminUserList,
+  type RevealedNumber,
+  type Role,
+  type UserSearchQuery,
+  maskPhoneNumber,
+} from '@candor/contracts';
+import { AppError, RateLimitedError } from '../../lib/app-error.js';
 import { pageLinks } from '../../lib/paging.js';
 import { isUuid } from '../../lib/uuid.js';
 import type { Actor, AuditService } from '../audit/audit.service.js';
 import type { RespondentsService } from '../respondents/respondents.service.js';
 import type { UserRow, UsersRepository } from './users.repository.js';
 
-function toAdminUser(u: UserRow): AdminUser {
+/**
+ * How many whole numbers one staff member may reveal in an hour: enough for the support work a
+ * reveal is for, too few to copy the list one account at a time.
+ */
+export const REVEALS_PER_HOUR = 10;
+
+/**
+ * An account as admins see it: the number masked (PRODUCT.md), unless `whole` is the number
+ * itself, the one the admin searched for and so already knows.
+ */
+function toAdminUser(u: UserRow, whole?: string): AdminUser {
+  const shown = u.phoneE164 === whole;
   return {
     uuid: u.uuid,
-    phone_number: u.phoneE164,
+    phone_number: shown ? u.phoneE164 : maskPhoneNumber(u.phoneE164),
+    phone_whole: shown,
     country: u.country,
     role: u.role,
     status: u.status,
@@ -23,7 +42,10 @@ export interface UsersServiceDeps {
   clock?: () => Date;
 }
 
-/** Admins' view of accounts: search by number, roles, suspension. Every change is audited. */
+/**
+ * Admins' view of accounts: search by number (masked), an audited reveal, roles, suspension.
+ * Every change is audited.
+ */
 export function createUsersService(repo: UsersRepository, deps: UsersServiceDeps) {
   const clock = deps.clock ?? (() => new Date());
 
@@ -41,16 +63,49 @@ export function createUsersService(repo: UsersRepository, deps: UsersServiceDeps
   }
 
   return {
-    /** Accounts whose number starts with the digits searched, newest first. */
+    /**
+     * Accounts whose number starts with the digits searched, newest first, masked: a search
+     * for a whole number shows that account's number (the searcher typed it).
+     */
     async search(query: UserSearchQuery, listUrl: string): Promise<AdminUserList> {
       const digits = (query.phone ?? '').replace(/\D/g, '');
+      const prefix = digits ? `+${digits}` : '';
       const { rows, total } = await repo.searchByPhone(
-        digits ? `+${digits}` : '',
+        prefix,
         (query.page - 1) * query.page_size,
         query.page_size,
       );
       const links = pageLinks(listUrl, query, total);
-      return { count: total, ...links, results: rows.map(toAdminUser) };
+      return { count: total, ...links, results: rows.map((u) => toAdminUser(u, prefix)) };
+    },
+
+    /**
+     * The whole number of an account, for a reason the admin gives: audited as
+     * `user.number_revealed` (who, whose, why) in the same transaction, at most
+     * REVEALS_PER_HOUR per admin.
+     */
+    async revealNumber(uuid: string, reason: string, actor: Actor): Promise<RevealedNumber> {
+      if (!isUuid(uuid)) throw new AppError('NOT_FOUND');
+      const target = uuid.toLowerCase();
+      const outcome = await repo.revealNumber(
+        target,
+        {
+          actorUuid: actor.uuid,
+          actorRole: actor.role,
+          action: 'user.number_revealed',
+          target: `user:${target}`,
+          details: { reason },
+        },
+        { max: REVEALS_PER_HOUR, windowSeconds: 3600 },
+      );
+      if (outcome.kind === 'not_found') throw new AppError('NOT_FOUND');
+      if (outcome.kind === 'limited') {
+        throw new RateLimitedError(
+          outcome.retryAfterMs,
+          `You have revealed ${REVEALS_PER_HOUR} numbers in the last hour. Try again later.`,
+        );
+      }
+      return { uuid: target, phone_number: outcome.phoneE164 };
     },
 
     async setRole(uuid: string, role: Role, actor: Actor): Promise<AdminUser> {

@@ -227,6 +227,11 @@ interface Props {
    */
   variant?: 'full' | 'compact';
   /**
+   * The level of the graph's heading: 2 where it sits under the page's h1 (the list of all
+   * graphs), else by variant (`full` 2, `compact` 3). Its subheadings are one level below.
+   */
+  headingLevel?: 2 | 3;
+  /**
    * Whether the person's own answer is in these numbers: `counted` (or not known otherwise),
    * `next-update` (given after this snapshot: it joins the published counts at the next one),
    * `not-counted` (a visitor's answer, kept in the browser until they sign up).
@@ -553,6 +558,7 @@ export function QuestionGraph({
   results,
   mine,
   variant = 'full',
+  headingLevel,
   mineState = 'counted',
   breakdownQuery,
 }: Props) {
@@ -568,8 +574,9 @@ export function QuestionGraph({
     })),
     mineState,
   );
-  const Heading = variant === 'full' ? 'h2' : 'h3';
-  const Sub = variant === 'full' ? 'h3' : 'h4';
+  const level = headingLevel ?? (variant === 'full' ? 2 : 3);
+  const Heading = level === 2 ? 'h2' : 'h3';
+  const Sub = level === 2 ? 'h3' : 'h4';
   const published = results.respondents !== null;
   const margin = rowMargin(results);
   const closed = question.type === 'Closed';

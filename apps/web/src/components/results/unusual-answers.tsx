@@ -51,15 +51,22 @@ export function StandingShare({
 export function UnusualAnswers({
   standings,
   headingLevel = 2,
+  region = true,
 }: {
   standings: readonly Standing[];
   headingLevel?: 2 | 3;
+  /**
+   * A named region of its own (a landmark). Not inside a survey's own section, such as the
+   * mirror's: several surveys would each add a region of the same name.
+   */
+  region?: boolean;
 }) {
   const titleId = useId();
   const top = mostUnusual(standings, UNUSUAL_COUNT);
   const Heading = headingLevel === 2 ? 'h2' : 'h3';
+  const Box = region ? 'section' : 'div';
   return (
-    <section className="unusual" aria-labelledby={titleId}>
+    <Box className="unusual" aria-labelledby={region ? titleId : undefined}>
       <Heading id={titleId} className="unusual__title">
         {top.length > 0 ? unusualTitle(top.length) : 'Your most unusual answers'}
       </Heading>
@@ -97,6 +104,6 @@ export function UnusualAnswers({
           </p>
         </>
       )}
-    </section>
+    </Box>
   );
 }

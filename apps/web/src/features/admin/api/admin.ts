@@ -10,6 +10,7 @@ import type {
   PanelCompletionCounts,
   PendingAnswer,
   PendingAnswerList,
+  RevealedNumber,
   ReviewAccount,
   ReviewAccountList,
   Role,
@@ -215,5 +216,18 @@ export function useUserChange() {
         queryClient.invalidateQueries({ queryKey: adminQueries.signupsAll() }),
         queryClient.invalidateQueries({ queryKey: adminQueries.auditLogAll() }),
       ]),
+  });
+}
+
+/**
+ * Reveals an account's whole number for a reason (audited by the API in the same step); the
+ * audit log is refreshed. The number lives only in the caller's state, never in a query cache.
+ */
+export function useRevealNumber() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ uuid, reason }: { uuid: string; reason: string }) =>
+      apiPost<RevealedNumber>(`${base}/users/${id(uuid)}/reveal-number/`, { reason }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: adminQueries.auditLogAll() }),
   });
 }

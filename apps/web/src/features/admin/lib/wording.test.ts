@@ -21,6 +21,9 @@ describe('audit wording', () => {
     expect(describeAuditAction(entry('answer.hide'))).toBe('hid a written answer');
     expect(describeAuditAction(entry('user.suspend'))).toBe('suspended an account');
     expect(describeAuditAction(entry('user.unsuspend'))).toBe('lifted a suspension');
+    expect(
+      describeAuditAction(entry('user.number_revealed', { reason: 'Support ticket 12' })),
+    ).toBe('revealed a whole number, for the reason “Support ticket 12”');
     expect(describeAuditAction(entry('results.export', { format: 'csv' }))).toBe(
       "exported a survey's results as CSV",
     );

@@ -44,6 +44,12 @@ export function describeAuditAction(entry: Pick<AuditEntry, 'action' | 'details'
       return 'lifted a suspension';
     case 'user.second_factor_reset':
       return "reset a staff member's second factor";
+    case 'user.number_revealed':
+      return withName(
+        'revealed a whole number, for the reason',
+        'revealed a whole number',
+        entry.details.reason,
+      );
     case 'results.export':
       if (entry.details.format === 'panel-csv') return "exported a survey's panel completions";
       return entry.details.format === 'csv'
@@ -146,6 +152,7 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   'user.suspend': 'Suspended an account',
   'user.unsuspend': 'Lifted a suspension',
   'user.second_factor_reset': 'Reset a second factor',
+  'user.number_revealed': 'Revealed a number',
   'results.export': 'Exported results',
   'survey.create': 'Created a survey',
   'survey.update': 'Edited a survey',

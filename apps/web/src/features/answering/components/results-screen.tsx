@@ -32,7 +32,7 @@ function QuestionResultsItem({
   if (!visible) {
     return (
       <li className="results__item results__item--hidden">
-        <h3 className="graph__title">{question.question}</h3>
+        <h2 className="graph__title">{question.question}</h2>
         <p className="graph__empty">Answer this question to see how everyone answered.</p>
       </li>
     );
@@ -47,6 +47,7 @@ function QuestionResultsItem({
             mine={mine?.answer ?? null}
             breakdownQuery={memberBreakdown(question.qid)}
             variant="compact"
+            headingLevel={2}
             mineState={
               mine
                 ? mineStateOf(member, answeredAt, results.data, mine.day ?? null, underReview)
@@ -63,7 +64,7 @@ function QuestionResultsItem({
         </>
       ) : results.isError ? (
         <>
-          <h3 className="graph__title">{question.question}</h3>
+          <h2 className="graph__title">{question.question}</h2>
           <p className="graph__empty">This graph could not be loaded. Try again in a moment.</p>
         </>
       ) : (

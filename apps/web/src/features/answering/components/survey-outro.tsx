@@ -118,7 +118,8 @@ function CountMyAnswers({ answered }: { answered: number }) {
         </Link>
       </div>
       <p className="count-card__fine">
-        A code by text message proves you are a person. Nobody else sees your number.
+        A code by text message proves you are a person. Staff see your number masked, and reveal it
+        only for a reason they record.
       </p>
     </section>
   );

@@ -10,7 +10,10 @@ export function VisitorGate({ answered, total }: { answered: number; total: numb
         yet: Candor counts only verified people, so bots cannot distort the results.
       </p>
       <ul className="welcome-list">
-        <li>It takes a phone number and a code we text you. Nobody else sees your number.</li>
+        <li>
+          It takes a phone number and a code we text you. Staff see it masked, and reveal it only
+          for a reason they record.
+        </li>
         <li>
           Once you're in, we ask before adding your answers so far to your account; then they are
           counted once.

@@ -210,7 +210,7 @@ function MirrorSurvey({ gid, survey, items }: { gid: string; survey: string; ite
       </p>
       {many ? (
         <>
-          <UnusualAnswers standings={standings} headingLevel={3} />
+          <UnusualAnswers standings={standings} headingLevel={3} region={false} />
           <details className="mirror-survey__all">
             <summary>All {items.length} answers</summary>
             {list}

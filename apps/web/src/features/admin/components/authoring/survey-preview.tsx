@@ -126,7 +126,8 @@ function PreviewFlow({ survey, screens }: { survey: SurveyDetail; screens: Previ
       case 'home':
         return (
           <div className="preview-home">
-            <p className="preview-step__eyebrow">On the home page</p>
+            {/* The step's heading: every screen of the preview has its h1, as respondents' do. */}
+            <h1 className="preview-step__eyebrow">On the home page</h1>
             {screens.brick(survey, () => go({ kind: 'intro' }))}
             <p className="field__hint">
               A {survey.variant.split('_')[1]} brick (the variant sets its size), in the home page’s

@@ -1,16 +1,18 @@
-import { type AdminUser, type Role, RoleSchema } from '@candor/contracts';
+import { type AdminUser, type Role, RoleSchema, maskPhoneNumber } from '@candor/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { toast } from 'sonner';
 import { successToast } from '../../../../lib/toasts';
 import { countryName } from '../../../../lib/country-names';
 import { useAuthStore } from '../../../../lib/auth-store';
-import { type UserChange, adminQueries, useUserChange } from '../../api/admin';
+import { ApiError } from '../../../../lib/api-client';
+import { type UserChange, adminQueries, useRevealNumber, useUserChange } from '../../api/admin';
 import { ROLE_LABELS, actionErrorText } from '../../lib/wording';
 import { ConfirmDialog } from '../confirm-dialog';
 import { type Column, ListPanel, ListTable } from '../list-panel';
 import { usePageParams } from '../use-page-params';
 import { When } from '../when';
+import { RevealNumberDialog } from './reveal-number-dialog';
 
 const STATUS_LABELS: Record<AdminUser['status'], string> = {
   active: 'Active',
@@ -25,6 +27,16 @@ const ROLE_NOTES: Record<Role, string> = {
   moderator: 'They can review signups and written answers.',
   admin: 'They can also manage accounts and read the audit log.',
 };
+
+/**
+ * An account as dialogs, toasts and button labels name it: always masked, even when the list
+ * shows its whole number (an exact search), so a whole number is shown in one place only.
+ */
+const named = (user: AdminUser): string =>
+  user.phone_whole ? maskPhoneNumber(user.phone_number) : user.phone_number;
+
+/** The id of an account's number in the table, to focus it once revealed. */
+const numberId = (uuid: string) => `number-${uuid}`;
 
 function StatusBadge({ status }: { status: AdminUser['status'] }) {
   return <span className={`status-badge status-badge--${status}`}>{STATUS_LABELS[status]}</span>;
@@ -74,7 +86,10 @@ interface Pending {
   change: UserChange;
 }
 
-/** Accounts by phone number: change a role, suspend, lift a suspension (admins only). */
+/**
+ * Accounts by phone number, masked as the API sends them: reveal one for a reason, change a role,
+ * suspend, lift a suspension (admins only). Dialogs and toasts name accounts by masked number.
+ */
 export function UsersPanel() {
   const { params, page, set } = usePageParams();
   const phone = (params.get('phone') ?? '').replace(/\D/g, '');
@@ -82,26 +97,56 @@ export function UsersPanel() {
   const change = useUserChange();
   const me = useAuthStore((s) => s.user?.uuid);
   const [asking, setAsking] = useState<Pending | null>(null);
+  // Whole numbers revealed on this page, by account: kept only while the page is open.
+  const [revealed, setRevealed] = useState<Record<string, string>>({});
+  const [revealing, setRevealing] = useState<AdminUser | null>(null);
+  const reveal = useRevealNumber();
+  const revealError =
+    reveal.error instanceof ApiError ? reveal.error.fieldErrors.reason?.[0] : undefined;
+
+  const askReveal = (user: AdminUser) => {
+    reveal.reset();
+    setRevealing(user);
+  };
+  const runReveal = (user: AdminUser, reason: string) =>
+    reveal.mutate(
+      { uuid: user.uuid, reason },
+      {
+        onSuccess: (shown) => {
+          setRevealed((r) => ({ ...r, [shown.uuid]: shown.phone_number }));
+          setRevealing(null);
+          // The Reveal button is gone: focus goes to the number it revealed, not the page.
+          requestAnimationFrame(() => document.getElementById(numberId(shown.uuid))?.focus());
+        },
+        onError: (err) => {
+          if (err instanceof ApiError && err.fieldErrors.reason) return;
+          setRevealing(null);
+          toast.error(
+            actionErrorText(err, `The number of ${named(user)} could not be shown. Try again.`),
+          );
+        },
+      },
+    );
 
   const run = ({ user, change: c }: Pending) =>
     change.mutate(c, {
       onSuccess: (updated) =>
         successToast(
           c.kind === 'role'
-            ? `${updated.phone_number} is now ${ROLE_LABELS[updated.role].toLowerCase()}`
+            ? `${named(updated)} is now ${ROLE_LABELS[updated.role].toLowerCase()}`
             : c.kind === 'suspend'
-              ? `${updated.phone_number} is suspended`
+              ? `${named(updated)} is suspended`
               : c.kind === 'second-factor/reset'
-                ? `${updated.phone_number} sets up a new authenticator at their next login`
-                : `${updated.phone_number} can log in again`,
+                ? `${named(updated)} sets up a new authenticator at their next login`
+                : `${named(updated)} can log in again`,
         ),
       onError: (err) =>
         toast.error(
           actionErrorText(
             err,
             c.kind === 'role'
-              ? `The role of ${user.phone_number} could not be changed. Try again.`
-              : `${user.phone_number} could not be updated. Try again.`,
+              ? `The role of ${named(user)} could not be changed. Try again.`
+              : `${named(user)} could not be updated. Try again.`,
           ),
         ),
     });
@@ -112,7 +157,7 @@ export function UsersPanel() {
     const { user, change: c } = asking;
     if (c.kind === 'role') {
       return {
-        title: `Make ${user.phone_number} ${c.role === 'admin' ? 'an' : 'a'} ${c.role}?`,
+        title: `Make ${named(user)} ${c.role === 'admin' ? 'an' : 'a'} ${c.role}?`,
         note: `${ROLE_NOTES[c.role]} Their sessions end, so the new role applies when they next log in.`,
         confirm: `Make ${c.role}`,
         danger: c.role === 'admin',
@@ -120,14 +165,14 @@ export function UsersPanel() {
     }
     if (c.kind === 'second-factor/reset') {
       return {
-        title: `Reset the second factor of ${user.phone_number}?`,
+        title: `Reset the second factor of ${named(user)}?`,
         note: 'For a staff member who lost their authenticator. Their sessions end, and their next login with their password sets up a new one. Make sure it is really them asking.',
         confirm: 'Reset second factor',
         danger: true,
       };
     }
     return {
-      title: `Suspend ${user.phone_number}?`,
+      title: `Suspend ${named(user)}?`,
       note: 'They are logged out everywhere, cannot log in, and their answers leave the results until you lift the suspension.',
       confirm: 'Suspend account',
       danger: true,
@@ -139,12 +184,28 @@ export function UsersPanel() {
       header: 'Number',
       rowHeader: true,
       className: 'admin-table__number',
-      cell: (user) => (
-        <span>
-          {user.phone_number}
-          {user.uuid === me ? <span className="you-badge">You</span> : null}
-        </span>
-      ),
+      cell: (user) => {
+        const whole = revealed[user.uuid] ?? (user.phone_whole ? user.phone_number : null);
+        return (
+          <span className="admin-number">
+            <span id={numberId(user.uuid)} className="admin-number__value" tabIndex={-1}>
+              {whole ?? user.phone_number}
+            </span>
+            {user.uuid === me ? <span className="you-badge">You</span> : null}
+            {whole || user.uuid === me ? null : (
+              <button
+                type="button"
+                className="button admin-number__reveal"
+                aria-label={`Reveal the number ${named(user)}`}
+                aria-haspopup="dialog"
+                onClick={() => askReveal(user)}
+              >
+                Reveal
+              </button>
+            )}
+          </span>
+        );
+      },
     },
     { header: 'Country', cell: (user) => countryName(user.country) },
     {
@@ -152,7 +213,7 @@ export function UsersPanel() {
       cell: (user) => (
         <select
           className="input input--compact"
-          aria-label={`Role of ${user.phone_number}`}
+          aria-label={`Role of ${named(user)}`}
           value={user.role}
           disabled={busy(user.uuid)}
           onChange={(e) => {
@@ -181,7 +242,7 @@ export function UsersPanel() {
               type="button"
               className="button"
               disabled={busy(user.uuid)}
-              aria-label={`Reset second factor of ${user.phone_number}`}
+              aria-label={`Reset second factor of ${named(user)}`}
               onClick={() =>
                 setAsking({ user, change: { uuid: user.uuid, kind: 'second-factor/reset' } })
               }
@@ -194,7 +255,7 @@ export function UsersPanel() {
               type="button"
               className="button"
               disabled={busy(user.uuid)}
-              aria-label={`Lift the suspension of ${user.phone_number}`}
+              aria-label={`Lift the suspension of ${named(user)}`}
               onClick={() => run({ user, change: { uuid: user.uuid, kind: 'unsuspend' } })}
             >
               Lift suspension
@@ -204,7 +265,7 @@ export function UsersPanel() {
               type="button"
               className="button button--danger-outline"
               disabled={busy(user.uuid)}
-              aria-label={`Suspend ${user.phone_number}`}
+              aria-label={`Suspend ${named(user)}`}
               onClick={() => setAsking({ user, change: { uuid: user.uuid, kind: 'suspend' } })}
             >
               Suspend
@@ -238,19 +299,32 @@ export function UsersPanel() {
       page={page}
       onPage={(p) => set({ page: p })}
       after={
-        <ConfirmDialog
-          open={asking !== null}
-          title={dialog.title}
-          confirmLabel={dialog.confirm}
-          danger={dialog.danger}
-          onCancel={() => setAsking(null)}
-          onConfirm={() => {
-            if (asking) run(asking);
-            setAsking(null);
-          }}
-        >
-          <p>{dialog.note}</p>
-        </ConfirmDialog>
+        <>
+          <RevealNumberDialog
+            key={revealing?.uuid ?? 'none'}
+            masked={revealing ? named(revealing) : ''}
+            open={revealing !== null}
+            busy={reveal.isPending}
+            error={revealError}
+            onReveal={(reason) => {
+              if (revealing) runReveal(revealing, reason);
+            }}
+            onCancel={() => setRevealing(null)}
+          />
+          <ConfirmDialog
+            open={asking !== null}
+            title={dialog.title}
+            confirmLabel={dialog.confirm}
+            danger={dialog.danger}
+            onCancel={() => setAsking(null)}
+            onConfirm={() => {
+              if (asking) run(asking);
+              setAsking(null);
+            }}
+          >
+            <p>{dialog.note}</p>
+          </ConfirmDialog>
+        </>
       }
     >
       {(rows, stale) => (
