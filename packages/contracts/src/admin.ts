@@ -14,6 +14,8 @@ export const AuditActionSchema = z.enum([
   'user.suspend',
   'user.unsuspend',
   'user.second_factor_reset',
+  'user.passkey_add',
+  'user.passkey_remove',
   'results.export',
   'survey.create',
   'survey.update',
