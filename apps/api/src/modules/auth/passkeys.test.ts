@@ -247,6 +247,19 @@ describe.each(engines)('staff passkeys on %s', (engine) => {
     );
   });
 
+  it('refuses an answer to a challenge made for adding a passkey, not for a login', async () => {
+    const who = await staff();
+    const { authenticator } = await addPasskey(who);
+    const registration = await registrationOptions(who);
+    const { step, options } = await passkeyStep(who);
+    refused(
+      await answer(
+        step.challenge,
+        authenticator.assert(options, { challenge: registration.challenge }),
+      ),
+    );
+  });
+
   it('refuses a signature counter that did not go up (a cloned authenticator)', async () => {
     const who = await staff();
     const { authenticator } = await addPasskey(who);
