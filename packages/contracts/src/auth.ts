@@ -232,7 +232,7 @@ export const PasskeyRegistrationOptionsSchema = z.object({
     })
     .optional(),
   attestation: z.enum(['none', 'indirect', 'direct', 'enterprise']).optional(),
-  hints: z.array(z.string()).optional(),
+  hints: z.array(z.enum(['hybrid', 'security-key', 'client-device'])).optional(),
   extensions: z.record(z.string(), z.unknown()).optional(),
 });
 export type PasskeyRegistrationOptions = z.infer<typeof PasskeyRegistrationOptionsSchema>;

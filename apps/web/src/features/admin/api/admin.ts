@@ -6,6 +6,7 @@ import type {
   AuditEntryList,
   BreakdownDimension,
   OperatorQuestionResults,
+  PasskeyList,
   PageViewStats,
   PanelCompletionCounts,
   PendingAnswer,
@@ -18,6 +19,7 @@ import type {
 import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import type { BreakdownQuery } from '../../../components/results/question-graph';
 import { apiDownload, apiPost, apiRequest } from '../../../lib/api-client';
+import { addPasskey } from '../../../lib/passkeys';
 import { saveFile } from '../../../lib/save-file';
 
 const base = '/v1/admin';
@@ -56,6 +58,12 @@ export const adminQueries = {
           signal,
         }),
       placeholderData: keepPreviousData,
+    }),
+  /** The signed-in staff member's own passkeys (decision 024). */
+  passkeys: () =>
+    queryOptions({
+      queryKey: [...adminQueries.all(), 'passkeys'] as const,
+      queryFn: ({ signal }) => apiRequest<PasskeyList>(`${base}/passkeys/`, { signal }),
     }),
   usersAll: () => [...adminQueries.all(), 'users'] as const,
   users: (phone: string, page: number) =>
@@ -213,6 +221,33 @@ export function useUserChange() {
       Promise.all([
         queryClient.invalidateQueries({ queryKey: adminQueries.usersAll() }),
         queryClient.invalidateQueries({ queryKey: adminQueries.signupsAll() }),
+        queryClient.invalidateQueries({ queryKey: adminQueries.auditLogAll() }),
+      ]),
+  });
+}
+
+/** Adds a passkey to one's own account (the browser's prompt, then the API); refreshes the list. */
+export function useAddPasskey() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => addPasskey(),
+    onSettled: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: adminQueries.passkeys().queryKey }),
+        queryClient.invalidateQueries({ queryKey: adminQueries.auditLogAll() }),
+      ]),
+  });
+}
+
+/** Removes one of one's own passkeys; refreshes the list and the audit log. */
+export function useRemovePasskey() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (passkeyId: string) =>
+      apiRequest<undefined>(`${base}/passkeys/${id(passkeyId)}/`, { method: 'DELETE' }),
+    onSettled: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: adminQueries.passkeys().queryKey }),
         queryClient.invalidateQueries({ queryKey: adminQueries.auditLogAll() }),
       ]),
   });
