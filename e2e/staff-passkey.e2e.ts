@@ -117,9 +117,10 @@ async function passkeyLogins(people: People, size: string, options: BrowserConte
   await expect.poll(() => list.getByRole('listitem').count()).toBe(1);
   await expect(list.textContent()).resolves.toMatch(/last used/);
   await list.getByRole('button', { name: /^Remove / }).click();
-  await page.getByRole('dialog', { name: 'Remove this passkey?' }).waitFor();
+  const dialog = page.getByRole('dialog', { name: 'Remove this passkey?' });
+  await dialog.waitFor();
   await screenshot(page, `staff-passkey-remove-${size}`, { fullPage: false });
-  await page.getByRole('button', { name: 'Remove passkey' }).click();
+  await dialog.getByRole('button', { name: 'Remove passkey' }).click();
   await page.getByText('No passkeys yet').waitFor();
   await logOut();
   await logInWithPassword();

@@ -85,12 +85,14 @@ export function SecondFactorScreen() {
   const loggedIn = async (tokens: TokenPair) => {
     await startSession(tokens);
     dismissErrorToasts();
-    useFlowStore.getState().reset();
     successToast('Logged In');
     // Just set up the app: offer a passkey for the next logins (where the browser can make one).
+    // The step is forgotten once this screen is left: forgotten before, it would go back to the
+    // password while the next screen loads.
     await navigate(enrol && passkeysAvailable() ? '/login/passkey' : afterLoginPath(), {
       replace: true,
     });
+    useFlowStore.getState().reset();
   };
 
   const onSubmit = form.handleSubmit(async ({ code }) => {
@@ -193,7 +195,7 @@ export function SecondFactorScreen() {
             {askingPasskey ? 'Waiting for your passkey…' : 'Use your passkey'}
           </button>
         </div>
-        <p className="second-factor__or">Or enter a code from your authenticator app</p>
+        <p className="second-factor__or">or use a code</p>
         {codeForm}
       </AuthCard>
     );
