@@ -171,6 +171,8 @@ export const logRedactPaths = [
   '*.challenge',
   '*.secret',
   '*.uri',
+  // A passkey's answer or new credential (signature, attestation, client data).
+  'req.body.response',
   '*.to',
   // Answers are personal: what someone chose or wrote never reaches a log line.
   'req.body.choice',

@@ -161,6 +161,16 @@ describe.each(engines)('staff passkeys on %s', (engine) => {
     expect(code.statusCode, code.body).toBe(200);
   });
 
+  it('documents the passkey routes in the OpenAPI document', async () => {
+    const doc = json<{ paths: Record<string, Record<string, unknown>> }>(
+      await get(app, '/api/docs/json'),
+    );
+    expect(Object.keys(doc.paths['/api/token/passkey/options/']!)).toEqual(['post']);
+    expect(Object.keys(doc.paths['/api/token/passkey/']!)).toEqual(['post']);
+    expect(Object.keys(doc.paths['/api/v1/admin/passkeys/']!).sort()).toEqual(['get', 'post']);
+    expect(Object.keys(doc.paths['/api/v1/admin/passkeys/{id}/']!)).toEqual(['delete']);
+  });
+
   it('keeps passkeys to staff sessions: 401 without one, 403 for a member', async () => {
     expect((await get(app, '/api/v1/admin/passkeys/')).statusCode).toBe(401);
     expect((await post(app, '/api/v1/admin/passkeys/options/', {})).statusCode).toBe(401);
