@@ -1,6 +1,7 @@
 import type { BrowserContextOptions, CDPSession, Page } from 'playwright-core';
 import { describe, expect, inject } from 'vitest';
 import { call, token } from './api';
+import { axeViolations } from './axe';
 import { desktop, phone } from './chromium';
 import { type People, it } from './fixtures';
 import { fillPhone, screenshot, toast } from './screens';
@@ -80,6 +81,7 @@ async function passkeyLogins(people: People, size: string, options: BrowserConte
   await page.waitForURL(`${baseURL}/login/passkey`);
   await page.getByRole('heading', { level: 1, name: 'Add a passkey' }).waitFor();
   await screenshot(page, `staff-passkey-offer-${size}`);
+  expect(await axeViolations(page)).toEqual([]);
   await page.getByRole('button', { name: 'Add a passkey' }).click();
   await toast(page, 'Passkey added').waitFor();
   await page.waitForURL(`${baseURL}/`);
@@ -92,12 +94,14 @@ async function passkeyLogins(people: People, size: string, options: BrowserConte
   await expect.poll(() => list.getByRole('listitem').count()).toBe(1);
   await expect(list.textContent()).resolves.toMatch(/Passkey.*Added.*not used yet.*this device/);
   await screenshot(page, `staff-passkey-list-${size}`);
+  expect(await axeViolations(page)).toEqual([]);
 
   // Log out, then in again: the password, then the passkey (no code typed).
   await logOut();
   await logInWithPassword();
   await page.getByRole('heading', { level: 1, name: 'Use your passkey' }).waitFor();
   await screenshot(page, `staff-passkey-login-${size}`);
+  expect(await axeViolations(page)).toEqual([]);
   await page.getByRole('button', { name: 'Use your passkey' }).click();
   await page.waitForURL(`${baseURL}/`);
   await toast(page, 'Logged In').waitFor();

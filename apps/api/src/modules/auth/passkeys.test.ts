@@ -294,6 +294,25 @@ describe.each(engines)('staff passkeys on %s', (engine) => {
     expect(results.map((r) => r.statusCode).sort()).toEqual([200, 400, 400, 400]);
   });
 
+  it('keeps only the newest few challenges of an account: options asked again and again pile up nothing', async () => {
+    const who = await staff();
+    const { authenticator } = await addPasskey(who);
+    const { step, options: oldest } = await passkeyStep(who);
+    for (let i = 0; i < 20; i += 1) {
+      now += 1000;
+      const res = await post(app, '/api/token/passkey/options/', { challenge: step.challenge });
+      expect(res.statusCode).toBe(200);
+    }
+    const rows = await database.db
+      .select()
+      .from(webauthnChallenges)
+      .innerJoin(users, eq(users.id, webauthnChallenges.userId))
+      .where(eq(users.uuid, who.uuid));
+    expect(rows).toHaveLength(5);
+    // The first options' challenge went with the crowd: its answer is refused.
+    refused(await answer(step.challenge, authenticator.assert(oldest)));
+  });
+
   it('refuses an answer to a challenge past its few minutes', async () => {
     const who = await staff();
     const { authenticator } = await addPasskey(who);

@@ -1,10 +1,13 @@
-import { and, asc, count, eq, gt, isNull, lt, lte, or, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, isNull, lt, lte, notInArray, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { staffPasskeys, staffTotp, webauthnChallenges } from '../../db/schema.js';
 
 export type StaffTotpRow = typeof staffTotp.$inferSelect;
 export type StaffPasskeyRow = typeof staffPasskeys.$inferSelect;
 export type NewStaffPasskey = typeof staffPasskeys.$inferInsert;
+/** Live WebAuthn challenges an account keeps: a few browser tabs' worth. */
+const CHALLENGES_KEPT = 5;
+
 /** The ceremony a WebAuthn challenge was made for: a login's second step, or adding a passkey. */
 export type WebauthnPurpose = 'login' | 'register';
 
@@ -129,7 +132,10 @@ export function createSecondFactorRepository(db: Db) {
       return rows.length > 0;
     },
 
-    /** Keeps a WebAuthn challenge until `expiresAt`; the account's expired ones go. */
+    /**
+     * Keeps a WebAuthn challenge until `expiresAt`. The account's expired ones go, and so do all
+     * but its newest few: asking for options again and again piles up no rows.
+     */
     async putChallenge(
       userId: number,
       purpose: WebauthnPurpose,
@@ -137,10 +143,24 @@ export function createSecondFactorRepository(db: Db) {
       expiresAt: Date,
       now: Date,
     ): Promise<void> {
+      await db.insert(webauthnChallenges).values({ challenge, userId, purpose, expiresAt });
+      const kept = db
+        .select({ challenge: webauthnChallenges.challenge })
+        .from(webauthnChallenges)
+        .where(and(eq(webauthnChallenges.userId, userId), gt(webauthnChallenges.expiresAt, now)))
+        .orderBy(desc(webauthnChallenges.expiresAt))
+        .limit(CHALLENGES_KEPT);
       await db
         .delete(webauthnChallenges)
-        .where(and(eq(webauthnChallenges.userId, userId), lte(webauthnChallenges.expiresAt, now)));
-      await db.insert(webauthnChallenges).values({ challenge, userId, purpose, expiresAt });
+        .where(
+          and(
+            eq(webauthnChallenges.userId, userId),
+            or(
+              lte(webauthnChallenges.expiresAt, now),
+              notInArray(webauthnChallenges.challenge, kept),
+            ),
+          ),
+        );
     },
 
     /**
