@@ -257,6 +257,19 @@ describe.each(engines)('staff passkeys on %s', (engine) => {
     );
   });
 
+  it('counts one of two answers signed with the same counter at once (a clone racing the original)', async () => {
+    const who = await staff();
+    const { authenticator } = await addPasskey(who);
+    const first = await passkeyStep(who);
+    const second = await passkeyStep(who);
+    // Both past the stored counter (0), each over its own challenge: only the counter tells.
+    const results = await Promise.all([
+      answer(first.step.challenge, authenticator.assert(first.options, { counter: 1 })),
+      answer(second.step.challenge, authenticator.assert(second.options, { counter: 1 })),
+    ]);
+    expect(results.map((r) => r.statusCode).sort()).toEqual([200, 400]);
+  });
+
   it('refuses an answer to a challenge made for adding a passkey, not for a login', async () => {
     const who = await staff();
     const { authenticator } = await addPasskey(who);
