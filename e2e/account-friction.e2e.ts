@@ -5,7 +5,7 @@
 // signup told why.
 import type { BrowserContextOptions, Locator, Page } from 'playwright-core';
 import { describe, expect, inject } from 'vitest';
-import { call, outboxCount, waitForCode } from './api';
+import { call, loginSecret, outboxCount, waitForCode } from './api';
 import { axeViolations } from './axe';
 import { desktop, phone } from './chromium';
 import { type People, it } from './fixtures';
@@ -169,6 +169,18 @@ describe.each(sizes)('account screens at the %s size', (size, viewport) => {
     await focused(password);
     await noSeriousAxe(page);
     await screenshot(page, `friction-set-password-short-${size}`);
+
+    // A common one is refused on the device (the server only sees the login secret), and
+    // nothing is sent.
+    const sent: string[] = [];
+    page.on('request', (r) => {
+      if (r.url().includes('/set-password/')) sent.push(r.url());
+    });
+    await password.fill('Password123');
+    await page.getByRole('button', { name: 'Save and continue' }).click();
+    await invalidWith(password, 'This password is too common');
+    await focused(password);
+    expect(sent).toEqual([]);
     watch.assertNoErrors();
     await context.close();
   });
@@ -315,7 +327,7 @@ describe('a device its owner used (decision 022)', () => {
     }
     // A client the number has never seen waits now, even with the right password.
     const stranger = await call('/api/token/', {
-      body: { phone_number: who.e164, password: who.password },
+      body: { phone_number: who.e164, password: await loginSecret(who) },
       ip: '198.51.100.7',
     });
     expect(stranger.status).toBe(429);

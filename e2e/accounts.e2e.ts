@@ -13,6 +13,18 @@ const fillUkPhone = (page: Page, who: Person) => fillPhone(page, 'GB', who.natio
 const signUp = (page: Page, who: Person, password: string, shots = '') =>
   signUpWith(page, { ...who, password, shots });
 const logIn = (page: Page, who: Person, password: string) => logInWith(page, { ...who, password });
+/**
+ * Everything the page sends (address, headers, body), to show that a password typed in it never
+ * leaves it: the API gets the login secret made on the device (decision 020).
+ */
+function recordSent(page: Page): string[] {
+  const sent: string[] = [];
+  page.on('request', (r) => {
+    sent.push(`${r.url()}\n${JSON.stringify(r.headers())}\n${r.postData() ?? ''}`);
+  });
+  return sent;
+}
+
 /** A refusal said in the account card (not a toast, which would cover its heading on a phone). */
 const cardAlert = (page: Page, text: string) =>
   page.locator('.auth-card [role="alert"]', { hasText: text });
@@ -23,11 +35,25 @@ describe('accounts in Chromium', () => {
   }) => {
     const { context, page, watch, who } = await people.newPage(desktop, people.person('GB'));
     const password = who.password;
+    const sent = recordSent(page);
     await signUp(page, who, password, 'desktop');
     await expect(page.getByRole('button', { name: 'Log out' }).isVisible()).resolves.toBe(true);
 
     // The access token lives 2 s in these tests: after a reload past it, one refresh restores it.
-    await page.waitForTimeout(2500);
+    // Its own expiry is waited for (and the second it counts in), not a fixed time: a request
+    // in the background (the vault's first sync) may have refreshed it meanwhile.
+    await page.waitForFunction(
+      () => {
+        const payload = localStorage.getItem('AuthToken')?.split('.')[1];
+        if (!payload) return false;
+        const { exp } = JSON.parse(atob(payload.replace(/-/g, '+').replace(/_/g, '/'))) as {
+          exp: number;
+        };
+        return Date.now() > (exp + 1) * 1000 + 200;
+      },
+      undefined,
+      { polling: 100, timeout: 10_000 },
+    );
     const refreshes: string[] = [];
     page.on('request', (r) => {
       if (r.url().endsWith('/api/token/refresh/')) refreshes.push(r.url());
@@ -49,6 +75,12 @@ describe('accounts in Chromium', () => {
       localStorage.getItem('RefreshToken'),
     ]);
     expect(tokens.every(Boolean)).toBe(true);
+
+    // Choosing the password and logging in sent its login secret, never the password.
+    const secrets = sent.filter((r) => /\/api\/(token|v1\/user\/set-password)\/\n/.test(r));
+    expect(secrets).toHaveLength(2);
+    for (const r of secrets) expect(r).toMatch(/"password":"cs1\.[\w-]{43}"/);
+    expect(sent.filter((r) => r.includes(password))).toEqual([]);
     watch.assertNoErrors();
     await context.close();
   });

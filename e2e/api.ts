@@ -12,6 +12,7 @@ import {
   type User,
   type VerifyResponse,
   needsSecondFactor,
+  passwordSecrets,
 } from '@candor/contracts';
 import { messagesTo } from '../apps/api/src/test/outbox';
 import { expect, inject } from 'vitest';
@@ -69,6 +70,22 @@ export async function secondStepByApi(
   return (await res.json()) as TokenPair;
 }
 
+const secrets = new Map<string, Promise<string>>();
+
+/**
+ * What the web app sends as the password: its login secret, made on the device from the
+ * password and the number (decision 020). The API is called as the web app calls it.
+ */
+export function loginSecret(who: Pick<Caller, 'e164' | 'password'>): Promise<string> {
+  const key = `${who.e164} ${who.password}`;
+  let secret = secrets.get(key);
+  if (!secret) {
+    secret = passwordSecrets(who.password, who.e164).then((s) => s.login);
+    secrets.set(key, secret);
+  }
+  return secret;
+}
+
 /** Staff sessions of this file, by number: a code is good once, so a session is kept. */
 const staffSessions = new Map<string, Promise<TokenPair>>();
 
@@ -78,7 +95,7 @@ const staffSessions = new Map<string, Promise<TokenPair>>();
  */
 export async function logInByApi(who: Caller): Promise<{ status: number; access?: string }> {
   const res = await call('/api/token/', {
-    body: { phone_number: who.e164, password: who.password },
+    body: { phone_number: who.e164, password: await loginSecret(who) },
     ip: who.ip,
   });
   const body = (await res.json()) as Partial<LoginResponse>;
@@ -142,7 +159,7 @@ export async function signUpByApi(
   const created = await call('/api/v1/user/create/', {
     body: {
       phone_number: who.e164,
-      password: who.password,
+      password: await loginSecret(who),
       country: who.country,
       ...profile,
     } satisfies Partial<SignupRequest>,
@@ -165,7 +182,7 @@ export async function eraseIfPresent(who: Caller): Promise<void> {
   const { status, access } = await logInByApi(who);
   if (status !== 200) return;
   const res = await call('/api/v1/user/delete/', {
-    body: { password: who.password },
+    body: { password: await loginSecret(who) },
     token: access,
     ip: who.ip,
   });

@@ -5,6 +5,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { passwordSecrets } from '@candor/contracts';
 import type { TestProject } from 'vitest/node';
 import { findChromium } from './chromium';
 import { keepSecret, nextCode, totpDir } from './second-factor';
@@ -68,9 +69,10 @@ async function enrolFirstAdmin(
     if (res.status !== 200) throw new Error(`${path}: ${res.status} ${await res.text()}`);
     return (await res.json()) as Record<string, unknown>;
   };
+  // The web app's login secret for the password (decision 020), as the login screen sends it.
   const { challenge } = await post('/api/token/', {
     phone_number: admin.e164,
-    password: admin.password,
+    password: (await passwordSecrets(admin.password, admin.e164)).login,
   });
   const { secret } = await post('/api/token/totp/enrol/', { challenge });
   keepSecret(admin.e164, secret as string, dir);

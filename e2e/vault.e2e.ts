@@ -3,7 +3,7 @@
 // vault carries them, and the credential, from one browser to another.
 import type { Page } from 'playwright-core';
 import { describe, expect } from 'vitest';
-import { call, outboxCount, sampleSurvey, waitForCode } from './api';
+import { call, loginSecret, outboxCount, sampleSurvey, waitForCode } from './api';
 import { desktop, phone } from './chromium';
 import { it } from './fixtures';
 import { logAnswers, logIn, questionHeading, screenshot, storedAnswers } from './screens';
@@ -101,7 +101,11 @@ describe("a member's second device", () => {
     const otp = await waitForCode(member.e164, before);
     const password = `${member.password} again`;
     const reset = await call('/api/v1/user/set-password/', {
-      body: { phone_number: member.e164, otp, password },
+      body: {
+        phone_number: member.e164,
+        otp,
+        password: await loginSecret({ e164: member.e164, password }),
+      },
       ip: member.ip,
     });
     expect(reset.status).toBe(200);

@@ -341,6 +341,8 @@ export async function buildApp({
     results,
     keys: deriveCredentialKeys(secrets),
     legacyRespondent: (uuid) => respondentIds.find(uuid),
+    // Decorated below; called only once a request runs.
+    vacuumAfterDelete: () => app.erasureVacuum.erased(),
     profileKey: deriveProfileKey(secrets),
     mixMinPeople: config.mixing.minPeople,
     mixMaxWaitSeconds: config.mixing.maxWaitSeconds,

@@ -89,3 +89,14 @@ export const AnswerProfileSchema = z
   })
   .strict();
 export type AnswerProfile = z.infer<typeof AnswerProfileSchema>;
+
+/**
+ * `POST /v1/surveys/{gid}/answers/withdrawal/` with the survey's credential: every answer and
+ * rating it gave leaves the results and the database, those waiting to be mixed included, and
+ * the credential answers nothing more (decision 020, slice 4). Again: the same reply.
+ */
+export const WithdrawalSchema = z.object({
+  gid: z.string(),
+  withdrawn: z.literal(true),
+});
+export type Withdrawal = z.infer<typeof WithdrawalSchema>;

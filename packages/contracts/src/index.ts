@@ -14,3 +14,4 @@ export * from './operator-results.js';
 export * from './authoring.js';
 export * from './panels.js';
 export * from './relative-time.js';
+export * from './password-secrets.js';

@@ -1,5 +1,6 @@
 // `npm run create-admin` as a person runs it: a real process on an embedded data folder.
 import { spawn } from 'node:child_process';
+import { passwordSecrets } from '@candor/contracts';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -88,13 +89,14 @@ describe('npm run create-admin', () => {
       try {
         const old = await post(app, '/api/token/', {
           phone_number: '+447700900123',
-          password: 'first admin passphrase',
+          password: (await passwordSecrets('first admin passphrase', '+447700900123')).login,
         });
         expect(old.statusCode).toBe(400);
         // The password, then an authenticator app set up at this first login (decision 024).
         const login = await staffLogin(app, {
           phone: '+447700900123',
-          password: 'second admin passphrase',
+          // The web app sends the password's login secret, made on the device (decision 020).
+          password: (await passwordSecrets('second admin passphrase', '+447700900123')).login,
         });
         const me = await get(app, '/api/v1/user/detail/', { token: login.access });
         expect(json(me)).toMatchObject({
@@ -107,7 +109,7 @@ describe('npm run create-admin', () => {
         // The refused runs created nobody.
         const nobody = await post(app, '/api/token/', {
           phone_number: '+12025550123',
-          password: 'password123',
+          password: (await passwordSecrets('password123', '+12025550123')).login,
         });
         expect(nobody.statusCode).toBe(400);
       } finally {

@@ -503,6 +503,15 @@ export const answerInbox = pgTable('answer_inbox', {
 });
 
 /**
+ * Credentials whose holder withdrew their answers from their device (decision 020, slice 4):
+ * a hash of the credential under its own label, so it matches no stored tag or receipt. The
+ * mixer drops what waits for one of these, and the credential answers nothing more. No time.
+ */
+export const credentialWithdrawals = pgTable('credential_withdrawals', {
+  key: text('key').primaryKey(),
+});
+
+/**
  * The member's vault (decision 020): sealed in their browser under a key the server never sees,
  * one of a few lengths (contracts VAULT_SIZES). Goes with the account.
  */

@@ -16,6 +16,7 @@ export const statusOfCode: Record<ErrorCode, number> = {
   NOT_ANSWERED: 409,
   ANSWERS_EXIST: 409,
   CREDENTIAL_ISSUED: 409,
+  ANSWERS_WITHDRAWN: 409,
   INVALID_STATE: 409,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
@@ -40,6 +41,8 @@ const defaultDetail: Record<ErrorCode, string> = {
   INVALID_STATE: 'The survey is not in a state that allows this.',
   ANSWER_FIRST: 'Answer the question to see how everyone answered.',
   CREDENTIAL_INVALID: 'This answer credential is not valid for this survey.',
+  ANSWERS_WITHDRAWN:
+    'The answers to this survey were withdrawn from this device: it takes no more of them.',
   CREDENTIAL_ISSUED:
     'This account already has its credential for this survey, on the device that asked first.',
   PAYLOAD_TOO_LARGE: 'The request body is too large.',

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { passwordSecrets } from '@candor/contracts';
 import { burnPasswordCheck, hashPassword, passwordProblem, verifyPassword } from './passwords.js';
 
 describe('password hashing (scrypt)', () => {
@@ -33,6 +34,13 @@ describe('passwordProblem', () => {
     expect(passwordProblem('correct horse battery staple')).toBeNull();
     expect(passwordProblem('lowercaseonlybutlong')).toBeNull();
     expect(passwordProblem('ü'.repeat(4) + 'ñandú!')).toBeNull();
+  });
+
+  it("takes the web app's login secret as it is: the device checked the password", async () => {
+    const { login } = await passwordSecrets('iloveyou', '+447700900123');
+    expect(passwordProblem(login)).toBeNull();
+    // What a client that is not the web app sends is still checked as a password.
+    expect(passwordProblem('iloveyou')).toMatch(/too common/);
   });
 
   it('refuses short, overlong and common passwords with a reason', () => {

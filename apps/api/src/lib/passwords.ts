@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { promisify } from 'node:util';
-import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '@candor/contracts';
+import { isLoginSecret, passwordProblem as checkPassword } from '@candor/contracts';
 import { dictionary } from '@zxcvbn-ts/language-common';
 
 const scrypt = promisify(crypto.scrypt) as (
@@ -80,23 +80,13 @@ export async function burnPasswordCheck(password: string): Promise<false> {
 let common: Set<string> | undefined;
 
 /**
- * The reason a password is refused, in words, or null when it is fine. Only length and the
- * common-password list: no composition rules (NIST SP 800-63B).
+ * The reason a password is refused, in words, or null when it is fine (the contracts' rule,
+ * with the common-password list). A login secret (`cs1.`, decision 020) is what the web app
+ * sends: it is made on the device, which checked the password itself against the same rule
+ * and list, since only the device ever has it.
  */
 export function passwordProblem(password: string): string | null {
-  if (password.length < PASSWORD_MIN_LENGTH) {
-    return `Use at least ${PASSWORD_MIN_LENGTH} characters.`;
-  }
-  if (password.length > PASSWORD_MAX_LENGTH) {
-    return `Use at most ${PASSWORD_MAX_LENGTH} characters.`;
-  }
+  if (isLoginSecret(password)) return null;
   common ??= new Set(dictionary['passwords-common']);
-  const lowered = password.toLowerCase();
-  if (common.has(lowered) || common.has(lowered.trim())) {
-    return 'This password is too common: it is on a list of passwords that attackers try first.';
-  }
-  if (/^(.)\1+$/u.test(password)) {
-    return 'This password is too common: it repeats one character.';
-  }
-  return null;
+  return checkPassword(password, common);
 }

@@ -7,9 +7,11 @@ import {
   needsSecondFactor,
 } from '@candor/contracts';
 import { create } from 'zustand';
+import type { VaultSecret } from './vault';
 import { apiPost, apiRequest, onSessionEnded } from './api-client';
 import { deviceHeaders, keepDeviceToken } from './device-token';
 import { forgetAccountOnDevice } from './local-answers';
+import { secretsFor } from './password-secrets';
 import { clearSurveyPosition } from './survey-storage';
 import { clearTokens, readTokens, storeTokens, tokenSubject } from './tokens';
 
@@ -27,21 +29,19 @@ interface AuthState {
   initialLoading: boolean;
   restore: () => Promise<void>;
   /**
-   * Phone and password: a member is logged in (the user); staff get their second step (decision
-   * 024), and the password's vault key is held in memory for the session that follows it.
+   * Phone and password as typed: the API gets the password's login secret, never the password
+   * (decision 020). A member is logged in (the user); staff get their second step (decision
+   * 024), and the password's vault secret is held in memory for the session that follows it.
    */
   login: (credentials: LoginRequest) => Promise<User | SecondFactorRequired>;
   /**
-   * Stores tokens from signup/verify/reset and loads the user. With the password just typed
-   * (set-password) the member's vault is opened with it; without, with a signup's held key or
-   * this device's own.
+   * Stores tokens from signup/verify/reset and loads the user. With the secret of the password
+   * just typed (set-password) the member's vault is opened with it; without, with a held
+   * secret (staff's second step) or this device's own key.
    */
-  startSession: (tokens: TokenPair, opts?: { password?: string }) => Promise<User>;
-  /**
-   * A signup screen that takes the password before the code: derives the vault's wrapping key
-   * now and holds it in memory only, for the session that starts after the code.
-   */
-  holdSignupPassword: (password: string) => Promise<void>;
+  startSession: (tokens: TokenPair, opts?: { secret?: VaultSecret }) => Promise<User>;
+  /** Holds a password's vault secret in memory only, for the session after a second step. */
+  holdVaultSecret: (secret: VaultSecret) => Promise<void>;
   logout: () => Promise<void>;
   /** Forgets the session in this browser only (the account is gone: nothing to revoke). */
   endSession: () => void;
@@ -51,15 +51,15 @@ interface AuthState {
 const fetchUser = () => apiRequest<User>('/v1/user/detail/');
 
 /**
- * Opens the member's vault (decision 020) in the background: with the password just typed, a
- * signup's held wrapping key, or this device's key after a reload; then syncs once and keeps
- * the sync schedule. A session never waits for it, nor fails with it (useVaultStore says how
- * it went).
+ * Opens the member's vault (decision 020) in the background: with the secret of the password
+ * just typed, a held one, or this device's key after a reload; then syncs once and keeps the
+ * sync schedule. A session never waits for it, nor fails with it (useVaultStore says how it
+ * went).
  */
-function openVault(uuid: string, password?: string): void {
+function openVault(uuid: string, typed?: VaultSecret): void {
   vault()
     .then(async (v) => {
-      const secret = password ?? v.takeSignupWrapping();
+      const secret = typed ?? v.takeHeldSecret();
       await (secret ? v.unlockVault(uuid, secret) : v.resumeVault(uuid));
       await v.startVaultSchedule();
     })
@@ -105,17 +105,20 @@ export const useAuthStore = create<AuthState>()((set, get) => ({
   async login(credentials) {
     set({ loading: true });
     try {
+      const { login, vaultRoot } = await secretsFor(credentials.password, credentials.phone_number);
+      const typed = { vaultRoot, password: credentials.password };
       // With this device's token for the number, and keeping the one the login returns.
-      const signedIn = await apiPost<LoginResponse>('/token/', credentials, {
+      const body: LoginRequest = { phone_number: credentials.phone_number, password: login };
+      const signedIn = await apiPost<LoginResponse>('/token/', body, {
         headers: await deviceHeaders(credentials.phone_number),
         onHeaders: (headers) => keepDeviceToken(credentials.phone_number, headers),
       });
       if (needsSecondFactor(signedIn)) {
         // No session yet: the vault opens with this password once the second step gives one.
-        await get().holdSignupPassword(credentials.password);
+        await get().holdVaultSecret(typed);
         return signedIn;
       }
-      return await get().startSession(signedIn, { password: credentials.password });
+      return await get().startSession(signedIn, { secret: typed });
     } catch (err) {
       clearTokens();
       set({ auth: false, user: null });
@@ -130,12 +133,12 @@ export const useAuthStore = create<AuthState>()((set, get) => ({
     set({ auth: true });
     const user = await fetchUser();
     set({ user });
-    openVault(user.uuid, opts?.password);
+    openVault(user.uuid, opts?.secret);
     return user;
   },
 
-  async holdSignupPassword(password) {
-    await (await vault()).holdSignupPassword(password);
+  async holdVaultSecret(secret) {
+    (await vault()).holdVaultSecret(secret);
   },
 
   async logout() {

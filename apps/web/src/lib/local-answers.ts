@@ -43,6 +43,12 @@ export interface LocalAnswersApi {
   deviceProfile(): Promise<OwnProfile | null>;
   /** Keeps it on this device (and, at the next sync, in the vault). */
   saveDeviceProfile(profile: OwnProfile): Promise<void>;
+  /** Whether this device holds survey `gid`'s credential, which can withdraw its answers. */
+  canWithdraw(gid: string): Promise<boolean>;
+  /** Withdraws the member's answers to survey `gid` with its credential (decision 020). */
+  withdrawSurvey(gid: string): Promise<void>;
+  /** Whether the member withdrew survey `gid`'s answers (here or on another device). */
+  isWithdrawn(gid: string): Promise<boolean>;
 }
 
 /**
@@ -103,6 +109,21 @@ export async function profileOnDevice(): Promise<OwnProfile | null> {
 
 export async function saveProfileOnDevice(profile: OwnProfile): Promise<void> {
   await (await api())?.saveDeviceProfile(profile);
+}
+
+export async function canWithdrawOnDevice(gid: string): Promise<boolean> {
+  return (await (await api())?.canWithdraw(gid)) ?? false;
+}
+
+export async function withdrawnOnDevice(gid: string): Promise<boolean> {
+  return (await (await api())?.isWithdrawn(gid)) ?? false;
+}
+
+/** Throws ApiError when the API refuses or cannot be reached; nothing changes then. */
+export async function withdrawOnDevice(gid: string): Promise<void> {
+  const outbox = await api();
+  if (!outbox) throw new Error('Answers are not available on this device yet.');
+  await outbox.withdrawSurvey(gid);
 }
 
 /** Forgets what this browser keeps of an erased account. */

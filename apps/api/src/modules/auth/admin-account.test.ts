@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { passwordSecrets } from '@candor/contracts';
 import type { App } from '../../app.js';
 import type { Database } from '../../db/client.js';
 import { get, json, post } from '../../test/accounts.js';
@@ -29,7 +30,8 @@ describe.each(engines)('admin accounts on %s', (engine) => {
     // The password, then an authenticator app set up at this first login (decision 024).
     const { access, secret } = await staffLogin(app, {
       phone: DEMO_ADMIN_PHONE,
-      password: first.password!,
+      // The web app sends the password's login secret, made on the device (decision 020).
+      password: (await passwordSecrets(first.password!, DEMO_ADMIN_PHONE)).login,
     });
     expect(json(await get(app, '/api/v1/user/detail/', { token: access }))).toMatchObject({
       role: 'admin',
@@ -57,7 +59,7 @@ describe.each(engines)('admin accounts on %s', (engine) => {
     expect((await get(app, '/api/v1/admin/signups/', { token: access })).statusCode).toBe(401);
     const again = await post(app, '/api/token/', {
       phone_number: DEMO_ADMIN_PHONE,
-      password: 'a recovered passphrase',
+      password: (await passwordSecrets('a recovered passphrase', DEMO_ADMIN_PHONE)).login,
     });
     // Its passkeys went with the authenticator app: only an enrolment is offered.
     expect(json(again)).toMatchObject({

@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import { passwordSecrets } from '@candor/contracts';
 import type { Db } from '../../db/client.js';
 import { hashPassword, passwordProblem } from '../../lib/passwords.js';
 import { normalisePhone } from '../../lib/phone.js';
@@ -48,7 +49,10 @@ export async function createOrPromoteAdmin(
   const phone = checkAdminInput(input);
   const now = input.now ?? new Date();
   const repo = createAuthRepository(db);
-  const passwordHash = await hashPassword(input.password);
+  // The web app logs in with the password's login secret, made on the device (decision 020):
+  // the operator typed the password here, so the secret is made here the same way.
+  const { login } = await passwordSecrets(input.password, phone.e164);
+  const passwordHash = await hashPassword(login);
   const verified = { role: 'admin', status: 'active', phoneVerifiedAt: now, passwordHash } as const;
 
   const existing = await repo.findUserByPhone(phone.e164);

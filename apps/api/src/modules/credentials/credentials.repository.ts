@@ -7,9 +7,18 @@ import {
   questions,
   credentialIssuances,
   credentialKeys,
+  credentialWithdrawals,
   redemptions,
+  respondents,
+  resultsQueue,
   users,
 } from '../../db/schema.js';
+
+/**
+ * A mix and a withdrawal take this transaction lock, so a withdrawal never misses answers a
+ * mix is writing at that moment (its respondent not committed yet).
+ */
+export const MIX_LOCK = 727_003;
 
 /** Both drivers answer `{rows}` (node-postgres and PGlite). */
 const rowsOf = <T>(result: unknown) => (result as { rows: T[] }).rows;
@@ -173,16 +182,30 @@ export function createCredentialsRepository(db: Db) {
       mix: (
         waiting: Array<{ id: number; payload: string }>,
         holders: (surveyIds: number[]) => Promise<Map<number, Map<string, number>>>,
+        /** Which of these withdrawal keys are stored (their credentials' answers are dropped). */
+        withdrawn: (keys: string[]) => Promise<Set<string>>,
       ) => Promise<{ answers: MixedAnswer[]; ratings: MixedRating[] } | null>,
     ): Promise<number> {
       return db.transaction(async (tx) => {
+        await tx.execute(sql`select pg_advisory_xact_lock(${MIX_LOCK})`);
         const waiting = rowsOf<{ id: number | string; payload: string }>(
           await tx.execute(sql`
             select id, payload from ${answerInbox} order by id limit ${limit}
             for update skip locked`),
         ).map((r) => ({ id: Number(r.id), payload: r.payload }));
         if (!waiting.length) return 0;
-        const mixed = await mix(waiting, (surveyIds) => holdersByCountry(tx, surveyIds));
+        const mixed = await mix(
+          waiting,
+          (surveyIds) => holdersByCountry(tx, surveyIds),
+          async (keys) => {
+            if (!keys.length) return new Set<string>();
+            const rows = await tx
+              .select({ key: credentialWithdrawals.key })
+              .from(credentialWithdrawals)
+              .where(inArray(credentialWithdrawals.key, keys));
+            return new Set(rows.map((r) => r.key));
+          },
+        );
         if (!mixed) return 0;
         if (mixed.answers.length) {
           const tags: string[] = [];
@@ -249,6 +272,53 @@ export function createCredentialsRepository(db: Db) {
       });
     },
     /** Dead inbox rows (sealed answers already mixed) are removed at once, not at autovacuum's pace. */
+    /**
+     * A withdrawal's first step, under the mix's lock: its key is stored (the mixer drops what
+     * waits for the credential), each of `receipts` (one per question of the survey) is
+     * stored where none is, so the credential answers nothing more, and the credential's
+     * respondent, if its answers were mixed already, is returned for stopCounting and
+     * deleteRespondent.
+     */
+    async withdraw(key: string, tag: string, receipts: Redemption[]): Promise<number | undefined> {
+      return db.transaction(async (tx) => {
+        await tx.execute(sql`select pg_advisory_xact_lock(${MIX_LOCK})`);
+        await tx.insert(credentialWithdrawals).values({ key }).onConflictDoNothing();
+        // A receipt already stored is marked too: the answer it names is gone, and sending it
+        // again must not look like a replay that was kept.
+        if (receipts.length) {
+          await tx
+            .insert(redemptions)
+            .values(receipts)
+            .onConflictDoUpdate({
+              target: redemptions.key,
+              set: {
+                answerMac: sql`excluded.answer_mac`,
+                idempotencyMac: sql`excluded.idempotency_mac`,
+              },
+            });
+        }
+        const [row] = await tx
+          .select({ id: respondents.id })
+          .from(respondents)
+          .where(eq(respondents.pseudonym, tag));
+        return row?.id;
+      });
+    },
+    /**
+     * A withdrawal's last step (after stopCounting): the respondent goes with its answers,
+     * ratings and timings; returns the questions where one of its texts was a published sample.
+     */
+    async deleteRespondent(respondentId: number): Promise<number[]> {
+      return db.transaction(async (tx) => {
+        const rows = await tx
+          .selectDistinct({ questionId: answers.questionId })
+          .from(answers)
+          .where(and(eq(answers.respondentId, respondentId), eq(answers.moderation, 'approved')));
+        await tx.delete(respondents).where(eq(respondents.id, respondentId));
+        await tx.delete(resultsQueue).where(eq(resultsQueue.respondentId, respondentId));
+        return rows.map((r) => r.questionId);
+      });
+    },
     async vacuumInbox(): Promise<void> {
       await db.execute(sql`vacuum answer_inbox`);
     },

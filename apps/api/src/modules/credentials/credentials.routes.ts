@@ -1,9 +1,13 @@
 import {
+  CREDENTIAL_HEADER,
+  CredentialHeaderSchema,
   CredentialKeySchema,
   CredentialRequestSchema,
   CredentialResponseSchema,
+  WithdrawalSchema,
 } from '@candor/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { GidParamsSchema, errorResponses } from '../../lib/route-schemas.js';
 import type { CredentialsService } from './credentials.service.js';
 
@@ -44,5 +48,23 @@ export const credentialsRoutes: FastifyPluginAsyncZod<{ service: CredentialsServ
       },
     },
     async (request) => service.issue(request.user!.uuid, request.body),
+  );
+
+  app.post(
+    '/v1/surveys/:gid/answers/withdrawal/',
+    {
+      schema: {
+        tags: ['answers'],
+        summary:
+          "Withdraw every answer and rating given with the survey's answer credential (in " +
+          '`Candor-Credential`, no session): they leave the results and the database, those ' +
+          'not mixed yet included, and the credential answers nothing more. Again: the same reply',
+        security: [{}],
+        params: GidParamsSchema,
+        headers: z.looseObject({ [CREDENTIAL_HEADER]: CredentialHeaderSchema }),
+        response: { 200: WithdrawalSchema, ...errorResponses(400, 404) },
+      },
+    },
+    async (request) => service.withdraw(request.params.gid, request.headers[CREDENTIAL_HEADER]),
   );
 };

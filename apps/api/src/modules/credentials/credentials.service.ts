@@ -6,6 +6,7 @@ import {
   type CredentialRequest,
   type CredentialResponse,
   type RatingResponse,
+  type Withdrawal,
 } from '@candor/contracts';
 import { AppError } from '../../lib/app-error.js';
 import { openJson, sealJson, sealProfile } from '../../lib/profile-seal.js';
@@ -31,7 +32,9 @@ const MAX_DURATION_MS = 3_600_000;
 
 export interface CredentialsServiceDeps {
   surveys: Pick<SurveysService, 'findListed' | 'findQuestion' | 'openSurveys'>;
-  results: Pick<ResultsService, 'forQuestion'>;
+  results: Pick<ResultsService, 'forQuestion' | 'stopCounting' | 'releaseNow'>;
+  /** After a withdrawal deleted answers: their dead row versions are vacuumed at once. */
+  vacuumAfterDelete?: () => void;
   /** deriveCredentialKeys(secrets). */
   keys: { signingKeySeal: Buffer; inbox: Buffer };
   /** The account's respondent of the old way of answering, if any (until the web app moves). */
@@ -93,6 +96,13 @@ const mac = (key: Buffer, value: string) =>
 export function credentialTag(prepared: Buffer): string {
   return `cred:${b64(sha256('candor credential tag\n', prepared))}`;
 }
+
+/**
+ * `credential_withdrawals.key` of a credential's tag: what the mixer, which holds only the
+ * tags of what waits, can compute; it matches no stored tag (the respondent goes with it).
+ */
+export const withdrawalKey = (tag: string): string =>
+  b64(sha256('candor credential withdrawal\n', tag));
 
 /** A uniformly shuffled copy (Fisher-Yates over node:crypto's randomInt). */
 export function shuffled<T>(items: readonly T[]): T[] {
@@ -416,6 +426,9 @@ export function createCredentialsService(
       }
       const stored = await repo.findRedemption(receipt.key);
       if (!stored) throw new AppError('INTERNAL');
+      if (stored.answerMac === mac(redeemer.receiptKey, 'withdrawn')) {
+        throw new AppError('ANSWERS_WITHDRAWN');
+      }
       if (stored.answerMac === answerMac || stored.idempotencyMac === receipt.idempotencyMac) {
         if (stored.answerMac !== answerMac) throw new AppError('ALREADY_ANSWERED');
         return { status: 200, body: await reply(stored.answeredOn) };
@@ -433,6 +446,9 @@ export function createCredentialsService(
       const redeemer = await redeemerOf(header, q.surveyId);
       const receipt = await repo.findRedemption(mac(redeemer.receiptKey, `redeem\n${q.qid}`));
       if (!receipt) throw new AppError('NOT_ANSWERED');
+      if (receipt.answerMac === mac(redeemer.receiptKey, 'withdrawn')) {
+        throw new AppError('ANSWERS_WITHDRAWN');
+      }
       const now = clock();
       const payload: InboxPayload = {
         k: 'rating',
@@ -453,13 +469,45 @@ export function createCredentialsService(
     },
 
     /**
+     * Withdraws every answer and rating of a survey's credential, from the device that holds
+     * it: what waits to be mixed is dropped, what was mixed leaves the counts (as an erased
+     * account's answers do) and the database, and the credential answers nothing more. Works
+     * on a closed survey too. Nothing names the account: the request carries no session.
+     */
+    async withdraw(gid: string, header: string): Promise<Withdrawal> {
+      const survey = await deps.surveys.findListed(gid);
+      if (!survey) throw new AppError('NOT_FOUND');
+      const redeemer = await redeemerOf(header, survey.id);
+      const today = clock().toISOString().slice(0, 10);
+      const withdrawn = mac(redeemer.receiptKey, 'withdrawn');
+      const receipts = survey.qids.map((qid) => ({
+        key: mac(redeemer.receiptKey, `redeem\n${qid}`),
+        answerMac: withdrawn,
+        idempotencyMac: withdrawn,
+        answeredOn: today,
+      }));
+      const respondentId = await repo.withdraw(withdrawalKey(redeemer.tag), redeemer.tag, receipts);
+      if (respondentId !== undefined) {
+        await deps.results.stopCounting(respondentId);
+        const samples = await repo.deleteRespondent(respondentId);
+        for (const questionId of samples) await deps.results.releaseNow(questionId);
+        deps.vacuumAfterDelete?.();
+      }
+      return { gid: survey.gid, withdrawn: true };
+    },
+
+    /**
      * One mixing step: when the waiting answers hold at least `mixMinPeople` credentials, or the
      * oldest has waited `mixMaxWaitSeconds` (or `force`), they are written in a shuffled order,
      * with each new credential's respondent, and leave the inbox. Returns how many were written.
      */
     async mix(force = false): Promise<number> {
-      const written = await repo.mix(MIX_BATCH, async (waiting, holdersByCountry) => {
-        const open = waiting.map((w) => openJson(deps.keys.inbox, w.payload) as InboxPayload);
+      const written = await repo.mix(MIX_BATCH, async (waiting, holdersByCountry, withdrawn) => {
+        const opened = waiting.map((w) => openJson(deps.keys.inbox, w.payload) as InboxPayload);
+        // What a withdrawn credential left waiting is dropped (it leaves the inbox all the same).
+        const gone = await withdrawn([...new Set(opened.map((p) => withdrawalKey(p.t)))]);
+        const open = opened.filter((p) => !gone.has(withdrawalKey(p.t)));
+        if (!open.length) return { answers: [], ratings: [] };
         const people = new Set(open.map((p) => p.t)).size;
         const oldest = Math.min(...open.map((p) => p.at));
         const due = clock().getTime() - oldest >= deps.mixMaxWaitSeconds * 1000;

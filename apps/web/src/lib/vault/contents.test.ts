@@ -12,23 +12,30 @@ const time = fc.constantFrom(
   '2026-11-03T00:00:00.000Z',
 );
 
-const answer = fc.record({
-  qid,
-  gid,
-  date: day,
-  answer: fc.constantFrom('Yes', 'No', 'a written answer', ''),
-  isBlank: fc.boolean(),
-});
+// A question belongs to one survey, as on the server: q1 and q4 to g1, q2 and q5 to g2, q3 to g3.
+const surveyOf = (q: string) => `g${((Number(q.slice(1)) - 1) % 3) + 1}`;
+const answer = fc
+  .record({
+    qid,
+    date: day,
+    answer: fc.constantFrom('Yes', 'No', 'a written answer', ''),
+    isBlank: fc.boolean(),
+  })
+  .map(({ qid: q, ...rest }) => ({ qid: q, gid: surveyOf(q), ...rest }));
 const rating = fc.record({
   qid,
   score: fc.integer({ min: 1, max: 5 }),
   at: fc.option(time, { nil: undefined }),
 });
-const credential = fc.record({
-  gid,
-  keyId: fc.constantFrom('k1', 'k2'),
-  token: fc.string({ maxLength: 6 }),
-});
+const credential = fc.record(
+  {
+    gid,
+    keyId: fc.constantFrom('k1', 'k2'),
+    token: fc.string({ maxLength: 6 }),
+    withdrawn: fc.constant(true as const),
+  },
+  { requiredKeys: ['gid', 'keyId', 'token'] },
+);
 const profile = fc.option(
   fc.record({
     gender: fc.constantFrom('female', 'male'),
@@ -89,9 +96,24 @@ describe('mergeVaults', () => {
       fc.property(vault, vault, (a, b) => {
         const m = mergeVaults(a, b);
         const [ka, kb, km] = [keysOf(a), keysOf(b), keysOf(m)];
+        // All but a withdrawn survey's answers, and the ratings of answers no longer held.
+        const withdrawn = new Set(
+          [...a.credentials, ...b.credentials].filter((c) => c.withdrawn).map((c) => c.gid),
+        );
+        const answered = new Set(
+          [...a.answers, ...b.answers].filter((x) => !withdrawn.has(x.gid)).map((x) => x.qid),
+        );
+        const kept = (keys: Set<string>, part: string) =>
+          new Set([...keys].filter((k) => part === 'credentials' || answered.has(k)));
         for (const part of ['answers', 'ratings', 'credentials'] as const) {
-          expect(km[part]).toEqual(new Set([...ka[part], ...kb[part]]));
+          expect(km[part]).toEqual(kept(new Set([...ka[part], ...kb[part]]), part));
         }
+        expect(
+          m.credentials
+            .filter((c) => c.withdrawn)
+            .map((c) => c.gid)
+            .sort(),
+        ).toEqual([...withdrawn].sort());
         const all = (v: VaultContents[]) =>
           v.flatMap((x) => [...x.answers, ...x.ratings, ...x.credentials]);
         for (const item of all([m])) expect(all([a, b])).toContainEqual(item);
@@ -149,7 +171,10 @@ describe('mergeVaults', () => {
   it('keeps the earlier answer, the newer rating, the first credential and the newer profile', () => {
     const a: VaultContents = {
       v: 1,
-      answers: [{ qid: 'q1', gid: 'g', date: '2026-11-02', answer: 'later', isBlank: false }],
+      answers: [
+        { qid: 'q1', gid: 'g', date: '2026-11-02', answer: 'later', isBlank: false },
+        { qid: 'q2', gid: 'g', date: '2026-11-02', answer: 'Yes', isBlank: false },
+      ],
       ratings: [
         { qid: 'q1', score: 2, at: '2026-11-03T00:00:00.000Z' },
         { qid: 'q2', score: 1 },
@@ -170,7 +195,7 @@ describe('mergeVaults', () => {
       updatedAt: '2026-11-05T00:00:00.000Z',
     };
     const m = mergeVaults(a, b);
-    expect(m.answers.map((x) => x.answer)).toEqual(['first']);
+    expect(m.answers.map((x) => x.answer)).toEqual(['first', 'Yes']);
     expect(m.ratings).toEqual([
       { qid: 'q1', score: 2, at: '2026-11-03T00:00:00.000Z' },
       { qid: 'q2', score: 1 },
@@ -186,5 +211,31 @@ describe('mergeVaults', () => {
     // Set later on a device whose vault changed earlier: its time is the profile's own.
     const set = { ...a, profile: { ...a.profile!, at: '2026-11-06T00:00:00.000Z' } };
     expect(mergeVaults(b, set).profile?.yearOfBirth).toBe(1990);
+  });
+
+  it("lets a withdrawal win: the survey's answers and their ratings go, whichever side is newer", () => {
+    const answered: VaultContents = {
+      ...emptyVault('2026-11-09T00:00:00.000Z'),
+      answers: [
+        { qid: 'q1', gid: 'g', date: '2026-11-01', answer: 'Yes', isBlank: false },
+        { qid: 'q9', gid: 'other', date: '2026-11-01', answer: 'No', isBlank: false },
+      ],
+      ratings: [{ qid: 'q1', score: 3 }],
+      credentials: [{ gid: 'g', keyId: 'k', token: 't' }],
+    };
+    const withdrawnThere: VaultContents = {
+      ...emptyVault('2026-11-02T00:00:00.000Z'),
+      credentials: [{ gid: 'g', keyId: 'k', token: 't', withdrawn: true }],
+    };
+    for (const m of [
+      mergeVaults(answered, withdrawnThere),
+      mergeVaults(withdrawnThere, answered),
+    ]) {
+      expect(m.answers.map((x) => x.qid)).toEqual(['q9']);
+      expect(m.ratings).toEqual([]);
+      expect(m.credentials).toEqual([{ gid: 'g', keyId: 'k', token: 't', withdrawn: true }]);
+      // A device that still holds the answers does not bring them back.
+      expect(mergeVaults(answered, m)).toEqual({ ...m, updatedAt: answered.updatedAt });
+    }
   });
 });

@@ -25,7 +25,13 @@ const RatingSchema = z.object({
   at: z.string().optional(),
 });
 
-const CredentialSchema = z.object({ gid: z.string(), keyId: z.string(), token: z.string() });
+const CredentialSchema = z.object({
+  gid: z.string(),
+  keyId: z.string(),
+  token: z.string(),
+  /** The member withdrew this survey's answers with it: they are gone from every device. */
+  withdrawn: z.literal(true).optional(),
+});
 
 const ProfileSchema = z.object({
   gender: z.string(),
@@ -97,7 +103,9 @@ function unionBy<T>(
  * - a rating: the newer `at` wins; without times to compare, `a`'s (callers pass the device's
  *   own contents as `a`);
  * - a credential: `a`'s (the server signs one credential per account and survey, so two
- *   different ones for a survey cannot both be valid);
+ *   different ones for a survey cannot both be valid), unless `b`'s is withdrawn: a withdrawal
+ *   wins, and takes that survey's answers out of the merge;
+ * - a rating is kept only with its answer;
  * - the profile: the one set later (its `at`, else its side's `updatedAt`); a missing profile
  *   never erases one; the first by canonical order on a tie.
  * Pure; the result's lists are sorted by key.
@@ -126,8 +134,14 @@ export function mergeVaults(a: VaultContents, b: VaultContents): VaultContents {
     a.credentials,
     b.credentials,
     (x) => x.gid,
-    (x) => x,
+    // A withdrawal wins: it is never undone.
+    (x, y) => (y.withdrawn && !x.withdrawn ? y : x),
   );
+  // A withdrawn survey's answers go from every side, and a rating goes with its answer (a
+  // rating is of an answer: the device keeps it on the answer's record).
+  const withdrawn = new Set(credentials.filter((c) => c.withdrawn).map((c) => c.gid));
+  const kept = answers.filter((x) => !withdrawn.has(x.gid));
+  const answered = new Set(kept.map((x) => x.qid));
   let profile: VaultContents['profile'];
   // When a profile was set: its own time, else (an older vault's) when its side last changed.
   const setAt = (side: VaultContents) => side.profile?.at ?? side.updatedAt;
@@ -138,5 +152,12 @@ export function mergeVaults(a: VaultContents, b: VaultContents): VaultContents {
   else if (pa.at !== pb.at) profile = pa.at > pb.at ? pa : pb;
   else profile = before(pa, pb) ? pa : pb;
   const updatedAt = a.updatedAt > b.updatedAt ? a.updatedAt : b.updatedAt;
-  return { v: 1, answers, ratings, credentials, profile, updatedAt };
+  return {
+    v: 1,
+    answers: kept,
+    ratings: ratings.filter((x) => answered.has(x.qid)),
+    credentials,
+    profile,
+    updatedAt,
+  };
 }

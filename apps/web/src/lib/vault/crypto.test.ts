@@ -1,4 +1,4 @@
-import { VAULT_SIZES } from '@candor/contracts';
+import { type PasswordSecrets, passwordSecrets, VAULT_SIZES } from '@candor/contracts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { emptyVault, type VaultContents } from './contents';
 import {
@@ -8,6 +8,7 @@ import {
   newWrappingKey,
   openVault,
   PBKDF2_ITERATIONS,
+  deriveLegacyWrappingKey,
   readEnvelope,
   sealVault,
   toBase64Url,
@@ -15,10 +16,12 @@ import {
   deriveWrappingKey,
   VAULT_CAPACITY,
   wrapDataKey,
+  wrappingKeyFor,
 } from './crypto';
 import { VaultError } from './errors';
 
 const PASSWORD = 'correct horse battery staple';
+const NUMBER = '+447700900123';
 
 /** Contents whose JSON is exactly `bytes` long (one answer's text fills it). */
 function contentsOfJsonLength(bytes: number): VaultContents {
@@ -63,10 +66,12 @@ async function expectVaultError(promise: Promise<unknown>, code: string, message
 describe('the sealed vault', () => {
   let dataKey: CryptoKey;
   let envelope: KeyEnvelope;
+  let secrets: PasswordSecrets;
 
   beforeAll(async () => {
     dataKey = await generateDataKey();
-    envelope = await wrapDataKey(dataKey, await newWrappingKey(PASSWORD));
+    secrets = await passwordSecrets(PASSWORD, NUMBER);
+    envelope = await wrapDataKey(dataKey, await newWrappingKey(secrets.vaultRoot));
   });
 
   it('opens with the password to what was sealed, and base64url carries it unchanged', async () => {
@@ -78,8 +83,11 @@ describe('the sealed vault', () => {
     expect(Math.floor((text.length * 3) / 4)).toBe(VAULT_SIZES[0]);
     const back = fromBase64Url(text);
     const stored = readEnvelope(back);
-    expect(stored.iterations).toBe(PBKDF2_ITERATIONS);
-    const key = await unwrapDataKey(stored, await deriveWrappingKey(PASSWORD, stored.salt));
+    expect(stored).toMatchObject({ format: 2, iterations: 0 });
+    const key = await unwrapDataKey(
+      stored,
+      await deriveWrappingKey(secrets.vaultRoot, stored.salt),
+    );
     expect(await openVault(back, key)).toEqual(sample);
   });
 
@@ -92,8 +100,16 @@ describe('the sealed vault', () => {
   it('refuses another password with a clear error', async () => {
     const blob = await sealVault(sample, dataKey, envelope);
     const stored = readEnvelope(blob);
+    const other = await passwordSecrets('another password entirely', NUMBER);
     await expectVaultError(
-      unwrapDataKey(stored, await deriveWrappingKey('another password entirely', stored.salt)),
+      unwrapDataKey(stored, await deriveWrappingKey(other.vaultRoot, stored.salt)),
+      'VAULT_WRONG_PASSWORD',
+      /sealed under another password/,
+    );
+    // The same password for another number is another root.
+    const elsewhere = await passwordSecrets(PASSWORD, '+447700900124');
+    await expectVaultError(
+      unwrapDataKey(stored, await deriveWrappingKey(elsewhere.vaultRoot, stored.salt)),
       'VAULT_WRONG_PASSWORD',
       /sealed under another password/,
     );
@@ -114,7 +130,7 @@ describe('the sealed vault', () => {
     salted[7]! ^= 1;
     const stored = readEnvelope(salted);
     await expectVaultError(
-      unwrapDataKey(stored, await deriveWrappingKey(PASSWORD, stored.salt)),
+      unwrapDataKey(stored, await deriveWrappingKey(secrets.vaultRoot, stored.salt)),
       'VAULT_WRONG_PASSWORD',
       /damaged/,
     );
@@ -124,9 +140,14 @@ describe('the sealed vault', () => {
     const blob = await sealVault(sample, dataKey, envelope);
     expect(() => readEnvelope(blob.slice(0, 4000))).toThrow(/one of 4096/);
     const future = blob.slice();
-    future[0] = 2;
-    expect(() => readEnvelope(future)).toThrow(/format 2/);
+    future[0] = 3;
+    expect(() => readEnvelope(future)).toThrow(/format 3/);
+    // Format 2 names no count; format 1 only a strong one.
+    const counted = blob.slice();
+    new DataView(counted.buffer).setUint32(1, PBKDF2_ITERATIONS);
+    expect(() => readEnvelope(counted)).toThrow(/iteration count/);
     const weak = blob.slice();
+    weak[0] = 1;
     new DataView(weak.buffer).setUint32(1, 1000);
     expect(() => readEnvelope(weak)).toThrow(/iteration count/);
     expect(() => fromBase64Url('not base64!')).toThrow(VaultError);
@@ -158,13 +179,39 @@ describe('the sealed vault', () => {
     );
   });
 
-  it("takes a signup's wrapping key the same way as a typed password", async () => {
-    const wrapping = await newWrappingKey(PASSWORD);
-    const env = await wrapDataKey(dataKey, wrapping);
-    const blob = await sealVault(sample, dataKey, env);
+  it('still opens a vault sealed before the root (format 1) with the password typed', async () => {
+    const salt = globalThis.crypto.getRandomValues(new Uint8Array(16));
+    const legacy = await wrapDataKey(dataKey, {
+      key: await deriveLegacyWrappingKey(PASSWORD, salt),
+      salt,
+      format: 1,
+      iterations: PBKDF2_ITERATIONS,
+    });
+    const blob = await sealVault(sample, dataKey, legacy);
     const stored = readEnvelope(blob);
-    expect(toBase64Url(stored.salt)).toBe(toBase64Url(wrapping.salt));
-    const key = await unwrapDataKey(stored, await deriveWrappingKey(PASSWORD, stored.salt));
+    expect(stored).toMatchObject({ format: 1, iterations: PBKDF2_ITERATIONS });
+    const key = await unwrapDataKey(
+      stored,
+      await wrappingKeyFor(stored, { ...secrets, password: PASSWORD }),
+    );
     expect(await openVault(blob, key)).toEqual(sample);
+  });
+
+  it('does not open with what the server sees: the login secret, as a password or as a root', async () => {
+    // The server holds the login secret (it is what a login sends) and the sealed vault; neither
+    // the format 1 derivation nor HKDF over it opens the vault.
+    const blob = await sealVault(sample, dataKey, envelope);
+    const stored = readEnvelope(blob);
+    const asPassword = await deriveLegacyWrappingKey(secrets.login, stored.salt);
+    await expectVaultError(unwrapDataKey(stored, asPassword), 'VAULT_WRONG_PASSWORD', /another/);
+    const loginBytes = new TextEncoder().encode(secrets.login);
+    const asRoot = await globalThis.crypto.subtle.importKey('raw', loginBytes, 'HKDF', false, [
+      'deriveKey',
+    ]);
+    await expectVaultError(
+      unwrapDataKey(stored, await deriveWrappingKey(asRoot, stored.salt)),
+      'VAULT_WRONG_PASSWORD',
+      /another/,
+    );
   });
 });

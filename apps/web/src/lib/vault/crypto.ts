@@ -1,14 +1,16 @@
-import { VAULT_SIZES } from '@candor/contracts';
+import { type SecretKey, VAULT_SIZES } from '@candor/contracts';
 import { parseContents, type VaultContents } from './contents';
 import { VaultError } from './errors';
 
 // The sealed vault, byte by byte (all of it authenticated):
 //
-//   0       format version (1)
-//   1..5    PBKDF2 iterations, big-endian u32
+//   0       format version: 2 (1, read only: the key was wrapped under PBKDF2 of the password)
+//   1..5    0 for format 2; format 1's PBKDF2 iterations, big-endian u32
 //   5..21   salt (16 random bytes)
 //   21..33  IV of the wrapped data key
-//   33..81  the data key wrapped with AES-GCM under the password's key (32 bytes + 16 tag)
+//   33..81  the data key wrapped with AES-GCM (32 bytes + 16 tag) under the wrapping key: for
+//           format 2, HKDF(salt) of the vault's root, which the device derives from the
+//           password and never sends (packages/contracts, password-secrets.ts)
 //   81..93  IV of the contents
 //   93..    AES-GCM(contents IV, [u32 JSON length][JSON][zeros]) with the 93 bytes before as
 //           additional data, the whole exactly one of VAULT_SIZES long.
@@ -16,7 +18,9 @@ import { VaultError } from './errors';
 // WebCrypto does every primitive; nothing here is hand-written cryptography.
 
 /** The format this code writes; an older reader refuses a newer one instead of guessing. */
-export const VAULT_FORMAT = 1;
+export const VAULT_FORMAT = 2;
+/** The format before the vault's root: the wrapping key was PBKDF2 of the password itself. */
+const LEGACY_FORMAT = 1;
 /** OWASP's 2023 figure for PBKDF2-HMAC-SHA256. */
 export const PBKDF2_ITERATIONS = 600_000;
 /** Fewer is refused on reading: a vault rewritten with a weak count would be a downgrade. */
@@ -35,6 +39,9 @@ export const VAULT_CAPACITY = VAULT_SIZES.map((size) => size - HEADER_BYTES - TA
 
 /** The data key wrapped under a password: what the header carries and the device keeps. */
 export interface KeyEnvelope {
+  /** Missing in what a device kept before format 2: those are format 1. */
+  format?: 1 | 2;
+  /** Format 1's PBKDF2 count; 0 in format 2. */
   iterations: number;
   salt: Uint8Array<ArrayBuffer>;
   iv: Uint8Array<ArrayBuffer>;
@@ -54,8 +61,14 @@ export function generateDataKey(): Promise<CryptoKey> {
   return subtle().generateKey({ name: 'AES-GCM', length: 256 }, true, ['encrypt', 'decrypt']);
 }
 
-/** The key that wraps the data key: PBKDF2-SHA256 over the password (not extractable). */
-export async function deriveWrappingKey(
+/** An envelope's format: what a device kept before format 2 carries none. */
+export const envelopeFormat = (envelope: KeyEnvelope): 1 | 2 => envelope.format ?? LEGACY_FORMAT;
+
+/**
+ * Format 1's wrapping key: PBKDF2-SHA256 over the password itself (not extractable). Read only,
+ * to open a vault sealed before format 2, which is then wrapped again under the vault's root.
+ */
+export async function deriveLegacyWrappingKey(
   password: string,
   salt: Uint8Array<ArrayBuffer>,
   iterations = PBKDF2_ITERATIONS,
@@ -76,22 +89,52 @@ export async function deriveWrappingKey(
   );
 }
 
-/** A password's wrapping key with the salt and count it was derived with. */
+/** Format 2's wrapping key: HKDF-SHA256 of the vault's root with the envelope's salt. */
+export function deriveWrappingKey(
+  vaultRoot: SecretKey,
+  salt: Uint8Array<ArrayBuffer>,
+): Promise<CryptoKey> {
+  return subtle().deriveKey(
+    { name: 'HKDF', hash: 'SHA-256', salt, info: new TextEncoder().encode('candor/vault-wrap/v2') },
+    vaultRoot,
+    { name: 'AES-GCM', length: 256 },
+    false,
+    ['wrapKey', 'unwrapKey'],
+  );
+}
+
+/** A wrapping key with the salt (and format 1's count) it was derived with. */
 export interface WrappingKey {
   key: CryptoKey;
   salt: Uint8Array<ArrayBuffer>;
+  format: 1 | 2;
   iterations: number;
 }
 
-/** Derives a wrapping key under a new random salt. */
-export async function newWrappingKey(password: string): Promise<WrappingKey> {
+/** A format 2 wrapping key under a new random salt. */
+export async function newWrappingKey(vaultRoot: SecretKey): Promise<WrappingKey> {
   const salt = random(SALT_BYTES);
-  return { key: await deriveWrappingKey(password, salt), salt, iterations: PBKDF2_ITERATIONS };
+  return {
+    key: await deriveWrappingKey(vaultRoot, salt),
+    salt,
+    format: VAULT_FORMAT,
+    iterations: 0,
+  };
 }
 
-function kdfBytes(iterations: number, salt: Uint8Array): Uint8Array<ArrayBuffer> {
+/** The wrapping key that fits an envelope: the root's for format 2, the password's for 1. */
+export function wrappingKeyFor(
+  envelope: KeyEnvelope,
+  secret: { vaultRoot: SecretKey; password: string },
+): Promise<CryptoKey> {
+  return envelopeFormat(envelope) === LEGACY_FORMAT
+    ? deriveLegacyWrappingKey(secret.password, envelope.salt, envelope.iterations)
+    : deriveWrappingKey(secret.vaultRoot, envelope.salt);
+}
+
+function kdfBytes(format: 1 | 2, iterations: number, salt: Uint8Array): Uint8Array<ArrayBuffer> {
   const out = new Uint8Array(KDF_END);
-  out[0] = VAULT_FORMAT;
+  out[0] = format;
   new DataView(out.buffer).setUint32(1, iterations);
   out.set(salt, 5);
   return out;
@@ -103,9 +146,15 @@ export async function wrapDataKey(dataKey: CryptoKey, wrapping: WrappingKey): Pr
   const wrapped = await subtle().wrapKey('raw', dataKey, wrapping.key, {
     name: 'AES-GCM',
     iv,
-    additionalData: kdfBytes(wrapping.iterations, wrapping.salt),
+    additionalData: kdfBytes(wrapping.format, wrapping.iterations, wrapping.salt),
   });
-  return { iterations: wrapping.iterations, salt: wrapping.salt, iv, wrapped: u8(wrapped) };
+  return {
+    format: wrapping.format,
+    iterations: wrapping.iterations,
+    salt: wrapping.salt,
+    iv,
+    wrapped: u8(wrapped),
+  };
 }
 
 /** Unwraps the data key; VAULT_WRONG_PASSWORD when this password's key does not fit. */
@@ -121,7 +170,7 @@ export async function unwrapDataKey(
       {
         name: 'AES-GCM',
         iv: envelope.iv,
-        additionalData: kdfBytes(envelope.iterations, envelope.salt),
+        additionalData: kdfBytes(envelopeFormat(envelope), envelope.iterations, envelope.salt),
       },
       { name: 'AES-GCM', length: 256 },
       true,
@@ -140,17 +189,20 @@ export function readEnvelope(blob: Uint8Array): KeyEnvelope {
   if (!(VAULT_SIZES as readonly number[]).includes(blob.length)) {
     throw new VaultError('VAULT_FORMAT', `A vault is one of ${VAULT_SIZES.join(', ')} bytes long.`);
   }
-  if (blob[0] !== VAULT_FORMAT) {
+  const format = blob[0];
+  if (format !== VAULT_FORMAT && format !== LEGACY_FORMAT) {
     throw new VaultError(
       'VAULT_FORMAT',
-      `This vault has format ${blob[0]}, which this version of Candor cannot read: reload the page.`,
+      `This vault has format ${format}, which this version of Candor cannot read: reload the page.`,
     );
   }
   const iterations = new DataView(blob.buffer, blob.byteOffset, blob.byteLength).getUint32(1);
-  if (iterations < MIN_ITERATIONS || iterations > 100 * PBKDF2_ITERATIONS) {
+  const counted = iterations >= MIN_ITERATIONS && iterations <= 100 * PBKDF2_ITERATIONS;
+  if (format === LEGACY_FORMAT ? !counted : iterations !== 0) {
     throw new VaultError('VAULT_FORMAT', 'This vault names an iteration count Candor refuses.');
   }
   return {
+    format,
     iterations,
     salt: blob.slice(5, KDF_END),
     iv: blob.slice(KDF_END, KDF_END + IV_BYTES),
@@ -163,6 +215,7 @@ export function sameEnvelope(a: KeyEnvelope, b: KeyEnvelope): boolean {
   const eq = (x: Uint8Array, y: Uint8Array) =>
     x.length === y.length && x.every((v, i) => v === y[i]);
   return (
+    envelopeFormat(a) === envelopeFormat(b) &&
     a.iterations === b.iterations &&
     eq(a.salt, b.salt) &&
     eq(a.iv, b.iv) &&
@@ -196,7 +249,7 @@ export async function sealVault(
     );
   }
   const blob = new Uint8Array(size);
-  blob.set(kdfBytes(envelope.iterations, envelope.salt), 0);
+  blob.set(kdfBytes(envelopeFormat(envelope), envelope.iterations, envelope.salt), 0);
   blob.set(envelope.iv, KDF_END);
   blob.set(envelope.wrapped, KDF_END + IV_BYTES);
   const iv = random(IV_BYTES);

@@ -12,12 +12,13 @@ export { VaultError, type VaultErrorCode } from './errors';
 export {
   forgetAllVaultKeys,
   forgetVaultKey,
-  holdSignupPassword,
+  holdVaultSecret,
   resumeVault,
-  takeSignupWrapping,
+  takeHeldSecret,
   unlockVault,
   useVaultStore,
   type UnlockOutcome,
+  type VaultSecret,
   type VaultLockReason,
   type VaultState,
 } from './session';

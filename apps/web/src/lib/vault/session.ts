@@ -1,8 +1,8 @@
-import type { Vault, VaultWrite } from '@candor/contracts';
+import type { SecretKey, Vault, VaultWrite } from '@candor/contracts';
 import { create } from 'zustand';
 import { apiRequest } from '../api-client';
 import {
-  deriveWrappingKey,
+  envelopeFormat,
   fromBase64Url,
   generateDataKey,
   type KeyEnvelope,
@@ -11,15 +11,27 @@ import {
   readEnvelope,
   sameEnvelope,
   unwrapDataKey,
+  VAULT_FORMAT,
   wrapDataKey,
-  type WrappingKey,
+  wrappingKeyFor,
 } from './crypto';
 import { VaultError } from './errors';
 import { deleteAllDeviceKeys, deleteDeviceKey, findDeviceKey, saveDeviceKey } from './key-store';
 
 // The vault's key while a session lasts (decision 020). The data key lives in IndexedDB
-// ('candor-keys') and, once opened, in this module's memory; the password never outlives the
-// call that derives its wrapping key, and nothing here is ever sent except the sealed blob.
+// ('candor-keys') and, once opened, in this module's memory; the vault's root (made from the
+// password on the device, beside the login secret the API sees) never outlives the unlock,
+// and nothing here is ever sent except the sealed blob.
+
+/**
+ * What a password typed on this device opens the vault with: the vault's root (contracts'
+ * passwordSecrets), and the password itself only to open a vault sealed before the root
+ * existed (format 1), which is then wrapped under the root.
+ */
+export interface VaultSecret {
+  vaultRoot: SecretKey;
+  password: string;
+}
 
 /**
  * Why the account's vault cannot be opened on this device:
@@ -65,8 +77,8 @@ let unlocked: Unlocked | null = null;
 let envelopeToWrite = false;
 /** A fresh key wrapped under the password typed, kept in memory for startNewVault only. */
 let prepared: (Unlocked & { version: number }) | null = null;
-/** A signup's wrapping key, derived on the signup screen, held until the session starts. */
-let signupWrapping: WrappingKey | null = null;
+/** A password's vault secret held until its session starts (staff's second step). */
+let held: VaultSecret | null = null;
 /** The unlock under way: a sync waits for it. */
 let opening: Promise<unknown> = Promise.resolve();
 
@@ -108,12 +120,11 @@ async function opensWith(bytes: Uint8Array, key: CryptoKey): Promise<boolean> {
   }
 }
 
-async function unlock(uuid: string, secret: string | WrappingKey): Promise<UnlockOutcome> {
+async function unlock(uuid: string, secret: VaultSecret): Promise<UnlockOutcome> {
   const device = await findDeviceKey(uuid);
   const remote = await readRemoteVault();
-  // The wrapping key for a new envelope under this password (a signup's was derived already).
-  const newWrapping = () =>
-    typeof secret === 'string' ? newWrappingKey(secret) : Promise.resolve(secret);
+  // The wrapping key for a new envelope under this password.
+  const newWrapping = () => newWrappingKey(secret.vaultRoot);
   if (!remote.blob) {
     const key = device?.key ?? (await generateDataKey());
     await adopt({ uuid, key, envelope: await wrapDataKey(key, await newWrapping()) });
@@ -130,22 +141,27 @@ async function unlock(uuid: string, secret: string | WrappingKey): Promise<Unloc
       version: remote.version,
     };
   };
-  if (typeof secret === 'string') {
-    const wrapping = await deriveWrappingKey(secret, stored.salt, stored.iterations);
-    const key = await unwrapDataKey(stored, wrapping).catch((err: unknown) => {
+  const key = await unwrapDataKey(stored, await wrappingKeyFor(stored, secret)).catch(
+    (err: unknown) => {
       if (err instanceof VaultError) return null;
       throw err;
-    });
-    if (key) {
-      if (!(await opensWith(bytes, key))) {
-        lock('damaged', await prepareFresh());
-        return 'locked';
-      }
-      // The vault's key wins over another this device held (a vault started again elsewhere):
-      // this device's own records stay in its database and merge in at the next sync.
-      await adopt({ uuid, key, envelope: stored });
-      return 'opened';
+    },
+  );
+  if (key) {
+    if (!(await opensWith(bytes, key))) {
+      lock('damaged', await prepareFresh());
+      return 'locked';
     }
+    // The vault's key wins over another this device held (a vault started again elsewhere):
+    // this device's own records stay in its database and merge in at the next sync.
+    if (envelopeFormat(stored) === VAULT_FORMAT) {
+      await adopt({ uuid, key, envelope: stored });
+    } else {
+      // Sealed before the vault's root: wrapped under it now, written at the next sync.
+      await adopt({ uuid, key, envelope: await wrapDataKey(key, await newWrapping()) });
+      envelopeToWrite = true;
+    }
+    return 'opened';
   }
   if (device && (await opensWith(bytes, device.key))) {
     // Sealed under an older password, and this device still holds the key: wrap it under the
@@ -163,11 +179,11 @@ async function unlock(uuid: string, secret: string | WrappingKey): Promise<Unloc
 }
 
 /**
- * Opens the account's vault with the password just typed (login, set-password) or a signup's
- * wrapping key: reads the stored vault, unwraps its data key, keeps it on this device. See
- * UnlockOutcome; a network failure leaves status `error` and this device's key untouched.
+ * Opens the account's vault with the secret of the password just typed (login, set-password,
+ * or staff's held one): reads the stored vault, unwraps its data key, keeps it on this device.
+ * See UnlockOutcome; a network failure leaves status `error` and this device's key untouched.
  */
-export function unlockVault(uuid: string, secret: string | WrappingKey): Promise<UnlockOutcome> {
+export function unlockVault(uuid: string, secret: VaultSecret): Promise<UnlockOutcome> {
   useVaultStore.setState({ status: 'opening', reason: null, canStartNew: false, error: null });
   const run = unlock(uuid, secret).catch((err: unknown) => {
     useVaultStore.setState({
@@ -200,18 +216,18 @@ export async function resumeVault(uuid: string): Promise<boolean> {
 }
 
 /**
- * A signup: derives the wrapping key from the password typed on the signup screen and holds it
- * in memory (never stored) until the session starts after the code (takeSignupWrapping).
+ * A password's vault secret, held in memory (never stored) until the session it belongs to
+ * starts: staff's, after their second step (takeHeldSecret).
  */
-export async function holdSignupPassword(password: string): Promise<void> {
-  signupWrapping = await newWrappingKey(password);
+export function holdVaultSecret(secret: VaultSecret): void {
+  held = secret;
 }
 
-/** The held signup wrapping key, handed over once. */
-export function takeSignupWrapping(): WrappingKey | null {
-  const held = signupWrapping;
-  signupWrapping = null;
-  return held;
+/** The held vault secret, handed over once. */
+export function takeHeldSecret(): VaultSecret | null {
+  const secret = held;
+  held = null;
+  return secret;
 }
 
 /**
@@ -234,7 +250,7 @@ export async function forgetAllVaultKeys(): Promise<void> {
 function clearMemory(): void {
   unlocked = null;
   prepared = null;
-  signupWrapping = null;
+  held = null;
   envelopeToWrite = false;
   useVaultStore.setState({ status: 'off', reason: null, canStartNew: false, error: null });
 }

@@ -13,6 +13,7 @@ import {
   VAULT_SIZES,
   type Vault,
   needsSecondFactor,
+  passwordSecrets,
 } from '@candor/contracts';
 import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -37,6 +38,12 @@ const PASSWORDS = [
   'a second long passphrase',
   'third passphrase here',
 ];
+
+/** What the login screen hands the vault for a password typed (the root, and the password). */
+const typed = async (password: string) => ({
+  vaultRoot: (await passwordSecrets(password, PHONE)).vaultRoot,
+  password,
+});
 
 let child: ChildProcess;
 let dataDir: string;
@@ -73,7 +80,11 @@ async function call<T>(method: string, url: string, body?: unknown, token?: stri
  * whose code is computed here as the app would.
  */
 async function login(password: string): Promise<void> {
-  const step = await call<LoginResponse>('POST', '/token/', { phone_number: PHONE, password });
+  const { login: secret } = await passwordSecrets(password, PHONE);
+  const step = await call<LoginResponse>('POST', '/token/', {
+    phone_number: PHONE,
+    password: secret,
+  });
   let tokens: TokenPair;
   if (needsSecondFactor(step)) {
     const { secret } = await call<TotpEnrolment>('POST', '/token/totp/enrol/', {
@@ -223,7 +234,7 @@ async function writeAsOtherDevice(extra: VaultContents['answers'][number]): Prom
 
 describe('the vault against the real API', () => {
   it('is created at the first login, opened by a second device with the password, and merged both ways', async () => {
-    expect(await unlockVault(uuid, PASSWORDS[0]!)).toBe('created');
+    expect(await unlockVault(uuid, await typed(PASSWORDS[0]!))).toBe('created');
     const first = await syncVault(mine.read, mine.apply);
     expect(first).toEqual({ status: 'synced', version: 1, size: VAULT_SIZES[0] });
 
@@ -233,7 +244,7 @@ describe('the vault against the real API', () => {
       ...emptyVault('2026-11-26T11:00:00.000Z'),
       answers: [{ qid: 'q-other', gid: GID, date: '2026-11-26', answer: 'No', isBlank: false }],
     });
-    expect(await unlockVault(uuid, PASSWORDS[0]!)).toBe('opened');
+    expect(await unlockVault(uuid, await typed(PASSWORDS[0]!))).toBe('opened');
     expect(await syncVault(other.read, other.apply)).toMatchObject({
       status: 'synced',
       version: 2,
@@ -298,10 +309,10 @@ describe('the vault against the real API', () => {
 
   it('after a reset on the device holding the key, re-wraps it: a new device opens the vault with the new password', async () => {
     // A reset changes the password the member types next; the vault sees only that.
-    expect(await unlockVault(uuid, PASSWORDS[1]!)).toBe('rewrapped');
+    expect(await unlockVault(uuid, await typed(PASSWORDS[1]!))).toBe('rewrapped');
     expect(await syncVault(mine.read, mine.apply)).toMatchObject({ status: 'synced' });
     await deleteDeviceKey(uuid);
-    expect(await unlockVault(uuid, PASSWORDS[1]!)).toBe('opened');
+    expect(await unlockVault(uuid, await typed(PASSWORDS[1]!))).toBe('opened');
     const fresh = device(emptyVault());
     await syncVault(fresh.read, fresh.apply);
     expect(fresh.records.answers.map((a) => a.answer)).toContain(ANSWER_TEXT);
@@ -310,7 +321,7 @@ describe('the vault against the real API', () => {
   it('after a reset on a device without the key, locks and writes nothing until the member starts a new vault', async () => {
     const oldDevice = (await findDeviceKey(uuid))!;
     await deleteDeviceKey(uuid);
-    expect(await unlockVault(uuid, PASSWORDS[2]!)).toBe('locked');
+    expect(await unlockVault(uuid, await typed(PASSWORDS[2]!))).toBe('locked');
     expect(useVaultStore.getState()).toMatchObject({
       status: 'locked',
       reason: 'password-changed',
@@ -330,7 +341,7 @@ describe('the vault against the real API', () => {
       version: before.version + 1,
     });
     await deleteDeviceKey(uuid);
-    expect(await unlockVault(uuid, PASSWORDS[2]!)).toBe('opened');
+    expect(await unlockVault(uuid, await typed(PASSWORDS[2]!))).toBe('opened');
     const next = device(emptyVault());
     await syncVault(next.read, next.apply);
     expect(next.records.answers.map((a) => a.qid)).toEqual(['q-new']);
@@ -344,7 +355,7 @@ describe('the vault against the real API', () => {
     expect(useVaultStore.getState().reason).toBe('replaced');
     expect(await stored()).toEqual(kept);
     // Logging in there with the current password opens the new vault and merges its records in.
-    expect(await unlockVault(uuid, PASSWORDS[2]!)).toBe('opened');
+    expect(await unlockVault(uuid, await typed(PASSWORDS[2]!))).toBe('opened');
     await syncVault(mine.read, mine.apply);
     expect(mine.records.answers.map((a) => a.qid)).toContain('q-new');
     expect(mine.records.answers.map((a) => a.answer)).toContain(ANSWER_TEXT);

@@ -6,6 +6,7 @@ import {
   type AttemptedQuestionList,
   type QuestionResults,
   type RatingResponse,
+  type Withdrawal,
 } from '@candor/contracts';
 import { queryOptions } from '@tanstack/react-query';
 import type { BreakdownQuery } from '../../../components/results/question-graph';
@@ -51,6 +52,15 @@ export function postAnswerWithCredential(
 /** A rating with the credential that answered the question. */
 export function postRatingWithCredential(qid: string, score: number, token: string) {
   return apiPost<RatingResponse>(`${q(qid)}/rating/`, { score }, redeemed(token));
+}
+
+/** Withdraws every answer and rating the credential gave in survey `gid` (no session). */
+export function withdrawWithCredential(gid: string, token: string) {
+  return apiPost<Withdrawal>(
+    `/v1/surveys/${encodeURIComponent(gid)}/answers/withdrawal/`,
+    {},
+    redeemed(token),
+  );
 }
 
 export const answeringQueries = {

@@ -28,6 +28,8 @@ export type CredentialState =
   | { kind: 'ready'; token: string }
   | { kind: 'legacy' }
   | { kind: 'elsewhere' }
+  /** The member withdrew this survey's answers (decision 020, slice 4): none are sent again. */
+  | { kind: 'withdrawn' }
   | { kind: 'held' }
   | { kind: 'none' };
 
@@ -170,8 +172,17 @@ export function createCredentials({ db }: Deps) {
       if (row?.state === 'ready' && row.token) return { kind: 'ready', token: row.token };
       if (row?.state === 'legacy') return { kind: 'legacy' };
       if (row?.state === 'elsewhere') return { kind: 'elsewhere' };
+      if (row?.state === 'withdrawn') return { kind: 'withdrawn' };
       if (held) return { kind: 'held' };
       return { kind: 'none' };
+    },
+
+    /** The member withdrew this survey's answers with its credential: it answers no more. */
+    async markWithdrawn(owner: string, gid: string): Promise<void> {
+      await db()
+        .credentials.where('[owner+gid]')
+        .equals([owner, gid])
+        .modify({ state: 'withdrawn' });
     },
 
     /** Every credential of `owner` (for the vault). */
@@ -179,12 +190,22 @@ export function createCredentials({ db }: Deps) {
       return db().credentials.where('owner').equals(owner).toArray();
     },
 
-    /** A credential the vault brought from another device of the member: true if it is new here. */
-    async adopt(owner: string, gid: string, token: string, keyId: string): Promise<boolean> {
+    /**
+     * A credential the vault brought from another device of the member, ready or withdrawn
+     * there: true if it changes anything here. A withdrawal is never undone by a merge.
+     */
+    async adopt(
+      owner: string,
+      gid: string,
+      token: string,
+      keyId: string,
+      withdrawn = false,
+    ): Promise<boolean> {
       const row = await rowOf(owner, gid);
-      if (row?.state === 'ready') return false;
-      if (row) await db().credentials.update(row.id, { state: 'ready', token, keyId });
-      else await db().credentials.add({ owner, gid, state: 'ready', token, keyId });
+      const state = withdrawn ? 'withdrawn' : 'ready';
+      if (row?.state === 'withdrawn' || row?.state === state) return false;
+      if (row) await db().credentials.update(row.id, { state, token, keyId });
+      else await db().credentials.add({ owner, gid, state, token, keyId });
       return true;
     },
   };

@@ -28,8 +28,13 @@ import {
   postAnswerWithCredential,
   postRating,
   postRatingWithCredential,
+  withdrawWithCredential,
 } from './answers';
 import { createCredentials } from './credentials';
+
+/** What a withdrawn survey says when answered again (the API's words). */
+export const WITHDRAWN_MESSAGE =
+  'You withdrew your answers to this survey: it takes no more of them from you.';
 
 /**
  * The outbox keeps every answer and rating in IndexedDB until the API acknowledges it, so an
@@ -426,7 +431,16 @@ export async function vaultContents(): Promise<VaultContents> {
         : [{ qid: r.qid, score: r.rating, ...(r.ratedAt !== undefined && { at: r.ratedAt }) }],
     ),
     credentials: held.flatMap((c) =>
-      c.state === 'ready' && c.token ? [{ gid: c.gid, keyId: c.keyId ?? '', token: c.token }] : [],
+      (c.state === 'ready' || c.state === 'withdrawn') && c.token
+        ? [
+            {
+              gid: c.gid,
+              keyId: c.keyId ?? '',
+              token: c.token,
+              ...(c.state === 'withdrawn' && { withdrawn: true as const }),
+            },
+          ]
+        : [],
     ),
     profile: profile ? { ...ownProfile(profile), at: profile.at } : null,
     updatedAt: now,
@@ -470,7 +484,9 @@ export async function applyVault(merged: VaultContents): Promise<void> {
   });
   let adopted = 0;
   for (const c of merged.credentials) {
-    if (await credentials.adopt(owner, c.gid, c.token, c.keyId)) adopted++;
+    if (await credentials.adopt(owner, c.gid, c.token, c.keyId, c.withdrawn)) adopted++;
+    // Withdrawn on another device: this device's record of those answers goes too.
+    if (c.withdrawn) await forgetSurvey(owner, c.gid);
   }
   // The profile set on another device (the newer one when both have one).
   const theirs = merged.profile;
@@ -486,6 +502,68 @@ export async function applyVault(merged: VaultContents): Promise<void> {
   if (restored + adopted > 0) changed();
   if (restored > 0) emit({ type: 'restored', answers: restored });
   void flushOutbox();
+}
+
+/** Deletes `owner`'s record of survey `gid` on this device: its answers and what waits. */
+async function forgetSurvey(owner: string, gid: string): Promise<void> {
+  await db().transaction('rw', db().outbox, db().answeredQuestions, async () => {
+    await db()
+      .outbox.where('owner')
+      .equals(owner)
+      .filter((i) => i.gid === gid)
+      .delete();
+    await db()
+      .answeredQuestions.where('gid')
+      .equals(gid)
+      .filter((a) => a.owner === owner)
+      .delete();
+  });
+}
+
+/** Whether the member can withdraw survey `gid`'s answers from this device (its credential). */
+export async function canWithdraw(gid: string): Promise<boolean> {
+  await state.ownerChange;
+  if (!state.owner) return false;
+  return (await credentials.stateFor(state.owner, gid)).kind === 'ready';
+}
+
+/** Whether the member withdrew survey `gid`'s answers (on this device or, by the vault, another). */
+export async function isWithdrawn(gid: string): Promise<boolean> {
+  await state.ownerChange;
+  if (!state.owner) return false;
+  return (await credentials.stateFor(state.owner, gid)).kind === 'withdrawn';
+}
+
+/**
+ * Withdraws the member's answers to survey `gid` with its credential (decision 020, slice 4):
+ * what waits here is dropped first, then the API takes every answer and rating the credential
+ * gave out of the results and the database; this device's record of them goes, and the vault's
+ * at its next write (a withdrawal wins every merge). Throws ApiError; nothing changes here
+ * unless the API said it was done.
+ */
+export async function withdrawSurvey(gid: string): Promise<void> {
+  await state.ownerChange;
+  const owner = state.owner;
+  if (!owner) throw new ApiError(401, 'UNAUTHENTICATED', 'Log in to withdraw your answers.');
+  const held = await credentials.stateFor(owner, gid);
+  if (held.kind !== 'ready') {
+    throw new ApiError(
+      409,
+      'INVALID_STATE',
+      'This device holds no credential for this survey, so it cannot withdraw its answers.',
+    );
+  }
+  // Nothing of the survey may go out after the withdrawal (it would be refused anyway).
+  await db()
+    .outbox.where('owner')
+    .equals(owner)
+    .filter((i) => i.gid === gid)
+    .delete();
+  await withdrawWithCredential(gid, held.token);
+  await credentials.markWithdrawn(owner, gid);
+  await forgetSurvey(owner, gid);
+  changed();
+  vaultChanged();
 }
 
 /** The logged-in member's answers on this device, for their mirror (none for a visitor). */
@@ -662,6 +740,8 @@ async function sendOne(item: OutboxItem, owner: string): Promise<AnswerResponse 
     }
     case 'held':
       throw new Held();
+    case 'withdrawn':
+      throw new ApiError(409, 'ANSWERS_WITHDRAWN', WITHDRAWN_MESSAGE);
     case 'elsewhere':
       throw new ApiError(
         409,

@@ -1,8 +1,8 @@
 import type { QuestionResults, SurveyDetail } from '@candor/contracts';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { useLocation, useNavigate } from 'react-router';
-import { useLocalAnswers } from '../../../lib/local-answers';
+import { Link, useLocation, useNavigate } from 'react-router';
+import { useLocalAnswers, withdrawnOnDevice } from '../../../lib/local-answers';
 import {
   clearSurveyPosition,
   readSurveyPosition,
@@ -82,6 +82,12 @@ export function SurveyFlow({ survey, member, panel, renderIntro }: Props) {
   // records read for another are as good as none until read again.
   const [loaded, setLoaded] = useState<{ whose: string; rows: Map<string, Mine> } | null>(null);
   const attempted = useQuery({ ...answeringQueries.attempted(), enabled: member !== null });
+  // A survey whose answers the member withdrew takes no more from them (decision 020).
+  const withdrawn = useQuery({
+    queryKey: [...answeringQueries.all(), 'withdrawn', gid, member?.uuid ?? ''] as const,
+    queryFn: () => withdrawnOnDevice(gid),
+    enabled: member !== null,
+  });
   const [results, setResults] = useState<Record<string, QuestionResults>>({});
   // When each answer of this page was given or sent (ms): results older than it do not hold
   // it yet. A visitor's answers are sent when they sign up, before this flow opens again.
@@ -340,6 +346,23 @@ export function SurveyFlow({ survey, member, panel, renderIntro }: Props) {
     go(survey.status === 'Closed' ? { kind: 'results' } : nextStep({ kind: 'intro' }, ctx));
   const introRef = useRef<HTMLDivElement>(null);
   useEnterToGoOn(introRef, start, step?.kind === 'intro');
+
+  if (withdrawn.data) {
+    return (
+      <div className="flow-intro">
+        <section className="flow-withdrawn" aria-labelledby="flow-withdrawn-title">
+          <h1 id="flow-withdrawn-title">You withdrew your answers to {survey.name}</h1>
+          <p>
+            They were deleted from Candor and leave its results at their next update. This survey
+            takes no more answers from you.
+          </p>
+          <Link to="/" className="button button--primary">
+            Find another survey
+          </Link>
+        </section>
+      </div>
+    );
+  }
 
   if (!ready || !step) {
     // Until this browser's records are read, a person with no saved place in this survey (a

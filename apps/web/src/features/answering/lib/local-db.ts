@@ -38,14 +38,15 @@ export interface OutboxItem {
  * the member's end-to-end encrypted vault). `blinded` waits for the server's signature (the same
  * blinded message is asked again after a lost reply); `ready` holds the credential answers are
  * sent with; `legacy` marks a survey answered before credentials (its answers keep the session);
- * `elsewhere` one whose credential another device of the member holds.
+ * `elsewhere` one whose credential another device of the member holds; `withdrawn` one whose
+ * answers the member withdrew with it (it answers nothing more; kept so the vault says so).
  */
 export interface DeviceCredential {
   id?: number;
   /** The member's uuid. */
   owner: string;
   gid: string;
-  state: 'blinded' | 'ready' | 'legacy' | 'elsewhere';
+  state: 'blinded' | 'ready' | 'legacy' | 'elsewhere' | 'withdrawn';
   /** The survey key's id and public key (SPKI, base64url) the message was blinded for. */
   keyId?: string;
   publicKey?: string;

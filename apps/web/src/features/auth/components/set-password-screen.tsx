@@ -1,5 +1,6 @@
 import { PASSWORD_MIN_LENGTH, PasswordSchema, needsSecondFactor } from '@candor/contracts';
 import { zodResolver } from '@hookform/resolvers/zod';
+import { useEffect } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { Link, useNavigate } from 'react-router';
 import { dismissErrorToasts, successToast } from '../../../lib/toasts';
@@ -11,6 +12,7 @@ import { PasswordInput } from '../../../components/password-input';
 import { useAuthStore } from '../../../lib/auth-store';
 import { useFlowStore } from '../stores/flow-store';
 import { afterLoginPath } from '../../../lib/survey-storage';
+import { loadCommonPasswords, newPasswordProblem, secretsFor } from '../../../lib/password-secrets';
 import '../styles/auth.css';
 
 const FormSchema = z.object({ password: PasswordSchema });
@@ -18,7 +20,7 @@ const FormSchema = z.object({ password: PasswordSchema });
 /** Choose a password after a verified code (signup or reset); rules shown as the person types. */
 export function SetPasswordScreen() {
   const navigate = useNavigate();
-  const { passwordToken, purpose } = useFlowStore();
+  const { passwordToken, purpose, phone } = useFlowStore();
   const startSession = useAuthStore((s) => s.startSession);
   const form = useForm<z.infer<typeof FormSchema>>({
     resolver: zodResolver(FormSchema),
@@ -28,12 +30,16 @@ export function SetPasswordScreen() {
     shouldFocusError: false,
   });
   const { errors, isSubmitting } = form.formState;
+  // The common-password list (about 200 kB) downloads while the person types.
+  useEffect(() => {
+    void loadCommonPasswords().catch(() => undefined);
+  }, []);
   const password = useWatch({ control: form.control, name: 'password' });
   const { formRef, tries, alert, start, invalid, refused } = useFormFailure(form.setError, [
     'password',
   ]);
 
-  if (!passwordToken) {
+  if (!passwordToken || !phone) {
     return (
       <AuthCard title="Verify your number first">
         <PageHead title="Choose a password" />
@@ -50,19 +56,28 @@ export function SetPasswordScreen() {
   const onSubmit = form.handleSubmit(async ({ password: chosen }) => {
     start();
     try {
+      // The server sees only the login secret (decision 020), so the password's own rule and the
+      // common-password list are checked here, where the password is.
+      const problem = await newPasswordProblem(chosen);
+      if (problem) {
+        form.setError('password', { type: 'device', message: problem }, { shouldFocus: true });
+        return;
+      }
+      const { login, vaultRoot } = await secretsFor(chosen, phone);
+      const typed = { vaultRoot, password: chosen };
       const signedIn = await accountsApi.setPassword({
         password_token: passwordToken,
-        password: chosen,
+        password: login,
       });
       if (needsSecondFactor(signedIn)) {
         // Staff: a texted code is not their second factor (decision 024).
-        await useAuthStore.getState().holdSignupPassword(chosen);
+        await useAuthStore.getState().holdVaultSecret(typed);
         dismissErrorToasts();
         useFlowStore.getState().secondStep(signedIn);
         await navigate('/login/code', { replace: true });
         return;
       }
-      await startSession(signedIn, { password: chosen });
+      await startSession(signedIn, { secret: typed });
       dismissErrorToasts();
       useFlowStore.getState().reset();
       if (purpose === 'reset') {

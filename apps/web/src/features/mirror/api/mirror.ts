@@ -1,5 +1,6 @@
 import type { MyData } from '@candor/contracts';
 import { apiPost, apiRequest } from '../../../lib/api-client';
+import { secretsFor } from '../../../lib/password-secrets';
 import { type OwnProfile, ownAnswersOnDevice, profileOnDevice } from '../../../lib/local-answers';
 import { mirrorQuery, namedOwnAnswers } from '../../../lib/mirror-query';
 import { saveFile } from '../../../lib/save-file';
@@ -68,7 +69,11 @@ export async function downloadMyData(): Promise<void> {
   saveFile(blob, EXPORT_FILE_NAME);
 }
 
-/** Erases the member's account; the password confirms that its owner asks (400 when wrong). */
-export async function deleteAccount(password: string): Promise<void> {
-  await apiPost<unknown>('/v1/user/delete/', { password });
+/**
+ * Erases the member's account; the password confirms that its owner asks (400 when wrong). The
+ * API gets its login secret, made here for the account's number (decision 020).
+ */
+export async function deleteAccount(password: string, phone: string): Promise<void> {
+  const { login } = await secretsFor(password, phone);
+  await apiPost<unknown>('/v1/user/delete/', { password: login });
 }

@@ -23,6 +23,7 @@ import { deleteAccount, downloadMyData, mirrorQueries } from '../api/mirror';
 import { MirrorItem } from './mirror-item';
 import { AboutYou } from './about-you';
 import { VaultNotice } from './vault-notice';
+import { WithdrawSurvey } from './withdraw-survey';
 import { ApiError } from '../../../lib/api-client';
 import '../styles/mirror.css';
 
@@ -72,7 +73,7 @@ function DeleteAccount({ onDeleted }: { onDeleted: () => void }) {
 
   const onSubmit = form.handleSubmit(async ({ password }) => {
     try {
-      await deleteAccount(password);
+      await deleteAccount(password, useAuthStore.getState().user?.phone_number ?? '');
       // The page gives way to the home page, and the dialog goes with it.
       onDeleted();
     } catch (err) {
@@ -218,6 +219,7 @@ function MirrorSurvey({ gid, survey, items }: { gid: string; survey: string; ite
       ) : (
         list
       )}
+      <WithdrawSurvey gid={gid} survey={survey} count={items.length} />
     </section>
   );
 }

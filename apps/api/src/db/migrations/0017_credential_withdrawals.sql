@@ -1,0 +1,3 @@
+CREATE TABLE "credential_withdrawals" (
+	"key" text PRIMARY KEY NOT NULL
+);
