@@ -62,6 +62,7 @@ const WEBAUTHN_CHALLENGE_TTL_MS = WEBAUTHN_TIMEOUT_MS + 60_000;
 const MAX_PASSKEYS = 10;
 export const PASSKEY_REFUSED =
   'That passkey did not answer for this account. Try again, or enter a code from your authenticator app.';
+const PASSKEY_NOT_ADDED = 'The new passkey could not be checked. Try adding it again.';
 const NO_PASSKEY = 'This account has no passkey. Enter a code from your authenticator app.';
 const PASSKEY_KNOWN = 'This passkey is on an account already.';
 const TOO_MANY_PASSKEYS = `An account holds at most ${MAX_PASSKEYS} passkeys. Remove one first.`;
@@ -377,7 +378,7 @@ export function createSecondFactorService(
         requireUserVerification: false,
       }).catch(() => null);
       if (taker.state.failure) throw taker.state.failure;
-      if (!verdict?.verified) throw new AppError('PASSKEY_INVALID', PASSKEY_REFUSED);
+      if (!verdict?.verified) throw new AppError('PASSKEY_INVALID', PASSKEY_NOT_ADDED);
       const { credential } = verdict.registrationInfo;
       if ((await repo.listPasskeys(user.id)).length >= MAX_PASSKEYS) {
         throw new AppError('INVALID_STATE', TOO_MANY_PASSKEYS);
