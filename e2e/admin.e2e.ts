@@ -96,6 +96,7 @@ describe('the staff area in Chromium', () => {
       'Audit log',
       'Results',
       'Analytics',
+      'Passkeys',
     ]);
 
     // Signups: the reasons in words; approve one, reject the other (asked first).
@@ -232,7 +233,7 @@ describe('the staff area in Chromium', () => {
     // The new moderator logs in: the moderation tabs, not the admins' ones.
     const mod = await people.newPage(desktop, who);
     await openAdmin(mod.page, who);
-    expect(await staffTabs(mod.page)).toEqual(['Signups', 'Written answers']);
+    expect(await staffTabs(mod.page)).toEqual(['Signups', 'Written answers', 'Passkeys']);
     await mod.page.goto('/admin/users');
     await mod.page.getByRole('heading', { level: 1, name: 'Admins only' }).waitFor();
     for (const adminsTab of ['/admin/results', '/admin/analytics']) {

@@ -24,7 +24,8 @@ export type Admin = Person & { uuid: string };
 export interface People {
   /**
    * A new person (or `who`, again): a browser context of their own (desktop unless told) whose
-   * requests come from the person's address, a page, an error watch.
+   * requests come from the person's address, a page, an error watch. `options.baseURL` opens
+   * the server by another name.
    */
   newPage(options?: BrowserContextOptions, who?: Person): Promise<PersonPage>;
   /** A new person's number, password and address, without a browser. */
@@ -53,9 +54,11 @@ function createPeople(browser: Browser, defaults: BrowserContextOptions) {
   const people: People = {
     async newPage(options = desktop, who = person()) {
       const context = await browser.newContext({
+        // The server's address, unless a test opens it by another name (`localhost`, which
+        // passkeys need: decision 024).
+        baseURL: inject('baseURL'),
         ...options,
         ...defaults,
-        baseURL: inject('baseURL'),
         extraHTTPHeaders: { 'X-Forwarded-For': who.ip },
       });
       contexts.push(context);

@@ -58,6 +58,7 @@ import { memberDataRoutes } from './modules/auth/member-data.routes.js';
 import { createMemberDataService } from './modules/auth/member-data.service.js';
 import { createPasswordLimits } from './modules/auth/password-limits.js';
 import { createSecondFactorRepository } from './modules/auth/second-factor.repository.js';
+import { passkeysRoutes } from './modules/auth/passkeys.routes.js';
 import { secondFactorRoutes } from './modules/auth/second-factor.routes.js';
 import { createSecondFactorService } from './modules/auth/second-factor.service.js';
 import { SESSION_CHANNEL, createSessionChanges } from './modules/auth/session-changes.js';
@@ -170,6 +171,8 @@ export const logRedactPaths = [
   '*.challenge',
   '*.secret',
   '*.uri',
+  // A passkey's answer or new credential (signature, attestation, client data).
+  'req.body.response',
   '*.to',
   // Answers are personal: what someone chose or wrote never reaches a log line.
   'req.body.choice',
@@ -441,6 +444,8 @@ export async function buildApp({
     ipKey: keys.ip,
     sealKey: keys.secondFactorSeal,
     auth: config.auth,
+    webauthn: config.webauthn,
+    audit,
     clock,
   });
   const signup = createSignupService(authRepository, {
@@ -532,6 +537,7 @@ export async function buildApp({
           staff.addHook('onRequest', staff.requireRole('moderator', 'admin'));
           await staff.register(signupReviewRoutes, { service: signupReview });
           await staff.register(answerModerationRoutes, { service: answers });
+          await staff.register(passkeysRoutes, { service: secondFactor });
           await staff.register(async (admin) => {
             admin.addHook('onRequest', admin.requireRole('admin'));
             await admin.register(usersRoutes, { service: users });

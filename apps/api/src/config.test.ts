@@ -183,6 +183,38 @@ describe('backups configuration (decision 025)', () => {
     });
   });
 
+  it("takes passkeys' RP id and origins from WEBAUTHN_*, else PUBLIC_URL, else localhost", () => {
+    expect(loadConfig({}).webauthn).toEqual({
+      rpId: 'localhost',
+      origins: ['http://localhost:3000'],
+    });
+    expect(loadConfig({ PORT: '8080' }).webauthn.origins).toEqual(['http://localhost:8080']);
+    expect(loadConfig({ PUBLIC_URL: 'https://candor.example/' }).webauthn).toEqual({
+      rpId: 'candor.example',
+      origins: ['https://candor.example'],
+    });
+    expect(
+      loadConfig({
+        PUBLIC_URL: 'https://app.candor.example',
+        WEBAUTHN_RP_ID: 'Candor.Example',
+        WEBAUTHN_ORIGINS: 'https://app.candor.example, https://candor.example/',
+      }).webauthn,
+    ).toEqual({
+      rpId: 'candor.example',
+      origins: ['https://app.candor.example', 'https://candor.example'],
+    });
+    // An origin off the RP id's domain could never use its passkeys: refused at boot.
+    expect(() =>
+      loadConfig({ WEBAUTHN_RP_ID: 'candor.example', WEBAUTHN_ORIGINS: 'https://evil.example' }),
+    ).toThrow(/WEBAUTHN_ORIGINS: https:\/\/evil.example is not on candor.example/);
+    expect(() => loadConfig({ WEBAUTHN_ORIGINS: 'https://candor.example/path' })).toThrow(
+      /WEBAUTHN_ORIGINS: must be comma-separated origins/,
+    );
+    expect(() => loadConfig({ WEBAUTHN_RP_ID: 'https://candor.example' })).toThrow(
+      /WEBAUTHN_RP_ID: must be a domain/,
+    );
+  });
+
   it('refuses BACKUP_DIR where it cannot work', () => {
     const secrets = { JWT_SECRET: 'x'.repeat(32), PSEUDONYM_SECRET: 'y'.repeat(32) };
     expect(() =>

@@ -131,8 +131,42 @@ const EnvSchema = z
     JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
     PSEUDONYM_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
     WEB_DIST_DIR: z.string().optional(),
+    WEBAUTHN_RP_ID: z
+      .string()
+      .trim()
+      .toLowerCase()
+      .regex(
+        /^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/,
+        'must be a domain',
+      )
+      .optional(),
+    WEBAUTHN_ORIGINS: z
+      .string()
+      .transform((v) =>
+        v
+          .split(',')
+          .map((o) => o.trim().replace(/\/+$/, ''))
+          .filter(Boolean),
+      )
+      .refine(
+        (list) => list.length > 0 && list.every((o) => URL.canParse(o) && new URL(o).origin === o),
+        'must be comma-separated origins (https://candor.example)',
+      )
+      .optional(),
   })
   .superRefine((env, ctx) => {
+    // A passkey answers for its RP id only where the page's host is it or under it.
+    const { rpId, origins } = webauthnOf(env);
+    for (const origin of origins) {
+      const host = new URL(origin).hostname;
+      if (host !== rpId && !host.endsWith(`.${rpId}`)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['WEBAUTHN_ORIGINS'],
+          message: `${origin} is not on ${rpId} (WEBAUTHN_RP_ID): set both to the address people use`,
+        });
+      }
+    }
     // Node refuses a headers timeout longer than the whole request's.
     if (env.HEADERS_TIMEOUT_MS > env.REQUEST_TIMEOUT_MS) {
       ctx.addIssue({
@@ -314,6 +348,31 @@ export interface Config {
   secrets: { jwtSecret: string | undefined; pseudonymSecret: string | undefined };
   /** The built web app served on `/`; null serves the API only. */
   webDistDir: string | null;
+  webauthn: WebauthnConfig;
+}
+
+/** Passkeys' relying party (decision 024): the domain they belong to, the origins they are used on. */
+export interface WebauthnConfig {
+  rpId: string;
+  origins: string[];
+}
+
+/**
+ * WEBAUTHN_RP_ID / WEBAUTHN_ORIGINS, else PUBLIC_URL's host and origin, else localhost on PORT
+ * (development: browsers take `localhost`, never an IP address, as an RP id). Never the
+ * request's Host header: a client would choose it.
+ */
+function webauthnOf(env: {
+  PORT: number;
+  PUBLIC_URL?: string | undefined;
+  WEBAUTHN_RP_ID?: string | undefined;
+  WEBAUTHN_ORIGINS?: string[] | undefined;
+}): WebauthnConfig {
+  const publicUrl = env.PUBLIC_URL ? new URL(env.PUBLIC_URL) : undefined;
+  const rpId = env.WEBAUTHN_RP_ID ?? publicUrl?.hostname ?? 'localhost';
+  const origins =
+    env.WEBAUTHN_ORIGINS ?? (publicUrl ? [publicUrl.origin] : [`http://localhost:${env.PORT}`]);
+  return { rpId, origins };
 }
 
 /** Thrown with every problem of the environment listed, so one start shows them all. */
@@ -402,5 +461,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     answerBatching: { maxRows: e.ANSWER_BATCH_ROWS, inFlight: e.ANSWER_BATCHES_IN_FLIGHT },
     secrets: { jwtSecret: e.JWT_SECRET, pseudonymSecret: e.PSEUDONYM_SECRET },
     webDistDir: e.WEB_DIST_DIR ? path.resolve(e.WEB_DIST_DIR) : defaultWebDist,
+    webauthn: webauthnOf(e),
   };
 }

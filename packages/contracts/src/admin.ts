@@ -15,6 +15,8 @@ export const AuditActionSchema = z.enum([
   'user.unsuspend',
   'user.second_factor_reset',
   'user.number_revealed',
+  'user.passkey_add',
+  'user.passkey_remove',
   'results.export',
   'survey.create',
   'survey.update',

@@ -144,8 +144,11 @@ export type VerifyRequest = z.infer<typeof VerifyRequestSchema>;
 export const TokenPairSchema = z.object({ access: z.string(), refresh: z.string() });
 export type TokenPair = z.infer<typeof TokenPairSchema>;
 
-/** The second factors a staff login takes (decision 024). */
-export const SecondFactorMethodSchema = z.enum(['totp']);
+/**
+ * The second factors a staff login takes (decision 024), the preferred first: `passkey` when
+ * the account has one (POST /api/token/passkey/options/, then /api/token/passkey/), and `totp`.
+ */
+export const SecondFactorMethodSchema = z.enum(['passkey', 'totp']);
 export type SecondFactorMethod = z.infer<typeof SecondFactorMethodSchema>;
 
 /**
@@ -185,6 +188,125 @@ export const TotpLoginRequestSchema = z.object({
     .regex(/^\d{6}$/, 'Enter the 6-digit code from your authenticator app.'),
 });
 export type TotpLoginRequest = z.infer<typeof TotpLoginRequestSchema>;
+
+// WebAuthn as @simplewebauthn/browser hands it over (base64url strings): checked in depth by
+// @simplewebauthn/server, so only its shape and sizes are checked here.
+const b64url = (max: number) =>
+  z
+    .string()
+    .max(max)
+    .regex(/^[A-Za-z0-9_-]*$/, 'must be base64url');
+const TransportSchema = z.enum(['ble', 'cable', 'hybrid', 'internal', 'nfc', 'smart-card', 'usb']);
+
+/** A credential the browser may use (allowCredentials / excludeCredentials). */
+const CredentialDescriptorSchema = z.object({
+  id: b64url(1400),
+  type: z.literal('public-key'),
+  transports: z.array(TransportSchema).optional(),
+});
+
+/** PublicKeyCredentialRequestOptionsJSON: what navigator.credentials.get is asked with. */
+export const PasskeyLoginOptionsSchema = z.object({
+  challenge: b64url(128),
+  rpId: z.string().optional(),
+  timeout: z.number().optional(),
+  allowCredentials: z.array(CredentialDescriptorSchema).optional(),
+  userVerification: z.enum(['required', 'preferred', 'discouraged']).optional(),
+});
+export type PasskeyLoginOptions = z.infer<typeof PasskeyLoginOptionsSchema>;
+
+/** PublicKeyCredentialCreationOptionsJSON: what navigator.credentials.create is asked with. */
+export const PasskeyRegistrationOptionsSchema = z.object({
+  challenge: b64url(128),
+  rp: z.object({ name: z.string(), id: z.string().optional() }),
+  user: z.object({ id: b64url(128), name: z.string(), displayName: z.string() }),
+  pubKeyCredParams: z.array(z.object({ alg: z.number(), type: z.literal('public-key') })),
+  timeout: z.number().optional(),
+  excludeCredentials: z.array(CredentialDescriptorSchema).optional(),
+  authenticatorSelection: z
+    .object({
+      authenticatorAttachment: z.enum(['platform', 'cross-platform']).optional(),
+      requireResidentKey: z.boolean().optional(),
+      residentKey: z.enum(['discouraged', 'preferred', 'required']).optional(),
+      userVerification: z.enum(['required', 'preferred', 'discouraged']).optional(),
+    })
+    .optional(),
+  attestation: z.enum(['none', 'indirect', 'direct', 'enterprise']).optional(),
+  hints: z.array(z.enum(['hybrid', 'security-key', 'client-device'])).optional(),
+  extensions: z.record(z.string(), z.unknown()).optional(),
+});
+export type PasskeyRegistrationOptions = z.infer<typeof PasskeyRegistrationOptionsSchema>;
+
+const ClientOutputsSchema = {
+  authenticatorAttachment: z.enum(['platform', 'cross-platform']).optional(),
+  clientExtensionResults: z.record(z.string(), z.unknown()),
+};
+
+/** AuthenticationResponseJSON: a passkey's signed answer to a login challenge. */
+export const PasskeyAssertionSchema = z.object({
+  id: b64url(1400),
+  rawId: b64url(1400),
+  type: z.literal('public-key'),
+  response: z.object({
+    clientDataJSON: b64url(8192),
+    authenticatorData: b64url(8192),
+    signature: b64url(2048),
+    userHandle: b64url(1400).optional(),
+  }),
+  ...ClientOutputsSchema,
+});
+export type PasskeyAssertion = z.infer<typeof PasskeyAssertionSchema>;
+
+/** RegistrationResponseJSON: a new passkey's attestation. */
+export const PasskeyAttestationSchema = z.object({
+  id: b64url(1400),
+  rawId: b64url(1400),
+  type: z.literal('public-key'),
+  response: z.object({
+    clientDataJSON: b64url(8192),
+    attestationObject: b64url(65_536),
+    authenticatorData: b64url(65_536).optional(),
+    transports: z.array(TransportSchema).optional(),
+    publicKeyAlgorithm: z.number().optional(),
+    publicKey: b64url(8192).optional(),
+  }),
+  ...ClientOutputsSchema,
+});
+export type PasskeyAttestation = z.infer<typeof PasskeyAttestationSchema>;
+
+export const PasskeyOptionsRequestSchema = z.object({ challenge: ChallengeSchema });
+export type PasskeyOptionsRequest = z.infer<typeof PasskeyOptionsRequestSchema>;
+
+/** A staff login's second step with a passkey: the challenge and the passkey's answer. */
+export const PasskeyLoginRequestSchema = z.object({
+  challenge: ChallengeSchema,
+  response: PasskeyAssertionSchema,
+});
+export type PasskeyLoginRequest = z.infer<typeof PasskeyLoginRequestSchema>;
+
+/** Adding a passkey (a staff session): the new credential, and a name its owner may give. */
+export const PasskeyRegisterRequestSchema = z.object({
+  response: PasskeyAttestationSchema,
+  name: z.string().trim().min(1).max(60).optional(),
+});
+export type PasskeyRegisterRequest = z.infer<typeof PasskeyRegisterRequestSchema>;
+
+/** One of the signed-in staff member's passkeys, as their list shows it (no key material). */
+export const PasskeySchema = z.object({
+  id: z.uuid(),
+  name: z.string(),
+  transports: z.array(z.string()),
+  created_at: z.iso.datetime({ offset: true }),
+  last_used_at: z.iso.datetime({ offset: true }).nullable(),
+});
+export type Passkey = z.infer<typeof PasskeySchema>;
+
+export const PasskeyListSchema = z.object({
+  results: z.array(PasskeySchema),
+  /** The account has a TOTP authenticator too: removing every passkey still leaves a factor. */
+  totp: z.boolean(),
+});
+export type PasskeyList = z.infer<typeof PasskeyListSchema>;
 
 /**
  * After a correct code: either the person still has to choose a password (a short-lived

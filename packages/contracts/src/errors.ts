@@ -5,6 +5,7 @@ export const ErrorCodeSchema = z.enum([
   'VALIDATION_FAILED',
   'NOT_FOUND',
   'OTP_INVALID',
+  'PASSKEY_INVALID',
   'TOKEN_INVALID',
   'UNAUTHENTICATED',
   'FORBIDDEN',

@@ -25,6 +25,8 @@ export const ERASURE_TABLES = [
   'credential_issuances',
   'vaults',
   'staff_totp',
+  'staff_passkeys',
+  'webauthn_challenges',
 ] as const;
 
 /**

@@ -296,6 +296,58 @@ export const staffTotp = pgTable('staff_totp', {
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
+/**
+ * A staff account's passkeys (WebAuthn credentials), the preferred second factor (decision
+ * 024): any number per account, beside its TOTP. The public key is the COSE key as
+ * @simplewebauthn/server hands it, base64url; `counter` is the authenticator's signature count
+ * last accepted (0 for authenticators that keep none), so a cloned key that falls behind is
+ * refused.
+ */
+export const staffPasskeys = pgTable(
+  'staff_passkeys',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** The credential id (base64url), as the authenticator names it. */
+    credentialId: text('credential_id').notNull(),
+    /** What its owner calls it ("Work laptop"), shown in their list. */
+    name: text('name').notNull(),
+    publicKey: text('public_key').notNull(),
+    counter: bigint('counter', { mode: 'number' }).notNull().default(0),
+    /** How the browser may reach the authenticator (`internal`, `usb`, `hybrid`...). */
+    transports: text('transports')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('staff_passkeys_credential_uq').on(t.credentialId),
+    index('staff_passkeys_user_idx').on(t.userId),
+  ],
+);
+
+/**
+ * WebAuthn challenges handed out and not yet answered (decision 024): each is taken once, by a
+ * DELETE that returns it, for the account and the ceremony it was made for, before it expires.
+ */
+export const webauthnChallenges = pgTable(
+  'webauthn_challenges',
+  {
+    challenge: text('challenge').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** `login` (a staff login's second step) or `register` (adding a passkey). */
+    purpose: text('purpose').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('webauthn_challenges_user_idx').on(t.userId)],
+);
+
 /** Verified signups for the velocity risk checks: no user id, no phone, no IP. */
 export const signupEvents = pgTable(
   'signup_events',

@@ -4,6 +4,7 @@ import type { ErrorCode } from '@candor/contracts';
 export const statusOfCode: Record<ErrorCode, number> = {
   VALIDATION_FAILED: 400,
   OTP_INVALID: 400,
+  PASSKEY_INVALID: 400,
   UNAUTHENTICATED: 401,
   TOKEN_INVALID: 401,
   FORBIDDEN: 403,
@@ -27,6 +28,7 @@ export const statusOfCode: Record<ErrorCode, number> = {
 const defaultDetail: Record<ErrorCode, string> = {
   VALIDATION_FAILED: 'The request is not valid.',
   OTP_INVALID: 'That code is not right, or it has expired. Check it, or ask for a new one.',
+  PASSKEY_INVALID: 'That passkey did not answer for this account. Try again, or use a code.',
   TOKEN_INVALID: 'Your session has ended. Please log in again.',
   UNAUTHENTICATED: 'Authentication credentials were not provided or are not valid.',
   FORBIDDEN: 'You do not have permission to perform this action.',

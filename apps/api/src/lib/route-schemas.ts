@@ -40,3 +40,5 @@ export const GidParamsSchema = z.object({ gid: z.string() });
 export const QidParamsSchema = z.object({ qid: z.string() });
 /** `:uuid`, an account's id. */
 export const UuidParamsSchema = z.object({ uuid: z.string() });
+/** `:id`, a staff member's passkey (a uuid). */
+export const PasskeyIdParamsSchema = z.object({ id: z.string() });

@@ -21,6 +21,7 @@ const admin = {
   adminsOnly: () => adminModule().then((m) => ({ Component: m.AdminsOnlyRoute })),
   signups: () => adminModule().then((m) => ({ Component: m.AdminSignupsRoute })),
   answers: () => adminModule().then((m) => ({ Component: m.AdminAnswersRoute })),
+  passkeys: () => adminModule().then((m) => ({ Component: m.AdminPasskeysRoute })),
   surveys: () => adminModule().then((m) => ({ Component: m.AdminSurveysRoute })),
   newSurvey: () => adminModule().then((m) => ({ Component: m.AdminNewSurveyRoute })),
   survey: () => adminModule().then((m) => ({ Component: m.AdminSurveyRoute })),
@@ -57,6 +58,11 @@ const account = {
     import('../features/auth/components/second-factor-screen').then((m) => ({
       Component: m.SecondFactorScreen,
     })),
+  // Staff, once: a passkey offered right after the authenticator app was set up.
+  passkeyOffer: () =>
+    import('../features/auth/components/passkey-offer-screen').then((m) => ({
+      Component: m.PasskeyOfferScreen,
+    })),
   forgot: () =>
     import('../features/auth/components/forgot-password-screen').then((m) => ({
       Component: m.ForgotPasswordScreen,
@@ -86,6 +92,7 @@ export const router = createBrowserRouter([
               { index: true, lazy: admin.index },
               { path: 'signups', lazy: admin.signups },
               { path: 'answers', lazy: admin.answers },
+              { path: 'passkeys', lazy: admin.passkeys },
               {
                 // The admins' tabs: one guard for all of them.
                 lazy: admin.adminsOnly,
@@ -105,6 +112,7 @@ export const router = createBrowserRouter([
           },
           { path: '/login', lazy: account.login },
           { path: '/login/code', lazy: account.secondFactor },
+          { path: '/login/passkey', lazy: account.passkeyOffer },
           { path: '/signup', lazy: account.signup },
           { path: '/verify', lazy: account.verify },
           { path: '/set-password', lazy: account.setPassword },

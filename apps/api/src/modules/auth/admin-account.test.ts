@@ -4,6 +4,7 @@ import type { App } from '../../app.js';
 import type { Database } from '../../db/client.js';
 import { get, json, post } from '../../test/accounts.js';
 import { createTestApp } from '../../test/app.js';
+import { SoftAuthenticator } from '../../test/passkey.js';
 import { staffLogin, totpCode } from '../../test/second-factor.js';
 import { closeAll, createTestDatabase, engines } from '../../test/database.js';
 import { DEMO_ADMIN_PHONE, createOrPromoteAdmin, ensureDemoAdmin } from './admin-account.js';
@@ -38,6 +39,15 @@ describe.each(engines)('admin accounts on %s', (engine) => {
     });
     // Admins reach the moderation scope.
     expect((await get(app, '/api/v1/admin/signups/', { token: access })).statusCode).toBe(200);
+    // And add a passkey there.
+    const options = await post(app, '/api/v1/admin/passkeys/options/', {}, { token: access });
+    const added = await post(
+      app,
+      '/api/v1/admin/passkeys/',
+      { response: new SoftAuthenticator().register(json(options)) },
+      { token: access },
+    );
+    expect(added.statusCode, added.body).toBe(201);
 
     // Promoting the account again (the operator's recovery) ends its second factor with its
     // sessions: the next login enrols a new authenticator, and the old one's codes are refused.
@@ -51,7 +61,12 @@ describe.each(engines)('admin accounts on %s', (engine) => {
       phone_number: DEMO_ADMIN_PHONE,
       password: (await passwordSecrets('a recovered passphrase', DEMO_ADMIN_PHONE)).login,
     });
-    expect(json(again)).toMatchObject({ status: 'second_factor_required', enrol: true });
+    // Its passkeys went with the authenticator app: only an enrolment is offered.
+    expect(json(again)).toMatchObject({
+      status: 'second_factor_required',
+      enrol: true,
+      methods: ['totp'],
+    });
     const old = await post(app, '/api/token/totp/', {
       challenge: json<{ challenge: string }>(again).challenge,
       code: totpCode(secret, Date.now()),

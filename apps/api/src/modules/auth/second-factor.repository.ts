@@ -1,8 +1,15 @@
-import { and, eq, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, isNull, lt, lte, notInArray, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { staffTotp } from '../../db/schema.js';
+import { staffPasskeys, staffTotp, webauthnChallenges } from '../../db/schema.js';
 
 export type StaffTotpRow = typeof staffTotp.$inferSelect;
+export type StaffPasskeyRow = typeof staffPasskeys.$inferSelect;
+export type NewStaffPasskey = typeof staffPasskeys.$inferInsert;
+/** Live WebAuthn challenges an account keeps: a few browser tabs' worth. */
+const CHALLENGES_KEPT = 5;
+
+/** The ceremony a WebAuthn challenge was made for: a login's second step, or adding a passkey. */
+export type WebauthnPurpose = 'login' | 'register';
 
 /** Staff accounts' second factors (decision 024). Every change is one statement. */
 export function createSecondFactorRepository(db: Db) {
@@ -65,9 +72,128 @@ export function createSecondFactorRepository(db: Db) {
       return rows.length > 0;
     },
 
-    /** Removes the account's second factor: its next login enrols a new one. */
+    /** Whether the account has any passkey (its login then offers one first). */
+    async hasPasskey(userId: number): Promise<boolean> {
+      const [row] = await db
+        .select({ n: count() })
+        .from(staffPasskeys)
+        .where(eq(staffPasskeys.userId, userId));
+      return (row?.n ?? 0) > 0;
+    },
+
+    /** The account's passkeys, oldest first. */
+    async listPasskeys(userId: number): Promise<StaffPasskeyRow[]> {
+      return db
+        .select()
+        .from(staffPasskeys)
+        .where(eq(staffPasskeys.userId, userId))
+        .orderBy(asc(staffPasskeys.createdAt), asc(staffPasskeys.id));
+    },
+
+    /** The account's passkey with this credential id; another account's is not found. */
+    async findPasskey(userId: number, credentialId: string): Promise<StaffPasskeyRow | undefined> {
+      const [row] = await db
+        .select()
+        .from(staffPasskeys)
+        .where(and(eq(staffPasskeys.userId, userId), eq(staffPasskeys.credentialId, credentialId)));
+      return row;
+    },
+
+    /** Stores a new passkey; undefined when its credential id is stored already (any account). */
+    async addPasskey(row: NewStaffPasskey): Promise<StaffPasskeyRow | undefined> {
+      const [added] = await db
+        .insert(staffPasskeys)
+        .values(row)
+        .onConflictDoNothing({ target: staffPasskeys.credentialId })
+        .returning();
+      return added;
+    },
+
+    /**
+     * Moves a passkey's signature counter from the value its answer was checked against to the
+     * answer's: true once (compare and set), so of two answers checked against one stored
+     * counter only one counts, on any number of processes.
+     */
+    async spendCounter(id: string, from: number, to: number, now: Date): Promise<boolean> {
+      const rows = await db
+        .update(staffPasskeys)
+        .set({ counter: to, lastUsedAt: now })
+        .where(and(eq(staffPasskeys.id, id), eq(staffPasskeys.counter, from)))
+        .returning({ id: staffPasskeys.id });
+      return rows.length > 0;
+    },
+
+    /** Removes one of the account's passkeys; false when it has none of that id. */
+    async removePasskey(userId: number, id: string): Promise<boolean> {
+      const rows = await db
+        .delete(staffPasskeys)
+        .where(and(eq(staffPasskeys.userId, userId), eq(staffPasskeys.id, id)))
+        .returning({ id: staffPasskeys.id });
+      return rows.length > 0;
+    },
+
+    /**
+     * Keeps a WebAuthn challenge until `expiresAt`. The account's expired ones go, and so do all
+     * but its newest few: asking for options again and again piles up no rows.
+     */
+    async putChallenge(
+      userId: number,
+      purpose: WebauthnPurpose,
+      challenge: string,
+      expiresAt: Date,
+      now: Date,
+    ): Promise<void> {
+      await db.insert(webauthnChallenges).values({ challenge, userId, purpose, expiresAt });
+      const kept = db
+        .select({ challenge: webauthnChallenges.challenge })
+        .from(webauthnChallenges)
+        .where(and(eq(webauthnChallenges.userId, userId), gt(webauthnChallenges.expiresAt, now)))
+        .orderBy(desc(webauthnChallenges.expiresAt))
+        .limit(CHALLENGES_KEPT);
+      await db
+        .delete(webauthnChallenges)
+        .where(
+          and(
+            eq(webauthnChallenges.userId, userId),
+            or(
+              lte(webauthnChallenges.expiresAt, now),
+              notInArray(webauthnChallenges.challenge, kept),
+            ),
+          ),
+        );
+    },
+
+    /**
+     * Takes a challenge made for this account and ceremony, not expired: true once. One DELETE,
+     * so of concurrent answers to one challenge, one wins.
+     */
+    async takeChallenge(
+      userId: number,
+      purpose: WebauthnPurpose,
+      challenge: string,
+      now: Date,
+    ): Promise<boolean> {
+      const rows = await db
+        .delete(webauthnChallenges)
+        .where(
+          and(
+            eq(webauthnChallenges.challenge, challenge),
+            eq(webauthnChallenges.userId, userId),
+            eq(webauthnChallenges.purpose, purpose),
+            gt(webauthnChallenges.expiresAt, now),
+          ),
+        )
+        .returning({ challenge: webauthnChallenges.challenge });
+      return rows.length > 0;
+    },
+
+    /** Removes the account's second factors (TOTP and passkeys): its next login enrols anew. */
     async reset(userId: number): Promise<void> {
-      await db.delete(staffTotp).where(eq(staffTotp.userId, userId));
+      await db.transaction(async (tx) => {
+        await tx.delete(staffTotp).where(eq(staffTotp.userId, userId));
+        await tx.delete(staffPasskeys).where(eq(staffPasskeys.userId, userId));
+        await tx.delete(webauthnChallenges).where(eq(webauthnChallenges.userId, userId));
+      });
     },
   };
 }

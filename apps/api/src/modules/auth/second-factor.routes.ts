@@ -1,4 +1,7 @@
 import {
+  PasskeyLoginOptionsSchema,
+  PasskeyLoginRequestSchema,
+  PasskeyOptionsRequestSchema,
   TokenPairSchema,
   TotpEnrolRequestSchema,
   TotpEnrolmentSchema,
@@ -42,5 +45,33 @@ export const secondFactorRoutes: FastifyPluginAsyncZod<{ service: SecondFactorSe
       },
     },
     async (request) => service.loginWithTotp(request.body),
+  );
+
+  app.post(
+    '/token/passkey/options/',
+    {
+      schema: {
+        tags,
+        summary:
+          "Staff login's second step with a passkey: what navigator.credentials.get is asked with",
+        body: PasskeyOptionsRequestSchema,
+        response: { 200: PasskeyLoginOptionsSchema, ...errorResponses(400, 401, 409) },
+      },
+    },
+    async (request) => service.passkeyLoginOptions(request.body),
+  );
+
+  app.post(
+    '/token/passkey/',
+    {
+      schema: {
+        tags,
+        summary:
+          "Staff login's second step: a passkey's answer to its challenge (each challenge once)",
+        body: PasskeyLoginRequestSchema,
+        response: { 200: TokenPairSchema, 400: BadRequestSchema, ...errorResponses(401, 429) },
+      },
+    },
+    async (request) => service.loginWithPasskey(request.body),
   );
 };

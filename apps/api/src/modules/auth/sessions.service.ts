@@ -32,7 +32,7 @@ export interface SessionsServiceDeps {
     | 'refreshReuseGraceSeconds'
   >;
   /** Whether a staff account has its second factor yet (decision 024). */
-  secondFactors: Pick<SecondFactorRepository, 'enrolled'>;
+  secondFactors: Pick<SecondFactorRepository, 'enrolled' | 'hasPasskey'>;
   clock: () => Date;
 }
 
@@ -89,11 +89,16 @@ export function createSessionsService(
    */
   async function signIn(user: UserRow): Promise<TokenPair | SecondFactorRequired> {
     if (user.role === 'member') return issue(user);
+    const [enrolled, passkey] = await Promise.all([
+      secondFactors.enrolled(user.id),
+      secondFactors.hasPasskey(user.id),
+    ]);
     return {
       status: 'second_factor_required',
       challenge: await tokens.signChallenge({ sub: user.uuid }),
-      enrol: !(await secondFactors.enrolled(user.id)),
-      methods: ['totp'],
+      enrol: !enrolled,
+      // The preferred first: a passkey once the account has one, its TOTP always.
+      methods: passkey ? ['passkey', 'totp'] : ['totp'],
     };
   }
 

@@ -157,6 +157,20 @@ describe.each(engines)('staff area on %s', (engine) => {
       body: {},
       who: ['admin'],
     },
+    // Decision 024: one's own passkeys (every staff member).
+    { method: 'GET', url: () => '/api/v1/admin/passkeys/', who: ['moderator', 'admin'] },
+    {
+      method: 'POST',
+      url: () => '/api/v1/admin/passkeys/options/',
+      body: {},
+      who: ['moderator', 'admin'],
+    },
+    { method: 'POST', url: () => '/api/v1/admin/passkeys/', body: {}, who: ['moderator', 'admin'] },
+    {
+      method: 'DELETE',
+      url: () => `/api/v1/admin/passkeys/${unknown()}/`,
+      who: ['moderator', 'admin'],
+    },
     // Authoring (admins only). Unknown ids: the route answers 404 to those allowed.
     { method: 'GET', url: () => '/api/v1/admin/surveys/', who: ['admin'] },
     { method: 'POST', url: () => '/api/v1/admin/surveys/', body: survey, who: ['admin'] },

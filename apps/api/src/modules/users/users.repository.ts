@@ -1,6 +1,13 @@
 import { and, count, desc, eq, gt, like, min, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { auditLog, refreshTokens, staffTotp, users } from '../../db/schema.js';
+import {
+  auditLog,
+  refreshTokens,
+  staffPasskeys,
+  staffTotp,
+  users,
+  webauthnChallenges,
+} from '../../db/schema.js';
 import { type AuditInsert, insertAuditEntry } from '../audit/audit.repository.js';
 import type { SessionChanges } from '../auth/session-changes.js';
 
@@ -95,9 +102,16 @@ export function createUsersRepository(db: Db, sessionChanges: SessionChanges) {
       });
     },
 
-    /** Removes the account's second factor (decision 024): its next login enrols a new one. */
+    /**
+     * Removes the account's second factors, its TOTP and every passkey (decision 024), in one
+     * transaction: its next login enrols a new one.
+     */
     async resetSecondFactor(userId: number): Promise<void> {
-      await db.delete(staffTotp).where(eq(staffTotp.userId, userId));
+      await db.transaction(async (tx) => {
+        await tx.delete(staffTotp).where(eq(staffTotp.userId, userId));
+        await tx.delete(staffPasskeys).where(eq(staffPasskeys.userId, userId));
+        await tx.delete(webauthnChallenges).where(eq(webauthnChallenges.userId, userId));
+      });
     },
 
     /** Ends every session of the user (their refresh tokens are revoked), on every process. */

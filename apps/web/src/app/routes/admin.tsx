@@ -2,6 +2,7 @@ import type { Question, SurveyDetail } from '@candor/contracts';
 import { useMemo, useRef } from 'react';
 import { Navigate, Outlet, useParams } from 'react-router';
 import { AdminShell, useIsAdmin } from '../../features/admin/components/admin-shell';
+import { PasskeysPanel } from '../../features/admin/components/account/passkeys-panel';
 import { AnalyticsPanel } from '../../features/admin/components/insights/analytics-panel';
 import { AnswersPanel } from '../../features/admin/components/moderation/answers-panel';
 import { AuditLogPanel } from '../../features/admin/components/moderation/audit-log-panel';
@@ -34,6 +35,7 @@ export function AdminIndexRoute() {
 
 export const AdminSignupsRoute = SignupsPanel;
 export const AdminAnswersRoute = AnswersPanel;
+export const AdminPasskeysRoute = PasskeysPanel;
 
 /** The admins' tabs, guarded once: a moderator who types one of their addresses is told why not. */
 export function AdminsOnlyRoute() {

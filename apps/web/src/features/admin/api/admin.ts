@@ -6,6 +6,7 @@ import type {
   AuditEntryList,
   BreakdownDimension,
   OperatorQuestionResults,
+  PasskeyList,
   PageViewStats,
   PanelCompletionCounts,
   PendingAnswer,
@@ -19,6 +20,7 @@ import type {
 import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import type { BreakdownQuery } from '../../../components/results/question-graph';
 import { apiDownload, apiPost, apiRequest } from '../../../lib/api-client';
+import { addPasskey } from '../../../lib/passkeys';
 import { saveFile } from '../../../lib/save-file';
 
 const base = '/v1/admin';
@@ -57,6 +59,12 @@ export const adminQueries = {
           signal,
         }),
       placeholderData: keepPreviousData,
+    }),
+  /** The signed-in staff member's own passkeys (decision 024). */
+  passkeys: () =>
+    queryOptions({
+      queryKey: [...adminQueries.all(), 'passkeys'] as const,
+      queryFn: ({ signal }) => apiRequest<PasskeyList>(`${base}/passkeys/`, { signal }),
     }),
   usersAll: () => [...adminQueries.all(), 'users'] as const,
   users: (phone: string, page: number) =>
@@ -229,5 +237,32 @@ export function useRevealNumber() {
     mutationFn: ({ uuid, reason }: { uuid: string; reason: string }) =>
       apiPost<RevealedNumber>(`${base}/users/${id(uuid)}/reveal-number/`, { reason }),
     onSettled: () => queryClient.invalidateQueries({ queryKey: adminQueries.auditLogAll() }),
+  });
+}
+
+/** Adds a passkey to one's own account (the browser's prompt, then the API); refreshes the list. */
+export function useAddPasskey() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => addPasskey(),
+    onSettled: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: adminQueries.passkeys().queryKey }),
+        queryClient.invalidateQueries({ queryKey: adminQueries.auditLogAll() }),
+      ]),
+  });
+}
+
+/** Removes one of one's own passkeys; refreshes the list and the audit log. */
+export function useRemovePasskey() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (passkeyId: string) =>
+      apiRequest<undefined>(`${base}/passkeys/${id(passkeyId)}/`, { method: 'DELETE' }),
+    onSettled: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: adminQueries.passkeys().queryKey }),
+        queryClient.invalidateQueries({ queryKey: adminQueries.auditLogAll() }),
+      ]),
   });
 }

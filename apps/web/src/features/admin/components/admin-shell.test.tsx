@@ -53,7 +53,8 @@ describe('AdminShell (the staff-only guard)', () => {
   it("shows a moderator the moderation tabs only, not the admins' tabs", () => {
     show({ ...person, role: 'moderator' });
     expect(screen.getByText('the signups queue')).toBeTruthy();
-    expect(tabs()).toEqual(['Signups', 'Written answers']);
+    // Their own passkeys too (decision 024).
+    expect(tabs()).toEqual(['Signups', 'Written answers', 'Passkeys']);
   });
 
   it('shows an admin every tab', () => {
@@ -67,6 +68,7 @@ describe('AdminShell (the staff-only guard)', () => {
       'Audit log',
       'Results',
       'Analytics',
+      'Passkeys',
     ]);
   });
 });

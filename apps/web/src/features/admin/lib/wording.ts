@@ -50,6 +50,10 @@ export function describeAuditAction(entry: Pick<AuditEntry, 'action' | 'details'
         'revealed a whole number',
         entry.details.reason,
       );
+    case 'user.passkey_add':
+      return 'added a passkey to their account';
+    case 'user.passkey_remove':
+      return 'removed a passkey from their account';
     case 'results.export':
       if (entry.details.format === 'panel-csv') return "exported a survey's panel completions";
       return entry.details.format === 'csv'
@@ -153,6 +157,8 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   'user.unsuspend': 'Lifted a suspension',
   'user.second_factor_reset': 'Reset a second factor',
   'user.number_revealed': 'Revealed a number',
+  'user.passkey_add': 'Added a passkey',
+  'user.passkey_remove': 'Removed a passkey',
   'results.export': 'Exported results',
   'survey.create': 'Created a survey',
   'survey.update': 'Edited a survey',

@@ -2,6 +2,9 @@ import type {
   CodeSent,
   ForgotPasswordRequest,
   LoginResponse,
+  PasskeyLoginOptions,
+  PasskeyLoginRequest,
+  PasskeyOptionsRequest,
   ResendOtpRequest,
   SetPasswordRequest,
   SignupRequest,
@@ -32,4 +35,8 @@ export const accountsApi = {
     apiPost<TotpEnrolment>('/token/totp/enrol/', body, { public: true }),
   logInWithTotp: (body: TotpLoginRequest) =>
     apiPost<TokenPair>('/token/totp/', body, { public: true }),
+  passkeyOptions: (body: PasskeyOptionsRequest) =>
+    apiPost<PasskeyLoginOptions>('/token/passkey/options/', body, { public: true }),
+  logInWithPasskey: (body: PasskeyLoginRequest) =>
+    apiPost<TokenPair>('/token/passkey/', body, { public: true }),
 };

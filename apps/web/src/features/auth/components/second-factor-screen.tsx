@@ -1,4 +1,4 @@
-import { type TotpEnrolment, TotpLoginRequestSchema } from '@candor/contracts';
+import { type TokenPair, type TotpEnrolment, TotpLoginRequestSchema } from '@candor/contracts';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Suspense, lazy, useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
@@ -8,6 +8,7 @@ import { AuthCard, Field, FormAlert, useFocusFirstInvalid } from '../../../compo
 import { PageHead } from '../../../components/page-head';
 import { ApiError } from '../../../lib/api-client';
 import { useAuthStore } from '../../../lib/auth-store';
+import { PasskeyCancelledError, passkeyAssertion, passkeysAvailable } from '../../../lib/passkeys';
 import { afterLoginPath } from '../../../lib/survey-storage';
 import { dismissErrorToasts, successToast } from '../../../lib/toasts';
 import { accountsApi } from '../api/accounts';
@@ -22,11 +23,15 @@ const FormSchema = TotpLoginRequestSchema.pick({ code: true });
 /** The key as authenticator apps show it: groups of four, easier to copy by hand. */
 const grouped = (secret: string) => secret.match(/.{1,4}/g)?.join(' ') ?? secret;
 
+const PASSKEY_CANCELLED =
+  'Your passkey did not answer (the prompt was closed, or this device has none of yours). Try again, or enter a code.';
+
 /**
  * A staff login's second step (decision 024), after a right password: at the first login, set
- * up an authenticator app (QR code, or the key typed in) and confirm it with a first code;
- * afterwards, the app's current code. The challenge lives in memory only: a reload goes back
- * to the password.
+ * up an authenticator app (QR code, or the key typed in) and confirm it with a first code, then
+ * a passkey is offered (/login/passkey); afterwards, the account's passkey when it has one and
+ * the browser can use it, else (or as the fallback) the app's current code. The challenge lives
+ * in memory only: a reload goes back to the password.
  */
 export function SecondFactorScreen() {
   const navigate = useNavigate();
@@ -35,6 +40,7 @@ export function SecondFactorScreen() {
   const [enrolment, setEnrolment] = useState<TotpEnrolment | null>(null);
   const [alert, setAlert] = useState<string | null>(null);
   const [expired, setExpired] = useState(false);
+  const [askingPasskey, setAskingPasskey] = useState(false);
   const { formRef, failed, tries } = useFocusFirstInvalid();
   const form = useForm<z.infer<typeof FormSchema>>({
     resolver: zodResolver(FormSchema),
@@ -73,20 +79,49 @@ export function SecondFactorScreen() {
 
   if (!step) return <Navigate to="/login" replace />;
 
+  const withPasskey = !enrol && step.methods.includes('passkey') && passkeysAvailable();
+
+  /** A session: the vault opens with the password held since the first step. */
+  const loggedIn = async (tokens: TokenPair) => {
+    await startSession(tokens);
+    dismissErrorToasts();
+    successToast('Logged In');
+    // Just set up the app: offer a passkey for the next logins (where the browser can make one).
+    // The step is forgotten once this screen is left: forgotten before, it would go back to the
+    // password while the next screen loads.
+    await navigate(enrol && passkeysAvailable() ? '/login/passkey' : afterLoginPath(), {
+      replace: true,
+    });
+    useFlowStore.getState().reset();
+  };
+
   const onSubmit = form.handleSubmit(async ({ code }) => {
     setAlert(null);
     try {
-      const tokens = await accountsApi.logInWithTotp({ challenge: step.challenge, code });
-      // The vault opens with the password held since the first step.
-      await startSession(tokens);
-      dismissErrorToasts();
-      useFlowStore.getState().reset();
-      successToast('Logged In');
-      await navigate(afterLoginPath(), { replace: true });
+      await loggedIn(await accountsApi.logInWithTotp({ challenge: step.challenge, code }));
     } catch (err) {
       refused(err);
     }
   }, failed);
+
+  const onPasskey = async () => {
+    setAlert(null);
+    setAskingPasskey(true);
+    try {
+      const options = await accountsApi.passkeyOptions({ challenge: step.challenge });
+      const response = await passkeyAssertion(options);
+      await loggedIn(await accountsApi.logInWithPasskey({ challenge: step.challenge, response }));
+    } catch (err) {
+      if (err instanceof PasskeyCancelledError) {
+        setAlert(PASSKEY_CANCELLED);
+        failed();
+      } else {
+        refused(err);
+      }
+    } finally {
+      setAskingPasskey(false);
+    }
+  };
 
   const codeForm = (
     <form ref={formRef} onSubmit={onSubmit} noValidate className="form">
@@ -102,7 +137,7 @@ export function SecondFactorScreen() {
             inputMode="numeric"
             autoComplete="one-time-code"
             maxLength={6}
-            autoFocus={!enrol}
+            autoFocus={!enrol && !withPasskey}
             aria-describedby={describedBy}
             aria-invalid={invalid || undefined}
             {...form.register('code', { setValueAs: (v: string) => v.replace(/\D/g, '') })}
@@ -111,8 +146,8 @@ export function SecondFactorScreen() {
       </Field>
       <button
         type="submit"
-        className="button button--primary button--block"
-        disabled={isSubmitting || expired || (enrol && !enrolment)}
+        className={`button button--block${withPasskey ? '' : ' button--primary'}`}
+        disabled={isSubmitting || askingPasskey || expired || (enrol && !enrolment)}
       >
         {isSubmitting ? 'Checking…' : enrol ? 'Turn on and log in' : 'Log in'}
       </button>
@@ -127,6 +162,44 @@ export function SecondFactorScreen() {
       </Link>
     </p>
   );
+
+  if (withPasskey) {
+    return (
+      <AuthCard
+        title="Use your passkey"
+        lead={
+          <p>
+            Staff accounts need a second step. Use the passkey you added for Candor: your
+            fingerprint, face, screen lock or security key.
+          </p>
+        }
+        footer={
+          <>
+            {footer}
+            <p className="second-factor__help">
+              Lost your passkey and your phone? Ask another admin to reset your second factor.
+            </p>
+          </>
+        }
+      >
+        <PageHead title="Use your passkey" />
+        <FormAlert message={alert} tries={tries} />
+        <div className="form">
+          <button
+            type="button"
+            className="button button--primary button--block"
+            disabled={askingPasskey || isSubmitting || expired}
+            autoFocus
+            onClick={() => void onPasskey()}
+          >
+            {askingPasskey ? 'Waiting for your passkey…' : 'Use your passkey'}
+          </button>
+        </div>
+        <p className="second-factor__or">or use a code</p>
+        {codeForm}
+      </AuthCard>
+    );
+  }
 
   if (!enrol) {
     return (
