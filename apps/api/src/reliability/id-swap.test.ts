@@ -184,6 +184,8 @@ const NOT_IDS: Record<string, (q: Answered | undefined) => string | number | und
   // is none of B's to swap in; A sends one it made up, and a guessed code.
   'body challenge': () => 'made-up.challenge.token',
   'body code': () => '000000',
+  // A passkey's answer (decision 024): left out, as a guess with no authenticator behind it.
+  'body response': () => undefined,
 };
 
 interface Policy {
@@ -229,6 +231,9 @@ const POLICY: Record<string, Policy> = {
   // Without a challenge from a staff password, the second step opens nothing: TOKEN_INVALID.
   'POST /api/token/totp/enrol/': anyone(401),
   'POST /api/token/totp/': anyone(401),
+  // Passkeys (decision 024): without a challenge from a staff password, nothing opens either.
+  'POST /api/token/passkey/options/': anyone(401),
+  'POST /api/token/passkey/': anyone(400),
   // Idempotent: 204 whatever the token, and an ended one ends nothing more.
   'POST /api/v1/user/logout/': anyone(204),
   'GET /api/v1/user/detail/': members(200),
@@ -255,6 +260,9 @@ const POLICY: Record<string, Policy> = {
   // A's completion code for B's survey: NOT_ANSWERED until A answered every question of it,
   // then A's own code (B's answers make nothing A's).
   'POST /api/v1/surveys/{gid}/answers/panel-completion/': { ...members(409), answered: [409, 201] },
+  // Withdrawal takes the survey's credential and nothing else (decision 020): A has none of
+  // B's, and without one the request is refused before anything is read.
+  'POST /api/v1/surveys/{gid}/answers/withdrawal/': anyone(400),
   // Uploaded images are public content (covers), nobody's: a name that is not there is 404.
   'GET /uploads/{name}': anyone(404),
   // A survey's credential key is the same for everyone (decision 020): B's survey's is public.
