@@ -25,6 +25,8 @@ interface Request {
   path: string;
   body: unknown;
   ip: string;
+  /** Sent once the rest of the burst was answered (a burst's own order is the scheduler's). */
+  late?: boolean;
 }
 
 interface Scenario {
@@ -137,11 +139,13 @@ describe.skipIf(!adminUrl || !redisUrl)('rate limits of two API processes', () =
       counted: 'postgres',
       async prepare() {
         const victim = await member(PASSWORD);
-        // The right password late in the burst: it must not get past the limit either.
+        // The right password after the burst: it must not get past the limit either. (Sent
+        // with it, a loaded machine may check it among the first five, and let it in rightly.)
         const requests = Array.from({ length: BURST }, (_, i) => ({
           path: '/api/token/',
           body: { phone_number: victim, password: i === 20 ? PASSWORD : `wrong guess ${i}` },
           ip: freshIp(),
+          late: i === 20,
         }));
         return { requests, effect: null };
       },
@@ -188,21 +192,24 @@ describe.skipIf(!adminUrl || !redisUrl)('rate limits of two API processes', () =
   /** The burst, every request at once, the i-th to the (i mod 2)-th process. */
   async function attack(s: Scenario, servers: ServerProcess[]) {
     const { requests, effect } = await s.prepare(servers);
+    const send = async (r: Request, i: number) => {
+      const res = await fetch(`${servers[i % servers.length]!.origin}${r.path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-forwarded-for': r.ip },
+        body: JSON.stringify(r.body),
+      });
+      return { status: res.status, retryAfter: Number(res.headers.get('retry-after')) };
+    };
     const replies = await Promise.all(
-      requests.map(async (r, i) => {
-        const res = await fetch(`${servers[i % servers.length]!.origin}${r.path}`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', 'x-forwarded-for': r.ip },
-          body: JSON.stringify(r.body),
-        });
-        return { status: res.status, retryAfter: Number(res.headers.get('retry-after')) };
-      }),
+      requests.map((r, i) => (r.late ? Promise.resolve(null) : send(r, i))),
     );
-    const refused = replies.filter((r) => r.status === 429);
+    for (const [i, r] of requests.entries()) if (r.late) replies[i] = await send(r, i);
+    const answered = replies.filter((r) => r !== null);
+    const refused = answered.filter((r) => r.status === 429);
     // Nothing but allowed or refused (no 5xx, no token), and every refusal says when to retry.
-    expect(replies.filter((r) => r.status !== s.allowed && r.status !== 429)).toEqual([]);
+    expect(answered.filter((r) => r.status !== s.allowed && r.status !== 429)).toEqual([]);
     expect(refused.filter((r) => !(r.retryAfter > 0))).toEqual([]);
-    return { allowed: replies.length - refused.length, effect: effect ? await effect() : null };
+    return { allowed: answered.length - refused.length, effect: effect ? await effect() : null };
   }
 
   it.each(scenarios.map((s) => [s.name, s.counted, s] as const))(
