@@ -1,6 +1,9 @@
 import crypto from 'node:crypto';
 import type { AnswerProfile, CredentialKey, CredentialResponse } from '@candor/contracts';
+import { and, asc, eq, isNotNull, lte } from 'drizzle-orm';
 import type { App } from '../app.js';
+import type { Db } from '../db/client.js';
+import { choices, questions, surveys } from '../db/schema.js';
 import { suite } from '../modules/credentials/blind-signer.js';
 import { get, json, post } from './accounts.js';
 
@@ -74,4 +77,50 @@ export function redeem(
       },
     },
   );
+}
+
+export interface ClosedQuestion {
+  id: number;
+  qid: string;
+  labels: string[];
+}
+export interface ReleasedSurvey {
+  id: number;
+  gid: string;
+  closed: boolean;
+  questions: ClosedQuestion[];
+}
+
+/** Every published, released survey with its closed questions in order (the seed's, in tests). */
+export async function releasedSurveys(db: Db): Promise<ReleasedSurvey[]> {
+  const rows = await db
+    .select({
+      sid: surveys.id,
+      gid: surveys.gid,
+      closedAt: surveys.closedAt,
+      id: questions.id,
+      qid: questions.qid,
+      type: questions.type,
+    })
+    .from(questions)
+    .innerJoin(surveys, eq(surveys.id, questions.surveyId))
+    .where(and(isNotNull(surveys.publishedAt), lte(surveys.releaseDate, new Date())))
+    .orderBy(asc(questions.surveyId), asc(questions.position));
+  const labels = await db.select().from(choices).orderBy(asc(choices.position));
+  const bySurvey = new Map<number, ReleasedSurvey>();
+  for (const r of rows.filter((x) => x.type === 'Closed')) {
+    const s = bySurvey.get(r.sid) ?? {
+      id: r.sid,
+      gid: r.gid,
+      closed: r.closedAt !== null,
+      questions: [],
+    };
+    s.questions.push({
+      id: r.id,
+      qid: r.qid,
+      labels: labels.filter((c) => c.questionId === r.id).map((c) => c.label),
+    });
+    bySurvey.set(r.sid, s);
+  }
+  return [...bySurvey.values()];
 }

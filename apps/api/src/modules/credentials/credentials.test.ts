@@ -1,18 +1,16 @@
 import crypto from 'node:crypto';
 import type { CredentialKey, CredentialResponse } from '@candor/contracts';
-import { and, asc, count, eq, isNotNull, lte, sql } from 'drizzle-orm';
+import { and, count, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../../app.js';
 import type { Database } from '../../db/client.js';
 import {
   answerInbox,
   answers,
-  choices,
   credentialIssuances,
   questions,
   redemptions,
   respondents,
-  surveys,
   timings,
 } from '../../db/schema.js';
 import { seedSampleContent } from '../../db/seed/seed.js';
@@ -20,7 +18,7 @@ import { deriveProfileKey, derivePseudonymKey, hmacHex } from '../../lib/keys.js
 import { openProfile } from '../../lib/profile-seal.js';
 import { createMember, get, json, post, send } from '../../test/accounts.js';
 import { createTestApp, testSecrets } from '../../test/app.js';
-import { blindForTest, obtainCredential, redeem } from '../../test/credentials.js';
+import { blindForTest, obtainCredential, redeem, releasedSurveys } from '../../test/credentials.js';
 import { closeAll, createTestDatabase, engines } from '../../test/database.js';
 import { credentialTag } from './credentials.service.js';
 import { pendingOf, pendingTotal } from '../../test/results.js';
@@ -68,37 +66,9 @@ describe.each(engines)('anonymous answer credentials on %s', (engine) => {
   beforeAll(async () => {
     database = await createTestDatabase(engine);
     await seedSampleContent(database.db, { now: new Date() });
-    const rows = await database.db
-      .select({
-        sid: surveys.id,
-        gid: surveys.gid,
-        closedAt: surveys.closedAt,
-        id: questions.id,
-        qid: questions.qid,
-        type: questions.type,
-      })
-      .from(questions)
-      .innerJoin(surveys, eq(surveys.id, questions.surveyId))
-      .where(and(isNotNull(surveys.publishedAt), lte(surveys.releaseDate, new Date())))
-      .orderBy(asc(questions.surveyId), asc(questions.position));
-    const labels = await database.db.select().from(choices).orderBy(asc(choices.position));
-    const bySurvey = new Map<number, S & { closed: boolean }>();
-    for (const r of rows.filter((x) => x.type === 'Closed')) {
-      const s = bySurvey.get(r.sid) ?? {
-        id: r.sid,
-        gid: r.gid,
-        questions: [],
-        closed: r.closedAt !== null,
-      };
-      s.questions.push({
-        id: r.id,
-        qid: r.qid,
-        labels: labels.filter((c) => c.questionId === r.id).map((c) => c.label),
-      });
-      bySurvey.set(r.sid, s);
-    }
-    listed.push(...[...bySurvey.values()].filter((s) => !s.closed));
-    closed = [...bySurvey.values()].find((s) => s.closed)!;
+    const all = await releasedSurveys(database.db);
+    listed.push(...all.filter((s) => !s.closed));
+    closed = all.find((s) => s.closed)!;
     app = await createTestApp(
       database,
       { resultsRefreshSeconds: 0, mixing: { minPeople: 5, maxWaitSeconds: 600 } },

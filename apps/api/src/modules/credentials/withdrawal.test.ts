@@ -1,16 +1,16 @@
 // Withdrawal from the device (decision 020, slice 4): with the survey's credential and no
 // session, every answer and rating it gave leaves the counts and the database, those still
 // waiting to be mixed included, and the credential answers nothing more.
-import { and, asc, count, eq, isNotNull, lte } from 'drizzle-orm';
+import { count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../../app.js';
 import type { Database } from '../../db/client.js';
-import { answerInbox, answers, choices, questions, respondents, surveys } from '../../db/schema.js';
+import { answerInbox, answers, respondents } from '../../db/schema.js';
 import { seedSampleContent } from '../../db/seed/seed.js';
 import { deriveProfileKey } from '../../lib/keys.js';
 import { createMember, post } from '../../test/accounts.js';
 import { createTestApp, testSecrets } from '../../test/app.js';
-import { obtainCredential, redeem } from '../../test/credentials.js';
+import { obtainCredential, redeem, releasedSurveys } from '../../test/credentials.js';
 import { closeAll, createTestDatabase, engines } from '../../test/database.js';
 import { pendingOf, pendingTotal } from '../../test/results.js';
 import { credentialTag } from './credentials.service.js';
@@ -74,31 +74,9 @@ describe.each(engines)('withdrawing answers with their credential on %s', (engin
   beforeAll(async () => {
     database = await createTestDatabase(engine);
     await seedSampleContent(database.db, { now: new Date() });
-    const rows = await database.db
-      .select({
-        sid: surveys.id,
-        gid: surveys.gid,
-        closedAt: surveys.closedAt,
-        id: questions.id,
-        qid: questions.qid,
-        type: questions.type,
-      })
-      .from(questions)
-      .innerJoin(surveys, eq(surveys.id, questions.surveyId))
-      .where(and(isNotNull(surveys.publishedAt), lte(surveys.releaseDate, new Date())))
-      .orderBy(asc(questions.surveyId), asc(questions.position));
-    const labels = await database.db.select().from(choices).orderBy(asc(choices.position));
-    const bySurvey = new Map<number, S & { closed: boolean }>();
-    for (const r of rows.filter((x) => x.type === 'Closed')) {
-      const s = bySurvey.get(r.sid) ?? { gid: r.gid, questions: [], closed: r.closedAt !== null };
-      s.questions.push({
-        id: r.id,
-        qid: r.qid,
-        labels: labels.filter((c) => c.questionId === r.id).map((c) => c.label),
-      });
-      bySurvey.set(r.sid, s);
-    }
-    open.push(...[...bySurvey.values()].filter((s) => !s.closed && s.questions.length >= 3));
+    open.push(
+      ...(await releasedSurveys(database.db)).filter((s) => !s.closed && s.questions.length >= 3),
+    );
     app = await createTestApp(
       database,
       { resultsRefreshSeconds: 0, mixing: { minPeople: 5, maxWaitSeconds: 600 } },
