@@ -36,10 +36,7 @@ let outboxWired = false;
 function wireOutbox() {
   if (outboxWired) return;
   outboxWired = true;
-  void Promise.all([
-    import('../features/answering/api/outbox'),
-    import('../features/answering/api/answers'),
-  ]).then(([outbox, { answeringQueries }]) => {
+  void import('../features/answering/api/outbox').then((outbox) => {
     const syncOwner = () => {
       const { auth, user } = useAuthStore.getState();
       void outbox.setOutboxOwner(auth ? tokenSubject() : null);
@@ -54,13 +51,10 @@ function wireOutbox() {
     );
     outbox.startOutbox();
     outbox.onOutbox((event) => {
-      if (event.type === 'sent' && event.item.kind === 'answer') {
-        void queryClient.invalidateQueries({ queryKey: answeringQueries.attempted().queryKey });
-      }
-      // Answers the vault brought from another device: the mirror and the outro read again.
+      // Answers the vault brought from another device, or the account's of before credentials:
+      // the mirror and the outro read again.
       if (event.type === 'restored') {
         void queryClient.invalidateQueries({ queryKey: mirrorQuery().queryKey });
-        void queryClient.invalidateQueries({ queryKey: answeringQueries.attempted().queryKey });
       }
       if (event.type === 'dropped' && event.item.kind === 'answer') {
         errorToast(

@@ -15,25 +15,17 @@ import { ownAnswersOnDevice, type OwnAnswer } from './local-answers';
  * so it lives here, once: features never import each other.
  *
  * Answers sent with an anonymous credential carry no account (decision 020): the API cannot say
- * which are the member's, so they come from this device (and its vault), each set against the
- * published results every reader gets, read without the session. The API's own list holds only
- * what was answered as the member before credentials.
+ * which are the member's, so they come from this device (and its vault) alone, each set against
+ * the published results every reader gets, read without the session. The answers given as the
+ * member before credentials are copied from the API to the device first (the outbox does that
+ * before any read of the member's records), so the device holds them all.
  */
 export const mirrorQuery = () =>
   queryOptions({
     queryKey: ['mirror'] as const,
     queryFn: async ({ signal }): Promise<Mirror> => {
-      const [server, own] = await Promise.all([
-        apiRequest<Mirror>('/v1/user/mirror/', { signal }),
-        ownAnswersOnDevice(),
-      ]);
-      const known = new Set(server.results.map((r) => r.qid));
-      const mine = await deviceItems(
-        own.filter((a) => !known.has(a.qid)),
-        signal,
-      );
-      const results = [...server.results, ...mine].sort((a, b) => b.date.localeCompare(a.date));
-      return { results };
+      const results = await deviceItems(await ownAnswersOnDevice(), signal);
+      return { results: results.sort((a, b) => b.date.localeCompare(a.date)) };
     },
     staleTime: 10_000,
   });

@@ -3,7 +3,6 @@ import {
   type AnswerRequest,
   type BreakdownDimension,
   type AnswerResponse,
-  type AttemptedQuestionList,
   type QuestionResults,
   type RatingResponse,
   type Withdrawal,
@@ -65,24 +64,6 @@ export function withdrawWithCredential(gid: string, token: string) {
 
 export const answeringQueries = {
   all: () => ['answering'] as const,
-  attempted: () =>
-    queryOptions({
-      queryKey: [...answeringQueries.all(), 'attempted'] as const,
-      queryFn: async ({ signal }) => {
-        // Members rarely answer more than a few hundred questions; read them all.
-        const all: AttemptedQuestionList['results'] = [];
-        for (let page = 1; page <= 50; page++) {
-          const list = await apiRequest<AttemptedQuestionList>(
-            `/v1/questions/my-attempted-questions/?page=${page}&page_size=100`,
-            { signal },
-          );
-          all.push(...list.results);
-          if (!list.next) break;
-        }
-        return all;
-      },
-      staleTime: 30_000,
-    }),
   /** Published results of one question, whole or broken down by one dimension. */
   results: (qid: string, breakdown?: BreakdownDimension) =>
     queryOptions({

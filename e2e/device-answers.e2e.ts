@@ -1,0 +1,97 @@
+// The member's answers are the device's (issue 28, decision 020): the mirror and where a survey
+// resumes come from this browser's records alone. Answers given as the member before
+// credentials (the session's path, here through the API) are copied to the device once a page;
+// with the API's lists unreachable the device still shows them, and the spec's "my attempted
+// questions" is never asked.
+import type { Page } from 'playwright-core';
+import { describe, expect } from 'vitest';
+import { call, sampleSurvey, token } from './api';
+import { desktop, phone } from './chromium';
+import { it } from './fixtures';
+import { logIn, questionHeading, screenshot } from './screens';
+
+const sizes = [
+  ['phone', phone],
+  ['desktop', desktop],
+] as const;
+
+/** The qids this browser's database records as answered by `owner`. */
+function deviceQids(page: Page, owner: string): Promise<string[]> {
+  return page.evaluate(
+    (who) =>
+      new Promise<string[]>((resolve, reject) => {
+        const open = indexedDB.open('candor');
+        open.onerror = () => reject(new Error('no database'));
+        open.onsuccess = () => {
+          const all = open.result
+            .transaction('answeredQuestions')
+            .objectStore('answeredQuestions')
+            .getAll();
+          all.onsuccess = () =>
+            resolve(
+              (all.result as Array<{ qid: string; owner: string }>)
+                .filter((r) => r.owner === who)
+                .map((r) => r.qid)
+                .sort(),
+            );
+        };
+      }),
+    owner,
+  );
+}
+
+describe("the member's answers on their device", () => {
+  it.for(sizes)(
+    'on a %s, answers given before credentials are copied to the device, which alone shows them',
+    { timeout: 120_000 },
+    async ([size, options], { people }) => {
+      const s = await sampleSurvey((x) => x.name === 'Time Travel');
+      const member = await people.member();
+      const answered = s.questions.slice(0, 2);
+      for (const q of answered) {
+        const body = q.type === 'Open' ? { text: 'It depends.' } : { choice: q.choices[0] };
+        const res = await call(`/api/v1/questions/${q.qid}/answer/`, {
+          body,
+          token: await token(member),
+          ip: member.ip,
+        });
+        expect(res.status).toBe(201);
+      }
+      const { context, page, watch } = await people.newPage(options, member);
+      const asked: string[] = [];
+      page.on('request', (r) => {
+        if (/my-attempted-questions|\/user\/mirror\//.test(r.url())) asked.push(r.url());
+      });
+      await logIn(page, member);
+      await page.getByRole('link', { name: 'My mirror' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Where you stand' }).waitFor();
+      const group = page.locator('.mirror-survey').filter({ hasText: s.name });
+      await expect.poll(() => group.locator('.mirror-item').count(), { timeout: 10_000 }).toBe(2);
+      const detail = await call('/api/v1/user/detail/', { token: await token(member) });
+      const { uuid } = (await detail.json()) as { uuid: string };
+      expect(await deviceQids(page, uuid)).toEqual(answered.map((q) => q.qid).sort());
+      // The API's list is read once to copy it, never to show; "my attempted questions" never.
+      expect(asked.filter((u) => u.includes('my-attempted-questions'))).toEqual([]);
+      expect(asked.length).toBeGreaterThan(0);
+      watch.assertNoErrors();
+
+      // The API's lists gone: the mirror and the survey still know what was answered.
+      await page.route(/my-attempted-questions|\/user\/mirror\//, (route) => route.abort());
+      await page.reload();
+      await page.getByRole('heading', { level: 1, name: 'Where you stand' }).waitFor();
+      await expect.poll(() => group.locator('.mirror-item').count(), { timeout: 10_000 }).toBe(2);
+      for (const q of answered) await expect(group.getByText(q.question).count()).resolves.toBe(1);
+      await screenshot(page, `device-answers-mirror-${size}`);
+
+      await page.goto(`/surveys/${s.gid}`);
+      await page.getByRole('button', { name: /Continue/ }).click();
+      const onScreen = async (qs: typeof s.questions) => {
+        for (const q of qs) if (await questionHeading(page, q.question).isVisible()) return true;
+        return false;
+      };
+      await expect.poll(() => onScreen(s.questions.slice(2))).toBe(true);
+      expect(await onScreen(answered)).toBe(false);
+      await context.close();
+    },
+  );
+});
