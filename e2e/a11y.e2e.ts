@@ -14,6 +14,7 @@ import {
   fillPhone,
   logIn,
   openAdmin,
+  pinRatings,
   questionHeading,
   screenshot,
   staffTab,
@@ -228,6 +229,8 @@ describe.each(sizes)('on a %s, every screen passes axe in both colour schemes', 
     const v2 = await sampleSurvey((s) => s.variant.startsWith('v2_') && s.status === 'Open');
     const { context, page, watch, who } = await people.newPage(options);
     const audit = auditor(page, size);
+    // The first question's feedback asks for the rating (one question in four does).
+    await pinRatings(page);
 
     // Signup, code, password and welcome, each checked as the person sees it.
     await page.goto('/signup');

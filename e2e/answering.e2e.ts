@@ -4,7 +4,14 @@ import { describe, expect, inject } from 'vitest';
 import { sampleSurvey } from './api';
 import { desktop, phone } from './chromium';
 import { it } from './fixtures';
-import { logAnswers, questionHeading, screenshot, signUp, storedAnswers } from './screens';
+import {
+  logAnswers,
+  pinRatings,
+  questionHeading,
+  screenshot,
+  signUp,
+  storedAnswers,
+} from './screens';
 
 const baseURL = inject('baseURL');
 
@@ -39,6 +46,8 @@ describe('answering in Chromium', () => {
     );
     const { context, page, watch, who } = await people.newPage(phone);
     const sent = logAnswers(context);
+    // The rating comes after the first question (and every fourth after it), not after each.
+    await pinRatings(page);
     await signUp(page, who);
     await page.goto(`/surveys/${s.gid}`);
     await page.getByRole('button', { name: 'Start the survey' }).click();
@@ -67,7 +76,12 @@ describe('answering in Chromium', () => {
         await page.locator('.chart--bars').waitFor();
         await screenshot(page, 'feedback-graph-phone');
       }
-      await rateAndGoOn(page, String(7 + i));
+      if (i === 0) {
+        await rateAndGoOn(page, '7');
+      } else {
+        expect(await page.getByRole('radiogroup').count()).toBe(0);
+        await page.getByRole('button', { name: /^Next/ }).click();
+      }
     }
     await page.getByRole('heading', { name: 'Thank you for your candour' }).waitFor();
     await screenshot(page, 'outro-phone');
@@ -89,7 +103,7 @@ describe('answering in Chromium', () => {
       await answer(page, q);
       await page.getByText('You see how everyone answered at the end.').waitFor();
       if (i === 0) await screenshot(page, 'feedback-v2-desktop');
-      await page.getByRole('button', { name: 'Skip rating and go on' }).click();
+      await page.getByRole('button', { name: /^(Skip rating and go on|Next)/ }).click();
     }
     await page.getByRole('heading', { level: 1, name: 'How everyone answered' }).waitFor();
     await expect(page.locator('.results__item').count()).resolves.toBe(s.questions.length);
@@ -295,6 +309,8 @@ describe('answering in Chromium', () => {
       const s = await survey((x) => x.name === c.name);
       const { context, page, watch, who } = await people.newPage(desktop);
       const log = logAnswers(context);
+      // The first question's feedback asks for the rating, so its button says "Skip rating".
+      await pinRatings(page);
       await signUp(page, who);
       // The questions answers were sent for (the outbox may send one answer twice: its
       // idempotency key makes that one answer).

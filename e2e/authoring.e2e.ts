@@ -156,7 +156,7 @@ describe('survey authoring in the staff area', () => {
     await person.page.getByRole('heading', { level: 1, name: openQuestion }).waitFor();
     await person.page.getByLabel('Your answer').fill('The neighbours, mostly.');
     await person.page.getByRole('button', { name: 'Send my answer' }).click();
-    await person.page.getByRole('button', { name: 'Skip rating and go on' }).click();
+    await person.page.getByRole('button', { name: /^(Skip rating and go on|Next)/ }).click();
     await person.page.getByRole('heading', { level: 1, name: videoQuestion }).waitFor();
     // The video question plays its clip in the page.
     await person.page.locator('.question-video video').waitFor();
@@ -165,7 +165,7 @@ describe('survey authoring in the staff area', () => {
       .getByRole('list', { name: 'Answers' })
       .getByRole('button', { name: 'Not sure' })
       .click();
-    await person.page.getByRole('button', { name: 'Skip rating and go on' }).click();
+    await person.page.getByRole('button', { name: /^(Skip rating and go on|Next)/ }).click();
     await person.page.getByRole('heading', { level: 1, name: 'How everyone answered' }).waitFor();
     await person.page.getByRole('button', { name: 'Finish' }).click();
     await person.page

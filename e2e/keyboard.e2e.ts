@@ -10,7 +10,14 @@ import { sampleSurvey } from './api';
 import { axeViolations } from './axe';
 import { desktop, phone } from './chromium';
 import { it } from './fixtures';
-import { fillPhone, logAnswers, questionHeading, screenshot, storedAnswers } from './screens';
+import {
+  fillPhone,
+  logAnswers,
+  pinRatings,
+  questionHeading,
+  screenshot,
+  storedAnswers,
+} from './screens';
 
 const baseURL = inject('baseURL');
 /** Enter on a screen counts once the screen has been there this long (ENTER_ARMS_AFTER_MS). */
@@ -115,6 +122,8 @@ describe('the keyboard alone', () => {
     const s = await sampleSurvey((x) => x.name === 'Time Travel');
     expect(s.questions.length).toBeLessThanOrEqual(s.visitor_questions);
     const { context, page, watch } = await people.newPage(phone);
+    // The rating is asked after the first question (of these three), not after each.
+    await pinRatings(page);
     await page.goto('/');
     await page.locator('.brick').first().waitFor();
     await tabTo(page, (f) => f.tag === 'A' && f.name.includes(s.name));
@@ -168,15 +177,18 @@ describe('the keyboard alone', () => {
       await page.getByText(`Your answer: ${given[i]!}`).waitFor();
       await focusOnHeading(page, q.question);
       await page.locator('.graph').waitFor();
-      await expectRatingTargets(page);
       if (i === 0) {
+        await expectRatingTargets(page);
         await page.locator('.rating').scrollIntoViewIfNeeded();
         await screenshot(page, 'keyboard-rating-phone', { fullPage: false });
         expect(await axeViolations(page)).toEqual([]);
+        // A digit rates and goes on.
+        await page.keyboard.press('6');
+      } else {
+        // No rating here: Enter goes on.
+        expect(await page.getByRole('radiogroup').count()).toBe(0);
+        await enter(page);
       }
-      // A digit rates and goes on; on the second question, Enter skips the rating.
-      if (i === 1) await enter(page);
-      else await page.keyboard.press(String(6 + i));
     }
 
     // The end: the visitor's answers, kept in this browser, with the way to count them.
@@ -197,6 +209,8 @@ describe('the keyboard alone', () => {
     const who = await people.member();
     const { context, page, watch } = await people.newPage(desktop, who);
     const sent = logAnswers(context);
+    // The rating is asked after the first and the fifth question.
+    await pinRatings(page);
     // Logged in by typing, and Enter in the password field.
     await page.goto('/login');
     await fillPhone(page, who.country, who.national);
@@ -237,7 +251,7 @@ describe('the keyboard alone', () => {
         await screenshot(page, 'keyboard-rating-desktop');
       }
       // Tab to the rating and move with the arrows (no going on), then Enter goes on with it.
-      if (i === 2) {
+      if (i === 4) {
         await tabTo(page, (f) => f.tag === 'INPUT');
         await page.keyboard.press('ArrowRight');
         await page.keyboard.press('ArrowRight');
@@ -247,8 +261,12 @@ describe('the keyboard alone', () => {
         await expect(expectMeaningfulFocus(page)).resolves.toMatchObject({ tag: 'INPUT' });
         await expect(page.getByRole('radio', { checked: true }).count()).resolves.toBe(1);
         await page.keyboard.press('Enter');
+      } else if (i === 0) {
+        // A digit rates and goes on.
+        await page.keyboard.press('3');
       } else {
-        await page.keyboard.press(String(i + 3));
+        expect(await page.getByRole('radiogroup').count()).toBe(0);
+        await enter(page);
       }
     }
 
@@ -267,6 +285,7 @@ describe('the rating and the moves between screens', () => {
   }) => {
     const s = await sampleSurvey((x) => x.name === 'Consent in Practice');
     const { context, page, watch } = await people.newPage(phone);
+    await pinRatings(page);
     await page.goto(`/surveys/${s.gid}`);
     await page.getByRole('button', { name: 'Start the survey' }).click();
     await page.getByRole('list', { name: 'Answers' }).getByRole('button').first().click();

@@ -184,3 +184,14 @@ export function storedAnswers(log: SentAnswer[]): AnswerResponse[] {
   for (const a of log) if (a.response) byQid.set(a.qid, a.response);
   return [...byQid.values()];
 }
+
+/**
+ * Pins the page's Math.random, which only the survey's shuffle draws from: the interest rating
+ * is then asked after the first question and every fourth after it (`rateAt` 0, decision 007),
+ * and the choices keep one order, for tests that need a rating on a known screen.
+ */
+export async function pinRatings(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    Math.random = () => 0.01;
+  });
+}

@@ -182,7 +182,7 @@ describe('keys on a question', () => {
   });
 });
 
-function feedback() {
+function feedback(askRating = true) {
   const onRate = vi.fn();
   const onNext = vi.fn();
   const queryClient = new QueryClient();
@@ -200,6 +200,7 @@ function feedback() {
         member
         offline={false}
         visitorLeft={null}
+        askRating={askRating}
         rating={rating}
         onRate={(score: number) => {
           onRate(score);
@@ -266,6 +267,17 @@ describe('keys on the rating', () => {
     fireEvent.click(eight);
     await pass(ADVANCE_MS);
     expect(other.onNext).toHaveBeenCalledExactlyOnceWith(8);
+  });
+
+  it('on a screen without the rating, digits do nothing and Next goes on with no score', async () => {
+    const { onRate, onNext } = feedback(false);
+    expect(screen.queryByRole('radiogroup')).toBeNull();
+    press('7');
+    await pass(ADVANCE_MS * 2);
+    expect(onRate).not.toHaveBeenCalled();
+    expect(onNext).not.toHaveBeenCalled();
+    fireEvent.click(screen.getByRole('button', { name: /^Next/ }));
+    expect(onNext).toHaveBeenCalledExactlyOnceWith(null);
   });
 
   it('goes on with Enter once, however often it is pressed, and not in the first moment', async () => {

@@ -30,6 +30,8 @@ interface Props {
   offline: boolean;
   /** For a visitor: questions left before signing up. */
   visitorLeft: number | null;
+  /** Whether this screen asks for the interest rating (one question in RATE_EVERY does). */
+  askRating: boolean;
   rating: number | null;
   onRate: (score: number) => void;
   /** Goes on, with the rating given (null: skipped). Called once. */
@@ -42,8 +44,9 @@ interface Props {
 const TEN_MS = 700;
 
 /**
- * After an answer: the graph (v1) or a thank-you (v2), then the interest rating. A score picked
- * (a tap, or its digit key) stays marked a moment, then the screen goes on; Enter goes on too.
+ * After an answer: the graph (v1) or a thank-you (v2), then, after one question in RATE_EVERY,
+ * the interest rating. A score picked (a tap, or its digit key) stays marked a moment, then the
+ * screen goes on; Enter goes on too. The way on stays in view (sticky) however tall the graph.
  */
 export function FeedbackScreen(props: Props) {
   const { question, mine, withGraph, member, offline } = props;
@@ -73,7 +76,7 @@ export function FeedbackScreen(props: Props) {
     timer.current = how === 'pick' ? setTimeout(() => goOn(score), delay) : null;
   };
   useScreenKeys(screenRef, (event) => {
-    if (!/^[0-9]$/.test(event.key)) return;
+    if (!props.askRating || !/^[0-9]$/.test(event.key)) return;
     event.preventDefault();
     const digit = Number(event.key);
     const last = lastKey.current;
@@ -82,7 +85,7 @@ export function FeedbackScreen(props: Props) {
     if (digit === 0 && last?.key === '1' && Date.now() - last.at < TEN_MS) rate(RATING_MAX, 'pick');
     else rate(digit, 'pick', digit === 1 ? TEN_MS : ADVANCE_MS);
   });
-  useEnterToGoOn(screenRef, () => goOn(props.rating));
+  useEnterToGoOn(screenRef, () => goOn(props.askRating ? props.rating : null));
   // A visitor reads the published results too (the API serves them without a session).
   const fetched = useQuery({
     ...answeringQueries.results(question.qid),
@@ -174,14 +177,15 @@ export function FeedbackScreen(props: Props) {
       ) : (
         <p className="feedback__later">Thank you. You see how everyone answered at the end.</p>
       )}
-      <InterestRating value={props.rating} onChange={rate} />
+      {props.askRating ? <InterestRating value={props.rating} onChange={rate} /> : null}
       <div className="feedback__actions">
         <button
           type="button"
           className="button button--primary button--large"
-          onClick={() => goOn(props.rating)}
+          onClick={() => goOn(props.askRating ? props.rating : null)}
         >
-          {props.rating === null ? 'Skip rating and go on' : 'Next'} <EnterHint />
+          {props.askRating && props.rating === null ? 'Skip rating and go on' : 'Next'}{' '}
+          <EnterHint />
         </button>
       </div>
     </section>

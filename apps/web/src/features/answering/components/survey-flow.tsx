@@ -20,6 +20,7 @@ import {
 import { ranOutQid } from '../lib/deadline';
 import { useEnterToGoOn } from '../lib/keys';
 import {
+  asksRating,
   instantFeedback,
   makeShuffle,
   nextStep,
@@ -81,7 +82,6 @@ export function SurveyFlow({ survey, member, panel, renderIntro }: Props) {
   // This browser's records, with what they were read for (survey, person, local version):
   // records read for another are as good as none until read again.
   const [loaded, setLoaded] = useState<{ whose: string; rows: Map<string, Mine> } | null>(null);
-  const attempted = useQuery({ ...answeringQueries.attempted(), enabled: member !== null });
   // A survey whose answers the member withdrew takes no more from them (decision 020).
   const withdrawn = useQuery({
     queryKey: [...answeringQueries.all(), 'withdrawn', gid, member?.uuid ?? ''] as const,
@@ -134,34 +134,40 @@ export function SurveyFlow({ survey, member, panel, renderIntro }: Props) {
   const setLocal = (update: (rows: Map<string, Mine>) => Map<string, Mine>) =>
     setLoaded((l) => (l?.whose === whose ? { whose, rows: update(l.rows) } : l));
 
-  // What this person answered: in this browser, and (for a member) known to the API.
+  // What this person answered: this browser's records alone (decision 020). Their answers carry
+  // no account, and those given as the member before credentials were copied here before the
+  // records were read. The day a member's was given says whether a release holds it.
+  const memberUuid = member?.uuid ?? null;
   useEffect(() => {
     let live = true;
     // The owner first: the app wires the outbox to the session too, but maybe not yet.
-    void setOutboxOwner(member?.uuid ?? null)
+    void setOutboxOwner(memberUuid)
       .then(() => localAnswers(gid))
       .then((rows) => {
-        if (live) setLoaded({ whose, rows: new Map([...rows]) });
+        if (!live) return;
+        const read = [...rows].map(([qid, r]): [string, Mine] => [
+          qid,
+          { answer: r.answer, isBlank: r.isBlank, ...(memberUuid && { day: r.date }) },
+        ]);
+        setLoaded({ whose, rows: new Map(read) });
       })
       .catch(() => live && setLoaded({ whose, rows: new Map() }));
     return () => {
       live = false;
     };
-  }, [gid, member?.uuid, whose, localVersion]);
+  }, [gid, memberUuid, whose, localVersion]);
+  const mine = useMemo(() => local ?? new Map<string, Mine>(), [local]);
   useEffect(() => {
-    if (attempted.data) setAttempted(attempted.data);
-  }, [attempted.data, setAttempted]);
-
-  const mine = useMemo(() => {
-    const out = new Map<string, Mine>(local ?? []);
-    for (const a of attempted.data ?? []) {
-      if (a.gid !== gid) continue;
-      // This browser's record wins; the API's day says when it was counted (issue 29).
-      const here = out.get(a.qid);
-      out.set(a.qid, { ...(here ?? { answer: a.answer, isBlank: a.is_blank }), day: a.date });
-    }
-    return out;
-  }, [local, attempted.data, gid]);
+    setAttempted(
+      [...mine].map(([qid, m]) => ({
+        qid,
+        gid,
+        answer: m.answer,
+        is_blank: m.isBlank,
+        date: m.day ?? '',
+      })),
+    );
+  }, [mine, gid, setAttempted]);
 
   const ctx: FlowContext = useMemo(
     () => ({
@@ -172,7 +178,7 @@ export function SurveyFlow({ survey, member, panel, renderIntro }: Props) {
     }),
     [questions, survey.variant, survey.visitor_questions, mine, member],
   );
-  const ready = local !== null && !claimPending && (member === null || !attempted.isPending);
+  const ready = local !== null && !claimPending;
 
   // Where to start, until the person acts: a survey they finished reopens on its results;
   // else the saved position (a reload, or the return from signing up), else the intro.
@@ -422,6 +428,7 @@ export function SurveyFlow({ survey, member, panel, renderIntro }: Props) {
             member={member !== null}
             offline={offlineQids.has(question.qid)}
             visitorLeft={member ? null : Math.max(0, survey.visitor_questions - mine.size)}
+            askRating={asksRating(shuffle, step.index)}
             rating={ratings[question.qid] ?? null}
             onRate={(score) => setRatings((r) => ({ ...r, [question.qid]: score }))}
             onNext={(score) => leaveFeedback(step.index, score)}

@@ -1,7 +1,9 @@
 import { LEAVE_BLANK_CHOICE, type Question } from '@candor/contracts';
 import { describe, expect, it } from 'vitest';
 import {
+  asksRating,
   makeShuffle,
+  RATE_EVERY,
   mineStateOf,
   nextStep,
   resumeStep,
@@ -140,5 +142,31 @@ describe('mineStateOf', () => {
     );
     // A visitor is a visitor, whatever else.
     expect(mineStateOf(false, at, { snapshot_at: null }, null, true)).toBe('not-counted');
+  });
+});
+
+describe('asksRating', () => {
+  it('asks after one question in RATE_EVERY, each question for about one person in RATE_EVERY', () => {
+    const asked = new Map<number, number>();
+    let seed = 1;
+    const random = () => ((seed = (seed * 16807) % 2147483647) - 1) / 2147483646;
+    const people = 4000;
+    for (let p = 0; p < people; p++) {
+      const s = makeShuffle('g', [], random);
+      const mine = Array.from({ length: 12 }, (_, i) => i).filter((i) => asksRating(s, i));
+      // Every person rates 12 / RATE_EVERY questions, never two in a row.
+      expect(mine).toHaveLength(12 / RATE_EVERY);
+      for (const i of mine) asked.set(i, (asked.get(i) ?? 0) + 1);
+    }
+    for (let i = 0; i < 12; i++) {
+      expect(Math.abs(asked.get(i)! / people - 1 / RATE_EVERY)).toBeLessThan(0.03);
+    }
+  });
+
+  it('reads a shuffle saved before ratings were spread as asking from the first question', () => {
+    expect(asksRating({}, 0)).toBe(true);
+    expect(asksRating({}, 1)).toBe(false);
+    expect(asksRating({ rateAt: -3 }, 0)).toBe(true);
+    expect(asksRating({ rateAt: 1 }, RATE_EVERY - 1)).toBe(true);
   });
 });

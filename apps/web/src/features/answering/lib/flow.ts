@@ -90,6 +90,25 @@ export function resumeStep(ctx: FlowContext, activeQuestion: string | null): Ste
 export interface Shuffle {
   gid: string;
   choices: Record<string, string[]>;
+  /**
+   * Where this person's interest ratings fall (0 to RATE_EVERY - 1), drawn with the shuffle:
+   * each question is rated by about one person in RATE_EVERY (absent in older saves: 0).
+   */
+  rateAt?: number;
+}
+
+/**
+ * The interest rating is asked after one question in this many, not after every one (issue 30,
+ * point 1; decision 007): it costs a decision, and the operators' mean interest needs only a
+ * share of the people, so long as every question gets its share.
+ */
+export const RATE_EVERY = 4;
+
+/** Whether the rating is asked after the question at `index` of this person's survey. */
+export function asksRating(shuffle: Pick<Shuffle, 'rateAt'>, index: number): boolean {
+  const at = shuffle.rateAt;
+  const offset = Number.isInteger(at) && at! >= 0 ? at! % RATE_EVERY : 0;
+  return (index + offset) % RATE_EVERY === 0;
 }
 
 function shuffled<T>(items: T[], random: () => number): T[] {
@@ -110,7 +129,7 @@ export function makeShuffle(gid: string, questions: Question[], random = Math.ra
     const rest = q.choices.filter((c) => c !== LEAVE_BLANK_CHOICE);
     choices[q.qid] = [...(q.randomise_answers ? shuffled(rest, random) : rest), ...blank];
   }
-  return { gid, choices };
+  return { gid, choices, rateAt: Math.floor(random() * RATE_EVERY) };
 }
 
 /** A saved shuffle still fits when it is for this survey and holds the same choices. */
