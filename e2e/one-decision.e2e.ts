@@ -14,8 +14,11 @@ const sizes = [
   ['desktop', desktop],
 ] as const;
 
-/** The element's box lies inside the viewport, whole. */
+/** The element's box lies inside the viewport, whole (once the screen's slide-in ended). */
 async function inView(page: Page, locator: Locator): Promise<boolean> {
+  await page.waitForFunction(() =>
+    document.getAnimations().every((a) => a.playState !== 'running'),
+  );
   const box = await locator.boundingBox();
   const view = page.viewportSize()!;
   return box !== null && box.y >= 0 && box.y + box.height <= view.height + 0.5;

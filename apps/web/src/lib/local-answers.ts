@@ -1,6 +1,7 @@
 import type { Gender } from '@candor/contracts';
 import { create } from 'zustand';
 import { forgetDeviceTokens } from './device-token';
+import { tokenSubject } from './tokens';
 import { clearSurveyPosition } from './survey-storage';
 
 /**
@@ -37,8 +38,8 @@ export interface LocalAnswersApi {
   forgetDevice(): Promise<void>;
   /** Deletes what this browser holds of one account (its erasure). */
   forgetAccount(uuid: string): Promise<void>;
-  /** The logged-in member's answers this browser holds (and its vault brought). */
-  ownAnswers(): Promise<OwnAnswer[]>;
+  /** The answers of `owner` (the logged-in member) this browser holds, and its vault brought. */
+  ownAnswers(owner: string): Promise<OwnAnswer[]>;
   /** What the logged-in member told their devices about themselves, or null. */
   deviceProfile(): Promise<OwnProfile | null>;
   /** Keeps it on this device (and, at the next sync, in the vault). */
@@ -97,9 +98,14 @@ export async function discardVisitorAnswers(): Promise<void> {
   await (await api())?.discardVisitorAnswers();
 }
 
-/** The member's own answers on this device (none before the outbox is wired). */
+/**
+ * The logged-in member's own answers on this device (none for a visitor, or before the outbox
+ * is wired). Read as the person the session names, even if the app has not told the outbox yet.
+ */
 export async function ownAnswersOnDevice(): Promise<OwnAnswer[]> {
-  return (await (await api())?.ownAnswers()) ?? [];
+  const owner = tokenSubject();
+  if (!owner) return [];
+  return (await (await api())?.ownAnswers(owner)) ?? [];
 }
 
 /** The member's profile on this device (null without one, or before the outbox is wired). */

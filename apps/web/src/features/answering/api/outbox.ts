@@ -593,8 +593,13 @@ export async function withdrawSurvey(gid: string): Promise<void> {
   vaultChanged();
 }
 
-/** The logged-in member's answers on this device, for their mirror (none for a visitor). */
-export async function ownAnswers() {
+/**
+ * The logged-in member's answers on this device, for their mirror (none for a visitor). Given
+ * the member the session names, it waits until the outbox is theirs (a reloaded page may read
+ * before the app has told it whose it is).
+ */
+export async function ownAnswers(member?: string) {
+  if (member) await setOutboxOwner(member);
   await state.ownerChange;
   await withAccountAnswers();
   if (!state.owner) return [];
