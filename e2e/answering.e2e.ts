@@ -5,7 +5,9 @@ import { sampleSurvey } from './api';
 import { desktop, phone } from './chromium';
 import { it } from './fixtures';
 import {
+  endResults,
   logAnswers,
+  openEndGraphs,
   pinRatings,
   questionHeading,
   screenshot,
@@ -112,8 +114,10 @@ describe('answering in Chromium', () => {
       if (i === 0) await screenshot(page, 'feedback-v2-desktop');
       await page.getByRole('button', { name: /^(Skip rating and go on|Next)/ }).click();
     }
-    await page.getByRole('heading', { level: 1, name: 'How everyone answered' }).waitFor();
+    await endResults(page, s.name).waitFor();
     await expect(page.locator('.results__item').count()).resolves.toBe(s.questions.length);
+    // A long survey lists its questions: each graph opens in place.
+    await openEndGraphs(page);
     // Every closed question's bars are drawn (none left loading), each with its own choice
     // named: said to join at the next update (the answers were just given), or counted where an
     // update came out since (a quiet question's period can end on its noise: decision 011).

@@ -13,6 +13,7 @@ import {
   signUp,
   staffTab as tab,
   toast,
+  endResults,
 } from './screens';
 
 const baseURL = inject('baseURL');
@@ -166,7 +167,7 @@ describe('survey authoring in the staff area', () => {
       .getByRole('button', { name: 'Not sure' })
       .click();
     await person.page.getByRole('button', { name: /^(Skip rating and go on|Next)/ }).click();
-    await person.page.getByRole('heading', { level: 1, name: 'How everyone answered' }).waitFor();
+    await endResults(person.page, name).waitFor();
     await person.page.getByRole('button', { name: 'Finish' }).click();
     await person.page
       .getByRole('heading', { name: 'Sleep well.' })

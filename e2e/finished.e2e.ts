@@ -7,7 +7,7 @@ import { type Caller, call, sampleSurvey, token } from './api';
 import { axeViolations } from './axe';
 import { desktop, phone } from './chromium';
 import { type People, it } from './fixtures';
-import { logIn, questionHeading, screenshot } from './screens';
+import { endResults, logIn, questionHeading, screenshot } from './screens';
 
 const baseURL = inject('baseURL');
 
@@ -32,8 +32,7 @@ async function memberAt(people: People, options: BrowserContextOptions) {
   return { ...opened, who };
 }
 
-const results = (page: Page) =>
-  page.getByRole('heading', { level: 1, name: 'How everyone answered' });
+const results = (page: Page, s: SurveyDetail) => endResults(page, s.name);
 
 describe('a finished survey', () => {
   it('on a phone, v1: a reload of the outro, and a later visit, open the results', async ({
@@ -51,7 +50,7 @@ describe('a finished survey', () => {
     await page.getByRole('heading', { name: 'Thank you for your candour' }).waitFor();
 
     await page.reload();
-    await results(page).waitFor();
+    await results(page, s).waitFor();
     await expect(page.locator('.results__item').count()).resolves.toBe(s.questions.length);
     expect(await axeViolations(page)).toEqual([]);
     await screenshot(page, 'finished-reopened-phone');
@@ -60,7 +59,7 @@ describe('a finished survey', () => {
     await page.goto('/');
     await page.locator('.brick').first().waitFor();
     await page.goto(`/surveys/${s.gid}`);
-    await results(page).waitFor();
+    await results(page, s).waitFor();
     await page.getByRole('button', { name: 'Finish' }).click();
     await page.getByRole('heading', { name: 'Thank you for your candour' }).waitFor();
     watch.assertNoErrors();
@@ -82,10 +81,10 @@ describe('a finished survey', () => {
       await page.getByRole('list', { name: 'Answers' }).getByRole('button').first().click();
     }
     await page.getByRole('button', { name: /Skip rating|Next/ }).click();
-    await results(page).waitFor();
+    await results(page, s).waitFor();
 
     await page.reload();
-    await results(page).waitFor();
+    await results(page, s).waitFor();
     await expect(questionHeading(page, last.question).count()).resolves.toBe(0);
     await expect(page.getByRole('radiogroup').count()).resolves.toBe(0);
     await screenshot(page, 'finished-reopened-desktop');

@@ -8,7 +8,7 @@ import { AUTHORED_PREFIX, type Caller, call, sampleSurvey, token } from './api';
 import { axeViolations } from './axe';
 import { desktop, phone } from './chromium';
 import { type Admin, it } from './fixtures';
-import { logIn, questionHeading, screenshot } from './screens';
+import { endResults, logIn, questionHeading, screenshot } from './screens';
 
 const baseURL = inject('baseURL');
 
@@ -224,7 +224,7 @@ describe('your most unusual answers, at the end of a survey and in the mirror', 
 
       // The end of the survey: a finished survey reopens on its results; then the outro.
       await page.goto(`/surveys/${life.gid}`);
-      const results = page.getByRole('heading', { level: 1, name: 'How everyone answered' });
+      const results = endResults(page, life.name);
       const seeAnswers = page.getByRole('button', { name: 'See your answers' });
       await results.or(seeAnswers).first().waitFor();
       if (await seeAnswers.isVisible()) await seeAnswers.click();

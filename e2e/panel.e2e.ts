@@ -20,7 +20,7 @@ async function checkCode(admin: Caller, gid: string, panel: string, pid: string,
   return (await res.json()) as PanelCodeCheck;
 }
 
-/** Answers the question on screen (the first choice, or a sentence), rates it and goes on. */
+/** Answers the question on screen (the first choice, or a sentence), rates it where asked and goes on. */
 async function answerAndGoOn(page: Page, q: SurveyDetail['questions'][number]) {
   await questionHeading(page, q.question).waitFor();
   if (q.type === 'Open') {
@@ -29,8 +29,14 @@ async function answerAndGoOn(page: Page, q: SurveyDetail['questions'][number]) {
   } else {
     await page.getByRole('list', { name: 'Answers' }).getByRole('button').first().click();
   }
-  // A score picked goes on by itself (decision 016).
-  await page.getByRole('radio', { name: '6', exact: true }).click({ force: true });
+  // Where the screen asks for the rating (one question in four), a score picked goes on by
+  // itself (decision 016); elsewhere Next does.
+  await page.locator('.feedback__actions').waitFor();
+  if (await page.getByRole('radiogroup').isVisible()) {
+    await page.getByRole('radio', { name: '6', exact: true }).click({ force: true });
+  } else {
+    await page.getByRole('button', { name: /^Next/ }).click();
+  }
 }
 
 describe('research panel respondents in Chromium', () => {

@@ -195,3 +195,27 @@ export async function pinRatings(page: Page): Promise<void> {
     Math.random = () => 0.01;
   });
 }
+
+/**
+ * The end results of a survey (all its graphs): headed by the survey's name, under "How
+ * everyone answered" ("Final results" once it is closed). Its h1, to wait for.
+ */
+export const endResults = (page: Page, name: string) =>
+  page
+    .getByRole('region', { name, exact: true })
+    .filter({ hasText: /^(How everyone answered|Final results)/ })
+    .getByRole('heading', { level: 1, name, exact: true });
+
+/**
+ * Opens the graphs of the end results in place: on a long survey each question is a row whose
+ * graph opens from its button (a short one shows its graphs at once). `count`: how many, from
+ * the top; all by default.
+ */
+export async function openEndGraphs(page: Page, count = Infinity) {
+  const toggles = page.locator('.results__list h2 > button[aria-expanded]');
+  const n = Math.min(count, await toggles.count());
+  for (let i = 0; i < n; i++) {
+    const toggle = toggles.nth(i);
+    if ((await toggle.getAttribute('aria-expanded')) === 'false') await toggle.click();
+  }
+}

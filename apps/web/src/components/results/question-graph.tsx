@@ -239,6 +239,17 @@ interface Props {
   mineState?: MineState;
   /** Fetches the results broken down by one dimension, when the switcher asks for it. */
   breakdownQuery: BreakdownQuery;
+  /**
+   * Set where a page of several graphs explains their numbers once (`ReportNotes`): the graph
+   * keeps its own margins and leaves out the general notes and the "counts at the next update"
+   * sentence, which would repeat under every graph.
+   */
+  notesOnPage?: boolean;
+  /**
+   * The id of a heading outside the graph that names it (a row of the end results, whose
+   * question opens the graph in place): the graph then draws no title of its own.
+   */
+  labelledBy?: string;
 }
 
 /** The answers (not the leave-blank row): what the headline compares. */
@@ -499,13 +510,45 @@ function ReadingNotes({
   under,
   hiddenShare,
   otherCountries,
+  onPage,
 }: {
   margin: number | null;
   breakdown: boolean;
   under: boolean;
   hiddenShare: boolean;
   otherCountries: boolean;
+  /** The page says once what "approximate", "under about" and "hidden" mean (ReportNotes). */
+  onPage: boolean;
 }) {
+  const own = breakdown
+    ? GROUP_MARGINS
+    : margin !== null
+      ? `Each share is within ${pointsText(margin)} of the true one, 95 times in 100 (the shaded band on each bar).`
+      : null;
+  if (onPage) {
+    // Only what is this graph's own: its margin, and what its breakdown view adds.
+    if (!own && !otherCountries) return null;
+    return (
+      <ul className="graph__notes">
+        {own ? (
+          <li className="graph__note">
+            <span className="graph__mark" aria-hidden="true">
+              ±
+            </span>
+            <span>{own}</span>
+          </li>
+        ) : null}
+        {otherCountries ? (
+          <li className="graph__note">
+            <span className="graph__mark" aria-hidden="true">
+              +
+            </span>
+            <span>{OTHER_COUNTRIES}</span>
+          </li>
+        ) : null}
+      </ul>
+    );
+  }
   return (
     <ul className="graph__notes">
       <li className="graph__note">
@@ -514,11 +557,7 @@ function ReadingNotes({
         </span>
         <span>
           {APPROXIMATE}
-          {breakdown
-            ? ` ${GROUP_MARGINS}`
-            : margin !== null
-              ? ` Each share is within ${pointsText(margin)} of the true one, 95 times in 100 (the shaded band on each bar).`
-              : ''}
+          {own ? ` ${own}` : ''}
         </span>
       </li>
       {under ? (
@@ -561,6 +600,8 @@ export function QuestionGraph({
   headingLevel,
   mineState = 'counted',
   breakdownQuery,
+  notesOnPage = false,
+  labelledBy,
 }: Props) {
   const id = useId();
   const [view, setView] = useState<View>('all');
@@ -583,14 +624,16 @@ export function QuestionGraph({
   const note = mineNote(mineState, results.next_update_after);
   // A visitor's screens say already, around the graph, that their answers wait for a signup.
   const pending =
-    mine !== null && mineState !== 'not-counted'
+    mine !== null && mineState !== 'not-counted' && !notesOnPage
       ? stateExplained(mineState, results.next_update_after)
       : null;
   return (
-    <figure className={`graph graph--${variant}`} aria-labelledby={id}>
-      <Heading id={id} className="graph__title">
-        {variant === 'full' ? 'How everyone answered' : question.question}
-      </Heading>
+    <figure className={`graph graph--${variant}`} aria-labelledby={labelledBy ?? id}>
+      {labelledBy ? null : (
+        <Heading id={id} className="graph__title">
+          {variant === 'full' ? 'How everyone answered' : question.question}
+        </Heading>
+      )}
       {/* Offered as soon as there is a graph to break down; greyed until each has enough. */}
       {closed && !results.dominated ? (
         <BreakdownSwitch
@@ -694,6 +737,7 @@ export function QuestionGraph({
               closed && !results.dominated && view === 'all' && rows.some((r) => r.percent === null)
             }
             otherCountries={closed && view === 'country'}
+            onPage={notesOnPage}
           />
         ) : null}
         {pending ? <span className="graph__pending">{pending}</span> : null}

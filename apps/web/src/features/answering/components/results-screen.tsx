@@ -1,10 +1,18 @@
-import type { Question, SurveyDetail } from '@candor/contracts';
-import { useQuery } from '@tanstack/react-query';
-import { useRef } from 'react';
+import type { Question, QuestionResults, SurveyDetail } from '@candor/contracts';
+import { type UseQueryResult, useQueries } from '@tanstack/react-query';
+import { useId, useRef, useState } from 'react';
 import { answeringQueries, memberBreakdown } from '../api/answers';
 import { LandscapeAlert } from '../../../components/landscape-alert';
 import { QuestionGraph } from '../../../components/results/question-graph';
 import { ShareButton } from '../../../components/share/share-button';
+import {
+  ReportNotes,
+  compactReport,
+  ownAnswerText,
+  pageMarks,
+  rowSummary,
+  waitingNotes,
+} from '../../../components/results/report';
 import { ShareResult } from '../../../components/share/result-card';
 import { useAuthStore } from '../../../lib/auth-store';
 import { mineStateOf } from '../lib/flow';
@@ -12,69 +20,145 @@ import { useEnterToGoOn } from '../lib/keys';
 import { EnterHint } from './key-hint';
 import type { Mine } from '../types';
 
-function QuestionResultsItem({
-  survey,
-  question,
-  mine,
-  visible,
-  member,
-  answeredAt,
-}: {
+interface ItemProps {
   survey: SurveyDetail;
   question: Question;
   mine: Mine | null;
-  visible: boolean;
+  /** The published results, once fetched (null while loading or when hidden). */
+  query: UseQueryResult<QuestionResults> | null;
   member: boolean;
   answeredAt: number | null;
-}) {
-  const results = useQuery({ ...answeringQueries.results(question.qid), enabled: visible });
-  const underReview = useAuthStore((s) => s.user?.status === 'under_review');
-  if (!visible) {
+  underReview: boolean;
+}
+
+const stateOf = (p: ItemProps, results: QuestionResults) =>
+  p.mine
+    ? mineStateOf(p.member, p.answeredAt, results, p.mine.day ?? null, p.underReview)
+    : 'counted';
+
+/** One question's graph and its share control (the notes are said once, on the page). */
+function GraphAndShare(p: ItemProps & { labelledBy?: string }) {
+  const results = p.query?.data;
+  if (!results) {
+    return p.query?.isError ? (
+      <p className="graph__empty">This graph could not be loaded. Try again in a moment.</p>
+    ) : (
+      <div className="chart chart--loading" aria-busy="true" aria-label="Loading the graph" />
+    );
+  }
+  return (
+    <>
+      <QuestionGraph
+        question={p.question}
+        results={results}
+        mine={p.mine?.answer ?? null}
+        breakdownQuery={memberBreakdown(p.question.qid)}
+        variant="compact"
+        headingLevel={2}
+        mineState={stateOf(p, results)}
+        notesOnPage
+        labelledBy={p.labelledBy}
+      />
+      <ShareResult
+        surveyName={p.survey.name}
+        question={p.question.question}
+        results={results}
+        mine={p.mine?.answer ?? null}
+        url={p.survey.shareable_link}
+      />
+    </>
+  );
+}
+
+/** A short survey's question: its graph shown at once. */
+function GraphItem(p: ItemProps) {
+  if (!p.query) {
     return (
       <li className="results__item results__item--hidden">
-        <h2 className="graph__title">{question.question}</h2>
+        <h2 className="graph__title">{p.question.question}</h2>
         <p className="graph__empty">Answer this question to see how everyone answered.</p>
+      </li>
+    );
+  }
+  if (p.query.isError) {
+    return (
+      <li className="results__item">
+        <h2 className="graph__title">{p.question.question}</h2>
+        <GraphAndShare {...p} />
       </li>
     );
   }
   return (
     <li className="results__item">
-      {results.data ? (
-        <>
-          <QuestionGraph
-            question={question}
-            results={results.data}
-            mine={mine?.answer ?? null}
-            breakdownQuery={memberBreakdown(question.qid)}
-            variant="compact"
-            headingLevel={2}
-            mineState={
-              mine
-                ? mineStateOf(member, answeredAt, results.data, mine.day ?? null, underReview)
-                : 'counted'
-            }
-          />
-          <ShareResult
-            surveyName={survey.name}
-            question={question.question}
-            results={results.data}
-            mine={mine?.answer ?? null}
-            url={survey.shareable_link}
-          />
-        </>
-      ) : results.isError ? (
-        <>
-          <h2 className="graph__title">{question.question}</h2>
-          <p className="graph__empty">This graph could not be loaded. Try again in a moment.</p>
-        </>
-      ) : (
-        <div className="chart chart--loading" aria-busy="true" aria-label="Loading the graph" />
-      )}
+      <GraphAndShare {...p} />
     </li>
   );
 }
 
-/** All graphs at once: the end of a v2 survey, or the results of a closed one. */
+/**
+ * A long survey's question: one row (the question, the person's answer, everyone's headline)
+ * that opens its graph in place. The row's heading holds a button that says whether the graph
+ * is open (the disclosure pattern): focus stays on it, and the graph follows it in reading order.
+ */
+function ReportRow(p: ItemProps) {
+  const [open, setOpen] = useState(false);
+  const id = useId();
+  const results = p.query?.data ?? null;
+  const answer = p.mine ? (
+    <span className="report__answer">
+      <span className="report__answer-label">Your answer</span>{' '}
+      <span className="report__answer-text">{ownAnswerText(p.mine)}</span>
+    </span>
+  ) : (
+    <span className="report__answer report__answer--none">You did not answer</span>
+  );
+  if (!p.query) {
+    return (
+      <li className="results__item report__row report__row--hidden">
+        <h2 className="report__heading">
+          <span className="report__question">{p.question.question}</span>
+        </h2>
+        <p className="report__summary">Answer this question to see how everyone answered.</p>
+      </li>
+    );
+  }
+  const summary = results
+    ? rowSummary(p.question, results, p.mine?.answer ?? null, stateOf(p, results))
+    : p.query.isError
+      ? 'Could not be loaded'
+      : 'Loading…';
+  return (
+    <li className={`results__item report__row${open ? ' report__row--open' : ''}`}>
+      <h2 className="report__heading">
+        <button
+          type="button"
+          className="report__toggle"
+          aria-expanded={open}
+          aria-controls={`${id}-graph`}
+          onClick={() => setOpen((o) => !o)}
+        >
+          <span id={`${id}-question`} className="report__question">
+            {p.question.question}
+          </span>
+          <span className="report__meta">
+            {answer}
+            <span className="report__summary">{summary}</span>
+          </span>
+          <span className="report__chevron" aria-hidden="true" />
+        </button>
+      </h2>
+      <div id={`${id}-graph`} className="report__panel" hidden={!open}>
+        {open ? <GraphAndShare {...p} labelledBy={`${id}-question`} /> : null}
+      </div>
+    </li>
+  );
+}
+
+/**
+ * The end results, read as a report: the survey's name heads them, what the numbers mean is said
+ * once, and each question's graph keeps its own numbers and margins. A short survey shows its
+ * graphs at once; a longer one is a list of rows, each opening its graph in place.
+ */
 export function ResultsScreen({
   survey,
   questions,
@@ -95,35 +179,71 @@ export function ResultsScreen({
 }) {
   const screenRef = useRef<HTMLElement>(null);
   useEnterToGoOn(screenRef, onNext);
+  const underReview = useAuthStore((s) => s.user?.status === 'under_review');
+  // Every visible question's results, here: the rows summarise them and the notes are said
+  // once for what the graphs show.
+  const queries = useQueries({
+    queries: questions.map((q) => ({
+      ...answeringQueries.results(q.qid),
+      enabled: canSee(q.qid),
+    })),
+  });
+  const items: ItemProps[] = questions.map((q, i) => ({
+    survey,
+    question: q,
+    mine: mine.get(q.qid) ?? null,
+    query: canSee(q.qid) ? (queries[i] ?? null) : null,
+    member,
+    answeredAt: answeredAt[q.qid] ?? null,
+    underReview,
+  }));
+  const loaded = items.flatMap((p) => (p.query?.data ? [{ p, results: p.query.data }] : []));
+  const marks = pageMarks(loaded.map((l) => l.results));
+  const waiting = waitingNotes(
+    loaded
+      .filter((l) => l.p.mine !== null)
+      .map((l) => ({
+        state: stateOf(l.p, l.results),
+        nextUpdateAfter: l.results.next_update_after,
+      })),
+  );
+  const compact = compactReport(questions.length);
   return (
     <section ref={screenRef} className="results" aria-labelledby="results-title">
-      <h1 id="results-title">How everyone answered</h1>
-      <p className="results__lead">
-        {survey.status === 'Closed'
-          ? `${survey.name} is closed. These are its final results, from verified people only.`
-          : member
-            ? 'Your answers are marked. Only verified people are counted.'
-            : 'Your answers are marked. They are not in these numbers until you sign up: only verified people are counted.'}
-      </p>
-      <ShareButton
-        title={survey.name}
-        text={`${survey.name} on Candor: where do you stand?`}
-        url={survey.shareable_link}
-        className="button results__share"
-      />
+      <header className="results__head">
+        <p className="results__eyebrow">
+          {survey.status === 'Closed' ? 'Final results' : 'How everyone answered'}
+        </p>
+        <h1 id="results-title">{survey.name}</h1>
+        <p className="results__lead">
+          {survey.status === 'Closed'
+            ? 'This survey is closed. These are its final results, from verified people only.'
+            : member
+              ? 'Your answers are marked. Only verified people are counted.'
+              : 'Your answers are marked. They are not in these numbers until you sign up: only verified people are counted.'}
+        </p>
+        <ShareButton
+          title={survey.name}
+          text={`${survey.name} on Candor: where do you stand?`}
+          url={survey.shareable_link}
+          className="button results__share"
+        />
+      </header>
       <LandscapeAlert topic="graph" />
-      <ol className="results__list">
-        {questions.map((q) => (
-          <QuestionResultsItem
-            key={q.qid}
-            survey={survey}
-            question={q}
-            mine={mine.get(q.qid) ?? null}
-            visible={canSee(q.qid)}
-            member={member}
-            answeredAt={answeredAt[q.qid] ?? null}
-          />
-        ))}
+      <ReportNotes under={marks.under} hidden={marks.hidden} waiting={waiting} />
+      {compact ? (
+        <p className="results__hint">
+          {questions.length} questions. Open one to see its graph, break it down and share it.
+        </p>
+      ) : null}
+      <ol className={`results__list${compact ? ' report' : ''}`}>
+        {items.map((p) =>
+          compact ? (
+            <ReportRow key={p.question.qid} {...p} />
+          ) : (
+            <GraphItem key={p.question.qid} {...p} />
+          ),
+        )}
       </ol>
       <button type="button" className="button button--primary button--large" onClick={onNext}>
         {survey.status === 'Closed' ? 'Done' : 'Finish'} <EnterHint />

@@ -150,7 +150,7 @@ export function SurveyOutro({
   const standings = useStandings({ survey, questions, mine, member, underReview, answeredAt });
   return (
     <section className="outro" aria-labelledby="outro-title">
-      <p className="outro__eyebrow">Survey complete</p>
+      <p className="outro__eyebrow">{survey.name}: complete</p>
       <h1 id="outro-title">Thank you for your candour</h1>
       <p className="outro__text">{survey.outro_screen_text}</p>
       {!member && answered > 0 ? <CountMyAnswers answered={answered} /> : null}
