@@ -161,8 +161,8 @@ function brick(survey: SurveySummary, position: string): string {
     '</span><span class="brick__body">' +
     `<span class="brick__name">${escapeHtml(survey.name)}</span>` +
     `<span class="brick__headline">${escapeHtml(survey.cover_headline)}</span>` +
-    `<span class="brick__meta"><span>${count}${time}</span>${genres}</span>` +
-    `${people}</span></a></li>`
+    `<span class="brick__meta"><span>${count}${time}</span></span>` +
+    `${people}${genres}</span></a></li>`
   );
 }
 

@@ -65,13 +65,13 @@ export function Brick({
           <span className="brick__headline">{survey.cover_headline}</span>
           <span className="brick__meta">
             <span>{time ? `${count} · ${time}` : count}</span>
-            {survey.genres.length ? (
-              <span className="brick__genres">
-                {survey.genres.map((g) => g.genre_name).join(' · ')}
-              </span>
-            ) : null}
           </span>
           {people ? <span className="brick__people">{people}</span> : null}
+          {survey.genres.length ? (
+            <span className="brick__genres">
+              {survey.genres.map((g) => g.genre_name).join(' · ')}
+            </span>
+          ) : null}
         </span>
         {progress?.kind === 'continue' && !closed ? (
           <span className="brick__progress" aria-hidden="true" data-device="">
