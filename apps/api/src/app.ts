@@ -93,7 +93,11 @@ import { createRespondentsService } from './modules/respondents/respondents.serv
 import { createResultsRepository } from './modules/results/results.repository.js';
 import { resultsRoutes } from './modules/results/results.routes.js';
 import type { Noise } from './modules/results/privacy.js';
-import { type ResultsService, createResultsService } from './modules/results/results.service.js';
+import {
+  type ResultsService,
+  createResultsService,
+  publishedRespondents,
+} from './modules/results/results.service.js';
 import { createSurveysRepository } from './modules/surveys/surveys.repository.js';
 import { surveyPages } from './modules/surveys/survey-pages.js';
 import { surveysRoutes } from './modules/surveys/surveys.routes.js';
@@ -305,10 +309,13 @@ export async function buildApp({
   });
   await app.register(rateLimit, rateLimitStore ? { store: rateLimitStore } : {});
   await app.register(sms, { ...(smsSender ? { sender: smsSender } : {}), clock });
+  const resultsRepository = createResultsRepository(database.db);
   const surveys = createSurveysService(createSurveysRepository(database.db), {
     clock,
     cacheSeconds: config.contentCacheSeconds,
     visitorQuestions: config.visitorFreeQuestions,
+    // The list says how many answered each survey: its first question's published number.
+    respondentsOf: publishedRespondents(resultsRepository),
   });
   // Results are shown to a member only after they answered, and answering replies with the
   // results: "has answered?" is its own index (answers remember, results ask), built before
@@ -320,7 +327,7 @@ export async function buildApp({
   });
   const answersRepository = createAnswersRepository(database.db, config.answerBatching);
   const answered = createAnswered(answersRepository, respondentIds);
-  const results = createResultsService(createResultsRepository(database.db), {
+  const results = createResultsService(resultsRepository, {
     surveys,
     hasAnswered: (uuid, questionId) => answered.hasAnswered(uuid, questionId),
     profileKey: deriveProfileKey(secrets),

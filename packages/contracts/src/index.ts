@@ -14,5 +14,6 @@ export * from './operator-results.js';
 export * from './authoring.js';
 export * from './panels.js';
 export * from './relative-time.js';
+export * from './survey-time.js';
 export * from './password-secrets.js';
 export * from './phone-mask.js';

@@ -71,6 +71,12 @@ const surveyBase = {
 export const SurveySummarySchema = z.object({
   ...surveyBase,
   questions: z.array(ListedQuestionSchema),
+  /**
+   * About how many people answered: the published, differentially private `respondents` of the
+   * survey's first question (its graph's "n"), the same for every reader; null while too few
+   * (decision 011). Never an exact count (Candor extension).
+   */
+  respondents: z.number().int().min(0).nullable(),
 });
 export type SurveySummary = z.infer<typeof SurveySummarySchema>;
 

@@ -41,6 +41,12 @@ export function visitorSessionOwner(): string {
   return owner;
 }
 
+/** `visitor:<id>` of this tab if it has a session already (never makes one), else null. */
+export function existingVisitorOwner(): string | null {
+  const id = storedId();
+  return id ? `${VISITOR}:${id}` : null;
+}
+
 /** At start: a tab that has a visitor session (a reload) marks it live at once. */
 export function keepVisitorSessionLive(): void {
   if (storedId()) visitorSessionOwner();

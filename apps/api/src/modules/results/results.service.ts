@@ -246,6 +246,26 @@ export function toResults(
   };
 }
 
+/**
+ * The published `respondents` of each question (its results' overall row, as `toResults` says
+ * it: null while under the row minimum), from the stored snapshots in one read. Post-processing
+ * of what is already published to everyone, so saying it elsewhere (the survey list) costs no
+ * privacy and tells nothing about who answered.
+ */
+export function publishedRespondents(repo: Pick<ResultsRepository, 'readSnapshots'>) {
+  return async (
+    questions: Array<Pick<CatalogQuestion, 'id' | 'type' | 'choices'>>,
+  ): Promise<Map<number, number | null>> => {
+    const snapshots = await repo.readSnapshots(questions.map((q) => q.id));
+    return new Map(
+      questions.map((q) => [
+        q.id,
+        publishRow(rowOf(snapshots.get(q.id), 'all', '', outcomesOfQuestion(q))).total,
+      ]),
+    );
+  };
+}
+
 interface Cached {
   stored: { snapshot: Snapshot; publishedAt: Date } | undefined;
   readAt: number;

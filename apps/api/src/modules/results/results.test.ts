@@ -4,6 +4,7 @@ import {
   MirrorSchema,
   MyDataSchema,
   QuestionResultsSchema,
+  SurveyListSchema,
 } from '@candor/contracts';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -205,6 +206,31 @@ describe.each(engines)('results on %s', (engine) => {
     expect(second).toMatchObject({ respondents: first + thresholdOf(1), updates: 2 });
     // When the next update comes is published from the same public threshold, never answers.
     expect(second.next_update_after).toBe(thresholdOf(2));
+  });
+
+  it("says in the survey list how many answered a survey: its first question's published number", async () => {
+    const first = bySlug.get('time-travel')![0]!;
+    const listed = async () => {
+      // Past the content cache (5 s): the list is read again, with the numbers as they stand.
+      time.now += 10_000;
+      const res = await get(app, '/api/v1/surveys/open-closed-random-video-surveys');
+      expect(res.statusCode).toBe(200);
+      return SurveyListSchema.parse(json(res)).results.find(
+        (s) => s.questions[0]?.qid === first.qid,
+      )!;
+    };
+    expect((await listed()).respondents).toBeNull();
+    let token = '';
+    for (let i = 0; i < thresholdOf(0); i++) {
+      token = (await answerAs(first, { choice: first.labels[i % 2] })).token;
+    }
+    // Answered but not yet released: nothing is published, so the list says nothing either.
+    expect((await listed()).respondents).toBeNull();
+    expect(await tick()).toContain(first.id);
+    const published = (await resultsFor(first, token)).respondents;
+    expect(published).toBe(thresholdOf(0));
+    // The very number its graph says, never a count of its own.
+    expect((await listed()).respondents).toBe(published);
   });
 
   it('releases every open period of a survey once when it closes, however few it holds', async () => {

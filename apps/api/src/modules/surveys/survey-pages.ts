@@ -9,6 +9,7 @@ import {
   type SurveyList,
   SurveyListSchema,
   type SurveySummary,
+  surveyMinutes,
   timeAgo,
 } from '@candor/contracts';
 import { isUuid } from '../../lib/uuid.js';
@@ -136,6 +137,18 @@ function brick(survey: SurveySummary, position: string): string {
   const tone = cover ? '' : ` data-tone="${toneOf(survey.gid)}"`;
   const style = `${cover ? `background-image:url("${cssString(cover)}");` : ''}background-position:${position}`;
   const count = `${survey.questions_count} ${survey.questions_count === 1 ? 'question' : 'questions'}`;
+  // The time estimate and the published number of people, as features/surveys/lib/progress.ts
+  // says them. Where this person stands (new, continue, done) is known only on their device:
+  // the app adds it once it has read it.
+  const time =
+    closed || survey.questions.length === 0
+      ? ''
+      : ` · about ${surveyMinutes(survey.questions)} min`;
+  const people =
+    survey.respondents !== null && survey.respondents > 0
+      ? `<span class="brick__people">About ${survey.respondents.toLocaleString('en-US')} ` +
+        `${survey.respondents === 1 ? 'person' : 'people'} answered</span>`
+      : '';
   const genres = survey.genres.length
     ? `<span class="brick__genres">${escapeHtml(survey.genres.map((g) => g.genre_name).join(' · '))}</span>`
     : '';
@@ -144,13 +157,12 @@ function brick(survey: SurveySummary, position: string): string {
     `<a class="brick__link" href="/surveys/${escapeHtml(survey.gid)}" data-discover="true" style="${escapeHtml(style)}">` +
     (cover ? '' : '<span class="brick__mark" aria-hidden="true">?</span>') +
     '<span class="brick__badges">' +
-    (survey.is_within_24_hours ? '<span class="badge badge--new">New</span>' : '') +
     (closed ? '<span class="badge badge--closed">Closed · results only</span>' : '') +
     '</span><span class="brick__body">' +
     `<span class="brick__name">${escapeHtml(survey.name)}</span>` +
     `<span class="brick__headline">${escapeHtml(survey.cover_headline)}</span>` +
-    `<span class="brick__meta"><span>${count}</span>${genres}</span>` +
-    '</span></a></li>'
+    `<span class="brick__meta"><span>${count}${time}</span></span>` +
+    `${people}${genres}</span></a></li>`
   );
 }
 

@@ -93,24 +93,32 @@ export interface CatalogQuestion {
 }
 
 function toCatalog(s: SurveyWithContent): CatalogQuestion[] {
-  return s.questions.map((q) => {
-    const ordered = [...q.choices]
-      .sort((a, b) => Number(a.isBlank) - Number(b.isBlank) || a.position - b.position)
-      .map((c) => ({ id: c.id, label: c.label, isBlank: c.isBlank }));
-    return {
-      id: q.id,
-      qid: q.qid,
-      type: q.type,
-      maxLength: q.maxLength,
-      surveyGid: s.gid,
-      surveyId: s.id,
-      variant: s.variant,
-      closed: s.closedAt !== null,
-      choices: ordered,
-      choiceByLabel: new Map(ordered.map((c) => [c.label, c])),
-      choiceById: new Map(ordered.map((c) => [c.id, c])),
-    };
-  });
+  return s.questions.map((q) => catalogOf(s, q));
+}
+
+/** The survey's first question as answering and results know it. */
+const firstOf = (s: SurveyWithContent): CatalogQuestion => catalogOf(s, s.questions[0]!);
+
+function catalogOf(
+  s: SurveyWithContent,
+  q: SurveyWithContent['questions'][number],
+): CatalogQuestion {
+  const ordered = [...q.choices]
+    .sort((a, b) => Number(a.isBlank) - Number(b.isBlank) || a.position - b.position)
+    .map((c) => ({ id: c.id, label: c.label, isBlank: c.isBlank }));
+  return {
+    id: q.id,
+    qid: q.qid,
+    type: q.type,
+    maxLength: q.maxLength,
+    surveyGid: s.gid,
+    surveyId: s.id,
+    variant: s.variant,
+    closed: s.closedAt !== null,
+    choices: ordered,
+    choiceByLabel: new Map(ordered.map((c) => [c.label, c])),
+    choiceById: new Map(ordered.map((c) => [c.id, c])),
+  };
 }
 
 /** A survey of any status as staff see it: its questions with their text and position. */
@@ -130,7 +138,17 @@ interface ListedSnapshot {
   questions?: Map<string, CatalogQuestion>;
   /** Built answers of this snapshot, by page or gid and origin: the same object every time. */
   answers: Map<string, SurveyList | SurveyDetail>;
+  /** Published respondents of each survey's first question, by gid, read with the content. */
+  respondents: Map<string, number | null>;
 }
+
+/**
+ * The published `respondents` of each question's results (decision 011: the stored noisy
+ * snapshot, null while too few), by question id. The results module provides it.
+ */
+export type PublishedRespondents = (
+  questions: Array<Pick<CatalogQuestion, 'id' | 'type' | 'choices'>>,
+) => Promise<Map<number, number | null>>;
 
 // Keys include the caller's origin; a cap keeps odd Host headers from growing the map.
 const MAX_MEMOIZED_ANSWERS = 200;
@@ -159,8 +177,33 @@ export function createSurveysService(
     clock = () => new Date(),
     cacheSeconds = 5,
     visitorQuestions = VISITOR_FREE_QUESTIONS,
-  }: { clock?: () => Date; cacheSeconds?: number; visitorQuestions?: number } = {},
+    respondentsOf,
+  }: {
+    clock?: () => Date;
+    cacheSeconds?: number;
+    visitorQuestions?: number;
+    /** What the list says of how many people answered each survey (none: null for all). */
+    respondentsOf?: PublishedRespondents;
+  } = {},
 ) {
+  /**
+   * How many people answered each survey, as its first question's graph says it: the number
+   * everyone starts with, published by the results' one mechanism (post-processing, so saying it
+   * again costs no privacy). A failed read leaves the list without numbers, never without surveys.
+   */
+  async function respondentsBySurvey(
+    surveys: SurveyWithContent[],
+  ): Promise<Map<string, number | null>> {
+    const firsts = surveys.flatMap((s) =>
+      s.questions.length ? [{ gid: s.gid, q: firstOf(s) }] : [],
+    );
+    if (!respondentsOf || !firsts.length) return new Map();
+    const byQuestion = await respondentsOf(firsts.map((f) => f.q)).catch(
+      () => new Map<number, number | null>(),
+    );
+    return new Map(firsts.map((f) => [f.gid, byQuestion.get(f.q.id) ?? null]));
+  }
+
   let snapshot: ListedSnapshot | undefined;
   let loading: Promise<ListedSnapshot> | undefined;
   /** Moves on every invalidation: a load begun before one is not kept as the snapshot. */
@@ -172,12 +215,13 @@ export function createSurveysService(
       const started = generation;
       const load = repo
         .listListed(now)
-        .then((surveys) => {
+        .then(async (surveys) => {
           const loaded: ListedSnapshot = {
             loadedAt: now.getTime(),
             surveys,
             byGid: new Map(surveys.map((s) => [s.gid, s])),
             answers: new Map(),
+            respondents: await respondentsBySurvey(surveys),
           };
           if (started === generation) snapshot = loaded;
           return loaded;
@@ -228,6 +272,7 @@ export function createSurveysService(
               name: base.name,
               status: base.status,
             })),
+            respondents: snap.respondents.get(s.gid) ?? null,
           };
         });
         return { count: surveys.length, ...pageLinks(listUrl, page, surveys.length), results };

@@ -104,7 +104,20 @@ const previewScreens: PreviewScreens = {
         open();
       }}
     >
-      <Brick survey={{ ...survey, questions: [] }} />
+      {/* As someone who has not answered it sees it: "New", with its time estimate. */}
+      <Brick
+        survey={{
+          ...survey,
+          questions: survey.questions.map((q) => ({
+            ...q,
+            gid: survey.gid,
+            name: survey.name,
+            status: survey.status,
+          })),
+          respondents: null,
+        }}
+        answered={undefined}
+      />
     </ul>
   ),
   intro: (survey, start) => (

@@ -1,4 +1,5 @@
 import Dexie, { type EntityTable } from 'dexie';
+import { LOCAL_DB_NAME } from '../../../lib/device-answers';
 
 /** The browser's own record of an answered question (the spec's local table). */
 export interface AnsweredQuestion {
@@ -15,7 +16,10 @@ export interface AnsweredQuestion {
   rating?: number;
   /** When it was given (ISO time): the newer rating wins when two devices' vaults merge. */
   ratedAt?: string;
-  /** Whose answer: a user uuid, or 'visitor' before signing up. */
+  /**
+   * Whose answer: a user uuid, or a tab's `visitor:<id>` before signing up (the home page reads
+   * this table by owner without Dexie: lib/device-answers.ts).
+   */
   owner: string;
 }
 
@@ -80,7 +84,7 @@ export type CandorDb = Dexie & {
 };
 
 /** Opens the app's IndexedDB database: answered questions, the outbox, credentials, profiles. */
-export function openLocalDb(name = 'candor'): CandorDb {
+export function openLocalDb(name = LOCAL_DB_NAME): CandorDb {
   const db = new Dexie(name) as CandorDb;
   db.version(1).stores({
     // Indexed as in the spec: auto-increment id, qid, date, answer.

@@ -1,8 +1,39 @@
 import type { SurveySummary } from '@candor/contracts';
 import { fireEvent, render, screen, within } from '@testing-library/preact';
 import { MemoryRouter } from 'react-router';
-import { describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { BrickNavigation } from './brick-navigation';
+
+// This device's answers, by survey gid (lib/device-answers reads IndexedDB; its own test
+// covers that): the bricks' state comes from here, never from the API.
+const device = vi.hoisted(() => ({ answered: new Map<string, Set<string>>() }));
+vi.mock('../../../lib/device-answers', () => ({
+  answeredOnDevice: () => Promise.resolve(device.answered),
+}));
+
+beforeEach(() => {
+  device.answered = new Map();
+});
+
+const question = (qid: string) => ({
+  qid,
+  question: `Question ${qid}?`,
+  type: 'Closed' as const,
+  timer_length: '0:00:00',
+  video_link_1: null,
+  video_link_2: null,
+  video_captions_1: null,
+  video_captions_2: null,
+  submitted: '2026-01-01T00:00:00.000Z',
+  choices: ['Yes', 'No', 'Leave blank'],
+  randomise_answers: false,
+  max_length: null,
+  gid: '00000000-0000-4000-8000-000000000000',
+  name: 'Survey',
+  status: 'Open' as const,
+});
+const questions = (n: number, prefix: string) =>
+  Array.from({ length: n }, (_, i) => question(`${prefix}${i}`));
 
 const genre = (name: string) => ({
   unique_GID: `00000000-0000-4000-8000-${name.length.toString().padStart(12, '0')}`,
@@ -25,19 +56,36 @@ function survey(over: Partial<SurveySummary>): SurveySummary {
     variant: 'v1_small',
     genres: [],
     questions: [],
+    respondents: null,
     ...over,
   };
 }
 
 const surveys = [
-  survey({ name: 'Third', slot: 3, genres: [genre('Money')], variant: 'v2_large' }),
-  survey({ name: 'First', slot: 1, genres: [genre('Body')], is_within_24_hours: true }),
+  survey({
+    name: 'Third',
+    slot: 3,
+    genres: [genre('Money')],
+    variant: 'v2_large',
+    questions_count: 25,
+    questions: questions(25, 't'),
+    respondents: 1240,
+  }),
+  survey({
+    name: 'First',
+    slot: 1,
+    genres: [genre('Body')],
+    is_within_24_hours: true,
+    questions: questions(3, 'f'),
+  }),
   survey({
     name: 'Second',
     slot: 2,
     genres: [genre('Money'), genre('Body')],
     status: 'Closed',
     closed_at: '2026-02-01T00:00:00.000Z',
+    questions: questions(3, 's'),
+    respondents: 0,
   }),
 ];
 
@@ -62,12 +110,43 @@ describe('BrickNavigation', () => {
     );
   });
 
-  it('marks new and closed surveys', () => {
+  it('marks closed surveys, and new ones once the device is read (never a closed one)', async () => {
     renderBricks();
     const [first, second] = screen.getAllByRole('listitem');
-    expect(within(first!).getByText('New')).toBeTruthy();
     expect(within(second!).getByText('Closed · results only')).toBeTruthy();
     expect(within(first!).queryByText('Closed · results only')).toBeNull();
+    // Drawn before the device is read: no state at all rather than a guess.
+    expect(document.querySelectorAll('.brick__state')).toHaveLength(0);
+    expect(await within(first!).findByText('New')).toBeTruthy();
+    expect(within(second!).queryByText('New')).toBeNull();
+  });
+
+  it('says continue n/N and the time left, or done, from what this device answered', async () => {
+    device.answered = new Map([
+      [surveys[0]!.gid, new Set(['t0', 't1', 't2', 't3', 't4'])],
+      [surveys[1]!.gid, new Set(['f0', 'f1', 'f2'])],
+    ]);
+    renderBricks();
+    const [first, , third] = screen.getAllByRole('listitem');
+    expect(await within(third!).findByText('Continue 5/25')).toBeTruthy();
+    expect(within(third!).getByText('Continue: 5 of 25 answered')).toBeTruthy();
+    // 20 questions left of 18 s each.
+    expect(within(third!).getByText('25 questions · about 6 min left')).toBeTruthy();
+    expect(third!.querySelector<HTMLElement>('.brick__progress > span')!.style.width).toBe('20%');
+    expect(within(first!).getByText('Done')).toBeTruthy();
+    expect(within(first!).getByText('3 questions')).toBeTruthy();
+    expect(screen.queryByText('New')).toBeNull();
+  });
+
+  it('says how long a survey takes and how many answered: only a published number, never 0', () => {
+    renderBricks();
+    const [first, second, third] = screen.getAllByRole('listitem');
+    expect(within(first!).getByText('3 questions · about 1 min')).toBeTruthy();
+    expect(within(third!).getByText('About 1,240 people answered')).toBeTruthy();
+    // None published yet, or a closed survey's 0: nothing said, and no time for a closed one.
+    expect(first!.querySelector('.brick__people')).toBeNull();
+    expect(second!.querySelector('.brick__people')).toBeNull();
+    expect(within(second!).getByText('3 questions')).toBeTruthy();
   });
 
   it('filters by genre and clears the filter', () => {

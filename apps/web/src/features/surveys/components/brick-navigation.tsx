@@ -1,13 +1,19 @@
 import type { SurveySummary } from '@candor/contracts';
 import { type MouseEvent, useMemo } from 'react';
 import { useSearchParams } from 'react-router';
+import { useDeviceAnswers } from '../lib/use-device-answers';
 import { Brick } from './brick';
 import '../styles/surveys.css';
 
-/** The home page's bricks in slot order, with a genre filter kept in the URL (?genre=...). */
+/**
+ * The home page's bricks in slot order, with a genre filter kept in the URL (?genre=...); each
+ * says where this device's person stands with its survey once the device's records are read.
+ */
 export function BrickNavigation({ surveys }: { surveys: SurveySummary[] }) {
   const [params, setParams] = useSearchParams();
   const selected = params.get('genre');
+  // What this device's person answered (never asked of the API: decision 020); null at first.
+  const answered = useDeviceAnswers();
 
   const genres = useMemo(() => {
     const byId = new Map(surveys.flatMap((s) => s.genres).map((g) => [g.unique_GID, g]));
@@ -61,7 +67,11 @@ export function BrickNavigation({ surveys }: { surveys: SurveySummary[] }) {
       {shown.length ? (
         <ul className="bricks">
           {shown.map((s) => (
-            <Brick key={s.gid} survey={s} />
+            <Brick
+              key={s.gid}
+              survey={s}
+              answered={answered === null ? null : answered.get(s.gid)}
+            />
           ))}
         </ul>
       ) : (
