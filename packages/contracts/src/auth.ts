@@ -1,11 +1,9 @@
 import { z } from 'zod';
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from './auth-rules.js';
 import { pagedSchema } from './paging.js';
 
 /** Youngest age that may sign up: the topics are for adults. */
 export const MINIMUM_AGE = 18;
-export const PASSWORD_MIN_LENGTH = 8;
-/** Long passphrases are welcome; the cap only keeps hashing cheap to defend. */
-export const PASSWORD_MAX_LENGTH = 1024;
 export const OTP_LENGTH = 6;
 /** Oldest age a year of birth may give: older is almost surely a typing slip. */
 export const MAXIMUM_AGE = 100;
@@ -167,9 +165,6 @@ export type SecondFactorRequired = z.infer<typeof SecondFactorRequiredSchema>;
 /** What a login (or a new password) answers: a member's tokens, or staff's second step. */
 export const LoginResponseSchema = z.union([TokenPairSchema, SecondFactorRequiredSchema]);
 export type LoginResponse = z.infer<typeof LoginResponseSchema>;
-
-/** True when a login answered with the second step rather than tokens. */
-export const needsSecondFactor = (r: object): r is SecondFactorRequired => 'challenge' in r;
 
 const ChallengeSchema = z.string().min(1).max(4096);
 

@@ -1,5 +1,6 @@
 // The only barrel in the repository: the public entry of the contracts package.
 export * from './auth.js';
+export * from './auth-rules.js';
 export * from './constants.js';
 export * from './errors.js';
 export * from './paging.js';

@@ -8,7 +8,7 @@
 // WebCrypto does every primitive (the browser's, and Node's `globalThis.crypto`); nothing here
 // is hand-written cryptography.
 
-import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from './auth.js';
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from './auth-rules.js';
 
 /** OWASP's 2023 figure for PBKDF2-HMAC-SHA256, as the vault used before. */
 export const PASSWORD_STRETCH_ITERATIONS = 600_000;

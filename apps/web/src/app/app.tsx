@@ -3,8 +3,8 @@ import { StrictMode, Suspense, lazy, useSyncExternalStore } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
 import { useAuthStore } from '../lib/auth-store';
-import { mirrorQuery } from '../lib/mirror-query';
 import { provideLocalAnswers } from '../lib/local-answers';
+import { mirrorKey } from '../lib/query-keys';
 import { keepVisitorSessionLive } from '../lib/visitor-session';
 import { errorToast, onToastsWanted, toastsWanted, wantToasts } from '../lib/toasts';
 import { tokenSubject } from '../lib/tokens';
@@ -54,7 +54,7 @@ function wireOutbox() {
       // Answers the vault brought from another device, or the account's of before credentials:
       // the mirror and the outro read again.
       if (event.type === 'restored') {
-        void queryClient.invalidateQueries({ queryKey: mirrorQuery().queryKey });
+        void queryClient.invalidateQueries({ queryKey: mirrorKey });
       }
       if (event.type === 'dropped' && event.item.kind === 'answer') {
         errorToast(

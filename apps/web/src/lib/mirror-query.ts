@@ -8,6 +8,7 @@ import {
 import { queryOptions } from '@tanstack/react-query';
 import { apiRequest } from './api-client';
 import { ownAnswersOnDevice, type OwnAnswer } from './local-answers';
+import { mirrorKey } from './query-keys';
 
 /**
  * The member's mirror: every question they answered, their answer against everyone's, newest
@@ -22,7 +23,7 @@ import { ownAnswersOnDevice, type OwnAnswer } from './local-answers';
  */
 export const mirrorQuery = () =>
   queryOptions({
-    queryKey: ['mirror'] as const,
+    queryKey: mirrorKey,
     queryFn: async ({ signal }): Promise<Mirror> => {
       const results = await deviceItems(await ownAnswersOnDevice(), signal);
       return { results: results.sort((a, b) => b.date.localeCompare(a.date)) };
