@@ -1,6 +1,6 @@
 // The member's answers are the device's (issue 28, decision 020): the mirror and where a survey
 // resumes come from this browser's records alone. Answers given as the member before
-// credentials (the session's path, here through the API) are copied to the device once a page;
+// credentials (the session's path, here through the API) are copied to the device once;
 // with the API's lists unreachable the device still shows them, and the spec's "my attempted
 // questions" is never asked.
 import type { Page } from 'playwright-core';

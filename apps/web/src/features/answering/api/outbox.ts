@@ -392,6 +392,7 @@ export async function forgetDevice(): Promise<void> {
     await db().answeredQuestions.clear();
     await db().profiles.clear();
   });
+  accountAnswers.forgetAll();
   state.acknowledged.clear();
   state.sentAt.clear();
   newVisitorSession();
@@ -409,6 +410,7 @@ export async function forgetAccount(uuid: string): Promise<void> {
       .delete();
     await db().profiles.delete(uuid);
   });
+  accountAnswers.forget(uuid);
   changed();
 }
 
