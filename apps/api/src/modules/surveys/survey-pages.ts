@@ -107,7 +107,7 @@ const POINTS: Array<[string, string, string]> = [
   ],
   [
     'Anonymous unless you choose',
-    'Your answers are stored under a pseudonym, never next to your phone number.',
+    'Your answers carry no account: nobody, not even Candor, can tie them to you.',
     'M3 12s3.5-6 9-6 9 6 9 6-3.5 6-9 6-9-6-9-6zM4 4l16 16',
   ],
   [

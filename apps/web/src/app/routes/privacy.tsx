@@ -9,7 +9,7 @@ interface Fact {
 
 // The spec's privacy list, in its two variants, kept true by the code: the web sets no cookie at
 // all (sessions live in localStorage), page views carry no id, IP or cookie, and answers are
-// stored under a pseudonym with the day only.
+// carried by an anonymous credential, never the account, with the day only.
 const shared: Fact[] = [
   {
     q: 'Do you store my IP address?',

@@ -48,7 +48,7 @@ export function WelcomeScreen() {
         </div>
       ) : null}
       <ul className="welcome-list">
-        <li>Your answers are stored under a pseudonym, never next to your phone number.</li>
+        <li>Your answers carry no account: nobody, not even Candor, can tie them to you.</li>
         <li>After each answer you see where you stand against everyone else.</li>
         <li>You can download or delete everything about you at any time.</li>
       </ul>

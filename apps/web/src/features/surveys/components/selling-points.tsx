@@ -22,7 +22,7 @@ const points = [
   },
   {
     title: 'Anonymous unless you choose',
-    text: 'Your answers are stored under a pseudonym, never next to your phone number.',
+    text: 'Your answers carry no account: nobody, not even Candor, can tie them to you.',
     icon: 'M3 12s3.5-6 9-6 9 6 9 6-3.5 6-9 6-9-6-9-6zM4 4l16 16',
   },
   {
