@@ -5,39 +5,10 @@ import type { CandorDb } from '../lib/local-db';
 /**
  * The answers a member gave as the logged-in member, before credentials (decision 020): the API
  * still files them beside the account, until slice 5 severs them. The device copies them into
- * its own records (and so into the vault) once; from then on this device is
+ * its own records (and so into the vault) once per page and person; from then on this device is
  * the one source of the member's answers: "my attempted questions", the mirror, the outro and
- * where a survey resumes. The API's list is read for that copy only, never to show, and once a
- * device (see COPIED_KEY).
+ * where a survey resumes. The API's list is read for that copy only, never to show.
  */
-
-/**
- * The people whose account answers this browser copied (their uuids, in localStorage): a copy
- * is needed once a device, since the web app adds nothing to that list afterwards that this
- * device does not record itself, and the vault brings what other devices copied. A logout
- * (which takes the records off the device), an erasure and "This is not my device" forget it.
- */
-const COPIED_KEY = 'candor.accountAnswersCopied';
-
-function copiedFor(): string[] {
-  try {
-    const list = JSON.parse(localStorage.getItem(COPIED_KEY) ?? '[]') as unknown;
-    return Array.isArray(list) ? list.filter((x): x is string => typeof x === 'string') : [];
-  } catch {
-    return [];
-  }
-}
-
-function markCopied(owner: string, copied: boolean): void {
-  try {
-    const rest = copiedFor().filter((o) => o !== owner);
-    const list = copied ? [...rest, owner] : rest;
-    if (list.length > 0) localStorage.setItem(COPIED_KEY, JSON.stringify(list));
-    else localStorage.removeItem(COPIED_KEY);
-  } catch {
-    // No storage: the copy runs once a page instead.
-  }
-}
 
 interface Deps {
   db: () => CandorDb;
@@ -50,14 +21,10 @@ export function createAccountAnswers({ db, onAdded }: Deps) {
   const copies = new Map<string, Promise<number>>();
 
   async function copy(owner: string, stillOwner: () => boolean): Promise<number> {
-    if (copiedFor().includes(owner)) return 0;
     const mirror = await apiRequest<Mirror>('/v1/user/mirror/');
     // Read with the session of whoever is logged in now: written only if that is still them.
     if (!stillOwner()) throw new Error('Another person logged in meanwhile.');
-    if (mirror.results.length === 0) {
-      markCopied(owner, true);
-      return 0;
-    }
+    if (mirror.results.length === 0) return 0;
     const added = await db().transaction('rw', db().answeredQuestions, async () => {
       const have = new Set(
         (
@@ -80,7 +47,6 @@ export function createAccountAnswers({ db, onAdded }: Deps) {
       await db().answeredQuestions.bulkAdd(rows);
       return rows.length;
     });
-    markCopied(owner, true);
     if (added > 0) onAdded(added);
     return added;
   }
@@ -101,19 +67,9 @@ export function createAccountAnswers({ db, onAdded }: Deps) {
       }
       return done;
     },
-    /** Their records left the device (a logout, an erasure): a later login copies again. */
+    /** The person logged out: their records left the device, a later login copies again. */
     forget(owner: string): void {
       copies.delete(owner);
-      markCopied(owner, false);
-    },
-    /** "This is not my device": every record left it. */
-    forgetAll(): void {
-      copies.clear();
-      try {
-        localStorage.removeItem(COPIED_KEY);
-      } catch {
-        // Nothing kept.
-      }
     },
   };
 }

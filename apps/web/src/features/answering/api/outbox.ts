@@ -392,7 +392,6 @@ export async function forgetDevice(): Promise<void> {
     await db().answeredQuestions.clear();
     await db().profiles.clear();
   });
-  accountAnswers.forgetAll();
   state.acknowledged.clear();
   state.sentAt.clear();
   newVisitorSession();
@@ -410,7 +409,6 @@ export async function forgetAccount(uuid: string): Promise<void> {
       .delete();
     await db().profiles.delete(uuid);
   });
-  accountAnswers.forget(uuid);
   changed();
 }
 
