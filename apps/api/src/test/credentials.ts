@@ -124,3 +124,63 @@ export async function releasedSurveys(db: Db): Promise<ReleasedSurvey[]> {
   }
   return [...bySurvey.values()];
 }
+
+/**
+ * A member's device, as tests need it once the session no longer answers: it asks one
+ * credential per survey (once, with the member's token) and answers and rates with it, never
+ * with the session, carrying the member's class. Answers wait in the inbox until a mix:
+ * `answerNow` forces one, so what follows reads them counted, as after the mixer's next pass.
+ */
+export function memberDevice(
+  app: App,
+  member: { token: string; profile?: AnswerProfile | null },
+) {
+  const held = new Map<string, Promise<string>>();
+  const gidOf = async (qid: string): Promise<string> => {
+    const [row] = await app.db
+      .select({ gid: surveys.gid })
+      .from(questions)
+      .innerJoin(surveys, eq(surveys.id, questions.surveyId))
+      .where(eq(questions.qid, qid));
+    if (!row) throw new Error(`no question ${qid}`);
+    return row.gid;
+  };
+  const credentialFor = (gid: string): Promise<string> => {
+    let credential = held.get(gid);
+    if (!credential) {
+      credential = obtainCredential(app, member.token, gid);
+      // A refusal (under review, suspended) is asked again next time, as the device does.
+      credential.catch(() => held.delete(gid));
+      held.set(gid, credential);
+    }
+    return credential;
+  };
+  const device = {
+    credentialFor,
+    async credentialOf(qid: string): Promise<string> {
+      return credentialFor(await gidOf(qid));
+    },
+    /** Redeems an answer: 201 when acknowledged (sealed in the inbox, counted once mixed). */
+    async answer(qid: string, body: Record<string, unknown>, opts: { key?: string } = {}) {
+      return redeem(app, qid, await device.credentialOf(qid), body, {
+        ...opts,
+        profile: member.profile ?? null,
+      });
+    },
+    /** Answers and mixes at once, so the answer is stored and counted as after a mix. */
+    async answerNow(qid: string, body: Record<string, unknown>, opts: { key?: string } = {}) {
+      const res = await device.answer(qid, body, opts);
+      await app.credentials.mix(true);
+      return res;
+    },
+    async rate(qid: string, score: number) {
+      return post(
+        app,
+        `/api/v1/questions/${qid}/rating/`,
+        { score },
+        { headers: { 'candor-credential': await device.credentialOf(qid) } },
+      );
+    },
+  };
+  return device;
+}
