@@ -131,10 +131,7 @@ export async function releasedSurveys(db: Db): Promise<ReleasedSurvey[]> {
  * with the session, carrying the member's class. Answers wait in the inbox until a mix:
  * `answerNow` forces one, so what follows reads them counted, as after the mixer's next pass.
  */
-export function memberDevice(
-  app: App,
-  member: { token: string; profile?: AnswerProfile | null },
-) {
+export function memberDevice(app: App, member: { token: string; profile?: AnswerProfile | null }) {
   const held = new Map<string, Promise<string>>();
   const gidOf = async (qid: string): Promise<string> => {
     const [row] = await app.db
