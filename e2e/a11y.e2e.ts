@@ -3,16 +3,17 @@
 // order, landmark names and a main heading count too), and in the dark no large light
 // surface (a card or a page left light). One browser context per role: each screen is opened
 // once, then checked in both schemes; all findings of a run are reported together.
-import type { SurveyDetail } from '@candor/contracts';
 import type { BrowserContextOptions, Page } from 'playwright-core';
 import { describe, expect, inject } from 'vitest';
-import { call, outboxCount, sampleSurvey, token, waitForCode } from './api';
+import { answerByApi, call, outboxCount, sampleSurvey, token, waitForCode } from './api';
 import { axeViolations } from './axe';
 import { desktop, phone } from './chromium';
 import { it, test } from './fixtures';
 import {
+  answerInPage,
   endResults,
   fillPhone,
+  goOn,
   logIn,
   openAdmin,
   openEndGraphs,
@@ -98,29 +99,6 @@ async function answerFirstChoice(page: Page, question: string) {
 async function graphShown(page: Page) {
   await page.locator('.chart--bars').first().waitFor();
   await page.waitForFunction(() => document.querySelectorAll('.chart--loading').length === 0);
-}
-
-const goOn = (page: Page) => page.getByRole('button', { name: /Skip rating|^Next$/ }).click();
-
-/**
- * Answers every question but the last in the page, as the member does: their answers go with
- * the survey's credential, which this browser holds since login (the API refuses answers sent
- * with the session for a survey whose credential the account has).
- */
-async function answerAllButLast(page: Page, s: SurveyDetail) {
-  await page.goto(`/surveys/${s.gid}`);
-  await page.getByRole('button', { name: 'Start the survey' }).click();
-  for (const q of s.questions.slice(0, -1)) {
-    await questionHeading(page, q.question).waitFor();
-    if (q.type === 'Open') {
-      await page.getByLabel('Your answer').fill('It depends.');
-      await page.getByRole('button', { name: 'Send my answer' }).click();
-    } else {
-      await answerFirstChoice(page, q.question);
-    }
-    await goOn(page);
-  }
-  await questionHeading(page, s.questions.at(-1)!.question).waitFor();
 }
 
 describe.each(sizes)('on a %s, every screen passes axe in both colour schemes', (size, options) => {
@@ -273,7 +251,7 @@ describe.each(sizes)('on a %s, every screen passes axe in both colour schemes', 
     await audit.check('the graph by gender, rated');
 
     // A v2 survey: its last question, then everyone's answers at the end and the outro.
-    await answerAllButLast(page, v2);
+    await answerInPage(page, v2, v2.questions.length - 1);
     const last = v2.questions.at(-1)!;
     if (last.type === 'Open') {
       await page.getByLabel('Your answer').fill('Honestly, it depends on the day.');
@@ -324,12 +302,7 @@ describe.each(sizes)('on a %s, every screen passes axe in both colour schemes', 
       const writer = await people.member();
       const taboos = await survey('Everyday Taboos');
       const open = taboos.questions.find((q) => q.type === 'Open')!;
-      const wrote = await call(`/api/v1/questions/${open.qid}/answer/`, {
-        body: { text: 'Talking about money with friends, honestly.' },
-        token: await token(writer),
-        ip: writer.ip,
-      });
-      expect(wrote.status).toBe(201);
+      await answerByApi(writer, taboos.gid, open, 'Talking about money with friends, honestly.');
 
       const { context, page, watch } = await people.newPage(options, admin);
       const audit = auditor(page, size);

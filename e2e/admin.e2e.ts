@@ -1,7 +1,7 @@
 import { type ReviewAccountList, maskPhoneNumber } from '@candor/contracts';
 import type { BrowserContextOptions, Page } from 'playwright-core';
 import { describe, expect } from 'vitest';
-import { type Caller, call, sampleSurvey, token } from './api';
+import { type Caller, answerByApi, call, sampleSurvey, token } from './api';
 import { desktop } from './chromium';
 import { type People, it, test } from './fixtures';
 import type { Person } from './people';
@@ -16,11 +16,7 @@ async function writeOpenAnswer(who: Caller, text: string) {
   const survey = await sampleSurvey((s) => s.name === 'Everyday Taboos');
   const open = survey.questions.find((q) => q.type === 'Open');
   if (!open) throw new Error('Everyday Taboos has no open question');
-  const res = await call(`/api/v1/questions/${open.qid}/answer/`, {
-    body: { text },
-    token: await token(who),
-  });
-  expect(res.status).toBe(201);
+  await answerByApi(who, survey.gid, open, text);
   return open.question;
 }
 
@@ -75,9 +71,8 @@ describe('the staff area in Chromium', () => {
     const who = m.who;
     await signUp(m.page, who);
     const text = `Admin e2e ${Date.now()}: that it is normal to talk about it.`;
-    // Another member writes it through the API: the browser that signed up may already hold
-    // the survey's anonymous credential, and the API then refuses an answer sent with the
-    // session (409), depending on how far the page got before it closed.
+    // Another member writes it through the API with their credential: the browser that signed
+    // up may already hold this member's credential for the survey (one per member and survey).
     const question = await writeOpenAnswer(await people.member(), text);
     await m.context.close();
 

@@ -2,6 +2,8 @@
 // hand. Each call sends the person's own address (the server trusts the proxy header in these
 // tests) so the per-address rules see one person, not the test runner.
 import {
+  type CredentialKey,
+  type CredentialResponse,
   type LoginResponse,
   type SignupRequest,
   type SurveyDetail,
@@ -14,6 +16,7 @@ import {
   needsSecondFactor,
   passwordSecrets,
 } from '@candor/contracts';
+import { blindForTest } from '../apps/api/src/test/blinding';
 import { messagesTo } from '../apps/api/src/test/outbox';
 import { expect, inject } from 'vitest';
 import { keepSecret, nextCode, secretOf } from './second-factor';
@@ -206,4 +209,63 @@ export async function sampleSurvey(find: (s: SurveySummary) => boolean): Promise
   if (!found) throw new Error('No such sample survey');
   const res = await call(`/api/v1/surveys/${found.gid}/video-survey`);
   return (await res.json()) as SurveyDetail;
+}
+
+const credentials = new Map<string, Promise<string>>();
+
+/**
+ * The survey's anonymous credential as another device of `who` holds it: asked once per person
+ * and survey (one credential per member per survey: a browser of the same member then cannot
+ * answer that survey).
+ */
+function credentialFor(who: Caller, gid: string): Promise<string> {
+  const id = `${who.e164} ${gid}`;
+  let held = credentials.get(id);
+  if (!held) {
+    held = (async () => {
+      const key = (await (
+        await call(`/api/v1/surveys/${gid}/credential-key/`)
+      ).json()) as CredentialKey;
+      const device = await blindForTest(Buffer.from(key.public_key, 'base64url'));
+      const res = await call('/api/v1/credentials/', {
+        body: { requests: [{ gid, blinded_msg: device.blindedMsg.toString('base64url') }] },
+        token: await token(who),
+        ip: who.ip,
+      });
+      if (res.status !== 200) throw new Error(`credential: ${res.status} ${await res.text()}`);
+      const [issued] = ((await res.json()) as CredentialResponse).credentials;
+      return device.finalize(Buffer.from(issued!.blind_sig, 'base64url'));
+    })();
+    held.catch(() => credentials.delete(id));
+    credentials.set(id, held);
+  }
+  return held;
+}
+
+/**
+ * An answer through the API as the member's other device sends it: with the survey's
+ * credential, no session or cookie. It waits in the server's inbox until the next mix (a second
+ * or two in these tests) and is never on this browser's device.
+ */
+export async function answerByApi(
+  who: Caller,
+  gid: string,
+  q: Pick<SurveyDetail['questions'][number], 'qid' | 'type' | 'choices'>,
+  text = 'It depends.',
+): Promise<void> {
+  const res = await fetch(`${baseURL}/api/v1/questions/${q.qid}/answer/`, {
+    method: 'POST',
+    headers: {
+      'Content-Type': 'application/json',
+      'Candor-Credential': await credentialFor(who, gid),
+      'Idempotency-Key': crypto.randomUUID(),
+      ...(who.ip ? { 'X-Forwarded-For': who.ip } : {}),
+    },
+    body: JSON.stringify({
+      ...(q.type === 'Open' ? { text } : { choice: q.choices[0] }),
+      // The class a device without a profile sends (decision 020).
+      profile: { gender: 'undisclosed', age_band: 'undisclosed', country: 'GB' },
+    }),
+  });
+  if (res.status !== 201) throw new Error(`${q.qid}: ${res.status} ${await res.text()}`);
 }

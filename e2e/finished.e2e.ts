@@ -3,26 +3,13 @@
 import type { SurveyDetail } from '@candor/contracts';
 import type { BrowserContextOptions, Page } from 'playwright-core';
 import { describe, expect, inject } from 'vitest';
-import { type Caller, call, sampleSurvey, token } from './api';
+import { sampleSurvey } from './api';
 import { axeViolations } from './axe';
 import { desktop, phone } from './chromium';
 import { type People, it } from './fixtures';
-import { endResults, logIn, questionHeading, screenshot } from './screens';
+import { answerInPage, endResults, logIn, questionHeading, screenshot } from './screens';
 
 const baseURL = inject('baseURL');
-
-/** Answers every question but the last through the API, as if on another device. */
-async function answerAllButLast(who: Caller, s: SurveyDetail) {
-  for (const q of s.questions.slice(0, -1)) {
-    const body = q.type === 'Open' ? { text: 'It depends.' } : { choice: q.choices[0] };
-    const res = await call(`/api/v1/questions/${q.qid}/answer/`, {
-      body,
-      token: await token(who),
-      ip: who.ip,
-    });
-    expect(res.status).toBe(201);
-  }
-}
 
 async function memberAt(people: People, options: BrowserContextOptions) {
   const who = await people.member();
@@ -39,11 +26,9 @@ describe('a finished survey', () => {
     people,
   }) => {
     const s = await sampleSurvey((x) => x.name === 'Time Travel');
-    const { context, page, watch, who } = await memberAt(people, phone);
-    await answerAllButLast(who, s);
+    const { context, page, watch } = await memberAt(people, phone);
     const last = s.questions.at(-1)!;
-    await page.goto(`/surveys/${s.gid}`);
-    await page.getByRole('button', { name: /Continue/ }).click();
+    await answerInPage(page, s, s.questions.length - 1);
     await questionHeading(page, last.question).waitFor();
     await page.getByRole('list', { name: 'Answers' }).getByRole('button').first().click();
     await page.getByRole('button', { name: /Skip rating|Next/ }).click();
@@ -68,11 +53,9 @@ describe('a finished survey', () => {
 
   it('on a desktop, v2: a reload of the end results stays on them', async ({ people }) => {
     const s = await sampleSurvey((x) => x.variant.startsWith('v2_') && x.status === 'Open');
-    const { context, page, watch, who } = await memberAt(people, desktop);
-    await answerAllButLast(who, s);
+    const { context, page, watch } = await memberAt(people, desktop);
     const last = s.questions.at(-1)!;
-    await page.goto(`/surveys/${s.gid}`);
-    await page.getByRole('button', { name: /Continue/ }).click();
+    await answerInPage(page, s, s.questions.length - 1);
     await questionHeading(page, last.question).waitFor();
     if (last.type === 'Open') {
       await page.getByLabel('Your answer').fill('Honestly, it depends on the day.');

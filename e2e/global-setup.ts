@@ -111,6 +111,9 @@ export default async function setup(project: TestProject) {
       TRUST_PROXY: '127.0.0.1',
       // Snapshots every second: a test sees its own answers counted without waiting.
       RESULTS_REFRESH_SECONDS: '1',
+      // Answers redeemed with credentials are mixed within a second or two, not after 10 people
+      // or 10 minutes: a test sees its own answers stored (the mixer runs with the refresh).
+      MIX_MAX_WAIT_SECONDS: '1',
       // Made-up answers (60 people) so graphs have something to show past the privacy rules.
       SEED_SAMPLE_ANSWERS: 'true',
     },

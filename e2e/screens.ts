@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { AnswerResponse } from '@candor/contracts';
+import type { AnswerResponse, SurveyDetail } from '@candor/contracts';
 import type { BrowserContext, Download, Page } from 'playwright-core';
 import { expect, inject } from 'vitest';
 import { outboxCount, waitForCode } from './api';
@@ -218,4 +218,31 @@ export async function openEndGraphs(page: Page, count = Infinity) {
     const toggle = toggles.nth(i);
     if ((await toggle.getAttribute('aria-expanded')) === 'false') await toggle.click();
   }
+}
+
+/** The feedback screen's way on without a score: "Skip rating and go on" where it asks, else Next. */
+export const goOn = (page: Page) =>
+  page.getByRole('button', { name: /^(Skip rating and go on|Next)/ }).click();
+
+/**
+ * Answers the survey in the page as its member does, from its intro: the first choice, or "It
+ * depends." to a written question, going on past each feedback screen without a score, for the
+ * first `count` questions (all by default). The answers go with this browser's credential and
+ * stay on its device, as a person's do. Leaves the next question, or the end, on screen.
+ */
+export async function answerInPage(page: Page, s: SurveyDetail, count = s.questions.length) {
+  await page.goto(`/surveys/${s.gid}`);
+  await page.getByRole('button', { name: /^(Start the survey|Continue)/ }).click();
+  for (const q of s.questions.slice(0, count)) {
+    await questionHeading(page, q.question).waitFor();
+    if (q.type === 'Open') {
+      await page.getByLabel('Your answer').fill('It depends.');
+      await page.getByRole('button', { name: 'Send my answer' }).click();
+    } else {
+      await page.getByRole('list', { name: 'Answers' }).getByRole('button').first().click();
+    }
+    await goOn(page);
+  }
+  if (count < s.questions.length)
+    await questionHeading(page, s.questions[count]!.question).waitFor();
 }

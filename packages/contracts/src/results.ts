@@ -139,6 +139,17 @@ export const QuestionResultsSchema = z.object({
 });
 export type QuestionResults = z.infer<typeof QuestionResultsSchema>;
 
+/**
+ * `GET /v1/surveys/{gid}/results/`: the published results of every question of a survey, in
+ * its order, in one read (a survey's end results, the mirror): the same numbers each question's
+ * own read gives, whole (breakdowns are read per question).
+ */
+export const SurveyResultsSchema = z.object({
+  gid: z.string(),
+  questions: z.array(QuestionResultsSchema),
+});
+export type SurveyResults = z.infer<typeof SurveyResultsSchema>;
+
 /** Query of `GET /v1/questions/{qid}/results/`. */
 export const ResultsQuerySchema = z.object({ breakdown: BreakdownDimensionSchema.optional() });
 export type ResultsQuery = z.infer<typeof ResultsQuerySchema>;

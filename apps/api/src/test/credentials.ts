@@ -1,36 +1,12 @@
-import crypto from 'node:crypto';
 import type { AnswerProfile, CredentialKey, CredentialResponse } from '@candor/contracts';
 import { and, asc, eq, isNotNull, lte } from 'drizzle-orm';
 import type { App } from '../app.js';
 import type { Db } from '../db/client.js';
 import { choices, questions, surveys } from '../db/schema.js';
-import { suite } from '../modules/credentials/blind-signer.js';
+import { blindForTest } from './blinding.js';
 import { get, json, post } from './accounts.js';
 
-/**
- * The device's side, for tests and the benches (the web app runs the same library): a prepared
- * message, blinded for `spki`, and how to finalize the server's blind signature into a
- * credential header value.
- */
-export async function blindForTest(spki: Buffer) {
-  const publicKey = await crypto.subtle.importKey(
-    'spki',
-    spki,
-    { name: 'RSA-PSS', hash: 'SHA-384' },
-    true,
-    ['verify'],
-  );
-  const s = suite();
-  const prepared = s.prepare(crypto.getRandomValues(new Uint8Array(32)));
-  const { blindedMsg, inv } = await s.blind(publicKey, prepared);
-  return {
-    blindedMsg: Buffer.from(blindedMsg),
-    async finalize(blindSig: Buffer): Promise<string> {
-      const sig = await s.finalize(publicKey, prepared, new Uint8Array(blindSig), inv);
-      return `${Buffer.from(prepared).toString('base64url')}.${Buffer.from(sig).toString('base64url')}`;
-    },
-  };
-}
+export { blindForTest };
 
 /**
  * What a member's device does for survey `gid`: fetches its key without a session, blinds,

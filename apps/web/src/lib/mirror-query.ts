@@ -2,12 +2,12 @@ import {
   standingAmong,
   type Mirror,
   type MirrorItem,
-  type QuestionResults,
   type SurveyDetail,
 } from '@candor/contracts';
 import { queryOptions } from '@tanstack/react-query';
 import { apiRequest } from './api-client';
 import { ownAnswersOnDevice, type OwnAnswer } from './local-answers';
+import { resultsInSurvey } from './survey-results';
 import { mirrorKey } from './query-keys';
 
 /**
@@ -30,9 +30,6 @@ export const mirrorQuery = () =>
     },
     staleTime: 10_000,
   });
-
-const publicRead = <T>(path: string, signal: AbortSignal) =>
-  apiRequest<T>(path, { signal, public: true, credentials: 'omit' });
 
 type Question = SurveyDetail['questions'][number];
 
@@ -72,10 +69,7 @@ export async function namedOwnAnswers(
 async function deviceItems(own: OwnAnswer[], signal: AbortSignal): Promise<MirrorItem[]> {
   const items = await Promise.all(
     (await namedOwnAnswers(own, signal)).map(async ({ own: a, survey, question }) => {
-      const published = await publicRead<QuestionResults>(
-        `/v1/questions/${encodeURIComponent(a.qid)}/results/`,
-        signal,
-      ).catch(() => null);
+      const published = await resultsInSurvey(a.gid, a.qid).catch(() => null);
       const ownShare = a.isBlank
         ? undefined
         : published?.choices.find((c) => c.choice === a.answer);

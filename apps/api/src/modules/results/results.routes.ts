@@ -1,6 +1,6 @@
-import { QuestionResultsSchema, ResultsQuerySchema } from '@candor/contracts';
+import { QuestionResultsSchema, ResultsQuerySchema, SurveyResultsSchema } from '@candor/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { QidParamsSchema, errorResponses } from '../../lib/route-schemas.js';
+import { GidParamsSchema, QidParamsSchema, errorResponses } from '../../lib/route-schemas.js';
 import type { ResultsService } from './results.service.js';
 
 /**
@@ -30,5 +30,22 @@ export const resultsRoutes: FastifyPluginAsyncZod<{
     },
     async (request) =>
       service.forQid(request.params.qid, request.user?.uuid ?? null, request.query.breakdown),
+  );
+
+  app.get(
+    '/v1/surveys/:gid/results/',
+    {
+      // One read of the visitors' per-address limit, whoever asks: members read without the
+      // session too, as they read each question's.
+      preHandler: async (request) => visitorReads(request.ip),
+      schema: {
+        tags: ['results'],
+        summary:
+          "Everyone's answers to every question of a survey, in one read (privacy rules applied)",
+        params: GidParamsSchema,
+        response: { 200: SurveyResultsSchema, ...errorResponses(404, 429) },
+      },
+    },
+    async (request) => service.forSurvey(request.params.gid),
   );
 };

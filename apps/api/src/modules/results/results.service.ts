@@ -5,6 +5,7 @@ import type {
   ChoiceResult,
   QuestionResults,
   ResultGroup,
+  SurveyResults,
 } from '@candor/contracts';
 import { AppError } from '../../lib/app-error.js';
 import {
@@ -274,7 +275,7 @@ interface Cached {
 }
 
 export interface ResultsServiceDeps {
-  surveys: Pick<SurveysService, 'findQuestion'>;
+  surveys: Pick<SurveysService, 'findListed' | 'findQuestion'>;
   /** Whether the member answered the question: results come only after answering. */
   hasAnswered: (uuid: string, questionId: number) => Promise<boolean>;
   /** deriveProfileKey(secrets): opens respondents' sealed breakdown fields. */
@@ -495,6 +496,24 @@ export function createResultsService(repo: ResultsRepository, deps: ResultsServi
         throw new AppError('ANSWER_FIRST');
       }
       return published(q, dimension);
+    },
+
+    /**
+     * The published results of every question of a listed survey, in order: what each
+     * question's own read gives anyone (no session: which graphs an account reads would say
+     * which questions it answered), in one read. NOT_FOUND for any other gid.
+     */
+    async forSurvey(gid: string): Promise<SurveyResults> {
+      const s = await deps.surveys.findListed(gid);
+      if (!s) throw new AppError('NOT_FOUND');
+      const questions = await Promise.all(
+        s.qids.map(async (qid) => {
+          const q = await deps.surveys.findQuestion(qid);
+          if (!q) throw new AppError('NOT_FOUND');
+          return published(q);
+        }),
+      );
+      return { gid: s.gid, questions };
     },
 
     /** A respondent's answers start counting (approval): queued for the next fold. */

@@ -638,7 +638,7 @@ describe.each(engines)('results on %s', (engine) => {
         },
       },
       {
-        surveys: { findQuestion: async () => undefined },
+        surveys: { findListed: async () => undefined, findQuestion: async () => undefined },
         hasAnswered: async () => true,
         profileKey,
         refreshSeconds: 0,

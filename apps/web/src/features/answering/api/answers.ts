@@ -10,6 +10,7 @@ import {
 import { queryOptions } from '@tanstack/react-query';
 import type { BreakdownQuery } from '../../../components/results/question-graph';
 import { apiPost, apiRequest } from '../../../lib/api-client';
+import { resultsInSurvey } from '../../../lib/survey-results';
 
 const q = (qid: string) => `/v1/questions/${encodeURIComponent(qid)}`;
 
@@ -64,11 +65,16 @@ export function withdrawWithCredential(gid: string, token: string) {
 
 export const answeringQueries = {
   all: () => ['answering'] as const,
-  /** Published results of one question, whole or broken down by one dimension. */
-  results: (qid: string, breakdown?: BreakdownDimension) =>
+  /**
+   * Published results of one question, whole or broken down by one dimension. With its survey's
+   * `gid`, whole results come from the survey's one read, shared by the graphs that mount with
+   * it (end results, outro); the same numbers under the same key either way.
+   */
+  results: (qid: string, breakdown?: BreakdownDimension, gid?: string) =>
     queryOptions({
       queryKey: [...answeringQueries.all(), 'results', qid, breakdown ?? 'all'] as const,
-      queryFn: ({ signal }) => fetchResults(qid, breakdown, signal),
+      queryFn: ({ signal }) =>
+        gid && !breakdown ? resultsInSurvey(gid, qid) : fetchResults(qid, breakdown, signal),
       staleTime: 10_000,
     }),
 };

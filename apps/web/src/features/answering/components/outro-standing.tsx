@@ -42,7 +42,7 @@ export function useStandings({
   const mirror = useQuery({ ...mirrorQuery(), enabled: member, refetchOnMount: 'always' });
   const published = useQueries({
     queries: answered.map((q) => ({
-      ...answeringQueries.results(q.qid),
+      ...answeringQueries.results(q.qid, undefined, survey.gid),
       enabled: !member,
       // The graphs of this survey fetched them a moment ago.
       refetchOnMount: false,

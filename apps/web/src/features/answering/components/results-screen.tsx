@@ -184,7 +184,7 @@ export function ResultsScreen({
   // once for what the graphs show.
   const queries = useQueries({
     queries: questions.map((q) => ({
-      ...answeringQueries.results(q.qid),
+      ...answeringQueries.results(q.qid, undefined, survey.gid),
       enabled: canSee(q.qid),
     })),
   });
