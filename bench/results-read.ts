@@ -114,7 +114,7 @@ async function prepare(database: Database, n: number, jwtSecret: string): Promis
   }).sealLegacyProfiles();
   await db.execute(sql`analyze`);
   const results = createResultsService(createResultsRepository(db), {
-    surveys: { findQuestion: async () => undefined },
+    surveys: { findListed: async () => undefined, findQuestion: async () => undefined },
     hasAnswered: async () => true,
     profileKey,
     refreshSeconds: 0,

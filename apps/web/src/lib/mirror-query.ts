@@ -1,9 +1,4 @@
-import {
-  standingAmong,
-  type Mirror,
-  type MirrorItem,
-  type SurveyDetail,
-} from '@candor/contracts';
+import { standingAmong, type Mirror, type MirrorItem, type SurveyDetail } from '@candor/contracts';
 import { queryOptions } from '@tanstack/react-query';
 import { apiRequest } from './api-client';
 import { ownAnswersOnDevice, type OwnAnswer } from './local-answers';
