@@ -1,10 +1,12 @@
+import { and, eq, isNotNull, isNull, lte } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../app.js';
 import type { Database } from '../db/client.js';
-import { auditLog, genres } from '../db/schema.js';
+import { answerInbox, auditLog, genres, questions, surveys } from '../db/schema.js';
 import { seedSampleContent } from '../db/seed/seed.js';
 import { createMember, get, json, post, send } from '../test/accounts.js';
 import { createTestApp } from '../test/app.js';
+import { memberDevice } from '../test/credentials.js';
 import { closeAll, createTestDatabase, engines } from '../test/database.js';
 import { unstorablePath } from './storable-text.js';
 
@@ -72,13 +74,27 @@ describe.each(engines)('text PostgreSQL cannot store, on %s (issue 34, finding 7
       },
     );
     expect(path.statusCode).toBe(400);
-    const answer = await post(
-      app,
-      `/api/v1/questions/${crypto.randomUUID()}/answer/`,
-      { text: 'an answer\u0000' },
-      { token: member.token },
-    );
+    // An answer redeemed with the member's credential (no session) to an open question.
+    const [open] = await database.db
+      .select({ qid: questions.qid })
+      .from(questions)
+      .innerJoin(surveys, eq(surveys.id, questions.surveyId))
+      .where(
+        and(
+          eq(questions.type, 'Open'),
+          isNotNull(surveys.publishedAt),
+          isNull(surveys.closedAt),
+          lte(surveys.releaseDate, new Date()),
+        ),
+      )
+      .limit(1);
+    const device = memberDevice(app, member);
+    const inbox = (await database.db.select().from(answerInbox)).length;
+    const answer = await device.answer(open!.qid, { text: 'an answer\u0000' });
     expect(answer.statusCode).toBe(400);
     expect(json(answer).text).toBeDefined();
+    expect(await database.db.select().from(answerInbox)).toHaveLength(inbox);
+    // The same credential then answers the same question with storable text.
+    expect((await device.answer(open!.qid, { text: 'an answer' })).statusCode).toBe(201);
   });
 });

@@ -146,6 +146,15 @@ export function memberDevice(app: App, member: { token: string; profile?: Answer
       await app.credentials.mix(true);
       return res;
     },
+    /** Withdraws every answer and rating the survey's credential gave (as before an erasure). */
+    async withdraw(gid: string) {
+      return post(
+        app,
+        `/api/v1/surveys/${gid}/answers/withdrawal/`,
+        {},
+        { headers: { 'candor-credential': await credentialFor(gid) } },
+      );
+    },
     async rate(qid: string, score: number) {
       return post(
         app,

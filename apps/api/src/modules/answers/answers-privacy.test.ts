@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../../app.js';
@@ -6,6 +7,7 @@ import { questions, surveys } from '../../db/schema.js';
 import { seedSampleContent } from '../../db/seed/seed.js';
 import { createMember, json, post } from '../../test/accounts.js';
 import { createTestApp } from '../../test/app.js';
+import { memberDevice } from '../../test/credentials.js';
 import { closeAll, createTestDatabase, engines } from '../../test/database.js';
 import { memoryLog } from '../../test/log.js';
 
@@ -34,37 +36,33 @@ describe.each(engines)('answers stay out of the logs on %s', (engine) => {
       .where(eq(surveys.slug, 'taboos'))
       .orderBy(questions.position)
       .then((rows) => rows.slice(-1));
-    const { token } = await createMember(app);
-    const key = 'idem-key-canary-7d2e';
-    const tooLong = await post(
-      app,
-      `/api/v1/questions/${open!.qid}/answer/`,
-      { text: `${CANARY} ${'x'.repeat(2000)}` },
-      { token },
-    );
+    const member = await createMember(app);
+    const { token } = member;
+    // The member's device holds the survey's credential (asked with the session) and answers
+    // and rates with it, without the session.
+    const device = memberDevice(app, member);
+    const credential = await device.credentialOf(open!.qid);
+    const key = crypto.randomUUID();
+    const tooLong = await device.answer(open!.qid, { text: `${CANARY} ${'x'.repeat(2000)}` });
     expect(tooLong.statusCode).toBe(400);
     expect(tooLong.body).not.toContain(CANARY);
-    const res = await post(
-      app,
-      `/api/v1/questions/${open!.qid}/answer/`,
-      { text: CANARY },
-      { token, headers: { 'idempotency-key': key } },
-    );
+    const res = await device.answer(open!.qid, { text: CANARY }, { key });
     expect(res.statusCode).toBe(201);
-    const conflict = await post(
-      app,
-      `/api/v1/questions/${open!.qid}/answer/`,
-      { text: `${CANARY} again` },
-      { token },
-    );
+    const conflict = await device.answer(open!.qid, { text: `${CANARY} again` });
     expect(conflict.statusCode).toBe(409);
     expect(conflict.body).not.toContain(CANARY);
+    expect((await device.rate(open!.qid, 7)).statusCode).toBe(200);
     const timing = json<{ id: string }>(
       await post(app, '/api/v1/questions/answer-time-start/', { qid: open!.qid }, { token }),
     );
     expect(log.text).toContain('/answer/');
-    expect(log.text.match(/incoming request/g)).toHaveLength(4);
-    for (const secret of [CANARY, key, token, timing.id]) expect(log.text).not.toContain(secret);
+    expect(log.text).toContain('/rating/');
+    // The key, the credential (two requests), three answers, a rating and a timing.
+    expect(log.text.match(/incoming request/g)).toHaveLength(7);
+    const [prepared, signature] = credential.split('.') as [string, string];
+    for (const secret of [CANARY, key, token, timing.id, prepared, signature]) {
+      expect(log.text).not.toContain(secret);
+    }
   });
 
   it('redacts answers even when a body is logged on purpose', () => {

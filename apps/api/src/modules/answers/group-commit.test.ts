@@ -5,12 +5,11 @@ import type { App } from '../../app.js';
 import type { Database } from '../../db/client.js';
 import { answers, choices, questions, respondents, resultsQueue } from '../../db/schema.js';
 import { seedSampleContent } from '../../db/seed/seed.js';
-import { createMember, post } from '../../test/accounts.js';
+import { createMember } from '../../test/accounts.js';
 import { createTestApp } from '../../test/app.js';
+import { memberDevice } from '../../test/credentials.js';
 import { closeAll, createTestDatabase, engines } from '../../test/database.js';
 import { createAnswersRepository } from './answers.repository.js';
-
-const answerUrl = (qid: string) => `/api/v1/questions/${qid}/answer/`;
 
 /** Rows stored by one statement share its transaction id (`xmin`): how many commits wrote them. */
 async function commitsOf(database: Database, questionId: number): Promise<number> {
@@ -81,51 +80,45 @@ describe.each(engines)('group commit of answers on %s', (engine) => {
     };
   }
 
-  it('writes answers that arrive together in a few commits, each acknowledged once stored', async () => {
+  it('writes credential answers that arrive together in a few commits once mixed, each acknowledged once', async () => {
     const q = closed[0]!;
     const members = await Promise.all(Array.from({ length: 120 }, () => createMember(app)));
+    const devices = members.map((m) => memberDevice(app, m));
+    await Promise.all(devices.map((d) => d.credentialOf(q.qid)));
     const replies = await Promise.all(
-      members.map((m, i) =>
-        post(app, answerUrl(q.qid), { choice: q.labels[i % q.labels.length] }, m),
-      ),
+      devices.map((d, i) => d.answer(q.qid, { choice: q.labels[i % q.labels.length] })),
     );
     expect(replies.map((r) => r.statusCode)).toEqual(members.map(() => 201));
+    await app.credentials.mix(true);
     // Every acknowledged answer is there, once.
     const [stored] = await database.db
       .select({ n: sql<number>`count(*)::int` })
       .from(answers)
       .where(eq(answers.questionId, q.id));
     expect(stored!.n).toBe(120);
-    // One statement per answer would be 120 commits.
+    // The mixer writes them in batches: one statement per answer would be 120 commits.
     expect(await commitsOf(database, q.id)).toBeLessThan(40);
   });
 
-  it('keeps the semantics of each request in a batch: replays, conflicts, idempotency keys', async () => {
+  it('keeps the semantics of each request arriving together: replays, conflicts, idempotency keys', async () => {
     const q = closed[1]!;
     const [yes, no] = q.labels as [string, string];
-    const same = await createMember(app);
-    const other = await createMember(app);
-    const keyed = await createMember(app);
-    const crowd = await Promise.all(Array.from({ length: 20 }, () => createMember(app)));
+    const same = memberDevice(app, await createMember(app));
+    const other = memberDevice(app, await createMember(app));
+    const keyed = memberDevice(app, await createMember(app));
+    const crowd = await Promise.all(
+      Array.from({ length: 20 }, async () => memberDevice(app, await createMember(app))),
+    );
+    await Promise.all([same, other, keyed, ...crowd].map((d) => d.credentialOf(q.qid)));
     const key = crypto.randomUUID();
     const replies = await Promise.all([
-      post(app, answerUrl(q.qid), { choice: yes }, same),
-      post(app, answerUrl(q.qid), { choice: yes }, same),
-      post(app, answerUrl(q.qid), { choice: yes }, other),
-      post(app, answerUrl(q.qid), { choice: no }, other),
-      post(
-        app,
-        answerUrl(q.qid),
-        { choice: yes },
-        { ...keyed, headers: { 'idempotency-key': key } },
-      ),
-      post(
-        app,
-        answerUrl(q.qid),
-        { choice: no },
-        { ...keyed, headers: { 'idempotency-key': key } },
-      ),
-      ...crowd.map((m) => post(app, answerUrl(q.qid), { choice: no }, m)),
+      same.answer(q.qid, { choice: yes }),
+      same.answer(q.qid, { choice: yes }),
+      other.answer(q.qid, { choice: yes }),
+      other.answer(q.qid, { choice: no }),
+      keyed.answer(q.qid, { choice: yes }, { key }),
+      keyed.answer(q.qid, { choice: yes }, { key }),
+      ...crowd.map((d) => d.answer(q.qid, { choice: no })),
     ]);
     const status = replies.map((r) => r.statusCode);
     // The same answer twice: one stored, one replayed.
@@ -135,6 +128,9 @@ describe.each(engines)('group commit of answers on %s', (engine) => {
     // The same Idempotency-Key: one stored, the other a replay of it.
     expect(status.slice(4, 6).sort()).toEqual([200, 201]);
     expect(status.slice(6)).toEqual(crowd.map(() => 201));
+    // A different answer under the same key is refused: a credential's answer is never changed.
+    expect((await keyed.answer(q.qid, { choice: no }, { key })).statusCode).toBe(409);
+    await app.credentials.mix(true);
     const [stored] = await database.db
       .select({ n: sql<number>`count(*)::int` })
       .from(answers)

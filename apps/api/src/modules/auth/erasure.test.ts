@@ -19,6 +19,7 @@ import { type Database, openDatabase } from '../../db/client.js';
 import { ERASURE_TABLES } from '../../db/erasure-vacuum.js';
 import { createMember, freshIp, freshPhone, json, post, signUp } from '../../test/accounts.js';
 import { createTestApp } from '../../test/app.js';
+import { memberDevice } from '../../test/credentials.js';
 import { closeAll, createTestDatabase, engines } from '../../test/database.js';
 
 const rowsOf = <T>(result: unknown) => (result as { rows: T[] }).rows;
@@ -71,8 +72,8 @@ describe.each(targets)('erasure leaves no readable row version on %s', (target) 
   const holding = (tuples: Buffer[], canary: string) =>
     tuples.filter((t) => t.includes(Buffer.from(canary, 'utf8'))).length;
 
-  /** A published survey with one open question: its qid. */
-  async function openQuestion(): Promise<string> {
+  /** A published survey with one open question: its gid and the question's qid. */
+  async function openQuestion(): Promise<{ gid: string; qid: string }> {
     const admin = await createMember(app, { role: 'admin' });
     const staff = { token: admin.token };
     const created = await post(
@@ -101,11 +102,26 @@ describe.each(targets)('erasure leaves no readable row version on %s', (target) 
       ),
     );
     await post(app, `/api/v1/admin/surveys/${gid}/publish/`, {}, staff);
-    return added.questions[0]!.qid;
+    return { gid, qid: added.questions[0]!.qid };
+  }
+
+  /**
+   * A member's answer with the survey's credential (no session), mixed so it is stored; and,
+   * before the erasure, the withdrawal the member's device sends with that credential (an
+   * erasure alone cannot find an answer no account names).
+   */
+  async function answerAs(access: string, qid: string, text: string) {
+    const device = memberDevice(app, {
+      token: access,
+      profile: { gender: 'female', age_band: '25-34', country: 'US' },
+    });
+    const answered = await device.answer(qid, { text });
+    expect(answered.statusCode, answered.body).toBe(201);
+    return device;
   }
 
   it('vacuums at once: several members erased together leave no tuple with their number, name or text', async () => {
-    const qid = await openQuestion();
+    const { gid, qid } = await openQuestion();
     const people = [];
     for (let i = 0; i < 3; i++) {
       const phone = freshPhone();
@@ -116,15 +132,10 @@ describe.each(targets)('erasure leaves no readable row version on %s', (target) 
         ip: freshIp(),
         extra: { name },
       });
-      const answered = await post(
-        app,
-        `/api/v1/questions/${qid}/answer/`,
-        { text },
-        { token: access },
-      );
-      expect(answered.statusCode, answered.body).toBe(201);
-      people.push({ phone, name, text, access });
+      const device = await answerAs(access, qid, text);
+      people.push({ phone, name, text, access, device });
     }
+    await app.credentials.mix(true);
     // The pages do hold them before (else the check below would prove nothing).
     const usersBefore = await tuplesOf('users');
     const answersBefore = await tuplesOf('answers');
@@ -134,7 +145,9 @@ describe.each(targets)('erasure leaves no readable row version on %s', (target) 
       expect(holding(answersBefore, p.text)).toBeGreaterThan(0);
     }
 
-    // Erased together, as several people might at the same moment.
+    // Each device withdraws its answers, then the accounts are erased together, as several
+    // people might at the same moment.
+    for (const p of people) expect((await p.device.withdraw(gid)).statusCode).toBe(200);
     const replies = await Promise.all(
       people.map((p) =>
         post(app, '/api/v1/user/delete/', { password: PASSWORD }, { token: p.access }),
@@ -181,28 +194,24 @@ describe.each(targets)('erasure leaves no readable row version on %s', (target) 
   it.runIf(target === 'embedded')(
     'scrubs its own server: a copy of the data folder holds no erased number or name, in table files or the write-ahead log',
     async () => {
-      const qid = await openQuestion();
+      const { gid, qid } = await openQuestion();
       const people = [];
       for (let i = 0; i < 3; i++) {
         const phone = freshPhone();
         const name = `Scrubname${i}x${Math.random().toString(36).slice(2, 8)}`;
         const text = `my scrubbed confession ${i} ${Math.random().toString(36).slice(2)}`;
         const { access } = await signUp(app, phone, { password: PASSWORD, extra: { name } });
-        const answered = await post(
-          app,
-          `/api/v1/questions/${qid}/answer/`,
-          { text },
-          { token: access },
-        );
-        expect(answered.statusCode, answered.body).toBe(201);
-        people.push({ phone, name, text, access });
+        const device = await answerAs(access, qid, text);
+        people.push({ phone, name, text, access, device });
       }
+      await app.credentials.mix(true);
       const before = copiedFiles();
       for (const p of people) {
         expect(filesHolding(before, p.phone).length).toBeGreaterThan(0);
         expect(filesHolding(before, p.name).length).toBeGreaterThan(0);
       }
 
+      for (const p of people) expect((await p.device.withdraw(gid)).statusCode).toBe(200);
       const replies = await Promise.all(
         people.map((p) =>
           post(app, '/api/v1/user/delete/', { password: PASSWORD }, { token: p.access }),

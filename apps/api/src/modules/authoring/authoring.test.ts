@@ -18,6 +18,7 @@ import { choices, questions, surveys } from '../../db/schema.js';
 import { seedSampleContent } from '../../db/seed/seed.js';
 import { createMember, get, json, post, send } from '../../test/accounts.js';
 import { createTestApp, testSecrets } from '../../test/app.js';
+import { memberDevice } from '../../test/credentials.js';
 import { closeAll, createTestDatabase, engines } from '../../test/database.js';
 import { seededNoise } from '../../test/noise.js';
 
@@ -163,14 +164,9 @@ describe.each(engines)('survey authoring on %s', (engine) => {
     );
     expect(listed.results.map((s) => s.gid)).toContain(created.gid);
 
-    // A member answers; after closing, nobody can.
-    const member = await createMember(app);
-    const answered = await post(
-      app,
-      `/api/v1/questions/${video!.qid}/answer/`,
-      { choice: 'Maybe' },
-      member,
-    );
+    // A member answers with the survey's credential (no session); after closing, nobody can.
+    const device = memberDevice(app, await createMember(app));
+    const answered = await device.answerNow(video!.qid, { choice: 'Maybe' });
     expect(answered.statusCode, answered.body).toBe(201);
     const closed = adminSurvey(
       await post(app, `${ADMIN}/surveys/${created.gid}/close/`, {}, call()),
@@ -179,14 +175,12 @@ describe.each(engines)('survey authoring on %s', (engine) => {
     expect(closed.closed_at).not.toBeNull();
     // Staff see published counts only: this one answer is in none yet.
     expect(closed.answers_count).toBe(0);
-    const late = await post(
-      app,
-      `/api/v1/questions/${open!.qid}/answer/`,
-      { text: 'Save it' },
-      await createMember(app),
-    );
+    // Not with the credential the device holds, and no new one is issued.
+    const late = await device.answer(open!.qid, { text: 'Save it' });
     expect(late.statusCode).toBe(409);
     expect(json(late).code).toBe('SURVEY_CLOSED');
+    const latecomer = memberDevice(app, await createMember(app));
+    await expect(latecomer.credentialFor(created.gid)).rejects.toThrow(/key: 409/);
 
     const again = await post(app, `${ADMIN}/surveys/${created.gid}/close/`, {}, call());
     expect(again.statusCode).toBe(409);
@@ -284,14 +278,10 @@ describe.each(engines)('survey authoring on %s', (engine) => {
     const q = (await addQuestion(created.gid, closedQuestion())).questions[0]!;
     await post(app, `${ADMIN}/surveys/${created.gid}/publish/`, {}, call());
     for (const choice of given) {
-      const res = await post(
-        app,
-        `/api/v1/questions/${q.qid}/answer/`,
-        { choice },
-        await createMember(app),
-      );
+      const res = await memberDevice(app, await createMember(app)).answer(q.qid, { choice });
       expect(res.statusCode, res.body).toBe(201);
     }
+    await app.credentials.mix(true);
     return { gid: created.gid, qid: q.qid };
   }
 
@@ -387,12 +377,9 @@ describe.each(engines)('survey authoring on %s', (engine) => {
       .questions;
     await post(app, `${ADMIN}/surveys/${created.gid}/publish/`, {}, call());
     const [answered, untouched] = both.map((q) => q.qid) as [string, string];
-    const res = await post(
-      app,
-      `/api/v1/questions/${answered}/answer/`,
-      { choice: 'Maybe' },
-      await createMember(app),
-    );
+    const res = await memberDevice(app, await createMember(app)).answerNow(answered, {
+      choice: 'Maybe',
+    });
     expect(res.statusCode, res.body).toBe(201);
 
     const seen = async (qid: string) => {

@@ -17,7 +17,6 @@ import {
   respondents,
   resultsQueue,
   surveys,
-  users,
 } from '../../db/schema.js';
 import { seedSampleContent } from '../../db/seed/seed.js';
 import {
@@ -32,6 +31,7 @@ import {
 } from '../../test/accounts.js';
 import { PUBLIC_READS_PER_IP_PER_MINUTE } from '../../lib/public-read-limit.js';
 import { createTestApp, testSecrets } from '../../test/app.js';
+import { memberDevice } from '../../test/credentials.js';
 import { closeAll, createTestDatabase, engines } from '../../test/database.js';
 import { zeroNoise } from '../../test/noise.js';
 import { pendingOf, pendingTotal, snapshotOf } from '../../test/results.js';
@@ -80,23 +80,36 @@ describe.each(engines)('results on %s', (engine) => {
   const url = (qid: string, breakdown?: string) =>
     `/api/v1/questions/${qid}/results/${breakdown ? `?breakdown=${breakdown}` : ''}`;
   const tick = () => app.results.tick();
+  const gidOf = async (slug: string) =>
+    (await database.db.select({ gid: surveys.gid }).from(surveys).where(eq(surveys.slug, slug)))[0]!
+      .gid;
 
-  /** A new member answers, as their device does; returns them. */
-  async function answerAs(q: Q, body: object, opts: MemberOptions = {}) {
+  /**
+   * A new member answers, as their device does: with the survey's credential and the class the
+   * device holds (neither beside the account: decision 020), no session; then a mix, so the
+   * answer is stored as after the mixer's next pass. Returns them and their device.
+   */
+  async function answerAs(q: Q, body: Record<string, unknown>, opts: MemberOptions = {}) {
     const m = await createMember(app, opts);
-    // With the class the member's device sends (not beside the account: decision 020).
-    const res = await post(
-      app,
-      `/api/v1/questions/${q.qid}/answer/`,
-      { ...body, profile: m.profile },
-      { token: m.token },
-    );
-    expect(res.statusCode).toBe(201);
-    return m;
+    const device = memberDevice(app, m);
+    const res = await device.answerNow(q.qid, body);
+    expect(res.statusCode, res.body).toBe(201);
+    return { ...m, device };
   }
 
-  async function resultsFor(q: Q, token: string, breakdown?: string) {
-    const res = await get(app, url(q.qid, breakdown), { token });
+  /**
+   * `n` more members of `country` hold the survey's credential without answering: a stored
+   * profile names a country only when COUNTRY_K of the survey's holders share it.
+   */
+  async function holders(q: Q, country: string, n: number) {
+    for (let i = 0; i < n; i++) {
+      await memberDevice(app, await createMember(app, { country })).credentialOf(q.qid);
+    }
+  }
+
+  /** The published results as the web app reads them: without a session (any reader's). */
+  async function resultsFor(q: Q, breakdown?: string) {
+    const res = await get(app, url(q.qid, breakdown), { ip: freshIp() });
     expect(res.statusCode, res.body).toBe(200);
     return QuestionResultsSchema.parse(json(res));
   }
@@ -135,7 +148,7 @@ describe.each(engines)('results on %s', (engine) => {
     await closeAll(app, database);
   });
 
-  it('counts verified members per choice, blank apart; under review and suspended do not count', async () => {
+  it('counts verified members per choice, blank apart; under review and suspended get no credential', async () => {
     const q = closedOf('taboos')[1]!;
     const [yes, no] = [q.labels[0]!, q.labels[1]!];
     const plan = [
@@ -143,18 +156,15 @@ describe.each(engines)('results on %s', (engine) => {
       ...Array<string>(12).fill(no),
       ...Array<string>(10).fill(LEAVE_BLANK_CHOICE),
     ];
-    let last = '';
-    for (const choice of plan) last = (await answerAs(q, { choice })).token;
-    await answerAs(q, { choice: no }, { status: 'under_review' });
-    // A suspended account's token is refused outright (decision 005, 2026-11-23).
-    const suspended = await createMember(app, { status: 'suspended' });
-    const refused = await post(
-      app,
-      `/api/v1/questions/${q.qid}/answer/`,
-      { choice: no },
-      { token: suspended.token },
-    );
-    expect(refused.statusCode).toBe(401);
+    for (const choice of plan) await answerAs(q, { choice });
+    // An account under review is refused a credential (its device keeps the answer until
+    // approval), so nothing of theirs is counted.
+    const waiting = memberDevice(app, await createMember(app, { status: 'under_review' }));
+    await expect(waiting.answer(q.qid, { choice: no })).rejects.toThrow(/issue: 403/);
+    // A suspended account's token is refused outright (decision 005, 2026-11-23): no credential.
+    const suspended = memberDevice(app, await createMember(app, { status: 'suspended' }));
+    await expect(suspended.answer(q.qid, { choice: no })).rejects.toThrow(/issue: 401/);
+    await app.credentials.mix(true);
     // The fold never writes an answer row: no later transaction id is stamped on one.
     const stamps = async () =>
       rowsOf<{ id: string; xmin: string }>(
@@ -167,7 +177,7 @@ describe.each(engines)('results on %s', (engine) => {
     expect(await stamps()).toEqual(inserted);
     expect(await database.db.select().from(resultsQueue)).toEqual([]);
 
-    const results = await resultsFor(q, last);
+    const results = await resultsFor(q);
     expect(results).toMatchObject({
       qid: q.qid,
       type: 'Closed',
@@ -187,22 +197,21 @@ describe.each(engines)('results on %s', (engine) => {
 
   it('ends a period when its entering answers pass a threshold that doubles each time', async () => {
     const q = closedOf('taboos')[4]!;
-    let token = '';
     const first = thresholdOf(0);
-    for (let i = 0; i < first - 1; i++) token = (await answerAs(q, { choice: q.labels[0] })).token;
+    for (let i = 0; i < first - 1; i++) await answerAs(q, { choice: q.labels[0] });
     expect(await tick()).not.toContain(q.id);
-    expect((await resultsFor(q, token)).respondents).toBeNull();
+    expect((await resultsFor(q)).respondents).toBeNull();
     await answerAs(q, { choice: q.labels[0] });
     expect(await tick()).toContain(q.id);
-    expect((await resultsFor(q, token)).respondents).toBe(first);
+    expect((await resultsFor(q)).respondents).toBe(first);
     // The next period needs twice as many: time alone never publishes a change.
     for (let i = 0; i < thresholdOf(1) - 1; i++) await answerAs(q, { choice: q.labels[1] });
     time.now += 5 * 60_000;
     expect(await tick()).not.toContain(q.id);
-    expect((await resultsFor(q, token)).respondents).toBe(first);
+    expect((await resultsFor(q)).respondents).toBe(first);
     await answerAs(q, { choice: q.labels[1] });
     expect(await tick()).toContain(q.id);
-    const second = await resultsFor(q, token);
+    const second = await resultsFor(q);
     expect(second).toMatchObject({ respondents: first + thresholdOf(1), updates: 2 });
     // When the next update comes is published from the same public threshold, never answers.
     expect(second.next_update_after).toBe(thresholdOf(2));
@@ -220,14 +229,13 @@ describe.each(engines)('results on %s', (engine) => {
       )!;
     };
     expect((await listed()).respondents).toBeNull();
-    let token = '';
     for (let i = 0; i < thresholdOf(0); i++) {
-      token = (await answerAs(first, { choice: first.labels[i % 2] })).token;
+      await answerAs(first, { choice: first.labels[i % 2] });
     }
     // Answered but not yet released: nothing is published, so the list says nothing either.
     expect((await listed()).respondents).toBeNull();
     expect(await tick()).toContain(first.id);
-    const published = (await resultsFor(first, token)).respondents;
+    const published = (await resultsFor(first)).respondents;
     expect(published).toBe(thresholdOf(0));
     // The very number its graph says, never a count of its own.
     expect((await listed()).respondents).toBe(published);
@@ -235,10 +243,9 @@ describe.each(engines)('results on %s', (engine) => {
 
   it('releases every open period of a survey once when it closes, however few it holds', async () => {
     const q = closedOf('consent')[0]!;
-    let token = '';
-    for (let i = 0; i < 5; i++) token = (await answerAs(q, { choice: q.labels[i % 2] })).token;
+    for (let i = 0; i < 5; i++) await answerAs(q, { choice: q.labels[i % 2] });
     expect(await tick()).not.toContain(q.id);
-    expect((await resultsFor(q, token)).respondents).toBeNull();
+    expect((await resultsFor(q)).respondents).toBeNull();
     // Under the first threshold these 5 answers would wait for more; the survey closes instead.
     time.now += 60_000;
     await database.db.update(surveys).set({ closedAt: clock() }).where(eq(surveys.slug, 'consent'));
@@ -279,17 +286,16 @@ describe.each(engines)('results on %s', (engine) => {
     expect(json(bad)).toEqual({ breakdown: ['Break down by gender, age or country.'] });
   });
 
-  it('serves a visitor and a member the same stored numbers, and limits visitors per address', async () => {
+  it('serves every reader the same stored numbers, and limits readers without a session per address', async () => {
     const q = closedOf('taboos')[10]!;
-    let token = '';
     for (let i = 0; i < thresholdOf(0); i++) {
-      token = (await answerAs(q, { choice: q.labels[i % 2] })).token;
+      await answerAs(q, { choice: q.labels[i % 2] });
     }
     expect(await tick()).toContain(q.id);
-    const asMember = await resultsFor(q, token);
-    expect(asMember.respondents).toBe(thresholdOf(0));
+    const asReader = await resultsFor(q);
+    expect(asReader.respondents).toBe(thresholdOf(0));
     const ip = freshIp();
-    expect(json(await get(app, url(q.qid), { ip }))).toEqual(asMember);
+    expect(json(await get(app, url(q.qid), { ip }))).toEqual(asReader);
     for (let i = 1; i < PUBLIC_READS_PER_IP_PER_MINUTE; i++) {
       expect((await get(app, url(q.qid), { ip })).statusCode).toBe(200);
     }
@@ -297,9 +303,8 @@ describe.each(engines)('results on %s', (engine) => {
     expect(limited.statusCode).toBe(429);
     expect(json(limited)).toMatchObject({ code: 'RATE_LIMITED' });
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
-    // Another address, and members, are not held back by it.
+    // Another address is not held back by it.
     expect((await get(app, url(q.qid), { ip: freshIp() })).statusCode).toBe(200);
-    expect((await get(app, url(q.qid), { ip, token })).statusCode).toBe(200);
   });
 
   it('breaks down by gender, age band and country: groups shown once they stand out of the noise', async () => {
@@ -313,11 +318,12 @@ describe.each(engines)('results on %s', (engine) => {
     for (let i = 0; i < 3; i++) {
       people.push([{ gender: 'non_binary', country: 'NZ', yearOfBirth: 1950 }, a]);
     }
-    let token = '';
-    for (const [opts, choice] of people) token = (await answerAs(q, { choice }, opts)).token;
+    // Enough holders in GB beforehand that every stored profile names it (COUNTRY_K).
+    await holders(q, 'GB', 10);
+    for (const [opts, choice] of people) await answerAs(q, { choice }, opts);
     await tick();
 
-    const byGender = await resultsFor(q, token, 'gender');
+    const byGender = await resultsFor(q, 'gender');
     const groups = byGender.breakdown!.groups;
     expect(groups.map((g) => g.key)).toEqual([
       'female',
@@ -332,7 +338,7 @@ describe.each(engines)('results on %s', (engine) => {
       expect(g).toMatchObject({ suppressed: true, respondents: null, margin: null });
     // Each group carries its own margin (the widest of its shares'), far wider than the
     // overall row's: the graph says the group's, never the overall one (issue 29).
-    const overall = await resultsFor(q, token);
+    const overall = await resultsFor(q);
     const widest = (cs: Array<{ margin: number | null }>) =>
       Math.max(...cs.map((c) => c.margin ?? 0));
     expect(groups[0]!.margin).toBe(widest(groups[0]!.choices));
@@ -346,16 +352,16 @@ describe.each(engines)('results on %s', (engine) => {
     expect(unlocks.country.group_minimum).toBeGreaterThan(42);
     expect(unlocks.country.group_minimum).toBeLessThanOrEqual(70);
     // The same whatever the breakdown asked for, and without one.
-    expect((await resultsFor(q, token)).breakdown_unlocks).toEqual(unlocks);
+    expect((await resultsFor(q)).breakdown_unlocks).toEqual(unlocks);
 
     // Countries are listed only when clearly above the noise of ~250 possible ones; the rest
     // are `other`: the overall row minus the listed countries.
-    const byCountry = await resultsFor(q, token, 'country');
+    const byCountry = await resultsFor(q, 'country');
     const keys = byCountry.breakdown!.groups.map((g) => g.key);
     // 70 in GB stand out; 42 in the US do not (yet).
     expect(keys).toEqual(['GB', 'other']);
     expect(byCountry.breakdown!.groups.find((g) => g.key === 'other')!.respondents).toBe(45);
-    const byAge = await resultsFor(q, token, 'age');
+    const byAge = await resultsFor(q, 'age');
     expect(byAge.breakdown!.groups.map((g) => g.key)).toEqual([
       '18-24',
       '25-34',
@@ -368,18 +374,20 @@ describe.each(engines)('results on %s', (engine) => {
 
   it('shows a row where nearly everyone gave one answer as a count only (dominance)', async () => {
     const q = closedOf('taboos')[7]!;
-    let token = '';
-    for (let i = 0; i < 30; i++) token = (await answerAs(q, { choice: q.labels[0] })).token;
+    for (let i = 0; i < 30; i++) await answerAs(q, { choice: q.labels[0] });
     await tick();
-    const r = await resultsFor(q, token);
+    const r = await resultsFor(q);
     expect(r).toMatchObject({ respondents: 30, dominated: true });
     expect(r.choices.every((c) => c.count === null && c.percent === null)).toBe(true);
   });
 
-  it('counts an account once approved; suspension takes it out for good', async () => {
+  it('counts an account once approved; a suspension finds no credential answer to take out', async () => {
     const q = closedOf('sex')[1]!;
     for (let i = 0; i < 5; i++) await answerAs(q, { choice: q.labels[0] });
-    const waiting = await answerAs(q, { choice: q.labels[1] }, { status: 'under_review' });
+    // Under review: no credential, so the device keeps the answer.
+    const waiting = await createMember(app, { status: 'under_review' });
+    const device = memberDevice(app, waiting);
+    await expect(device.answer(q.qid, { choice: q.labels[1] })).rejects.toThrow(/issue: 403/);
     await tick();
     const total = async () => pendingTotal(await pendingOf(database.db, q.id, profileKey));
     expect(await total()).toBe(5);
@@ -392,33 +400,34 @@ describe.each(engines)('results on %s', (engine) => {
       { token: moderator.token },
     );
     expect(approved.statusCode).toBe(200);
+    // Approved: the device gets its credential and sends the answer it kept.
+    expect((await device.answerNow(q.qid, { choice: q.labels[1] })).statusCode).toBe(201);
     await tick();
     expect(await total()).toBe(6);
+    // The answer names no account: suspending, lifting and suspending again moves nothing.
     const staff = { token: admin.token };
     await post(app, `/api/v1/admin/users/${waiting.uuid}/suspend/`, {}, staff);
-    expect(await total()).toBe(5);
-    // Lifting and suspending again moves nothing: the answer entered and left once.
+    expect(await total()).toBe(6);
     for (let i = 0; i < 3; i++) {
       await post(app, `/api/v1/admin/users/${waiting.uuid}/unsuspend/`, {}, staff);
       await tick();
-      expect(await total()).toBe(5);
+      expect(await total()).toBe(6);
       await post(app, `/api/v1/admin/users/${waiting.uuid}/suspend/`, {}, staff);
-      expect(await total()).toBe(5);
+      expect(await total()).toBe(6);
     }
     const events = (await pendingOf(database.db, q.id, profileKey))!.events;
     expect(events).toBe(6);
   });
 
-  it('takes out of the counts only what entered them: a suspension before the next fold', async () => {
+  it('takes out of the counts only what entered them: a withdrawal before the next fold', async () => {
     const q = closedOf('sex')[2]!;
     for (let i = 0; i < 5; i++) await answerAs(q, { choice: q.labels[0] });
     await tick();
     const total = async () => pendingTotal(await pendingOf(database.db, q.id, profileKey));
     expect(await total()).toBe(5);
-    // Answered, and suspended before any fold counted the answer.
+    // Answered (and mixed), and withdrawn with its credential before any fold counted it.
     const late = await answerAs(q, { choice: q.labels[1] });
-    const admin = await createMember(app, { role: 'admin' });
-    await post(app, `/api/v1/admin/users/${late.uuid}/suspend/`, {}, { token: admin.token });
+    expect((await late.device.withdraw(await gidOf('sex'))).statusCode).toBe(200);
     expect(await total()).toBe(5);
     await tick();
     expect(await total()).toBe(5);
@@ -427,13 +436,12 @@ describe.each(engines)('results on %s', (engine) => {
   it('publishes the words of open answers above the release rule, and approved samples', async () => {
     const q = openOf('taboos');
     const needed = wordThreshold();
-    let token = '';
     for (let i = 0; i < needed + 2; i++) {
       const text = i === 0 ? 'Something else entirely' : `Freedom matters, freedom ${i}`;
-      token = (await answerAs(q, { text })).token;
+      await answerAs(q, { text });
     }
     await tick();
-    const before = await resultsFor(q, token);
+    const before = await resultsFor(q);
     expect(before).toMatchObject({ respondents: needed + 2, choices: [], samples: [] });
     // Each answer counts a word once; a word in one answer never passes the rule.
     expect(before.words).toEqual([
@@ -450,51 +458,42 @@ describe.each(engines)('results on %s', (engine) => {
       .set({ moderation: 'approved' })
       .where(eq(answers.id, one!.id));
     await app.results.releaseNow(q.id);
-    expect((await resultsFor(q, token)).samples).toEqual([one!.text]);
+    expect((await resultsFor(q)).samples).toEqual([one!.text]);
   });
 
-  it('shows the mirror: answers, ratings, about what share gave the same answer, the minority', async () => {
+  it("shows no credential answer in the server's mirror: it cannot tell whose they are", async () => {
+    // The mirror of answers given with credentials is the device's (decision 020); the server's
+    // knows only an account's answers of before credentials, and finds none of these.
     const q = closedOf('life-and-death')[0]!;
     for (let i = 0; i < 20; i++) await answerAs(q, { choice: q.labels[0] });
     const me = await answerAs(q, { choice: q.labels[1] });
-    for (let i = 0; i < 10; i++) await answerAs(q, { choice: q.labels[1] });
     const other = closedOf('sex')[3]!;
-    await post(app, `/api/v1/questions/${other.qid}/answer/`, { choice: other.labels[0] }, me);
-    await post(app, `/api/v1/questions/${q.qid}/rating/`, { score: 8 }, me);
+    expect((await me.device.answerNow(other.qid, { choice: other.labels[0] })).statusCode).toBe(
+      201,
+    );
+    expect(json(await me.device.rate(q.qid, 8))).toEqual({ qid: q.qid, score: 8 });
+    await app.credentials.mix(true);
     await tick();
     const res = await get(app, '/api/v1/user/mirror/', me);
     expect(res.statusCode).toBe(200);
-    const mirror = MirrorSchema.parse(json(res));
-    expect(mirror.results.map((m) => m.qid).sort()).toEqual([other.qid, q.qid].sort());
-    const item = mirror.results.find((m) => m.qid === q.qid)!;
-    expect(item, JSON.stringify(item)).toMatchObject({
-      answer: q.labels[1],
-      rating: 8,
-      respondents: 31,
-      same_percent: 35.5,
-      // 35% against 65% of 31 people: within each other's margins, so not called a minority
-      // (issue 29: "minority" only where the share is clearly below every other).
-      minority: false,
-      next_update_after: thresholdOf(1),
-    });
-    expect(item.same_margin).toBeGreaterThan(0);
-    // When the numbers were taken: an answer given later joins at the next update.
-    expect(item.snapshot_at).toBe(clock().toISOString());
-    // Another member's mirror never shows these answers.
-    const stranger = await createMember(app);
-    expect(json(await get(app, '/api/v1/user/mirror/', stranger))).toEqual({ results: [] });
+    expect(MirrorSchema.parse(json(res))).toEqual({ results: [] });
     expect((await get(app, '/api/v1/user/mirror/')).statusCode).toBe(401);
   });
 
-  it('exports everything stored about a member, then erases it and its answer leaves', async () => {
+  it('exports everything stored about a member, then withdraws and erases it and its answer leaves', async () => {
     const q = closedOf('sex')[4]!;
     for (let i = 0; i < 12; i++) await answerAs(q, { choice: q.labels[0] });
     const phone = freshPhone();
     const password = 'a long and honest passphrase';
     const { access } = await signUp(app, phone, { password });
     const mine = { token: access };
-    await post(app, `/api/v1/questions/${q.qid}/answer/`, { choice: q.labels[0] }, mine);
-    await post(app, `/api/v1/questions/${q.qid}/rating/`, { score: 3 }, mine);
+    const device = memberDevice(app, {
+      token: access,
+      profile: { gender: 'female', age_band: '25-34', country: 'US' },
+    });
+    expect((await device.answer(q.qid, { choice: q.labels[0] })).statusCode).toBe(201);
+    expect((await device.rate(q.qid, 3)).statusCode).toBe(200);
+    await app.credentials.mix(true);
     await tick();
     expect(pendingTotal(await pendingOf(database.db, q.id, profileKey))).toBe(13);
 
@@ -503,15 +502,20 @@ describe.each(engines)('results on %s', (engine) => {
     expect(exported.headers['content-disposition']).toContain('attachment');
     const data = MyDataSchema.parse(json(exported));
     expect(data.account.phone_number).toBe(phone);
-    expect(data.answers).toEqual([expect.objectContaining({ qid: q.qid, answer: q.labels[0] })]);
-    expect(data.ratings, exported.body).toEqual([{ qid: q.qid, score: 3 }]);
-    expect(data.respondent).toMatchObject({ counts_in_results: true });
+    // The answer and the rating came with a credential: nothing beside the account holds them
+    // (the device's export has them), so the server's export names none.
+    expect(data.answers).toEqual([]);
+    expect(data.ratings, exported.body).toEqual([]);
+    expect(data.respondent).toBeNull();
     expect(data.sessions.length).toBeGreaterThan(0);
     expect(exported.body).not.toMatch(/scrypt|token_hash|password/);
 
     const wrong = await post(app, '/api/v1/user/delete/', { password: 'not it at all' }, mine);
     expect(wrong.statusCode).toBe(400);
     expect(json(wrong)).toEqual({ password: ['That is not your password.'] });
+    // Before the erasure the device withdraws what its credential gave (an erasure alone cannot
+    // find it), then the account goes.
+    expect((await device.withdraw(await gidOf('sex'))).statusCode).toBe(200);
     const erased = await post(app, '/api/v1/user/delete/', { password }, mine);
     expect(erased.statusCode).toBe(204);
     // The answer and the rating left the open period at once.
@@ -522,7 +526,7 @@ describe.each(engines)('results on %s', (engine) => {
     expect(login.statusCode).toBe(400);
   });
 
-  it('leaves nothing of an erased member waiting to be counted, and folds away what is gone', async () => {
+  it('leaves nothing of a withdrawn and erased member waiting to be counted, and folds away what is gone', async () => {
     const queued = async () =>
       rowsOf<{ n: number }>(
         await database.db.execute(sql`select count(*)::int as n from results_queue`),
@@ -530,26 +534,22 @@ describe.each(engines)('results on %s', (engine) => {
     const q = closedOf('sex')[5]!;
     await tick();
     expect(await queued()).toBe(0);
-    // A member under review (their answers wait, uncounted) answers, rates and erases at once.
+    // A member answers and rates with a credential; mixed, both wait to be counted. The device
+    // withdraws them, and the account is erased, before any fold.
     const phone = freshPhone();
     const password = 'another long and honest passphrase';
     const { access } = await signUp(app, phone, { password });
-    await database.db
-      .update(users)
-      .set({ status: 'under_review' })
-      .where(eq(users.phoneE164, phone));
     const mine = { token: access };
-    const answered = await post(
-      app,
-      `/api/v1/questions/${q.qid}/answer/`,
-      { choice: q.labels[0] },
-      mine,
-    );
-    expect(answered.statusCode).toBe(201);
-    expect(
-      (await post(app, `/api/v1/questions/${q.qid}/rating/`, { score: 4 }, mine)).statusCode,
-    ).toBe(200);
+    const device = memberDevice(app, {
+      token: access,
+      profile: { gender: 'female', age_band: '25-34', country: 'US' },
+    });
+    expect((await device.answer(q.qid, { choice: q.labels[0] })).statusCode).toBe(201);
+    expect((await device.rate(q.qid, 4)).statusCode).toBe(200);
+    await app.credentials.mix(true);
     expect(await queued()).toBe(2);
+    expect((await device.withdraw(await gidOf('sex'))).statusCode).toBe(200);
+    expect(await queued()).toBe(0);
     expect((await post(app, '/api/v1/user/delete/', { password }, mine)).statusCode).toBe(204);
     expect(await queued()).toBe(0);
 
@@ -578,6 +578,8 @@ describe.each(engines)('results on %s', (engine) => {
     const q = closedOf('life-and-death')[5]!;
     const genders = ['female', 'male', 'non_binary'] as const;
     const total = 30;
+    // Enough holders in GB that the stored profiles name it (COUNTRY_K), as in the US.
+    await holders(q, 'GB', 10);
     const folds: Array<Promise<unknown>> = [];
     for (let i = 0; i < total; i++) {
       await answerAs(
@@ -693,10 +695,13 @@ describe.each(engines)('results on %s', (engine) => {
       { gender: 'male', yearOfBirth: 2000, country: 'NZ' },
       { gender: 'non_binary', yearOfBirth: 1950, country: 'NG' },
     ];
+    // Enough holders in NG and NZ that the stored profiles name them (COUNTRY_K).
+    await holders(q, 'NG', 10);
+    await holders(q, 'NZ', 10);
     for (const opts of people) {
       const m = await answerAs(q, { choice: q.labels[0] }, opts);
       const text = 'Quokkas guarding lighthouses';
-      const res = await post(app, `/api/v1/questions/${open.qid}/answer/`, { text }, m);
+      const res = await m.device.answerNow(open.qid, { text });
       expect(res.statusCode).toBe(201);
     }
     while ((await app.results.fold()) > 0) {
@@ -787,12 +792,12 @@ describe.each(engines)('noisy results on %s', (engine) => {
       .select({ label: choices.label })
       .from(choices)
       .where(and(eq(choices.questionId, q!.id), eq(choices.isBlank, false)));
-    let token = '';
     for (let i = 0; i < 60; i++) {
       const m = await createMember(a, { gender: i % 2 ? 'female' : 'male' });
-      await post(a, `/api/v1/questions/${q!.qid}/answer/`, { choice: choice!.label }, m);
-      token = m.token;
+      const res = await memberDevice(a, m).answer(q!.qid, { choice: choice!.label });
+      expect(res.statusCode, res.body).toBe(201);
     }
+    await a.credentials.mix(true);
     // Folded, then the period ended by hand: the trigger is noisy (production noise here), and
     // 60 answers against its first threshold of 20 miss it 1.1% of the time (CI failed so).
     while ((await a.results.fold()) > 0) {
@@ -800,7 +805,11 @@ describe.each(engines)('noisy results on %s', (engine) => {
     }
     expect(await a.results.releaseNow(q!.id)).toBe(true);
     const read = async (app: App) =>
-      json(await get(app, `/api/v1/questions/${q!.qid}/results/?breakdown=country`, { token }));
+      json(
+        await get(app, `/api/v1/questions/${q!.qid}/results/?breakdown=country`, {
+          ip: freshIp(),
+        }),
+      );
     const first = await read(a);
     expect(first.updates).toBe(1);
     for (let i = 0; i < 5; i++) expect(await read(a)).toEqual(first);

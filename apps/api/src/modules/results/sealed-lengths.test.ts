@@ -10,8 +10,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../../app.js';
 import type { Database } from '../../db/client.js';
 import { questions, respondents } from '../../db/schema.js';
+import { deriveProfileKey } from '../../lib/keys.js';
+import { openProfile } from '../../lib/profile-seal.js';
 import { createMember, json, post } from '../../test/accounts.js';
-import { createTestApp } from '../../test/app.js';
+import { createTestApp, testSecrets } from '../../test/app.js';
+import { memberDevice } from '../../test/credentials.js';
 import { closeAll, createTestDatabase, engines } from '../../test/database.js';
 
 const ADMIN = '/api/v1/admin';
@@ -25,11 +28,16 @@ describe.each(engines)('sealed values tell nothing by their length on %s', (engi
   let database: Database;
   let app: App;
   let admin: { token: string };
+  const secrets = testSecrets();
 
   beforeAll(async () => {
     database = await createTestDatabase(engine);
     // No background loop: the test folds by hand and reads each pending write.
-    app = await createTestApp(database, { resultsRefreshSeconds: 0, contentCacheSeconds: 0 });
+    app = await createTestApp(
+      database,
+      { resultsRefreshSeconds: 0, contentCacheSeconds: 0 },
+      { secrets },
+    );
     admin = await createMember(app, { role: 'admin' });
   });
 
@@ -88,6 +96,13 @@ describe.each(engines)('sealed values tell nothing by their length on %s', (engi
 
   it('gives every respondent profile one stored length, whatever the gender, age or country', async () => {
     const [closed] = await survey();
+    // Ten holders of the survey's credential in each country first, so the stored profiles
+    // name the countries (COUNTRY_K) rather than all saying `other`.
+    for (const country of COUNTRIES) {
+      for (let i = 0; i < 10; i++) {
+        await memberDevice(app, await createMember(app, { country })).credentialOf(closed!.qid);
+      }
+    }
     const genderOf = new Map<string, string>();
     for (const [i, gender] of [...GENDERS, ...GENDERS].entries()) {
       const m = await createMember(app, {
@@ -95,12 +110,7 @@ describe.each(engines)('sealed values tell nothing by their length on %s', (engi
         yearOfBirth: YEARS[i % YEARS.length]!,
         country: COUNTRIES[i % COUNTRIES.length]!,
       });
-      const res = await post(
-        app,
-        `/api/v1/questions/${closed!.qid}/answer/`,
-        { choice: 'Yes' },
-        { token: m.token },
-      );
+      const res = await memberDevice(app, m).answerNow(closed!.qid, { choice: 'Yes' });
       expect(res.statusCode, res.body).toBe(201);
       genderOf.set(m.uuid, gender);
     }
@@ -109,6 +119,9 @@ describe.each(engines)('sealed values tell nothing by their length on %s', (engi
     expect(stored).toHaveLength(10);
     const lengths = new Set(stored.map((r) => r.profile.length));
     expect([...lengths]).toHaveLength(1);
+    // And they differ in what they hold: every country was stored, not only `other`.
+    const countries = stored.map((r) => openProfile(deriveProfileKey(secrets), r.profile).country);
+    expect(new Set(countries)).toEqual(new Set(COUNTRIES));
   });
 
   it("keeps a question's sealed pending counts at one length while answers with new words come in", async () => {
@@ -124,12 +137,7 @@ describe.each(engines)('sealed values tell nothing by their length on %s', (engi
     const lengths: number[] = [];
     for (const [i, text] of texts.entries()) {
       const m = await createMember(app, { gender: GENDERS[i % GENDERS.length]! });
-      const res = await post(
-        app,
-        `/api/v1/questions/${open!.qid}/answer/`,
-        { text },
-        { token: m.token },
-      );
+      const res = await memberDevice(app, m).answerNow(open!.qid, { text });
       expect(res.statusCode, res.body).toBe(201);
       while ((await app.results.fold()) > 0) {
         // Until the queue is empty.

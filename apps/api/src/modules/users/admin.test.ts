@@ -12,6 +12,7 @@ import { seedSampleContent } from '../../db/seed/seed.js';
 import { deriveProfileKey } from '../../lib/keys.js';
 import { createMember, get, json, post, send } from '../../test/accounts.js';
 import { createTestApp, testSecrets } from '../../test/app.js';
+import { memberDevice } from '../../test/credentials.js';
 import { closeAll, createTestDatabase, engines } from '../../test/database.js';
 import { zeroNoise } from '../../test/noise.js';
 import { pendingOf, pendingTotal } from '../../test/results.js';
@@ -270,8 +271,11 @@ describe.each(engines)('staff area on %s', (engine) => {
     for (let i = 0; i < 3; i++) {
       const m = await createMember(app);
       writers.push(m);
-      await post(app, `/api/v1/questions/${openQid}/answer/`, { text: `Honest line ${i}` }, m);
+      // With the writer's credential, no session; stored once mixed.
+      const res = await memberDevice(app, m).answer(openQid, { text: `Honest line ${i}` });
+      expect(res.statusCode, res.body).toBe(201);
     }
+    await app.credentials.mix(true);
     const queue = await get(app, '/api/v1/admin/answers/', { token: tokens.moderator });
     const list = PendingAnswerListSchema.parse(json(queue));
     // Oldest day first; within a day in no telling order (answer ids are random).
@@ -316,7 +320,9 @@ describe.each(engines)('staff area on %s', (engine) => {
     expect(json(bad)).toEqual({ status: ['Choose pending, approved or hidden.'] });
     // A blank written answer has nothing to moderate, and an unknown id names nothing.
     const blankWriter = await createMember(app);
-    await post(app, `/api/v1/questions/${openQid}/answer/`, { text: '  ' }, blankWriter);
+    expect(
+      (await memberDevice(app, blankWriter).answerNow(openQid, { text: '  ' })).statusCode,
+    ).toBe(201);
     const [blank] = await database.db
       .select({ id: answers.id })
       .from(answers)
@@ -342,7 +348,7 @@ describe.each(engines)('staff area on %s', (engine) => {
     ]);
   });
 
-  it('finds accounts by number, changes roles and suspends; suspended answers leave results', async () => {
+  it('finds accounts by number, changes roles and suspends; a credential answer stays counted', async () => {
     const target = await createMember(app);
     const [row] = await database.db.select().from(users).where(eq(users.uuid, target.uuid));
     const digits = row!.phoneE164.slice(1, 9);
@@ -389,7 +395,7 @@ describe.each(engines)('staff area on %s', (engine) => {
       code: 'FORBIDDEN',
     });
 
-    // The target answers with 10 others; suspension takes the answer out, for good.
+    // The target answers with 10 others, each with their credential (no session).
     const [q] = await database.db
       .select({ id: questions.id, qid: questions.qid })
       .from(questions)
@@ -399,10 +405,13 @@ describe.each(engines)('staff area on %s', (engine) => {
       await get(app, `/api/v1/surveys/${(await surveyGid('taboos'))!}/video-survey`),
     ).questions.find((x) => x.qid === q!.qid)!;
     const choice = labels.find((l) => l !== 'Leave blank')!;
-    await post(app, `/api/v1/questions/${q!.qid}/answer/`, { choice }, target);
+    const device = memberDevice(app, target);
+    expect((await device.answer(q!.qid, { choice })).statusCode).toBe(201);
     for (let i = 0; i < 10; i++) {
-      await post(app, `/api/v1/questions/${q!.qid}/answer/`, { choice }, await createMember(app));
+      const other = memberDevice(app, await createMember(app));
+      expect((await other.answer(q!.qid, { choice })).statusCode).toBe(201);
     }
+    await app.credentials.mix(true);
     await app.results.tick();
     // What the open period holds (true counts, never published as such).
     const total = async () => pendingTotal(await pendingOf(database.db, q!.id, profileKey));
@@ -415,13 +424,17 @@ describe.each(engines)('staff area on %s', (engine) => {
       { token: admin.token },
     );
     expect(json(suspended)).toMatchObject({ status: 'suspended' });
-    expect(await total()).toBe(before - 1);
+    // The answer came with a credential, which names no account: a suspension cannot find it,
+    // so it stays counted (decision 020), and a suspend/lift loop moves nothing.
+    expect(await total()).toBe(before);
     const login = await get(app, '/api/v1/user/detail/', target);
     expect(login.statusCode).toBe(401);
+    // The suspended account's session gets no credential for another survey.
+    const other = await surveyGid('sex');
+    await expect(device.credentialFor(other!)).rejects.toThrow(/issue: 401/);
     await post(app, `/api/v1/admin/users/${target.uuid}/unsuspend/`, {}, { token: admin.token });
     await app.results.tick();
-    // Lifting does not bring the answer back: a suspend/lift loop cannot replay it.
-    expect(await total()).toBe(before - 1);
+    expect(await total()).toBe(before);
 
     const log = AuditEntryListSchema.parse(
       json(await get(app, '/api/v1/admin/audit-log/?page_size=5', { token: admin.token })),
