@@ -1,6 +1,8 @@
 /**
  * What an erasure leaves in the embedded PostgreSQL's data folder (issue 28): members sign up,
- * write an answer and erase their account through the real API; the folder is then copied, as a
+ * write an answer with the survey's credential (decision 020: no session; half of them mixed into
+ * the answers, half still waiting in the inbox), withdraw it with that credential and erase their
+ * account through the real API, as the device does on erasure; the folder is then copied, as a
  * thief or a backup would, at several moments, and every file is searched for their phone
  * numbers (E.164 with and without "+", the national digits; UTF-8, the database's encoding, and
  * UTF-16 for good measure), their names and their written answers.
@@ -20,6 +22,7 @@ import { openDatabase } from '../apps/api/src/db/client';
 import { ERASURE_TABLES } from '../apps/api/src/db/erasure-vacuum';
 import { createMember, freshPhone, json, post, signUp } from '../apps/api/src/test/accounts';
 import { createTestApp } from '../apps/api/src/test/app';
+import { memberDevice } from '../apps/api/src/test/credentials';
 
 const MEMBERS = Number(process.argv[2] ?? 5);
 const PASSWORD = 'erase me completely 4c1d';
@@ -76,12 +79,28 @@ for (let i = 0; i < MEMBERS; i++) {
   const name = `Residuename${i}q${Math.random().toString(36).slice(2, 7)}`;
   const text = `my residue confession ${i} ${Math.random().toString(36).slice(2, 10)}`;
   const { access } = await signUp(app, phone, { password: PASSWORD, extra: { name } });
-  const res = await post(app, `/api/v1/questions/${qid}/answer/`, { text }, { token: access });
+  const device = memberDevice(app, {
+    token: access,
+    profile: { gender: 'female', age_band: '25-34', country: 'US' },
+  });
+  const res = await device.answer(qid, { text });
   if (res.statusCode !== 201) throw new Error(`answer: ${res.statusCode} ${res.body}`);
+  if (i % 2 === 0) await app.credentials.mix(true);
   people.push({ phone, name, text });
+  const withdrawn = await post(
+    app,
+    `/api/v1/surveys/${gid}/answers/withdrawal/`,
+    {},
+    { headers: { 'candor-credential': await device.credentialFor(gid) } },
+  );
+  if (withdrawn.statusCode !== 200) {
+    throw new Error(`withdraw: ${withdrawn.statusCode} ${withdrawn.body}`);
+  }
   const erased = await post(app, '/api/v1/user/delete/', { password: PASSWORD }, { token: access });
   if (erased.statusCode !== 204) throw new Error(`erase: ${erased.statusCode} ${erased.body}`);
 }
+// What waited for a withdrawn credential leaves the inbox at the next mix.
+await app.credentials.mix(true);
 await app.erasureVacuum.settled();
 
 /** The byte strings searched for, by kind. */

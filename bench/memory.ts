@@ -2,7 +2,7 @@
 // mixed traffic on PostgreSQL; baseline: a bare Fastify process at rest, measured in the same run.
 import crypto from 'node:crypto';
 import { startBare, startCandor } from './lib';
-import { mixedDatabase, mixedLoad, rssMiB } from './mixed-load';
+import { UNTHROTTLED_ANSWERS, mixedDatabase, mixedLoad, rssMiB } from './mixed-load';
 
 const LOAD_SECONDS = Number(process.env.BENCH_MEMORY_SECONDS ?? 300);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -40,7 +40,7 @@ export async function memoryBench(): Promise<string> {
     const first = samples.slice(0, 3);
     const last = samples.slice(-3);
     return [
-      `Mixed load: ${LOAD_SECONDS} s, 20 connections, ${load.requests} requests, ${load.rps} req/s, p50 ${load.p50} ms, p99 ${load.p99} ms, errors ${load.errors}.`,
+      `Mixed load: ${LOAD_SECONDS} s, 20 connections, ${load.requests} requests, ${load.rps} req/s, p50 ${load.p50} ms, p99 ${load.p99} ms, errors ${load.errors}; answers with each member's credential, ${load.replayed} of them replays past the ${UNTHROTTLED_ANSWERS.toLocaleString('en')} fresh pairs.`,
       '',
       '| process | RSS MiB |',
       '|---|---|',

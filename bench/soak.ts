@@ -74,7 +74,7 @@ try {
     });
     windows.push(w);
     console.log(
-      `minute ${minute + 1}: ${w.rps} req/s, p50 ${w.p50} ms, p99 ${w.p99} ms, errors ${w.errors}, RSS ${rssMiB(pid)} MiB, live heap ${liveHeapMiB()} MiB`,
+      `minute ${minute + 1}: ${w.rps} req/s, p50 ${w.p50} ms, p99 ${w.p99} ms, errors ${w.errors}, replayed answers ${w.replayed}, RSS ${rssMiB(pid)} MiB, live heap ${liveHeapMiB()} MiB`,
     );
   }
   clearInterval(sampler);

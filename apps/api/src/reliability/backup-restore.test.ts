@@ -19,6 +19,7 @@ import { seedSampleContent } from '../db/seed/seed.js';
 import { deriveKeys } from '../lib/keys.js';
 import { createTokenService } from '../lib/tokens.js';
 import { SERVER_SECRETS, type ServerProcess, startServer, stopProcess } from '../test/servers.js';
+import { obtainCredentialsOverHttp, redeemOverHttp } from '../test/credentials.js';
 import { openSessions } from '../test/sessions.js';
 
 const repoRoot = fileURLToPath(new URL('../../../../', import.meta.url));
@@ -81,7 +82,7 @@ async function prepare(dataDir: string) {
     await database.migrate();
     await seedSampleContent(database.db);
     const open = await database.db
-      .select({ id: questions.id, qid: questions.qid })
+      .select({ id: questions.id, qid: questions.qid, gid: surveys.gid })
       .from(questions)
       .innerJoin(surveys, eq(surveys.id, questions.surveyId))
       .where(
@@ -95,6 +96,7 @@ async function prepare(dataDir: string) {
     const labels = await database.db.select().from(choices);
     const targets = open.slice(0, 2).map((q) => ({
       qid: q.qid,
+      gid: q.gid,
       choice: labels.find((c) => c.questionId === q.id && !c.isBlank)!.label,
     }));
     await database.db.execute(sql`
@@ -145,31 +147,40 @@ describe('backups of the embedded PostgreSQL restore to any second', () => {
       BACKUP_DIR: backupDir,
       SEED_SAMPLE_CONTENT: 'false',
       ANALYTICS: 'off',
+      // Every mixer pass writes what waits: the answers leave the inbox soon, as in production.
+      MIX_MAX_WAIT_SECONDS: '0',
     };
     const start = async () => {
       const server = await startServer(env);
       servers.push(server);
       return server;
     };
+    // Each member's device: its credentials, asked once (before the time), kept across restores.
+    let credentials: Array<Map<string, string>> = [];
     const answer = async (server: ServerProcess, member: number, target: number) => {
       const t = targets[target]!;
-      const res = await fetch(`${server.origin}/api/v1/questions/${t.qid}/answer/`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${tokens[member]}` },
-        body: JSON.stringify({ choice: t.choice }),
+      const res = await redeemOverHttp(server.origin, t.qid, credentials[member]!.get(t.gid)!, {
+        choice: t.choice,
       });
-      expect(res.status).toBe(201);
+      expect(res.status, await res.text()).toBe(201);
     };
-    /** Per member, the questions the server says they answered. */
+    /**
+     * Per member, the questions the server holds their answer to: sending the same answer again
+     * with the member's credential is a replay (200) when it does, a new answer (201) when not.
+     * (Answers carry no account: no list per member exists to read.)
+     */
     const stored = async (server: ServerProcess) =>
       Promise.all(
-        tokens.map(async (token) => {
-          const res = await fetch(
-            `${server.origin}/api/v1/questions/my-attempted-questions/?page_size=100`,
-            { headers: { authorization: `Bearer ${token}` } },
-          );
-          const body = (await res.json()) as { results: Array<{ qid: string }> };
-          return body.results.map((r) => r.qid).sort();
+        credentials.map(async (held) => {
+          const answered: string[] = [];
+          for (const t of targets) {
+            const res = await redeemOverHttp(server.origin, t.qid, held.get(t.gid)!, {
+              choice: t.choice,
+            });
+            expect([200, 201], await res.text()).toContain(res.status);
+            if (res.status === 200) answered.push(t.qid);
+          }
+          return answered.sort();
         }),
       );
 
@@ -180,6 +191,10 @@ describe('backups of the embedded PostgreSQL restore to any second', () => {
       await sleep(100);
     expect(server.lines.some((l) => l.msg === 'base backup taken')).toBe(true);
 
+    const gids = [...new Set(targets.map((t) => t.gid))];
+    credentials = await Promise.all(
+      tokens.map((token) => obtainCredentialsOverHttp(server.origin, token, gids)),
+    );
     // Before the time: every member answers the first question; after it, the second.
     for (let m = 0; m < MEMBERS; m++) await answer(server, m, 0);
     await sleep(1100);

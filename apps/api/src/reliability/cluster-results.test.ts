@@ -1,5 +1,5 @@
 // Process level: two real API processes on one PostgreSQL (and one Redis), members answering
-// through both at once. Either process could fold the queue and publish snapshots; only the
+// through both at once with their credentials (the leader mixes what they send into answers). Either process could fold the queue and publish snapshots; only the
 // elected leader does (app.ts, db/client.ts lead()). Triggers this test adds to its own scratch
 // database record every change of a question's tally: which process made it (each connects
 // with its own application_name), the open period's count of entering answers before and
@@ -10,6 +10,7 @@ import { type ListedQuestion, SurveyListSchema } from '@candor/contracts';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RESULTS_LOCK } from '../modules/results/results.repository.js';
+import { obtainCredentialsOverHttp, redeemOverHttp } from '../test/credentials.js';
 import { createScratchPostgres } from '../test/database.js';
 import {
   type ServerProcess,
@@ -79,6 +80,8 @@ describe.skipIf(!adminUrl)('results with two API processes on postgres', () => {
         await startServer({
           DATABASE_URL: url.toString(),
           RESULTS_REFRESH_SECONDS: '1',
+          // The leader's mixer writes whatever waits in the inbox on each pass.
+          MIX_MAX_WAIT_SECONDS: '0',
           ...(redisUrl ? { REDIS_URL: redisUrl, REDIS_KEY_PREFIX: prefix } : {}),
         }),
       );
@@ -103,26 +106,46 @@ describe.skipIf(!adminUrl)('results with two API processes on postgres', () => {
     if (redisUrl) await dropRedisKeys(redisUrl, prefix);
   });
 
-  /** `count` new members, each answering every question given, 16 at a time through both. */
+  /**
+   * `count` new members, each answering every question given with its survey's credential
+   * (asked through either process), 16 at a time through both. The answers wait in the inbox
+   * until the leader mixes them.
+   */
   async function answer(questions: ListedQuestion[], count: number): Promise<number[]> {
     const members = await insertMembers(
       db,
       Array.from({ length: count }, () => `+1555${String(1_000_000 + phones++).slice(1)}`),
     );
-    const jobs = members.flatMap((m, i) =>
-      questions.map((q) => ({ ...m, q, choice: q.choices[i % q.choices.length]! })),
+    const gids = [...new Set(questions.map((q) => q.gid))];
+    const held: Array<Map<string, string>> = [];
+    let issued = 0;
+    await Promise.all(
+      Array.from({ length: 8 }, async () => {
+        while (issued < members.length) {
+          const m = issued++;
+          held[m] = await obtainCredentialsOverHttp(
+            servers[m % 2]!.origin,
+            members[m]!.token,
+            gids,
+          );
+        }
+      }),
+    );
+    const jobs = members.flatMap((_, i) =>
+      questions.map((q) => ({
+        credential: held[i]!.get(q.gid)!,
+        q,
+        choice: q.choices[i % q.choices.length]!,
+      })),
     );
     const statuses: number[] = [];
     let next = 0;
     const runner = async () => {
       while (next < jobs.length) {
         const j = next++;
-        const { token, q, choice } = jobs[j]!;
-        const res = await fetch(`${servers[j % 2]!.origin}/api/v1/questions/${q.qid}/answer/`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-          body: JSON.stringify({ choice }),
-        });
+        const { credential, q, choice } = jobs[j]!;
+        const res = await redeemOverHttp(servers[j % 2]!.origin, q.qid, credential, { choice });
+        await res.text();
         statuses.push(res.status);
       }
     };
@@ -139,6 +162,9 @@ describe.skipIf(!adminUrl)('results with two API processes on postgres', () => {
 
   const queued = async () =>
     (await db.query<{ n: number }>('select count(*)::int as n from results_queue')).rows[0]!.n;
+  /** Answers acknowledged and not yet mixed (written as answers). */
+  const waiting = async () =>
+    (await db.query<{ n: number }>('select count(*)::int as n from answer_inbox')).rows[0]!.n;
 
   it('folds every answer exactly once, on the leader only', async () => {
     // 60 members answer 8 closed questions (none of the last survey's, kept for the next test).
@@ -146,6 +172,7 @@ describe.skipIf(!adminUrl)('results with two API processes on postgres', () => {
     expect(questions).toHaveLength(8);
     const statuses = await answer(questions, 60);
     expect(statuses.filter((s) => s !== 201)).toEqual([]);
+    await expect.poll(waiting, { timeout: 20_000 }).toBe(0);
     await expect.poll(queued, { timeout: 20_000 }).toBe(0);
 
     // Per question: answers stored, and entering answers added to its open periods by folds.
@@ -194,11 +221,12 @@ describe.skipIf(!adminUrl)('results with two API processes on postgres', () => {
       ).rows;
 
     // The crowd's answers arrive together: folds wait (the test holds the lock they take) until
-    // all 80 are queued, so one fold takes them and one period holds them.
+    // all 80 are mixed and queued, so one fold takes them and one period holds them.
     await db.query('select pg_advisory_lock($1)', [RESULTS_LOCK]);
     const statuses = await answer([q], 80);
-    await db.query('select pg_advisory_unlock($1)', [RESULTS_LOCK]);
     expect(statuses.filter((s) => s !== 201)).toEqual([]);
+    await expect.poll(waiting, { timeout: 20_000 }).toBe(0);
+    await db.query('select pg_advisory_unlock($1)', [RESULTS_LOCK]);
     // The period holding them is published, and nothing is still being published after it.
     await expect
       .poll(async () => (await publications()).some((p) => p.old_events > 0), { timeout: 30_000 })

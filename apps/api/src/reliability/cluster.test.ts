@@ -1,11 +1,13 @@
 // Process level: the real server from source in cluster mode (WEB_CONCURRENCY=2) on PostgreSQL.
-// A worker is SIGKILLed while members answer: every answer acknowledged is stored, the
-// background work moves to the other worker, and the primary starts a new one.
+// A worker is SIGKILLed while members answer with their credentials: every answer acknowledged
+// is stored once mixed, the background work moves to the other worker, and the primary starts a
+// new one.
 import { once } from 'node:events';
 import http from 'node:http';
 import { SurveyListSchema } from '@candor/contracts';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { obtainCredentialsOverHttp } from '../test/credentials.js';
 import { createScratchPostgres } from '../test/database.js';
 import {
   type ServerProcess,
@@ -36,11 +38,11 @@ function statusOf(req: http.ClientRequest): Promise<number> {
  * POSTs an answer on a new connection. A client gives up after 10 s (Unanswered): a connection
  * handed to a worker as it died was once never answered nor closed (lib/cluster-connections.ts).
  */
-function postOnce(url: string, token: string, body: string): Promise<number> {
+function postOnce(url: string, credential: string, body: string): Promise<number> {
   const req = http.request(url, {
     method: 'POST',
     agent: false,
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    headers: { 'content-type': 'application/json', 'candor-credential': credential },
     timeout: 10_000,
   });
   req.on('timeout', () => req.destroy(new Unanswered('no answer in 10 s')));
@@ -48,6 +50,9 @@ function postOnce(url: string, token: string, body: string): Promise<number> {
   req.end(body);
   return status;
 }
+
+/** What a device sends with its answers beside the choice. */
+const PROFILE = { gender: 'female', age_band: '25-34', country: 'US' } as const;
 
 /** A closed question of the listed surveys. */
 async function closedQuestion(base: string) {
@@ -68,6 +73,8 @@ describe.skipIf(!adminUrl)('cluster mode on postgres', () => {
       DATABASE_URL: scratch.url,
       WEB_CONCURRENCY: '2',
       RESULTS_REFRESH_SECONDS: '1',
+      // The leader's mixer writes whatever waits in the inbox on each pass.
+      MIX_MAX_WAIT_SECONDS: '0',
     });
   }, 90_000);
 
@@ -107,7 +114,8 @@ describe.skipIf(!adminUrl)('cluster mode on postgres', () => {
     await expect.poll(() => leaderPids(lines).length, { timeout: 15_000 }).toBe(1);
     const [leader] = leaderPids(lines) as [number];
 
-    // Members answer one closed question each, 8 at a time, while the leader is killed.
+    // Members answer one closed question each with its survey's credential (asked beforehand,
+    // as at login), 8 at a time, while the leader is killed.
     const db = new pg.Client({ connectionString: scratch.url });
     await db.connect();
     try {
@@ -116,19 +124,30 @@ describe.skipIf(!adminUrl)('cluster mode on postgres', () => {
         db,
         Array.from({ length: 240 }, (_, i) => `+1555${String(1_000_000 + i).slice(1)}`),
       );
+      const credentials: string[] = [];
+      let issued = 0;
+      await Promise.all(
+        Array.from({ length: 8 }, async () => {
+          while (issued < members.length) {
+            const m = issued++;
+            const held = await obtainCredentialsOverHttp(base, members[m]!.token, [question.gid]);
+            credentials[m] = held.get(question.gid)!;
+          }
+        }),
+      );
       const acknowledged: string[] = [];
       let failed = 0;
       let unanswered = 0;
-      const answerOnce = async ({ uuid, token }: (typeof members)[number]) => {
+      const answerOnce = async (credential: string) => {
         try {
           // Each answer on a connection of its own, as from many clients: every one is handed
           // to a worker, some as the worker dies.
           const status = await postOnce(
             `${base}/api/v1/questions/${question.qid}/answer/`,
-            token,
-            JSON.stringify({ choice: question.choices[0] }),
+            credential,
+            JSON.stringify({ choice: question.choices[0], profile: PROFILE }),
           );
-          if (status === 201) acknowledged.push(uuid);
+          if (status === 201) acknowledged.push(credential);
           else failed += 1;
         } catch (err) {
           failed += 1; // the connection died with the worker
@@ -137,7 +156,7 @@ describe.skipIf(!adminUrl)('cluster mode on postgres', () => {
       };
       let next = 0;
       const runner = async () => {
-        while (next < members.length) await answerOnce(members[next++]!);
+        while (next < credentials.length) await answerOnce(credentials[next++]!);
       };
       const load = Promise.all(Array.from({ length: 8 }, runner));
       // Killed mid-load: once some answers are in, with most still to send.
@@ -153,6 +172,16 @@ describe.skipIf(!adminUrl)('cluster mode on postgres', () => {
       expect(unanswered).toBe(0);
 
       expect(acknowledged.length).toBeGreaterThan(200);
+      // Acknowledged answers wait sealed in the inbox until a mix; the leader (the new one, if
+      // the dead one was mixing) writes them all.
+      await expect
+        .poll(
+          async () =>
+            (await db.query<{ n: number }>('select count(*)::int as n from answer_inbox')).rows[0]!
+              .n,
+          { timeout: 20_000 },
+        )
+        .toBe(0);
       const { rows: stored } = await db.query<{ n: number }>(
         'select count(*)::int as n from answers where question_id = (select id from questions where qid = $1)',
         [question.qid],
@@ -181,7 +210,8 @@ describe.skipIf(!adminUrl)('cluster mode on postgres', () => {
     const [member] = await insertMembers(db, ['+15550999999']);
     await db.end();
     const question = await closedQuestion(base);
-    const body = JSON.stringify({ choice: question.choices[0] });
+    const held = await obtainCredentialsOverHttp(base, member!.token, [question.gid]);
+    const body = JSON.stringify({ choice: question.choices[0], profile: PROFILE });
     // The request's headers and half its body arrive, then the server is told to stop, then
     // the rest of the body: the answer is still taken and acknowledged.
     const req = http.request(`${base}/api/v1/questions/${question.qid}/answer/`, {
@@ -190,7 +220,7 @@ describe.skipIf(!adminUrl)('cluster mode on postgres', () => {
       headers: {
         'content-type': 'application/json',
         'content-length': Buffer.byteLength(body),
-        authorization: `Bearer ${member!.token}`,
+        'candor-credential': held.get(question.gid)!,
       },
     });
     const status = statusOf(req);

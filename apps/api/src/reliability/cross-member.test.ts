@@ -3,8 +3,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../app.js';
 import type { Database } from '../db/client.js';
 import { seedSampleContent } from '../db/seed/seed.js';
+import { eq } from 'drizzle-orm';
+import { answers, choices, questions } from '../db/schema.js';
 import { createMember, get, json, post, send, signUp } from '../test/accounts.js';
 import { createTestApp } from '../test/app.js';
+import { memberDevice } from '../test/credentials.js';
 import { closeAll, createTestDatabase, engines } from '../test/database.js';
 
 // Every member-held id (idempotency keys, timing ids, refresh tokens) used by another member:
@@ -45,26 +48,32 @@ describe.each(engines)('one member with another member’s ids, on %s', (engine)
 
   it("never replays another member's answer for their Idempotency-Key", async () => {
     const [a, b] = [await createMember(app), await createMember(app)];
+    const [da, db] = [memberDevice(app, a), memberDevice(app, b)];
     const q = closed[0]!;
     const key = crypto.randomUUID();
-    const headers = { 'idempotency-key': key };
-    const first = await post(
-      app,
-      `/api/v1/questions/${q.qid}/answer/`,
-      { choice: q.choices[0] },
-      { ...a, headers },
-    );
-    expect(first.statusCode).toBe(201);
-    const other = await post(
-      app,
-      `/api/v1/questions/${q.qid}/answer/`,
-      { choice: q.choices[1] },
-      { ...b, headers },
-    );
-    expect(other.statusCode).toBe(201);
+    const first = await da.answer(q.qid, { choice: q.choices[0] }, { key });
+    expect(first.statusCode, first.body).toBe(201);
+    // B's device sends the same key with B's own credential: a new answer, not A's replayed.
+    const other = await db.answer(q.qid, { choice: q.choices[1] }, { key });
+    expect(other.statusCode, other.body).toBe(201);
     expect(json(other).answer).toBe(q.choices[1]);
-    expect((await attempted(a.token)).find((x) => x.qid === q.qid)?.answer).toBe(q.choices[0]);
-    expect((await attempted(b.token)).find((x) => x.qid === q.qid)?.answer).toBe(q.choices[1]);
+    // Each key replays its own credential's answer only.
+    const againA = await da.answer(q.qid, { choice: q.choices[0] }, { key });
+    expect(againA.statusCode).toBe(200);
+    expect(json(againA).answer).toBe(q.choices[0]);
+    const againB = await db.answer(q.qid, { choice: q.choices[1] }, { key });
+    expect(againB.statusCode).toBe(200);
+    expect(json(againB).answer).toBe(q.choices[1]);
+    // Once mixed, both answers are stored, each under its own respondent.
+    await app.credentials.mix(true);
+    const stored = await app.db
+      .select({ respondent: answers.respondentId, label: choices.label })
+      .from(answers)
+      .innerJoin(questions, eq(questions.id, answers.questionId))
+      .innerJoin(choices, eq(choices.id, answers.choiceId))
+      .where(eq(questions.qid, q.qid));
+    expect(stored.map((r) => r.label).sort()).toEqual([q.choices[0], q.choices[1]].sort());
+    expect(new Set(stored.map((r) => r.respondent)).size).toBe(2);
   });
 
   it("cannot end another member's timing, nor read their answers, export or ratings", async () => {
@@ -91,12 +100,15 @@ describe.each(engines)('one member with another member’s ids, on %s', (engine)
       );
       expect(own.statusCode, own.body).toBe(200);
     }
-    await post(app, `/api/v1/questions/${q.qid}/answer/`, { choice: q.choices[0] }, a);
-    await post(app, `/api/v1/questions/${q.qid}/rating/`, { score: 9 }, a);
-    // B has answered nothing: sees none of A's answers, cannot rate on A's answer.
+    const [da, db] = [memberDevice(app, a), memberDevice(app, b)];
+    expect((await da.answerNow(q.qid, { choice: q.choices[0] })).statusCode).toBe(201);
+    expect((await da.rate(q.qid, 9)).statusCode).toBe(200);
+    // B has answered nothing: sees none of A's answers, cannot rate on A's answer with B's own
+    // credential for the survey.
     expect(await attempted(b.token)).toEqual([]);
-    const rating = await post(app, `/api/v1/questions/${q.qid}/rating/`, { score: 1 }, b);
+    const rating = await db.rate(q.qid, 1);
     expect(rating.statusCode).toBe(409);
+    expect(json(rating).code).toBe('NOT_ANSWERED');
     const exported = await get(app, '/api/v1/user/export/', b);
     expect(exported.statusCode).toBe(200);
     expect(exported.body).not.toContain(a.uuid);

@@ -1,5 +1,7 @@
-// Durability: writers submit unique answers while the API process is killed with SIGKILL every
-// few seconds and started again; afterwards every answer that got a 2xx must be stored, once.
+// Durability: writers submit unique answers, each with its member's credential for the survey
+// (asked beforehand, as at login), while the API process is killed with SIGKILL every few seconds
+// and started again; afterwards every answer that got a 2xx must be kept (its receipt: sending it
+// again is a replay) and stored once, mixed or still waiting in the inbox.
 // On PGlite (the embedded default, a data folder) and on PostgreSQL. `npm run test:soak`.
 import { type ChildProcess, spawn } from 'node:child_process';
 import crypto from 'node:crypto';
@@ -7,14 +9,15 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { and, eq, isNotNull, isNull, lte, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, isNull, lte, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../db/client.js';
 import { type EmbeddedPostgres, startEmbeddedPostgres } from '../db/embedded-postgres.js';
-import { choices, questions, surveys, users } from '../db/schema.js';
+import { answerInbox, answers, choices, questions, surveys, users } from '../db/schema.js';
 import { seedSampleContent } from '../db/seed/seed.js';
 import { deriveKeys } from '../lib/keys.js';
 import { createTokenService } from '../lib/tokens.js';
+import { obtainCredentialsOverHttp, redeemOverHttp } from '../test/credentials.js';
 import { createScratchPostgres } from '../test/database.js';
 import { openSessions } from '../test/sessions.js';
 import { stopProcess } from '../test/servers.js';
@@ -25,10 +28,13 @@ const repoRoot = fileURLToPath(new URL('../../../../', import.meta.url));
 const SECONDS = Number(process.env.SOAK_DURABILITY_SECONDS ?? 40);
 const WRITERS = 8;
 const MEMBERS = 400;
+const rowsOf = <T>(result: unknown) => (result as { rows: T[] }).rows;
 const adminUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
 interface Target {
+  id: number;
   qid: string;
+  gid: string;
   choice: string;
 }
 
@@ -43,7 +49,7 @@ async function prepare(where: Where, jwtSecret: string) {
     await database.migrate();
     await seedSampleContent(database.db);
     const open = await database.db
-      .select({ id: questions.id, qid: questions.qid })
+      .select({ id: questions.id, qid: questions.qid, gid: surveys.gid })
       .from(questions)
       .innerJoin(surveys, eq(surveys.id, questions.surveyId))
       .where(
@@ -56,7 +62,9 @@ async function prepare(where: Where, jwtSecret: string) {
       );
     const labels = await database.db.select().from(choices);
     const targets: Target[] = open.map((q) => ({
+      id: q.id,
       qid: q.qid,
+      gid: q.gid,
       choice: labels.find((c) => c.questionId === q.id && !c.isBlank)!.label,
     }));
     await database.db.execute(sql`
@@ -104,35 +112,83 @@ async function healthy(port: number, child: ChildProcess, ms = 60_000): Promise<
   throw new Error(`server not healthy (exit ${child.exitCode})`);
 }
 
-/** Reads every acknowledged answer back through the API: how many are missing or doubled. */
+/** Each member's credential per survey, asked through the API 8 members at a time. */
+async function obtainAll(port: number, tokens: string[], targets: Target[]) {
+  const gids = [...new Set(targets.map((t) => t.gid))];
+  const held: Array<Map<string, string>> = [];
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: 8 }, async () => {
+      while (next < tokens.length) {
+        const m = next++;
+        held[m] = await obtainCredentialsOverHttp(`http://127.0.0.1:${port}`, tokens[m]!, gids);
+      }
+    }),
+  );
+  return held;
+}
+
+/** The answer `member` sends to `target`, with its credential and no session. */
+function sendAnswer(
+  port: number,
+  credentials: Array<Map<string, string>>,
+  targets: Target[],
+  member: number,
+  target: number,
+  ms: number,
+) {
+  const t = targets[target]!;
+  return redeemOverHttp(
+    `http://127.0.0.1:${port}`,
+    t.qid,
+    credentials[member]!.get(t.gid)!,
+    { choice: t.choice },
+    { signal: AbortSignal.timeout(ms) },
+  );
+}
+
+/**
+ * Every acknowledged answer sent again through the API: a replay (200) when the server kept it,
+ * a new answer (201) when it lost it. Answers carry no account, so no list per member exists
+ * to read back.
+ */
 async function readBack(
   port: number,
-  tokens: string[],
+  credentials: Array<Map<string, string>>,
   targets: Target[],
   acked: Array<{ member: number; target: number }>,
 ) {
-  const byMember = new Map<number, number[]>();
-  for (const a of acked) byMember.set(a.member, [...(byMember.get(a.member) ?? []), a.target]);
   let lost = 0;
-  let duplicated = 0;
-  for (const [member, own] of byMember) {
-    const res = await fetch(
-      `http://127.0.0.1:${port}/api/v1/questions/my-attempted-questions/?page_size=100`,
-      {
-        headers: { authorization: `Bearer ${tokens[member]}` },
-        signal: AbortSignal.timeout(10_000),
-      },
-    );
-    const stored = ((await res.json()) as { results: Array<{ qid: string }> }).results.map(
-      (r) => r.qid,
-    );
-    for (const target of own) {
-      const times = stored.filter((q) => q === targets[target]!.qid).length;
-      if (times === 0) lost++;
-      if (times > 1) duplicated++;
-    }
+  for (const a of acked) {
+    const res = await sendAnswer(port, credentials, targets, a.member, a.target, 10_000);
+    await res.arrayBuffer();
+    if (res.status !== 200) lost++;
   }
-  return { lost, duplicated };
+  return lost;
+}
+
+/**
+ * With the server stopped: the answers to the targets stored (mixed) or still waiting sealed in
+ * the inbox. No more than were ever sent: none is stored twice.
+ */
+async function storedOrWaiting(where: Where, targets: Target[]): Promise<number> {
+  const database = await openDatabase({
+    dataDir: where.dataDir ?? null,
+    databaseUrl: where.databaseUrl,
+    embedded: where.embedded,
+  });
+  try {
+    const ids = targets.map((t) => t.id);
+    const count = async (query: ReturnType<typeof sql>) =>
+      Number(rowsOf<{ n: number | string }>(await database.db.execute(query))[0]!.n);
+    return (
+      (await count(
+        sql`select count(*) as n from ${answers} where ${inArray(answers.questionId, ids)}`,
+      )) + (await count(sql`select count(*) as n from ${answerInbox}`))
+    );
+  } finally {
+    await database.close();
+  }
 }
 
 /** SIGKILL to the embedded PostgreSQL of `dataDir` (its backends exit when it dies). */
@@ -160,16 +216,24 @@ async function run(env: Record<string, string>, where: Where) {
   };
   const { tokens, targets } = await prepare(where, jwtSecret);
   const port = await freePort();
-  const fullEnv = { ...env, ...secrets, SEED_SAMPLE_CONTENT: 'false', ANALYTICS: 'off' };
+  const fullEnv = {
+    ...env,
+    ...secrets,
+    SEED_SAMPLE_CONTENT: 'false',
+    ANALYTICS: 'off',
+    // The mixer writes whatever waits on each pass, so kills land while it writes too.
+    MIX_MAX_WAIT_SECONDS: '0',
+  };
 
   const acked: Array<{ member: number; target: number }> = [];
   let next = 0;
   let refused = 0;
   let failed = 0;
   let kills = 0;
-  const stopAt = Date.now() + SECONDS * 1000;
   let child = start(fullEnv, port);
   await healthy(port, child);
+  const credentials = await obtainAll(port, tokens, targets);
+  const stopAt = Date.now() + SECONDS * 1000;
 
   const writer = async () => {
     while (Date.now() < stopAt) {
@@ -177,17 +241,8 @@ async function run(env: Record<string, string>, where: Where) {
       const member = n % tokens.length;
       const target = Math.floor(n / tokens.length) % targets.length;
       if (n >= tokens.length * targets.length) return;
-      const t = targets[target]!;
       try {
-        const res = await fetch(`http://127.0.0.1:${port}/api/v1/questions/${t.qid}/answer/`, {
-          method: 'POST',
-          headers: {
-            'content-type': 'application/json',
-            authorization: `Bearer ${tokens[member]}`,
-          },
-          body: JSON.stringify({ choice: t.choice }),
-          signal: AbortSignal.timeout(5000),
-        });
+        const res = await sendAnswer(port, credentials, targets, member, target, 5000);
         if (res.status === 201 || res.status === 200) acked.push({ member, target });
         else refused++;
         await res.arrayBuffer();
@@ -215,8 +270,13 @@ async function run(env: Record<string, string>, where: Where) {
   await stopProcess(child, 'SIGKILL');
   child = start(fullEnv, port);
   await healthy(port, child);
-  const { lost, duplicated } = await readBack(port, tokens, targets, acked);
+  const lost = await readBack(port, credentials, targets, acked);
   await stopProcess(child, 'SIGTERM');
+  // Sent at most once each: the acknowledged, those cut off by a kill, and the lost sent again.
+  const duplicated = Math.max(
+    0,
+    (await storedOrWaiting(where, targets)) - (acked.length + failed + lost),
+  );
   return { seconds: SECONDS, acked: acked.length, refused, failed, kills, lost, duplicated };
 }
 
@@ -312,8 +372,10 @@ describe('PostgreSQL restarted under load', () => {
       try {
         const { tokens, targets } = await prepare({ databaseUrl: first.url }, jwtSecret);
         await healthy(port, child);
+        const credentials = await obtainAll(port, tokens, targets);
         const seen: Array<{ at: number; status: number; ms: number }> = [];
         const acked: Array<{ member: number; target: number }> = [];
+        const mayBeStored = new Set<string>();
         let next = 0;
         const began = Date.now();
         const stopAt = began + 24_000;
@@ -322,28 +384,18 @@ describe('PostgreSQL restarted under load', () => {
             const n = next++;
             const member = n % tokens.length;
             const target = Math.floor(n / tokens.length) % targets.length;
-            const t = targets[target]!;
             const sent = Date.now();
             let status = 0;
             try {
-              const res = await fetch(
-                `http://127.0.0.1:${port}/api/v1/questions/${t.qid}/answer/`,
-                {
-                  method: 'POST',
-                  headers: {
-                    'content-type': 'application/json',
-                    authorization: `Bearer ${tokens[member]}`,
-                  },
-                  body: JSON.stringify({ choice: t.choice }),
-                  signal: AbortSignal.timeout(10_000),
-                },
-              );
+              const res = await sendAnswer(port, credentials, targets, member, target, 10_000);
               status = res.status;
               await res.arrayBuffer();
             } catch {
               status = -1;
             }
             seen.push({ at: sent, status, ms: Date.now() - sent });
+            // Refused while the database was down: nothing stored. Else it may be.
+            if (status !== 503) mayBeStored.add(`${member} ${target}`);
             if (status === 200 || status === 201) acked.push({ member, target });
             if (status !== 201 && status !== 200) await new Promise((r) => setTimeout(r, 20));
           }
@@ -372,7 +424,16 @@ describe('PostgreSQL restarted under load', () => {
         const slowest = Math.max(...down.map((s) => s.ms));
         const recovered = seen.find((s) => s.at >= upAt && (s.status === 201 || s.status === 200));
         const recoverySeconds = recovered ? (recovered.at - upAt) / 1000 : Infinity;
-        const { lost, duplicated } = await readBack(port, tokens, targets, acked);
+        // Past the last member the writers begin again: a second send is a replay, once.
+        const once = [
+          ...new Map(acked.map((a) => [`${a.member} ${a.target}`, a] as const)).values(),
+        ];
+        const lost = await readBack(port, credentials, targets, once);
+        await stopProcess(child, 'SIGTERM');
+        const duplicated = Math.max(
+          0,
+          (await storedOrWaiting({ databaseUrl: postgres!.url }, targets)) - mayBeStored.size,
+        );
         const result = {
           seconds: 24,
           downSeconds: 6,

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
-import { asc, eq } from 'drizzle-orm';
+import { asc, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../app.js';
 import type { Database } from '../db/client.js';
@@ -26,7 +26,9 @@ import {
   signUp,
   signupBody,
 } from '../test/accounts.js';
+import { credentialTag } from '../modules/credentials/credentials.service.js';
 import { createTestApp, testConfig, testSecrets } from '../test/app.js';
+import { memberDevice } from '../test/credentials.js';
 import { closeAll, createTestDatabase, engines } from '../test/database.js';
 import { type ApiField, type ApiRoute, apiRoutes } from '../test/openapi.js';
 import { lastCodeFor } from '../test/outbox.js';
@@ -70,11 +72,31 @@ interface Owner {
   spentPasswordToken: string;
   spentCodes: Array<{ otp: string; purpose: 'signup' | 'reset' }>;
   answered: Answered[];
+  /** B's device: B's credentials, one per survey, which answered and rated B's questions. */
+  device: Device;
+  /** Those credentials (B's answers are stored under respondents only they name). */
+  credentials: string[];
   liveTimings: string[];
   endedTimings: string[];
   /** Strings that must never reach anyone else: name -> value. */
   secrets: Array<[string, string]>;
 }
+
+type Device = ReturnType<typeof memberDevice>;
+
+/** The class B's and A's devices send with their answers. */
+const PROFILE = { gender: 'female', age_band: '25-34', country: 'US' } as const;
+
+/**
+ * The routes that take an answer credential and no session (decision 020, slice 5): every
+ * caller sends its own device's credential for the survey, never its session; a caller that
+ * has none (a visitor, an account under review, which is refused one) sends nothing, as a
+ * visitor does.
+ */
+const CREDENTIAL_ROUTES = new Set([
+  'POST /api/v1/questions/{qid}/answer/',
+  'POST /api/v1/questions/{qid}/rating/',
+]);
 
 /** One of B's values for an input, and what else must go with it to aim at B's thing. */
 interface Swap {
@@ -169,7 +191,8 @@ const NOT_IDS: Record<string, (q: Answered | undefined) => string | number | und
   // A's own panel and participant id: a completion is A's, whatever survey it names.
   'body panel': () => 'panel-a',
   'body pid': () => 'participant-a',
-  // A answers and rates with its session here; a credential is the device's own, never an id.
+  // A credential is the device's own, never an id: check() sends the caller's own on the
+  // answer and rating routes (and its device's profile with an answer), none elsewhere.
   'header candor-credential': () => undefined,
   'body profile': () => undefined,
   'body duration_ms': () => undefined,
@@ -240,23 +263,26 @@ const POLICY: Record<string, Policy> = {
   'GET /api/v1/user/export/': members(200),
   // A's own account, with a password that is not A's: refused, nothing erased.
   'POST /api/v1/user/delete/': members(400),
-  // B's question is public: A answers it for A (201), B's key replays nothing of B's; A who
-  // answered it too gets A's own answer back (200), with B's key as without.
+  // B's question is public: A answers it for A with A's credential (201), B's key replays
+  // nothing of B's; A who answered it too gets A's own answer back (200), with B's key as
+  // without. Without a credential (a visitor, an account under review): 401.
   'POST /api/v1/questions/{qid}/answer/': { ...members(201), answered: [200] },
   'GET /api/v1/questions/my-attempted-questions/': members(200),
   'GET /api/v1/user/mirror/': members(200),
-  // A never answered B's question: NOT_ANSWERED; B's answer does not make it A's. A who
-  // answered it rates A's own answer.
+  // A's credential never answered B's question: NOT_ANSWERED; B's answer does not make it A's.
+  // A who answered it rates A's own answer.
   'POST /api/v1/questions/{qid}/rating/': { ...members(409), answered: [200] },
   'POST /api/v1/questions/answer-time-start/': members(201),
   'POST /api/v1/questions/graph-time-start/': members(201),
   // B's timing ids, running or ended, name nothing for A.
   'PUT /api/v1/questions/answer-time-end/{id}': members(404),
   'PUT /api/v1/questions/graph-time-end/{id}': members(404),
-  // Results open after one's own answer: ANSWER_FIRST for A, whatever B answered; open for A
-  // who answered too. A visitor reads the published numbers (their answers are in the
-  // browser, which keeps the rule), the same for everyone.
-  'GET /api/v1/questions/{qid}/results/': { signedIn: [403], visitor: [200], answered: [200] },
+  // Results open after one's own answer: ANSWER_FIRST for A, whatever B answered. A who
+  // answered too did so with its credential, which names no account: the session's read stays
+  // ANSWER_FIRST (A's device reads without the session, as a visitor). A visitor reads the
+  // published numbers (their answers are in the browser, which keeps the rule), the same for
+  // everyone.
+  'GET /api/v1/questions/{qid}/results/': { signedIn: [403], visitor: [200] },
   // A's completion code for B's survey: NOT_ANSWERED until A answered every question of it,
   // then A's own code (B's answers make nothing A's).
   'POST /api/v1/surveys/{gid}/answers/panel-completion/': { ...members(409), answered: [409, 201] },
@@ -496,25 +522,22 @@ describe.each(engines)('every member route with another member’s ids, on %s', 
       { ...closedQs[1]!, answer: closedQs[1]!.choices[0]! },
       { ...openQs[0]!, answer: `B-private-text-${unique}`, key: `b-key-open-${unique}` },
     ];
+    // B's device answers and rates with its credentials, never the session.
+    const device = memberDevice(app, { token, profile: PROFILE });
     for (const a of answered) {
       const body = a.type === 'Closed' ? { choice: a.answer } : { text: a.answer };
-      const headers: Record<string, string> = a.key ? { 'idempotency-key': a.key } : {};
-      expectStatus(
-        await post(app, `/api/v1/questions/${a.qid}/answer/`, body, { token, headers }),
-        201,
-        'answer',
-      );
+      expectStatus(await device.answer(a.qid, body, a.key ? { key: a.key } : {}), 201, 'answer');
     }
     for (const [a, score] of [
       [answered[0]!, 7],
       [answered[2]!, 2],
     ] as const) {
-      expectStatus(
-        await post(app, `/api/v1/questions/${a.qid}/rating/`, { score }, { token }),
-        200,
-        'rating',
-      );
+      expectStatus(await device.rate(a.qid, score), 200, 'rating');
     }
+    await app.credentials.mix(true);
+    const credentials = await Promise.all(
+      [...new Set(answered.map((a) => a.gid))].map((gid) => device.credentialFor(gid)),
+    );
     const startTiming = async (kind: 'answer' | 'graph', qid: string) =>
       json<{ id: string }>(
         expectStatus(
@@ -563,9 +586,12 @@ describe.each(engines)('every member route with another member’s ids, on %s', 
         { otp: resetCode, purpose: 'reset' },
       ],
       answered,
+      device,
+      credentials,
       liveTimings,
       endedTimings,
       secrets: [
+        ...credentials.map((c): [string, string] => ['answer credential', c]),
         ['uuid', uuid],
         ['phone number', phone],
         ['national number', phone.slice(2)],
@@ -584,12 +610,15 @@ describe.each(engines)('every member route with another member’s ids, on %s', 
   }
 
   /**
-   * Everything B owns, read from the rows (account, sessions, respondent, answers, ratings,
-   * timings, code challenges) and through B's own export and answer list. `codes` apart: the
-   * reset flow may change them (Policy.textsB).
+   * Everything B owns, read from the rows (account, sessions, respondents: the account's, if
+   * any, and those of B's credentials, their answers, ratings and timings, code challenges)
+   * and through B's own export and answer list. What waits in the inbox is mixed first, so a
+   * change made through B's credential shows. `codes` apart: the reset flow may change them
+   * (Policy.textsB).
    */
   async function snapshot(owner: Owner): Promise<{ codes: string; rest: string }> {
     const db = app.db;
+    await app.credentials.mix(true);
     const [user] = await db.select().from(users).where(eq(users.uuid, owner.uuid));
     const sessions = await db
       .select()
@@ -601,26 +630,33 @@ describe.each(engines)('every member route with another member’s ids, on %s', 
       .from(otpChallenges)
       .where(eq(otpChallenges.phoneE164, owner.phone))
       .orderBy(asc(otpChallenges.id));
-    const [respondent] = await db
+    const pseudonyms = [
+      owner.pseudonym,
+      ...owner.credentials.map((c) => credentialTag(Buffer.from(c.split('.')[0]!, 'base64url'))),
+    ];
+    const respondent = await db
       .select()
       .from(respondents)
-      .where(eq(respondents.pseudonym, owner.pseudonym));
-    const rid = respondent!.id;
+      .where(inArray(respondents.pseudonym, pseudonyms))
+      .orderBy(asc(respondents.id));
+    // B's credentials answered: their respondents exist (the account's need not).
+    expect(respondent.length).toBeGreaterThanOrEqual(owner.credentials.length);
+    const rids = respondent.map((r) => r.id);
     const own = {
       answers: await db
         .select()
         .from(answers)
-        .where(eq(answers.respondentId, rid))
+        .where(inArray(answers.respondentId, rids))
         .orderBy(asc(answers.id)),
       ratings: await db
         .select()
         .from(ratings)
-        .where(eq(ratings.respondentId, rid))
-        .orderBy(asc(ratings.questionId)),
+        .where(inArray(ratings.respondentId, rids))
+        .orderBy(asc(ratings.respondentId), asc(ratings.questionId)),
       timings: await db
         .select()
         .from(timings)
-        .where(eq(timings.respondentId, rid))
+        .where(inArray(timings.respondentId, rids))
         .orderBy(asc(timings.id)),
     };
     const token = owner.access;
@@ -638,22 +674,26 @@ describe.each(engines)('every member route with another member’s ids, on %s', 
     };
   }
 
-  /** A answers each of B's questions with what the cases send (never B's answer) and rates it. */
-  async function answerAndRate(token: string, owner: Owner) {
+  /**
+   * A's device answers each of B's questions with what the cases send (never B's answer) and
+   * rates it, with A's credentials.
+   */
+  async function answerAndRate(device: Device, owner: Owner) {
     for (const q of owner.answered) {
       const choice = NOT_IDS['body choice']!(q);
       const text = NOT_IDS['body text']!(q);
       const body = choice !== undefined ? { choice } : { text };
-      expectStatus(
-        await post(app, `/api/v1/questions/${q.qid}/answer/`, body, { token }),
-        201,
-        'A answers',
-      );
-      expectStatus(
-        await post(app, `/api/v1/questions/${q.qid}/rating/`, { score: 5 }, { token }),
-        200,
-        'A rates',
-      );
+      expectStatus(await device.answer(q.qid, body), 201, 'A answers');
+      expectStatus(await device.rate(q.qid, 5), 200, 'A rates');
+    }
+  }
+
+  /** The caller's credential for the survey of `qid` (B's public question), if it gets one. */
+  async function credentialOf(device: Device, qid: string): Promise<string | undefined> {
+    try {
+      return await device.credentialOf(qid);
+    } catch {
+      return undefined; // refused (an account under review): its device holds none
     }
   }
 
@@ -674,12 +714,29 @@ describe.each(engines)('every member route with another member’s ids, on %s', 
                 status: who === 'under_review' ? 'under_review' : 'active',
               })
             ).token;
-    if (who === 'answered') await answerAndRate(token!, owner);
+    const device =
+      who === 'owner'
+        ? owner.device
+        : token
+          ? memberDevice(app, { token, profile: PROFILE })
+          : undefined;
+    if (who === 'answered') await answerAndRate(device!, owner);
     const before = latest.get(owner) ?? (await snapshot(owner));
     const req = requestOf(c, owner);
+    // The answer and rating routes take the caller's own credential and no session.
+    const byCredential = CREDENTIAL_ROUTES.has(key(c.route));
+    let credential: string | undefined;
+    if (byCredential) {
+      const qid = owner.answered.find((a) => req.url.includes(`/questions/${a.qid}/`))?.qid;
+      if (!qid) throw new Error(`${req.url}: which of B's questions?`);
+      credential = device ? await credentialOf(device, qid) : undefined;
+      if (credential && req.method === 'POST' && req.url.endsWith('/answer/')) {
+        req.body = { ...req.body, profile: PROFILE };
+      }
+    }
     const res = await send(app, req.method, req.url, req.body, {
-      ...(token ? { token } : {}),
-      headers: req.headers,
+      ...(token && !byCredential ? { token } : {}),
+      headers: { ...req.headers, ...(credential ? { 'candor-credential': credential } : {}) },
       ip: freshIp(),
     });
     const after = await snapshot(owner);
@@ -691,7 +748,7 @@ describe.each(engines)('every member route with another member’s ids, on %s', 
     const wrong: string[] = [];
     if (res.statusCode >= 500) wrong.push(`5xx: ${what}`);
     const expected =
-      who === 'visitor'
+      who === 'visitor' || (byCredential && !credential)
         ? policy.visitor
         : who === 'answered'
           ? (policy.answered ?? policy.signedIn)
@@ -770,18 +827,22 @@ describe.each(engines)('every member route with another member’s ids, on %s', 
     for (const c of casesFor(routes, owner)) flagged.push(...(await check(c, 'owner', owner)));
     const flags = (kind: string, route: string) =>
       flagged.some((f) => f.startsWith(kind) && f.includes(route));
-    // Reads: B's own views show B's number, uuid and answers; B's key replays B's answer.
+    // Reads: B's own views show B's number and uuid. B's account lists none of B's answers:
+    // they carry no account (decision 020).
     expect(flags("shows B's", '/api/v1/user/detail/')).toBe(true);
     expect(flags("shows B's", '/api/v1/user/export/')).toBe(true);
-    expect(flags("shows B's", '/api/v1/questions/my-attempted-questions/')).toBe(true);
-    expect(flags("shows B's", '/answer/ {"choice"')).toBe(true);
-    // Writes: B's rating changes, B's running timings end.
+    const listed = await get(app, '/api/v1/questions/my-attempted-questions/', {
+      token: owner.access,
+    });
+    expect(json<{ count: number }>(listed).count).toBe(0);
+    // Writes: B's rating (through B's credential, once mixed) changes.
     expect(flags('changed B', '/rating/')).toBe(true);
-    expect(flags('changed B', '-time-end/')).toBe(true);
-    // Off the policy: B may rate, end its timings and read results.
+    // Off the policy: B's credential answered B's questions already (another answer: 409, B's
+    // key with it too, never a replay of B's answer in place of a refusal); B may rate and end
+    // its timings.
+    expect(flags('not 201', '/answer/')).toBe(true);
     expect(flags('not 409', '/rating/')).toBe(true);
     expect(flags('not 404', '-time-end/')).toBe(true);
-    expect(flags('not 403', '/results/')).toBe(true);
   });
 
   // Found by this file: the fifth wrong code said "Too many wrong codes" only where a live

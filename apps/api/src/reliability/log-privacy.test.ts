@@ -6,15 +6,18 @@ import type { Database } from '../db/client.js';
 import { seedSampleContent } from '../db/seed/seed.js';
 import { createMember, get, json, post, send, signUp, signupBody } from '../test/accounts.js';
 import { createTestApp } from '../test/app.js';
+import { memberDevice } from '../test/credentials.js';
 import { closeAll, createTestDatabase } from '../test/database.js';
 import { lastCodeFor } from '../test/outbox.js';
 
 // Canaries: a phone number, a password, a texted code, an answer and the tokens of one person,
-// used through signup, login (right and wrong), refresh, answers, errors and erasure. The server's
+// used through signup, login (right and wrong), refresh, credentials, answers and ratings redeemed
+// with them, errors and erasure. The server's
 // log, at its most talkative, must hold none of them.
 const PHONE = '+12025550147';
 const PASSWORD = 'canary zebra lantern 4417';
 const ANSWER = 'CANARY-ANSWER my secret is umbrella';
+const SOME_PROFILE = { gender: 'female', age_band: '25-34', country: 'US' } as const;
 
 describe('what the log never holds', () => {
   let database: Database;
@@ -73,12 +76,18 @@ describe('what the log never holds', () => {
     const open = all.find((q) => q.type === 'Open')!;
     const closed = all.find((q) => q.type === 'Closed')!;
     const call = { token: access, ip };
-    expect(
-      (await post(app, `/api/v1/questions/${open.qid}/answer/`, { text: ANSWER }, call)).statusCode,
-    ).toBe(201);
-    await post(app, `/api/v1/questions/${closed.qid}/answer/`, { choice: closed.choices[0] }, call);
-    await post(app, `/api/v1/questions/${closed.qid}/answer/`, { choice: ANSWER }, call);
-    await post(app, `/api/v1/questions/${open.qid}/answer/`, { text: ANSWER, extra: 1 }, call);
+    // Answered as the device does: with the survey's credential from the same address, no session.
+    const device = memberDevice(app, { ...call, profile: SOME_PROFILE });
+    expect((await device.answer(open.qid, { text: ANSWER })).statusCode).toBe(201);
+    await device.answer(closed.qid, { choice: closed.choices[0] });
+    await device.answer(closed.qid, { choice: ANSWER });
+    await device.answer(open.qid, { text: ANSWER, extra: 1 });
+    expect((await device.rate(open.qid, 7)).statusCode).toBe(200);
+    await app.credentials.mix(true);
+    const credentials = [
+      await device.credentialOf(open.qid),
+      await device.credentialOf(closed.qid),
+    ];
     await get(app, '/api/v1/user/export/', call);
     // The timing of an answer: its id tags the member across requests.
     const timing = json<{ id: string }>(
@@ -114,6 +123,11 @@ describe('what the log never holds', () => {
       ['first access token', tokens.access],
       ['client address', ip],
       ['timing id', timing],
+      ...credentials.flatMap((c) => [
+        ['credential', c] as const,
+        ['credential message', c.split('.')[0]!] as const,
+        ['credential signature', c.split('.')[1]!] as const,
+      ]),
     ] as const) {
       expect(log.includes(secret), `the log holds the ${what}`).toBe(false);
     }

@@ -12,8 +12,13 @@ export { blindForTest };
  * What a member's device does for survey `gid`: fetches its key without a session, blinds,
  * asks for the signature with the member's token and finalizes it into a `Candor-Credential`.
  */
-export async function obtainCredential(app: App, token: string, gid: string): Promise<string> {
-  const keyRes = await get(app, `/api/v1/surveys/${gid}/credential-key/`);
+export async function obtainCredential(
+  app: App,
+  token: string,
+  gid: string,
+  opts: { ip?: string } = {},
+): Promise<string> {
+  const keyRes = await get(app, `/api/v1/surveys/${gid}/credential-key/`, opts);
   if (keyRes.statusCode !== 200) throw new Error(`key: ${keyRes.statusCode} ${keyRes.body}`);
   const key = json<CredentialKey>(keyRes);
   const device = await blindForTest(Buffer.from(key.public_key, 'base64url'));
@@ -21,7 +26,7 @@ export async function obtainCredential(app: App, token: string, gid: string): Pr
     app,
     '/api/v1/credentials/',
     { requests: [{ gid, blinded_msg: device.blindedMsg.toString('base64url') }] },
-    { token },
+    { token, ...opts },
   );
   const body = json<CredentialResponse>(res);
   if (res.statusCode !== 200 || body.credentials.length !== 1) {
@@ -36,7 +41,7 @@ export function redeem(
   qid: string,
   credential: string,
   body: Record<string, unknown>,
-  opts: { key?: string; profile?: AnswerProfile | null } = {},
+  opts: { key?: string; profile?: AnswerProfile | null; ip?: string } = {},
 ) {
   const profile =
     opts.profile === null
@@ -51,6 +56,7 @@ export function redeem(
         'candor-credential': credential,
         ...(opts.key ? { 'idempotency-key': opts.key } : {}),
       },
+      ...(opts.ip ? { ip: opts.ip } : {}),
     },
   );
 }
@@ -107,7 +113,11 @@ export async function releasedSurveys(db: Db): Promise<ReleasedSurvey[]> {
  * with the session, carrying the member's class. Answers wait in the inbox until a mix:
  * `answerNow` forces one, so what follows reads them counted, as after the mixer's next pass.
  */
-export function memberDevice(app: App, member: { token: string; profile?: AnswerProfile | null }) {
+export function memberDevice(
+  app: App,
+  member: { token: string; profile?: AnswerProfile | null; ip?: string },
+) {
+  const from = member.ip ? { ip: member.ip } : {};
   const held = new Map<string, Promise<string>>();
   const gidOf = async (qid: string): Promise<string> => {
     const [row] = await app.db
@@ -121,7 +131,7 @@ export function memberDevice(app: App, member: { token: string; profile?: Answer
   const credentialFor = (gid: string): Promise<string> => {
     let credential = held.get(gid);
     if (!credential) {
-      credential = obtainCredential(app, member.token, gid);
+      credential = obtainCredential(app, member.token, gid, from);
       // A refusal (under review, suspended) is asked again next time, as the device does.
       credential.catch(() => held.delete(gid));
       held.set(gid, credential);
@@ -137,6 +147,7 @@ export function memberDevice(app: App, member: { token: string; profile?: Answer
     async answer(qid: string, body: Record<string, unknown>, opts: { key?: string } = {}) {
       return redeem(app, qid, await device.credentialOf(qid), body, {
         ...opts,
+        ...from,
         profile: member.profile ?? null,
       });
     },
@@ -160,9 +171,74 @@ export function memberDevice(app: App, member: { token: string; profile?: Answer
         app,
         `/api/v1/questions/${qid}/rating/`,
         { score },
-        { headers: { 'candor-credential': await device.credentialOf(qid) } },
+        { headers: { 'candor-credential': await device.credentialOf(qid) }, ...from },
       );
     },
   };
   return device;
+}
+
+/** The default class a device sends with its answers when the caller gives none. */
+const SOME_PROFILE: AnswerProfile = { gender: 'female', age_band: '25-34', country: 'US' };
+
+/**
+ * `obtainCredential` over HTTP, for tests and benches that talk to real server processes: the
+ * keys of `gids` fetched without a session, one `POST /api/v1/credentials/` with the member's
+ * token for all of them (as the device asks at login), each signature finalized. Throws on any
+ * refusal (an account under review or suspended is refused: 403).
+ */
+export async function obtainCredentialsOverHttp(
+  origin: string,
+  token: string,
+  gids: string[],
+): Promise<Map<string, string>> {
+  const devices = await Promise.all(
+    gids.map(async (gid) => {
+      const keyRes = await fetch(`${origin}/api/v1/surveys/${gid}/credential-key/`);
+      if (keyRes.status !== 200) throw new Error(`key: ${keyRes.status} ${await keyRes.text()}`);
+      const key = (await keyRes.json()) as CredentialKey;
+      return blindForTest(Buffer.from(key.public_key, 'base64url'));
+    }),
+  );
+  const res = await fetch(`${origin}/api/v1/credentials/`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      requests: gids.map((gid, i) => ({
+        gid,
+        blinded_msg: devices[i]!.blindedMsg.toString('base64url'),
+      })),
+    }),
+  });
+  const text = await res.text();
+  if (res.status !== 200) throw new Error(`issue: ${res.status} ${text}`);
+  const body = JSON.parse(text) as CredentialResponse;
+  if (body.credentials.length !== gids.length) throw new Error(`issue: ${text}`);
+  const held = new Map<string, string>();
+  for (const c of body.credentials) {
+    const i = gids.indexOf(c.gid);
+    if (i < 0) throw new Error(`issue: unexpected ${c.gid}`);
+    held.set(c.gid, await devices[i]!.finalize(Buffer.from(c.blind_sig, 'base64url')));
+  }
+  return held;
+}
+
+/** `redeem` over HTTP: an answer with the credential and no session (`Response` unread). */
+export function redeemOverHttp(
+  origin: string,
+  qid: string,
+  credential: string,
+  body: Record<string, unknown>,
+  opts: { key?: string; profile?: AnswerProfile; signal?: AbortSignal } = {},
+): Promise<Response> {
+  return fetch(`${origin}/api/v1/questions/${qid}/answer/`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      'candor-credential': credential,
+      ...(opts.key ? { 'idempotency-key': opts.key } : {}),
+    },
+    body: JSON.stringify({ ...body, profile: opts.profile ?? SOME_PROFILE }),
+    ...(opts.signal ? { signal: opts.signal } : {}),
+  });
 }
