@@ -60,8 +60,31 @@ describe('one decision per screen', () => {
           expect(line!.y + line!.height).toBeLessThanOrEqual(bar!.y + 0.5);
         }
         expect(await inView(page, wayOn(page)), `way on after question ${i + 1}`).toBe(true);
+        const unfold = page.getByRole('button', { name: /^See all \d+ answers$/ });
+        if (q.type === 'Closed') {
+          // The own bar is in view too; on a phone the other answers are a tap away.
+          const own = page.locator('.chart--bars .bars__row--mine');
+          expect(await inView(page, own), `own bar of question ${i + 1}`).toBe(true);
+          if (size === 'desktop') expect(await unfold.isVisible()).toBe(false);
+        }
         if (await page.getByRole('radiogroup').isVisible()) rated++;
         if (i === 0) await screenshot(page, `one-decision-v1-${size}`, { fullPage: false });
+        if (i === 0 && size === 'phone') {
+          const rows = page.locator('.chart--bars .bars__row');
+          const all = await rows.count();
+          expect(await unfold.isVisible()).toBe(true);
+          expect(await inView(page, unfold)).toBe(true);
+          await expect(unfold.getAttribute('aria-expanded')).resolves.toBe('false');
+          await expect(unfold.textContent()).resolves.toBe(`See all ${all} answers`);
+          const shown = async () =>
+            (await rows.evaluateAll((els) => els.filter((el) => el.checkVisibility()))).length;
+          expect(await shown()).toBeLessThan(all);
+          await unfold.click();
+          expect(await shown()).toBe(all);
+          const fewer = page.getByRole('button', { name: 'Show fewer answers' });
+          await expect(fewer.getAttribute('aria-expanded')).resolves.toBe('true');
+          await screenshot(page, 'one-decision-unfolded-phone');
+        }
         if (q.type === 'Open') {
           await screenshot(page, `one-decision-open-${size}`, { fullPage: false });
         }

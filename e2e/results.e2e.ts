@@ -96,6 +96,9 @@ describe('results, mirror and my data in Chromium', () => {
       .evaluateAll((els) => els.map((el) => parseFloat((el as HTMLElement).style.width)));
     expect(Math.abs(widths.reduce((a, b) => a + b, 0) - 100)).toBeLessThan(0.5);
     await page.getByText(/^[\d,]+ verified people$/).waitFor();
+    // On a phone the reveal shows the own bar and the lead; every answer is a tap away.
+    await page.getByRole('button', { name: /^See all \d+ answers$/ }).click();
+    await expect(overallBars.last().isVisible()).resolves.toBe(true);
     await screenshot(page, 'results-graph-phone');
 
     // By gender: every group named for people, each either with its bars or said hidden.

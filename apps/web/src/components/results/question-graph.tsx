@@ -121,6 +121,8 @@ interface BarRow {
   mine: boolean;
   /** The left-blank row: drawn last and quieter, so the bars add up to everyone counted. */
   blank?: boolean;
+  /** The largest answer other than the person's own: the headline names it. */
+  lead?: boolean;
 }
 
 /** The CSS of a share's 95% interval over its track: from its low end to its high end. */
@@ -153,7 +155,7 @@ function Bars({
         return (
           <li
             key={r.label}
-            className={`bars__row${r.mine ? ' bars__row--mine' : ''}${r.blank ? ' bars__row--blank' : ''}`}
+            className={`bars__row${r.mine ? ' bars__row--mine' : ''}${r.blank ? ' bars__row--blank' : ''}${r.lead ? ' bars__row--lead' : ''}`}
           >
             <span className="bars__label">
               {r.label}
@@ -182,6 +184,16 @@ function Bars({
       })}
     </ul>
   );
+}
+
+/** Marks the largest answer other than the person's own (not left blank) as the lead. */
+function withLead(rows: BarRow[]): BarRow[] {
+  let lead: BarRow | undefined;
+  for (const r of rows) {
+    if (r.mine || r.blank || r.percent === null) continue;
+    if (!lead || r.percent > lead.percent!) lead = r;
+  }
+  return rows.map((r) => (r === lead ? { ...r, lead: true } : r));
 }
 
 /** The bars of a row of results: its answers in order, then left blank. */
@@ -239,6 +251,12 @@ interface Props {
   mineState?: MineState;
   /** Fetches the results broken down by one dimension, when the switcher asks for it. */
   breakdownQuery: BreakdownQuery;
+  /**
+   * On a phone's width, show the person's own bar and the leading one under the headline, and
+   * the other answers a tap away ("See all 6 answers"), so the reveal and the way on fit one
+   * screen (issue 30). Wider screens show every bar; the button is not drawn there.
+   */
+  foldOnPhone?: boolean;
   /**
    * Set where a page of several graphs explains their numbers once (`ReportNotes`): the graph
    * keeps its own margins and leaves out the general notes and the "counts at the next update"
@@ -602,10 +620,16 @@ export function QuestionGraph({
   breakdownQuery,
   notesOnPage = false,
   labelledBy,
+  foldOnPhone = false,
 }: Props) {
   const id = useId();
+  const barsId = useId();
   const [view, setView] = useState<View>('all');
-  const rows = barRowsOf(results.choices, mine);
+  const [unfolded, setUnfolded] = useState(false);
+  const rows = withLead(barRowsOf(results.choices, mine));
+  // Folded only where something is left out: the own bar and the lead are not every bar.
+  const foldable = foldOnPhone && rows.some((r) => r.mine) && rows.some((r) => !r.mine && !r.lead);
+  const folded = foldable && !unfolded;
   const headline = headlineOf(
     answered(results.choices).map((c) => ({
       label: c.choice,
@@ -660,10 +684,29 @@ export function QuestionGraph({
           ) : (
             <>
               {headline ? <p className="graph__headline">{headline}</p> : null}
-              <div className="chart chart--bars" aria-hidden="true">
+              <div
+                id={barsId}
+                className={`chart chart--bars${folded ? ' chart--folded' : ''}`}
+                aria-hidden="true"
+              >
                 <Bars rows={rows} note={note} size="large" />
               </div>
-              {roundingNote(rows) ? <p className="graph__rounding">{ROUNDED}</p> : null}
+              {foldable ? (
+                <button
+                  type="button"
+                  className="graph__unfold"
+                  aria-expanded={!folded}
+                  aria-controls={barsId}
+                  onClick={() => setUnfolded(folded)}
+                >
+                  {folded ? `See all ${rows.length} answers` : 'Show fewer answers'}
+                </button>
+              ) : null}
+              {roundingNote(rows) ? (
+                <p className={`graph__rounding${folded ? ' graph__rounding--folded' : ''}`}>
+                  {ROUNDED}
+                </p>
+              ) : null}
               {/* A table keeps its content's width: the hidden wrapper, not the table, is clipped. */}
               <div className="visually-hidden">
                 <table>

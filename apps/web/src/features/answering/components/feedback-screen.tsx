@@ -100,6 +100,7 @@ export function FeedbackScreen(props: Props) {
         results={results}
         mine={mine?.answer ?? null}
         breakdownQuery={memberBreakdown(question.qid)}
+        foldOnPhone
         mineState={
           // An answer that came back with its results is never in them yet.
           member && underReview
