@@ -115,7 +115,6 @@ async function prepare(database: Database, n: number, jwtSecret: string): Promis
   await db.execute(sql`analyze`);
   const results = createResultsService(createResultsRepository(db), {
     surveys: { findListed: async () => undefined, findQuestion: async () => undefined },
-    hasAnswered: async () => true,
     profileKey,
     refreshSeconds: 0,
   });

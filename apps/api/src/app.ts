@@ -31,10 +31,9 @@ import type { RateLimitStore } from './lib/rate-limit.js';
 import type { Secrets } from './lib/secrets.js';
 import { createTokenService } from './lib/tokens.js';
 import { answerModerationRoutes } from './modules/answers/answer-moderation.routes.js';
-import { createAnswered } from './modules/answers/answered.js';
 import { createAnswersRepository } from './modules/answers/answers.repository.js';
 import { answersRoutes } from './modules/answers/answers.routes.js';
-import { createAnswersService } from './modules/answers/answers.service.js';
+import { type AnswersService, createAnswersService } from './modules/answers/answers.service.js';
 import { createCredentialsRepository } from './modules/credentials/credentials.repository.js';
 import { credentialsRoutes } from './modules/credentials/credentials.routes.js';
 import {
@@ -121,6 +120,12 @@ declare module 'fastify' {
     results: ResultsService;
     /** Anonymous answer credentials: tests mix the inbox with `credentials.mix(true)`. */
     credentials: CredentialsService;
+    /**
+     * Answers as the logged-in member gave them before credentials (decision 020): no route
+     * takes them any more; tests write such old rows with `answers.submit` to test what still
+     * reads them (the mirror's copy, issuance's ALREADY_ANSWERED, exports).
+     */
+    answers: AnswersService;
     /** Whether this process runs the background work now (one process does at a time). */
     leading: () => boolean;
     /** Vacuums what an erasure deleted; tests wait for it with `settled()`. */
@@ -317,19 +322,14 @@ export async function buildApp({
     // The list says how many answered each survey: its first question's published number.
     respondentsOf: publishedRespondents(resultsRepository),
   });
-  // Results are shown to a member only after they answered, and answering replies with the
-  // results: "has answered?" is its own index (answers remember, results ask), built before
-  // both from the respondent ids, so neither service has to be bound late to the other.
   const respondentsRepository = createRespondentsRepository(database.db);
   const respondentIds = createRespondentIds(respondentsRepository, {
     pseudonymKey: derivePseudonymKey(secrets),
     profileKey: deriveProfileKey(secrets),
   });
   const answersRepository = createAnswersRepository(database.db, config.answerBatching);
-  const answered = createAnswered(answersRepository, respondentIds);
   const results = createResultsService(resultsRepository, {
     surveys,
-    hasAnswered: (uuid, questionId) => answered.hasAnswered(uuid, questionId),
     profileKey: deriveProfileKey(secrets),
     refreshSeconds: config.resultsRefreshSeconds,
     ...(noise ? { noise } : {}),
@@ -362,12 +362,12 @@ export async function buildApp({
     surveys,
     respondents: respondentIds,
     results,
-    answered,
     audit,
     timingKey: keys.timing,
     holdsCredential: (uuid, surveyId) => credentials.holdsCredential(uuid, surveyId),
     clock,
   });
+  app.decorate('answers', answers);
   const pageViews = createPageViewsService(createPageViewsRepository(database.db), {
     limits: app.rateLimits,
     ipKey: keys.ip,

@@ -10,6 +10,7 @@ export const statusOfCode: Record<ErrorCode, number> = {
   FORBIDDEN: 403,
   ANSWER_FIRST: 403,
   CREDENTIAL_INVALID: 403,
+  CREDENTIAL_REQUIRED: 401,
   NOT_FOUND: 404,
   ALREADY_ANSWERED: 409,
   SURVEY_CLOSED: 409,
@@ -41,6 +42,8 @@ const defaultDetail: Record<ErrorCode, string> = {
   INVALID_STATE: 'The survey is not in a state that allows this.',
   ANSWER_FIRST: 'Answer the question to see how everyone answered.',
   CREDENTIAL_INVALID: 'This answer credential is not valid for this survey.',
+  CREDENTIAL_REQUIRED:
+    "Answers and ratings are sent with the survey's anonymous credential (Candor-Credential), never with a session.",
   ANSWERS_WITHDRAWN:
     'The answers to this survey were withdrawn from this device: it takes no more of them.',
   CREDENTIAL_ISSUED:

@@ -96,6 +96,7 @@ const PROFILE = { gender: 'female', age_band: '25-34', country: 'US' } as const;
 const CREDENTIAL_ROUTES = new Set([
   'POST /api/v1/questions/{qid}/answer/',
   'POST /api/v1/questions/{qid}/rating/',
+  'POST /api/v1/surveys/{gid}/answers/panel-completion/',
 ]);
 
 /** One of B's values for an input, and what else must go with it to aim at B's thing. */
@@ -277,12 +278,10 @@ const POLICY: Record<string, Policy> = {
   // B's timing ids, running or ended, name nothing for A.
   'PUT /api/v1/questions/answer-time-end/{id}': members(404),
   'PUT /api/v1/questions/graph-time-end/{id}': members(404),
-  // Results open after one's own answer: ANSWER_FIRST for A, whatever B answered. A who
-  // answered too did so with its credential, which names no account: the session's read stays
-  // ANSWER_FIRST (A's device reads without the session, as a visitor). A visitor reads the
-  // published numbers (their answers are in the browser, which keeps the rule), the same for
-  // everyone.
-  'GET /api/v1/questions/{qid}/results/': { signedIn: [403], visitor: [200] },
+  // Published numbers, the same for every reader with a session or without: the server cannot
+  // tell who answered (answers carry no account), so the "after answering" rule is the
+  // browser's.
+  'GET /api/v1/questions/{qid}/results/': anyone(200),
   // A's completion code for B's survey: NOT_ANSWERED until A answered every question of it,
   // then A's own code (B's answers make nothing A's).
   'POST /api/v1/surveys/{gid}/answers/panel-completion/': { ...members(409), answered: [409, 201] },
@@ -727,8 +726,10 @@ describe.each(engines)('every member route with another member’s ids, on %s', 
     const byCredential = CREDENTIAL_ROUTES.has(key(c.route));
     let credential: string | undefined;
     if (byCredential) {
-      const qid = owner.answered.find((a) => req.url.includes(`/questions/${a.qid}/`))?.qid;
-      if (!qid) throw new Error(`${req.url}: which of B's questions?`);
+      const qid = owner.answered.find(
+        (a) => req.url.includes(`/questions/${a.qid}/`) || req.url.includes(`/surveys/${a.gid}/`),
+      )?.qid;
+      if (!qid) throw new Error(`${req.url}: which of B's questions or surveys?`);
       credential = device ? await credentialOf(device, qid) : undefined;
       if (credential && req.method === 'POST' && req.url.endsWith('/answer/')) {
         req.body = { ...req.body, profile: PROFILE };

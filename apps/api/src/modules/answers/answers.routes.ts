@@ -20,16 +20,16 @@ import { z } from 'zod';
 import { publicOrigin } from '../../lib/origin.js';
 import { QidParamsSchema, errorResponses } from '../../lib/route-schemas.js';
 import { sendJson, serializeOnce } from '../../lib/serialize.js';
-import { sessionOrCredential } from '../../lib/session-or-credential.js';
+import { credentialOnly } from '../../lib/credential-only.js';
 import type { CredentialsService } from '../credentials/credentials.service.js';
 import type { AnswersService } from './answers.service.js';
 
 // A timing id that names nothing is a 404 from the service, never a field error.
 const TimingParamsSchema = z.object({ id: z.string() });
-// Loose: the other headers (authorization, accept-encoding) stay on the request.
+// Loose: the other headers (accept-encoding) stay on the request.
 const AnswerHeadersSchema = z.looseObject({
   'idempotency-key': IdempotencyKeySchema.optional(),
-  [CREDENTIAL_HEADER]: CredentialHeaderSchema.optional(),
+  [CREDENTIAL_HEADER]: CredentialHeaderSchema,
 });
 const tags = ['answers'];
 const security = [{ bearerAuth: [] }];
@@ -75,19 +75,16 @@ export const answersRoutes: FastifyPluginAsyncZod<{
   service: AnswersService;
   credentials: CredentialsService;
 }> = async (app, { service, credentials }) => {
-  const sessionOrCredentialHook = sessionOrCredential(app);
-
   app.post(
     '/v1/questions/:qid/answer/',
     {
-      onRequest: sessionOrCredentialHook,
+      onRequest: credentialOnly,
       schema: {
         tags,
         summary:
-          'Answer a question once (a retry with the same answer or key replays it): with an ' +
-          'anonymous credential in `Candor-Credential` and no session, or (until the web app ' +
-          'moves to credentials) as the logged-in member',
-        security: [{}, ...security],
+          'Answer a question once (a retry with the same answer or key replays it): with the ' +
+          "survey's anonymous credential in `Candor-Credential` and no session",
+        security: [],
         params: QidParamsSchema,
         headers: AnswerHeadersSchema,
         body: AnswerRequestSchema,
@@ -95,20 +92,12 @@ export const answersRoutes: FastifyPluginAsyncZod<{
       },
     },
     async (request, reply) => {
-      const credential = request.headers[CREDENTIAL_HEADER];
-      const { status, body } = credential
-        ? await credentials.redeem(
-            request.params.qid,
-            credential,
-            request.body,
-            request.headers['idempotency-key'],
-          )
-        : await service.submit(
-            request.user!.uuid,
-            request.params.qid,
-            request.body,
-            request.headers['idempotency-key'],
-          );
+      const { status, body } = await credentials.redeem(
+        request.params.qid,
+        request.headers[CREDENTIAL_HEADER],
+        request.body,
+        request.headers['idempotency-key'],
+      );
       return sendJson(reply.status(status), answerJson(body));
     },
   );
@@ -150,25 +139,21 @@ export const answersRoutes: FastifyPluginAsyncZod<{
   app.post(
     '/v1/questions/:qid/rating/',
     {
-      onRequest: sessionOrCredentialHook,
+      onRequest: credentialOnly,
       schema: {
         tags,
         summary:
           'Rate how interesting an answered question was, 0 to 10 (again to change it): with ' +
-          'the credential that answered it and no session, or as the logged-in member',
-        security: [{}, ...security],
+          'the credential that answered it and no session',
+        security: [],
         params: QidParamsSchema,
-        headers: z.looseObject({ [CREDENTIAL_HEADER]: CredentialHeaderSchema.optional() }),
+        headers: z.looseObject({ [CREDENTIAL_HEADER]: CredentialHeaderSchema }),
         body: RatingRequestSchema,
         response: { 200: RatingResponseSchema, ...errors },
       },
     },
-    async (request) => {
-      const credential = request.headers[CREDENTIAL_HEADER];
-      return credential
-        ? credentials.rate(request.params.qid, credential, request.body.score)
-        : service.rate(request.user!.uuid, request.params.qid, request.body.score);
-    },
+    async (request) =>
+      credentials.rate(request.params.qid, request.headers[CREDENTIAL_HEADER], request.body.score),
   );
 
   await app.register(async (scope) => {

@@ -18,7 +18,6 @@ import type { Actor, AuditService } from '../audit/audit.service.js';
 import type { RespondentIds } from '../respondents/respondent-ids.js';
 import type { ResultsService } from '../results/results.service.js';
 import type { CatalogQuestion, SurveysService } from '../surveys/surveys.service.js';
-import type { Answered } from './answered.js';
 import type { AnswersRepository, StoredAnswer } from './answers.repository.js';
 import {
   type TimingKind,
@@ -73,8 +72,6 @@ export interface AnswersServiceDeps {
    */
   holdsCredential?: (uuid: string, surveyId: number) => Promise<boolean>;
   results: ResultsService;
-  /** Remembers each stored answer for the results' "answered first?" check. */
-  answered: Pick<Answered, 'remember'>;
   /** Moderation decisions are written to the audit log. */
   audit: Pick<AuditService, 'record'>;
   /** Keys.timing: signs the timing ids. */
@@ -176,7 +173,6 @@ export function createAnswersService(repo: AnswersRepository, deps: AnswersServi
         idempotencyKey: idempotencyKey ?? null,
       };
       if (await goneIfErased(uuid, repo.insertAnswer(values))) {
-        deps.answered.remember(respondentId, q.id);
         return { status: 201, body: await reply(q, values) };
       }
       const stored = await repo.findAnswer(respondentId, q.id);

@@ -10,7 +10,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { GidParamsSchema, errorResponses } from '../../lib/route-schemas.js';
-import { sessionOrCredential } from '../../lib/session-or-credential.js';
+import { credentialOnly } from '../../lib/credential-only.js';
 import type { PanelsService } from './panels.service.js';
 
 /** The respondent's completion code for a research panel, under the survey's answers. */
@@ -21,17 +21,16 @@ export const panelCompletionRoutes: FastifyPluginAsyncZod<{ service: PanelsServi
   app.post(
     '/v1/surveys/:gid/answers/panel-completion/',
     {
-      onRequest: sessionOrCredential(app),
+      onRequest: credentialOnly,
       schema: {
         tags: ['answers'],
         summary:
           'Complete the survey for a research panel: a signed completion code, issued once every ' +
           'question is answered (again for the same participant replays it): with the ' +
-          "survey's answer credential in `Candor-Credential` and no session, or as the " +
-          'logged-in member who answered the survey before credentials',
-        security: [{}, { bearerAuth: [] }],
+          "survey's answer credential in `Candor-Credential` and no session",
+        security: [],
         params: GidParamsSchema,
-        headers: z.looseObject({ [CREDENTIAL_HEADER]: CredentialHeaderSchema.optional() }),
+        headers: z.looseObject({ [CREDENTIAL_HEADER]: CredentialHeaderSchema }),
         body: PanelCompletionRequestSchema,
         response: {
           200: PanelCompletionSchema,
@@ -41,9 +40,8 @@ export const panelCompletionRoutes: FastifyPluginAsyncZod<{ service: PanelsServi
       },
     },
     async (request, reply) => {
-      const credential = request.headers[CREDENTIAL_HEADER];
       const { status, body } = await service.complete(
-        credential ? { credential } : { uuid: request.user!.uuid },
+        { credential: request.headers[CREDENTIAL_HEADER] },
         request.params.gid,
         request.body,
       );

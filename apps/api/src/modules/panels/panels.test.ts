@@ -13,7 +13,7 @@ import { choices, panelCompletions, questions, surveys } from '../../db/schema.j
 import { seedSampleContent } from '../../db/seed/seed.js';
 import { createMember, get, json, post } from '../../test/accounts.js';
 import { createTestApp } from '../../test/app.js';
-import { obtainCredential, redeem } from '../../test/credentials.js';
+import { memberDevice, obtainCredential, redeem } from '../../test/credentials.js';
 import { closeAll, createTestDatabase, engines } from '../../test/database.js';
 import { credentialTag } from '../credentials/credentials.service.js';
 
@@ -45,21 +45,37 @@ describe.each(engines)('panel completion codes on %s', (engine) => {
   const completionUrl = (g = gid) => `/api/v1/surveys/${g}/answers/panel-completion/`;
   const checkUrl = (g = gid) => `/api/v1/admin/surveys/${g}/panel-completions/check/`;
 
-  async function answer(token: string, upTo = asked.length) {
+  type Member = Awaited<ReturnType<typeof createMember>> & {
+    device: ReturnType<typeof memberDevice>;
+  };
+
+  /** A member and their device, which answers with the survey's credential. */
+  async function newMember(): Promise<Member> {
+    const member = await createMember(app);
+    return { ...member, device: memberDevice(app, member) };
+  }
+
+  async function answer(member: Member, upTo = asked.length) {
     for (const q of asked.slice(0, upTo)) {
-      const res = await post(app, `/api/v1/questions/${q.qid}/answer/`, q.body, { token });
+      const res = await member.device.answer(q.qid, q.body);
       expect(res.statusCode, res.body).toBeLessThan(300);
     }
   }
 
   async function completedMember() {
-    const member = await createMember(app);
-    await answer(member.token);
+    const member = await newMember();
+    await answer(member);
     return member;
   }
 
-  const complete = (token: string, panel: string, pid: string, g = gid) =>
-    post(app, completionUrl(g), { panel, pid }, { token });
+  /** The completion as the member's device asks it: with the survey's credential, no session. */
+  const complete = async (member: Member, panel: string, pid: string, g = gid) =>
+    post(
+      app,
+      completionUrl(g),
+      { panel, pid },
+      { headers: { 'candor-credential': await member.device.credentialFor(gid) } },
+    );
 
   async function check(panel: string, pid: string, code: string, g = gid) {
     const res = await post(app, checkUrl(g), { panel, pid, code }, { token: admin.token });
@@ -107,28 +123,31 @@ describe.each(engines)('panel completion codes on %s', (engine) => {
   it('refuses visitors, invalid input and unknown surveys', async () => {
     expect((await post(app, completionUrl(), { panel: 'p', pid: '1' })).statusCode).toBe(401);
     const member = await completedMember();
-    const bad = await post(app, completionUrl(), { panel: '', pid: 'a\nb' }, member);
+    // The session alone completes nothing: the credential is what answered.
+    const bySession = await post(app, completionUrl(), { panel: 'p', pid: '1' }, member);
+    expect([bySession.statusCode, json(bySession).code]).toEqual([401, 'CREDENTIAL_REQUIRED']);
+    const bad = await complete(member, '', 'a\nb');
     expect(bad.statusCode).toBe(400);
     expect(Object.keys(json(bad)).sort()).toEqual(['panel', 'pid']);
-    expect((await complete(member.token, 'p', '1', crypto.randomUUID())).statusCode).toBe(404);
-    expect((await complete(member.token, 'p', '1', 'not-a-uuid')).statusCode).toBe(404);
+    expect((await complete(member, 'p', '1', crypto.randomUUID())).statusCode).toBe(404);
+    expect((await complete(member, 'p', '1', 'not-a-uuid')).statusCode).toBe(404);
     expect(await rows()).toHaveLength(0);
   });
 
   it('issues a code only once every answer of the survey is stored', async () => {
-    const member = await createMember(app);
-    // Nothing answered (no respondent yet), then all but the last question.
+    const member = await newMember();
+    // Nothing answered (no receipt yet), then all but the last question.
     for (const upTo of [0, asked.length - 1]) {
-      await answer(member.token, upTo);
-      const early = await complete(member.token, 'acme', 'early-1');
+      await answer(member, upTo);
+      const early = await complete(member, 'acme', 'early-1');
       expect(early.statusCode).toBe(409);
       expect(json(early).code).toBe('NOT_ANSWERED');
       expect(JSON.stringify(json(early))).not.toMatch(/[A-Z2-9]{12}/);
     }
     expect(await rows()).toHaveLength(0);
 
-    await answer(member.token);
-    const done = await complete(member.token, 'acme', 'early-1');
+    await answer(member);
+    const done = await complete(member, 'acme', 'early-1');
     expect(done.statusCode).toBe(201);
     const completion = PanelCompletionSchema.parse(json(done));
     expect(completion).toMatchObject({ gid, panel: 'acme' });
@@ -138,7 +157,7 @@ describe.each(engines)('panel completion codes on %s', (engine) => {
 
   it('rejects forged codes: the old browser code, other keys, other participants, guesses', async () => {
     const member = await completedMember();
-    const issued = PanelCompletionSchema.parse(json(await complete(member.token, 'acme', 'p-42')));
+    const issued = PanelCompletionSchema.parse(json(await complete(member, 'acme', 'p-42')));
 
     // Anyone could compute the old code from the link's public values: it no longer passes.
     expect((await check('acme', 'p-42', browserCode(gid, 'acme', 'p-42'))).valid).toBe(false);
@@ -174,7 +193,7 @@ describe.each(engines)('panel completion codes on %s', (engine) => {
     const member = await completedMember();
     // 20 identical requests at once: one completion, one code, replayed to the rest.
     const same = await Promise.all(
-      Array.from({ length: 20 }, () => complete(member.token, 'burst', 'b-1')),
+      Array.from({ length: 20 }, () => complete(member, 'burst', 'b-1')),
     );
     expect(same.filter((r) => r.statusCode === 201)).toHaveLength(1);
     expect(same.filter((r) => r.statusCode === 200)).toHaveLength(19);
@@ -182,7 +201,7 @@ describe.each(engines)('panel completion codes on %s', (engine) => {
 
     // The same member claiming 10 other participant ids at once: all refused.
     const farmed = await Promise.all(
-      Array.from({ length: 10 }, (_, i) => complete(member.token, 'burst', `b-${i + 2}`)),
+      Array.from({ length: 10 }, (_, i) => complete(member, 'burst', `b-${i + 2}`)),
     );
     expect(farmed.map((r) => r.statusCode)).toEqual(Array(10).fill(409));
 
@@ -190,14 +209,14 @@ describe.each(engines)('panel completion codes on %s', (engine) => {
     // (refusing all but one told members whose id had completed), with the participant's one
     // code, so the panel still pays that participant once.
     const others = await Promise.all(Array.from({ length: 10 }, () => completedMember()));
-    const shared = await Promise.all(others.map((m) => complete(m.token, 'burst', 'shared-pid')));
+    const shared = await Promise.all(others.map((m) => complete(m, 'burst', 'shared-pid')));
     expect(shared.map((r) => r.statusCode)).toEqual(Array(10).fill(201));
     expect(new Set(shared.map((r) => json(r).code)).size).toBe(1);
     // Their second participant id is refused as the first member's was: their own completion.
-    expect((await complete(others[0]!.token, 'burst', 'b-1')).statusCode).toBe(409);
+    expect((await complete(others[0]!, 'burst', 'b-1')).statusCode).toBe(409);
 
     // Another panel is another completion.
-    expect((await complete(member.token, 'other-burst', 'b-1')).statusCode).toBe(201);
+    expect((await complete(member, 'other-burst', 'b-1')).statusCode).toBe(201);
 
     const burstRows = (await rows()).filter((r) => r.panel === 'burst');
     expect(burstRows).toHaveLength(11);
@@ -210,13 +229,13 @@ describe.each(engines)('panel completion codes on %s', (engine) => {
     const used = new Set(ids.filter((_, i) => i % 2 === 0));
     for (const pid of used) {
       const owner = await completedMember();
-      expect((await complete(owner.token, 'oracle', pid)).statusCode).toBe(201);
+      expect((await complete(owner, 'oracle', pid)).statusCode).toBe(201);
     }
     const seen = async (pid: string) => {
       const probe = await completedMember();
-      const first = await complete(probe.token, 'oracle', pid);
-      const again = await complete(probe.token, 'oracle', pid);
-      const other = await complete(probe.token, 'oracle', `${pid}-other`);
+      const first = await complete(probe, 'oracle', pid);
+      const again = await complete(probe, 'oracle', pid);
+      const other = await complete(probe, 'oracle', `${pid}-other`);
       const shape = (r: Awaited<typeof first>) => ({
         status: r.statusCode,
         keys: Object.keys(json(r)).sort(),
@@ -266,8 +285,9 @@ describe.each(engines)('panel completion codes on %s', (engine) => {
     expect([again.statusCode, json(again).code]).toEqual([200, completion.code]);
     expect((await withCredential('cred-panel', 'c-2')).statusCode).toBe(409);
 
-    // The account itself answered nothing: with its session it gets no code.
-    expect((await complete(member.token, 'cred-panel', 'c-3')).statusCode).toBe(409);
+    // The session alone gets no code: it is refused before anything is read.
+    const bySession = await post(app, completionUrl(), { panel: 'cred-panel', pid: 'c-3' }, member);
+    expect([bySession.statusCode, json(bySession).code]).toEqual([401, 'CREDENTIAL_REQUIRED']);
     // A credential beside the session would name the account: refused, nothing recorded.
     const both = await withCredential('cred-panel', 'c-4', {
       authorization: `Bearer ${member.token}`,
@@ -304,16 +324,12 @@ describe.each(engines)('panel completion codes on %s', (engine) => {
   it('keeps and publishes the day of a completion, never its time', async () => {
     const before = new Date();
     const member = await completedMember();
-    const done = PanelCompletionSchema.parse(
-      json(await complete(member.token, 'day-panel', 'd-1')),
-    );
+    const done = PanelCompletionSchema.parse(json(await complete(member, 'day-panel', 'd-1')));
     // Midnight UTC of the day it happened (today, or yesterday if the test ran over midnight).
     const days = [before, new Date()].map((d) => `${d.toISOString().slice(0, 10)}T00:00:00.000Z`);
     expect(days).toContain(done.completed_at);
     // Replayed, checked by staff, counted, exported, stored: the day alone, everywhere.
-    const again = PanelCompletionSchema.parse(
-      json(await complete(member.token, 'day-panel', 'd-1')),
-    );
+    const again = PanelCompletionSchema.parse(json(await complete(member, 'day-panel', 'd-1')));
     expect(again.completed_at).toBe(done.completed_at);
     expect((await check('day-panel', 'd-1', done.code)).completed_at).toBe(done.completed_at);
     const counts = PanelCompletionCountsSchema.parse(
@@ -331,7 +347,7 @@ describe.each(engines)('panel completion codes on %s', (engine) => {
 
   it('keeps no answer, participant id or account in the table', async () => {
     const member = await completedMember();
-    await complete(member.token, 'privacy-panel', 'visible-pid-123');
+    await complete(member, 'privacy-panel', 'visible-pid-123');
     const stored = (await rows()).filter((r) => r.panel === 'privacy-panel');
     expect(stored).toHaveLength(1);
     const text = JSON.stringify(stored);
@@ -355,7 +371,7 @@ describe.each(engines)('panel completion codes on %s', (engine) => {
       ['=HYPERLINK("x")', '1'],
     ] as const) {
       const member = await completedMember();
-      expect((await complete(member.token, panel, pid)).statusCode).toBe(201);
+      expect((await complete(member, panel, pid)).statusCode).toBe(201);
     }
     const countsUrl = `/api/v1/admin/surveys/${survey!.gid}/panel-completions/`;
     const counts = PanelCompletionCountsSchema.parse(

@@ -4,8 +4,8 @@ import { GidParamsSchema, QidParamsSchema, errorResponses } from '../../lib/rout
 import type { ResultsService } from './results.service.js';
 
 /**
- * Published results of one question: for a member after answering it; for a visitor (whose
- * answers stay in the browser) at any time, rate-limited per address; for anyone once closed.
+ * Published results of one question, the same for every reader and read without the session
+ * (the web app's "after answering" rule is the browser's), rate-limited per address.
  */
 export const resultsRoutes: FastifyPluginAsyncZod<{
   service: ResultsService;
@@ -15,21 +15,16 @@ export const resultsRoutes: FastifyPluginAsyncZod<{
   app.get(
     '/v1/questions/:qid/results/',
     {
-      onRequest: app.authenticate,
-      preHandler: async (request) => {
-        if (!request.user) await visitorReads(request.ip);
-      },
+      preHandler: async (request) => visitorReads(request.ip),
       schema: {
         tags: ['results'],
         summary: "Everyone's answers to one question (verified members, privacy rules applied)",
-        security: [{ bearerAuth: [] }, {}],
         params: QidParamsSchema,
         querystring: ResultsQuerySchema,
-        response: { 200: QuestionResultsSchema, ...errorResponses(400, 401, 403, 404, 429) },
+        response: { 200: QuestionResultsSchema, ...errorResponses(400, 404, 429) },
       },
     },
-    async (request) =>
-      service.forQid(request.params.qid, request.user?.uuid ?? null, request.query.breakdown),
+    async (request) => service.forQid(request.params.qid, request.query.breakdown),
   );
 
   app.get(

@@ -276,8 +276,6 @@ interface Cached {
 
 export interface ResultsServiceDeps {
   surveys: Pick<SurveysService, 'findListed' | 'findQuestion'>;
-  /** Whether the member answered the question: results come only after answering. */
-  hasAnswered: (uuid: string, questionId: number) => Promise<boolean>;
   /** deriveProfileKey(secrets): opens respondents' sealed breakdown fields. */
   profileKey: Buffer;
   /**
@@ -483,18 +481,15 @@ export function createResultsService(repo: ResultsRepository, deps: ResultsServi
     },
 
     /**
-     * The published results of a question of a listed survey. A member sees them once they
-     * answered it (ANSWER_FIRST before), anyone once its survey is closed. A visitor's answers
-     * live in the browser, so the browser keeps their "after answering" rule; the numbers are
-     * the stored noisy snapshot every reader gets (decision 011), safe to publish to anyone.
-     * NOT_FOUND for a question of no listed survey.
+     * The published results of a question of a listed survey: the stored noisy snapshot every
+     * reader gets (decision 011), safe to publish to anyone. Nobody's session changes them: the
+     * server cannot tell whether a member answered (answers carry no account, decision 020), so
+     * the "after answering" rule is the browser's, for members as for visitors. NOT_FOUND for a
+     * question of no listed survey.
      */
-    async forQid(qid: string, uuid: string | null, dimension?: BreakdownDimension) {
+    async forQid(qid: string, dimension?: BreakdownDimension) {
       const q = await deps.surveys.findQuestion(qid);
       if (!q) throw new AppError('NOT_FOUND');
-      if (!q.closed && uuid && !(await deps.hasAnswered(uuid, q.id))) {
-        throw new AppError('ANSWER_FIRST');
-      }
       return published(q, dimension);
     },
 

@@ -30,7 +30,6 @@ describe.each(engines)('sample answers in the results on %s', (engine) => {
     // One tick folds them all and ends every question's first period (far past its threshold).
     const results = createResultsService(createResultsRepository(database.db), {
       surveys: { findListed: async () => undefined, findQuestion: async () => undefined },
-      hasAnswered: async () => false,
       profileKey,
       refreshSeconds: 0,
     });
