@@ -283,6 +283,8 @@ const POLICY: Record<string, Policy> = {
   // published numbers (their answers are in the browser, which keeps the rule), the same for
   // everyone.
   'GET /api/v1/questions/{qid}/results/': { signedIn: [403], visitor: [200] },
+  // A survey's published numbers in one read, the same for every reader.
+  'GET /api/v1/surveys/{gid}/results/': anyone(200),
   // A's completion code for B's survey: NOT_ANSWERED until A answered every question of it,
   // then A's own code (B's answers make nothing A's).
   'POST /api/v1/surveys/{gid}/answers/panel-completion/': { ...members(409), answered: [409, 201] },
