@@ -282,6 +282,8 @@ const POLICY: Record<string, Policy> = {
   // tell who answered (answers carry no account), so the "after answering" rule is the
   // browser's.
   'GET /api/v1/questions/{qid}/results/': anyone(200),
+  // A survey's published numbers in one read, the same for every reader.
+  'GET /api/v1/surveys/{gid}/results/': anyone(200),
   // A's completion code for B's survey: NOT_ANSWERED until A answered every question of it,
   // then A's own code (B's answers make nothing A's).
   'POST /api/v1/surveys/{gid}/answers/panel-completion/': { ...members(409), answered: [409, 201] },
