@@ -48,8 +48,11 @@ export interface LocalAnswersApi {
   canWithdraw(gid: string): Promise<boolean>;
   /** Withdraws the member's answers to survey `gid` with its credential (decision 020). */
   withdrawSurvey(gid: string): Promise<void>;
-  /** Whether the member withdrew survey `gid`'s answers (here or on another device). */
-  isWithdrawn(gid: string): Promise<boolean>;
+  /**
+   * Whether survey `gid` takes no more answers from the member: withdrawn (here or on another
+   * device), or answered before credentials.
+   */
+  closedToMember(gid: string): Promise<'withdrawn' | 'answered-before' | null>;
 }
 
 /**
@@ -121,8 +124,10 @@ export async function canWithdrawOnDevice(gid: string): Promise<boolean> {
   return (await (await api())?.canWithdraw(gid)) ?? false;
 }
 
-export async function withdrawnOnDevice(gid: string): Promise<boolean> {
-  return (await (await api())?.isWithdrawn(gid)) ?? false;
+export async function closedToMeOnDevice(
+  gid: string,
+): Promise<'withdrawn' | 'answered-before' | null> {
+  return (await (await api())?.closedToMember(gid)) ?? null;
 }
 
 /** Throws ApiError when the API refuses or cannot be reached; nothing changes then. */

@@ -293,9 +293,14 @@ describe.each(engines)('answers API on %s', (engine) => {
     it('requires a valid credential', async () => {
       const q = closedOf('time-travel')[0]!;
       const inbox = await inboxSize();
-      const none = await post(app, answerUrl(q.qid), { choice: q.labels[0] });
-      expect(none.statusCode).toBe(401);
-      expect(json(none)).toEqual(UNAUTHENTICATED);
+      // Without one, a session or not: refused before anything is read (slice 5).
+      const { token } = await createMember(app);
+      for (const call of [{}, { token }]) {
+        const none = await post(app, answerUrl(q.qid), { choice: q.labels[0] }, call);
+        expect(none.statusCode).toBe(401);
+        expect(json(none)).toMatchObject({ code: 'CREDENTIAL_REQUIRED' });
+        expect(json(none).detail).toMatch(/never with a session/);
+      }
       // A credential of another survey, and one whose signature was never the server's.
       const other = await (await device()).credentialOf(closedOf('sex')[0]!.qid);
       const forged = `${crypto.randomBytes(64).toString('base64url')}.${other.split('.')[1]!}`;

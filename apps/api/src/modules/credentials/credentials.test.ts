@@ -138,20 +138,13 @@ describe.each(engines)('anonymous answer credentials on %s', (engine) => {
       expect(rows.filter((r) => r.blindSig === issued[0]!.blind_sig)).toHaveLength(1);
     });
 
-    it('never lets one account answer a survey twice, once each way (while both ways exist)', async () => {
+    it('refuses a credential to an account that answered the survey before credentials, and takes no answer with a session', async () => {
       const s = listed[2]!;
       const q = s.questions[1]!;
-      // Answered as the logged-in member: no credential for that survey.
+      // An answer as the logged-in member gave it before credentials (no route takes one now).
       const before = await createMember(app);
       expect(
-        (
-          await post(
-            app,
-            `/api/v1/questions/${q.qid}/answer/`,
-            { choice: q.labels[0] },
-            { token: before.token },
-          )
-        ).statusCode,
+        (await app.answers.submit(before.uuid, q.qid, { choice: q.labels[0] }, undefined)).status,
       ).toBe(201);
       const device = await blinded(s.gid);
       const refused = json<CredentialResponse>(
@@ -160,19 +153,20 @@ describe.each(engines)('anonymous answer credentials on %s', (engine) => {
         ]),
       );
       expect(refused).toMatchObject({ credentials: [], refused: [{ code: 'ALREADY_ANSWERED' }] });
-      // Holding the credential: the logged-in way is closed for that survey.
+      // The session answers nothing, with or without a credential held (it was 201 before).
       const after = await createMember(app);
       await obtainCredential(app, after.token, s.gid);
-      const res = await post(
-        app,
-        `/api/v1/questions/${q.qid}/answer/`,
-        { choice: q.labels[0] },
-        {
-          token: after.token,
-        },
-      );
-      expect(res.statusCode).toBe(409);
-      expect(json(res).detail).toMatch(/credential/);
+      for (const who of [before, after]) {
+        for (const [path, body] of [
+          ['answer', { choice: q.labels[0] }],
+          ['rating', { score: 5 }],
+        ] as const) {
+          const res = await post(app, `/api/v1/questions/${q.qid}/${path}/`, body, {
+            token: who.token,
+          });
+          expect([res.statusCode, json(res).code]).toEqual([401, 'CREDENTIAL_REQUIRED']);
+        }
+      }
     });
 
     it('refuses visitors, accounts under review, closed or unknown surveys and malformed requests', async () => {

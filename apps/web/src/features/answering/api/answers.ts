@@ -14,17 +14,6 @@ import { resultsInSurvey } from '../../../lib/survey-results';
 
 const q = (qid: string) => `/v1/questions/${encodeURIComponent(qid)}`;
 
-/** Sends one answer; the key makes a retry of the same attempt count once. */
-export function postAnswer(qid: string, body: AnswerRequest, key: string) {
-  return apiPost<AnswerResponse>(`${q(qid)}/answer/`, body, {
-    headers: { 'Idempotency-Key': key },
-  });
-}
-
-export function postRating(qid: string, score: number) {
-  return apiPost<RatingResponse>(`${q(qid)}/rating/`, { score });
-}
-
 /**
  * A request redeemed with the survey's anonymous credential (decision 020): no session, no
  * cookie, nothing of the account; the credential is the only proof that a verified member sent it.
@@ -35,7 +24,10 @@ export const redeemed = (token: string, headers: Record<string, string> = {}) =>
   headers: { [CREDENTIAL_HEADER]: token, ...headers },
 });
 
-/** An answer with its credential and the device's breakdown class; the key as `postAnswer`'s. */
+/**
+ * An answer with its credential and the device's breakdown class; the key makes a retry of the
+ * same attempt count once. Answers and ratings go this way alone (decision 020, slice 5).
+ */
 export function postAnswerWithCredential(
   qid: string,
   body: AnswerRequest,

@@ -10,6 +10,7 @@ import { useLocalAnswers } from '../../../lib/local-answers';
 import {
   answersSentThisPage,
   claimVisitorAnswers,
+  closedToMember,
   discardVisitorAnswers,
   flushOutbox,
   forgetAccount,
@@ -51,6 +52,8 @@ const issuedFor = new Set<string>();
 const sentWith: Array<{ credential: boolean; session: boolean }> = [];
 /** The next issuance is refused as for an account under review. */
 let underReview = false;
+/** The account answered the survey before credentials: issuance says ALREADY_ANSWERED. */
+let answeredBefore = false;
 /** The account's answers of before credentials, as the API's mirror lists them. */
 let accountItems: Array<Record<string, unknown>> = [];
 /** Reads of the API's mirror, and how many failed on purpose. */
@@ -113,6 +116,16 @@ beforeAll(async () => {
         const all = (JSON.parse(raw) as { requests: Array<{ gid: string; blinded_msg: string }> })
           .requests;
         // One per member and survey, as the API enforces (these tests have one member a test).
+        if (answeredBefore) {
+          return send(200, {
+            credentials: [],
+            refused: all.map((r) => ({
+              gid: r.gid,
+              code: 'ALREADY_ANSWERED',
+              detail: 'Answered before credentials.',
+            })),
+          });
+        }
         const requests = all.filter((r) => !issuedFor.has(r.gid));
         for (const r of requests) issuedFor.add(r.gid);
         issued += requests.length;
@@ -190,6 +203,7 @@ beforeEach(async () => {
   issued = 0;
   issuedFor.clear();
   underReview = false;
+  answeredBefore = false;
   accountItems = [];
   mirrorReads = 0;
   failMirror = 0;
@@ -379,6 +393,23 @@ describe('outbox', () => {
     expect(keys).toHaveLength(2);
     expect(keys[0]).toBe(keys[1]);
     expect(stored.size).toBe(1);
+  });
+
+  it('sends nothing to a survey the member began before credentials: the answer is dropped, saying why', async () => {
+    answeredBefore = true;
+    await setOutboxOwner('user-1');
+    await answer(8);
+    await flushOutbox();
+    // Neither with a credential (none is issued) nor with the session (slice 5).
+    expect(calls).toEqual([]);
+    expect(await pendingCount()).toBe(0);
+    const dropped = events.find((e) => e.type === 'dropped');
+    expect(dropped?.type === 'dropped' && dropped.error.code).toBe('CREDENTIAL_REQUIRED');
+    expect(dropped?.type === 'dropped' && dropped.error.message).toMatch(
+      /before answers became anonymous/,
+    );
+    // The survey's page says so before anyone answers it.
+    expect(await closedToMember(GID)).toBe('answered-before');
   });
 
   it('drops an answer the API refuses for good, and says so', async () => {

@@ -24,9 +24,7 @@ import {
   type StoredProfile,
 } from '../lib/local-db';
 import {
-  postAnswer,
   postAnswerWithCredential,
-  postRating,
   postRatingWithCredential,
   withdrawWithCredential,
 } from './answers';
@@ -36,6 +34,13 @@ import { createCredentials } from './credentials';
 /** What a withdrawn survey says when answered again (the API's words). */
 export const WITHDRAWN_MESSAGE =
   'You withdrew your answers to this survey: it takes no more of them from you.';
+
+/** What a survey answered before credentials says when answered again. */
+export const ANSWERED_BEFORE_MESSAGE =
+  'You began this survey before answers became anonymous: to keep those answers apart from your account, it takes no more from you.';
+
+/** Why a survey takes no more answers from the member, if it does not. */
+export type ClosedToMember = 'withdrawn' | 'answered-before' | null;
 
 /**
  * The outbox keeps every answer and rating in IndexedDB until the API acknowledges it, so an
@@ -554,11 +559,15 @@ export async function canWithdraw(gid: string): Promise<boolean> {
   return (await credentials.stateFor(state.owner, gid)).kind === 'ready';
 }
 
-/** Whether the member withdrew survey `gid`'s answers (on this device or, by the vault, another). */
-export async function isWithdrawn(gid: string): Promise<boolean> {
+/**
+ * Whether survey `gid` takes no more answers from the member: they withdrew its answers (on
+ * this device or, by the vault, another), or answered it before credentials (`answered-before`).
+ */
+export async function closedToMember(gid: string): Promise<ClosedToMember> {
   await state.ownerChange;
-  if (!state.owner) return false;
-  return (await credentials.stateFor(state.owner, gid)).kind === 'withdrawn';
+  if (!state.owner) return null;
+  const { kind } = await credentials.stateFor(state.owner, gid);
+  return kind === 'withdrawn' ? 'withdrawn' : kind === 'legacy' ? 'answered-before' : null;
 }
 
 /**
@@ -737,10 +746,7 @@ class Held extends Error {}
 /** Answers wait for the member's breakdown class (the user's details are still loading). */
 class NoProfile extends Error {}
 
-/**
- * Sends one item the way its survey takes it: with the survey's anonymous credential and no
- * session; with the session only for a survey the member answered before credentials (legacy).
- */
+/** Sends one item the way every survey takes it: with its anonymous credential, no session. */
 async function sendOne(item: OutboxItem, owner: string): Promise<AnswerResponse | null> {
   let held = await credentials.stateFor(owner, item.gid);
   if (held.kind === 'none' || held.kind === 'held') {
@@ -762,15 +768,10 @@ async function sendOne(item: OutboxItem, owner: string): Promise<AnswerResponse 
       const body = { ...(item.body as AnswerRequest), profile: state.profile };
       return postAnswerWithCredential(item.qid, body, item.key, held.token);
     }
-    case 'legacy': {
-      if (item.kind === 'rating') {
-        await postRating(item.qid, (item.body as { score: number }).score);
-        return null;
-      }
-      // The spec's call as it was: no device-measured duration on the member's own path.
-      const { duration_ms: _unused, ...body } = item.body as AnswerRequest;
-      return postAnswer(item.qid, body, item.key);
-    }
+    case 'legacy':
+      // Answered as the member before credentials: the session takes no answers any more, and
+      // a credential would let the same person answer the survey twice (decision 020, slice 5).
+      throw new ApiError(409, 'CREDENTIAL_REQUIRED', ANSWERED_BEFORE_MESSAGE);
     case 'held':
       throw new Held();
     case 'withdrawn':

@@ -2,7 +2,7 @@ import type { QuestionResults, SurveyDetail } from '@candor/contracts';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
-import { useLocalAnswers, withdrawnOnDevice } from '../../../lib/local-answers';
+import { closedToMeOnDevice, useLocalAnswers } from '../../../lib/local-answers';
 import {
   clearSurveyPosition,
   readSurveyPosition,
@@ -82,10 +82,11 @@ export function SurveyFlow({ survey, member, panel, renderIntro }: Props) {
   // This browser's records, with what they were read for (survey, person, local version):
   // records read for another are as good as none until read again.
   const [loaded, setLoaded] = useState<{ whose: string; rows: Map<string, Mine> } | null>(null);
-  // A survey whose answers the member withdrew takes no more from them (decision 020).
-  const withdrawn = useQuery({
-    queryKey: [...answeringQueries.all(), 'withdrawn', gid, member?.uuid ?? ''] as const,
-    queryFn: () => withdrawnOnDevice(gid),
+  // A survey whose answers the member withdrew, or answered before credentials, takes no more
+  // from them (decision 020).
+  const closedToMe = useQuery({
+    queryKey: [...answeringQueries.all(), 'closed-to-me', gid, member?.uuid ?? ''] as const,
+    queryFn: () => closedToMeOnDevice(gid),
     enabled: member !== null,
   });
   const [results, setResults] = useState<Record<string, QuestionResults>>({});
@@ -353,15 +354,27 @@ export function SurveyFlow({ survey, member, panel, renderIntro }: Props) {
   const introRef = useRef<HTMLDivElement>(null);
   useEnterToGoOn(introRef, start, step?.kind === 'intro');
 
-  if (withdrawn.data) {
+  if (closedToMe.data) {
+    const withdrew = closedToMe.data === 'withdrawn';
     return (
       <div className="flow-intro">
         <section className="flow-withdrawn" aria-labelledby="flow-withdrawn-title">
-          <h1 id="flow-withdrawn-title">You withdrew your answers to {survey.name}</h1>
-          <p>
-            They were deleted from Candor and leave its results at their next update. This survey
-            takes no more answers from you.
-          </p>
+          <h1 id="flow-withdrawn-title">
+            {withdrew
+              ? `You withdrew your answers to ${survey.name}`
+              : `You began ${survey.name} before answers became anonymous`}
+          </h1>
+          {withdrew ? (
+            <p>
+              They were deleted from Candor and leave its results at their next update. This survey
+              takes no more answers from you.
+            </p>
+          ) : (
+            <p>
+              Your answers from then still count, and <Link to="/me">your mirror</Link> shows them.
+              To keep them apart from your account, this survey takes no more answers from you.
+            </p>
+          )}
           <Link to="/" className="button button--primary">
             Find another survey
           </Link>
