@@ -1,7 +1,12 @@
 import { cleanup } from '@testing-library/preact';
-import { afterEach, beforeEach, vi } from 'vitest';
+import { afterAll, afterEach, beforeEach, vi } from 'vitest';
 
 afterEach(() => cleanup());
+
+// Preact runs effects and their cleanups after paint, on a timer of up to 35 ms: let those of
+// the last test run while the DOM still exists. Under load, one fired after the environment was
+// torn down ("window is not defined" in a QueryClient's unmount) and failed the whole run.
+afterAll(() => new Promise<void>((resolve) => setTimeout(resolve, 50)));
 
 // An unexpected console.error fails the test that caused it.
 let errors: unknown[][] = [];
