@@ -1,16 +1,14 @@
 // Issue 17's reveal, as a person meets it: what approximate and hidden numbers mean, said on the
 // graph in words; breakdowns without enough answers greyed with when they unlock; and the outro
 // and the mirror showing one's most unusual answers against everyone's, grouped by survey.
-import type { AdminSurvey, Mirror, QuestionResults, SurveyDetail } from '@candor/contracts';
+import type { AdminSurvey, QuestionResults, SurveyDetail, SurveyResults } from '@candor/contracts';
 import type { BrowserContextOptions, Page } from 'playwright-core';
-import { describe, expect, inject } from 'vitest';
-import { AUTHORED_PREFIX, type Caller, call, sampleSurvey, token } from './api';
+import { describe, expect } from 'vitest';
+import { AUTHORED_PREFIX, call, sampleSurvey, token } from './api';
 import { axeViolations } from './axe';
 import { desktop, phone } from './chromium';
 import { type Admin, it } from './fixtures';
-import { endResults, logIn, questionHeading, screenshot } from './screens';
-
-const baseURL = inject('baseURL');
+import { answerInPage, endResults, logIn, questionHeading, screenshot } from './screens';
 
 const sizes = [
   ['phone', phone],
@@ -48,33 +46,6 @@ async function publishFresh(admin: Admin): Promise<SurveyDetail> {
   return (await detail.json()) as SurveyDetail;
 }
 
-/** Answers every question of `s` through the API as `who` (first choice, or a sentence). */
-async function answerAllByApi(who: Caller, s: SurveyDetail) {
-  let access = await token(who);
-  for (const q of s.questions) {
-    const body = q.type === 'Closed' ? { choice: q.choices[0] } : { text: 'It depends.' };
-    for (let tries = 0; ; tries++) {
-      const res = await fetch(`${baseURL}/api/v1/questions/${q.qid}/answer/`, {
-        method: 'POST',
-        headers: {
-          'Content-Type': 'application/json',
-          Authorization: `Bearer ${access}`,
-          'Idempotency-Key': crypto.randomUUID(),
-          ...(who.ip ? { 'X-Forwarded-For': who.ip } : {}),
-        },
-        body: JSON.stringify(body),
-      });
-      // Access tokens live 2 s in these tests: log in again when one ran out.
-      if (res.status === 401 && tries < 3) {
-        access = await token(who);
-        continue;
-      }
-      expect(res.status).toBeLessThan(300);
-      break;
-    }
-  }
-}
-
 /** Answers the closed question on screen with its first choice, as a visitor would. */
 async function answerFirstChoice(page: Page, question: string) {
   await questionHeading(page, question).waitFor();
@@ -82,20 +53,45 @@ async function answerFirstChoice(page: Page, question: string) {
   await page.getByRole('heading', { name: 'How everyone answered' }).waitFor();
 }
 
-/**
- * The published shares of the member's 3 most unusual answers of survey `gid`, as the API has
- * them: the smallest shares shown, hidden ones left out.
- */
-async function smallestShares(who: Caller, gid: string): Promise<string[]> {
-  const res = await call('/api/v1/user/mirror/', { token: await token(who) });
-  return smallestOf((await res.json()) as Mirror, gid);
+/** What this browser's records hold as `owner`'s answers: qid to answer. */
+function deviceAnswers(page: Page, owner: string): Promise<Map<string, string>> {
+  return page
+    .evaluate(
+      (who) =>
+        new Promise<Array<[string, string]>>((resolve, reject) => {
+          const open = indexedDB.open('candor');
+          open.onerror = () => reject(new Error('no database'));
+          open.onsuccess = () => {
+            const all = open.result
+              .transaction('answeredQuestions')
+              .objectStore('answeredQuestions')
+              .getAll();
+            all.onsuccess = () =>
+              resolve(
+                (all.result as Array<{ qid: string; owner: string; answer: string }>)
+                  .filter((r) => r.owner === who)
+                  .map((r) => [r.qid, r.answer]),
+              );
+          };
+        }),
+      owner,
+    )
+    .then((pairs) => new Map(pairs));
 }
 
-/** The three smallest shares of the same answer in one survey of a mirror, rounded as shown. */
-function smallestOf(mirror: Mirror, gid: string): string[] {
-  return mirror.results
-    .filter((i) => i.gid === gid && i.type === 'Closed' && !i.is_blank)
-    .flatMap((i) => (i.same_percent === null ? [] : [[i.same_percent, i.same_margin] as const]))
+/**
+ * The published shares of the member's 3 most unusual answers of survey `s`, from its results
+ * and the member's own answers (as the device computes them): the smallest shares shown, hidden
+ * ones and blanks left out, rounded as shown.
+ */
+function smallestOf(results: SurveyResults, own: Map<string, string>, s: SurveyDetail): string[] {
+  const closed = new Set(s.questions.filter((q) => q.type === 'Closed').map((q) => q.qid));
+  return results.questions
+    .filter((r) => closed.has(r.qid))
+    .flatMap((r) => {
+      const mine = r.choices.find((c) => !c.is_blank && c.choice === own.get(r.qid));
+      return mine && mine.percent !== null ? [[mine.percent, mine.margin] as const] : [];
+    })
     .sort(([a], [b]) => a - b)
     .slice(0, 3)
     .map(([percent, margin]) =>
@@ -204,23 +200,26 @@ describe('your most unusual answers, at the end of a survey and in the mirror', 
       const life = await sampleSurvey((x) => x.name === 'Life and Death');
       const time = await sampleSurvey((x) => x.name === 'Time Travel');
       const member = await people.member();
-      await answerAllByApi(member, time);
-      await answerAllByApi(member, life);
-      const expected = await smallestShares(member, life.gid);
-      expect(expected).toHaveLength(3);
       const { context, page, watch } = await people.newPage(still(options), member);
-      // What the page is told. The e2e server tests every question's period each second, and a
-      // release by noise alone between the read above and the page's own would move a share.
-      const told: string[][] = [];
-      page.on('response', (res) => {
-        if (!res.url().endsWith('/api/v1/user/mirror/') || !res.ok()) return;
-        void res
-          .json()
-          .then((body) => told.push(smallestOf(body as Mirror, life.gid)))
-          .catch(() => undefined);
-      });
       await logIn(page, member);
       await page.getByRole('link', { name: 'My mirror' }).waitFor();
+      await answerInPage(page, time);
+      await answerInPage(page, life);
+      const detail = await call('/api/v1/user/detail/', { token: await token(member) });
+      const own = await deviceAnswers(page, ((await detail.json()) as { uuid: string }).uuid);
+      const read = await call(`/api/v1/surveys/${life.gid}/results/`);
+      expect(smallestOf((await read.json()) as SurveyResults, own, life)).toHaveLength(3);
+      // What the page is told: each read of the survey's results, against the device's answers.
+      // The e2e server tests every question's period each second, and a release by noise alone
+      // between two reads would move a share.
+      const told: string[][] = [];
+      page.on('response', (res) => {
+        if (!res.url().endsWith(`/api/v1/surveys/${life.gid}/results/`) || !res.ok()) return;
+        void res
+          .json()
+          .then((body) => told.push(smallestOf(body as SurveyResults, own, life)))
+          .catch(() => undefined);
+      });
 
       // The end of the survey: a finished survey reopens on its results; then the outro.
       await page.goto(`/surveys/${life.gid}`);
