@@ -4,42 +4,16 @@
 // and the spec's "my attempted questions" is never asked. (Answers given as the member before
 // credentials are copied to the device from the API's list: outbox.test covers that copy, as
 // no route takes such answers any more.)
-import type { Page } from 'playwright-core';
 import { describe, expect } from 'vitest';
 import { call, sampleSurvey, token } from './api';
 import { desktop, phone } from './chromium';
 import { it } from './fixtures';
-import { answerInPage, logIn, questionHeading, screenshot } from './screens';
+import { answerInPage, deviceAnswers, logIn, questionHeading, screenshot } from './screens';
 
 const sizes = [
   ['phone', phone],
   ['desktop', desktop],
 ] as const;
-
-/** The qids this browser's database records as answered by `owner`. */
-function deviceQids(page: Page, owner: string): Promise<string[]> {
-  return page.evaluate(
-    (who) =>
-      new Promise<string[]>((resolve, reject) => {
-        const open = indexedDB.open('candor');
-        open.onerror = () => reject(new Error('no database'));
-        open.onsuccess = () => {
-          const all = open.result
-            .transaction('answeredQuestions')
-            .objectStore('answeredQuestions')
-            .getAll();
-          all.onsuccess = () =>
-            resolve(
-              (all.result as Array<{ qid: string; owner: string }>)
-                .filter((r) => r.owner === who)
-                .map((r) => r.qid)
-                .sort(),
-            );
-        };
-      }),
-    owner,
-  );
-}
 
 describe("the member's answers on their device", () => {
   it.for(sizes)(
@@ -63,7 +37,9 @@ describe("the member's answers on their device", () => {
       await expect.poll(() => group.locator('.mirror-item').count(), { timeout: 10_000 }).toBe(2);
       const detail = await call('/api/v1/user/detail/', { token: await token(member) });
       const { uuid } = (await detail.json()) as { uuid: string };
-      expect(await deviceQids(page, uuid)).toEqual(answered.map((q) => q.qid).sort());
+      expect([...(await deviceAnswers(page, uuid)).keys()].sort()).toEqual(
+        answered.map((q) => q.qid).sort(),
+      );
       // "My attempted questions" is never asked (the old path's list is read only to copy it).
       expect(asked.filter((u) => u.includes('my-attempted-questions'))).toEqual([]);
       watch.assertNoErrors();

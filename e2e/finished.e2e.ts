@@ -7,7 +7,14 @@ import { sampleSurvey } from './api';
 import { axeViolations } from './axe';
 import { desktop, phone } from './chromium';
 import { type People, it } from './fixtures';
-import { answerInPage, endResults, logIn, questionHeading, screenshot } from './screens';
+import {
+  answerInPage,
+  answerOnScreen,
+  endResults,
+  logIn,
+  questionHeading,
+  screenshot,
+} from './screens';
 
 const baseURL = inject('baseURL');
 
@@ -56,13 +63,7 @@ describe('a finished survey', () => {
     const { context, page, watch } = await memberAt(people, desktop);
     const last = s.questions.at(-1)!;
     await answerInPage(page, s, s.questions.length - 1);
-    await questionHeading(page, last.question).waitFor();
-    if (last.type === 'Open') {
-      await page.getByLabel('Your answer').fill('Honestly, it depends on the day.');
-      await page.getByRole('button', { name: 'Send my answer' }).click();
-    } else {
-      await page.getByRole('list', { name: 'Answers' }).getByRole('button').first().click();
-    }
+    await answerOnScreen(page, last, 'Honestly, it depends on the day.');
     await page.getByRole('button', { name: /Skip rating|Next/ }).click();
     await results(page, s).waitFor();
 

@@ -8,7 +8,14 @@ import { AUTHORED_PREFIX, call, sampleSurvey, token } from './api';
 import { axeViolations } from './axe';
 import { desktop, phone } from './chromium';
 import { type Admin, it } from './fixtures';
-import { answerInPage, endResults, logIn, questionHeading, screenshot } from './screens';
+import {
+  answerInPage,
+  deviceAnswers,
+  endResults,
+  logIn,
+  questionHeading,
+  screenshot,
+} from './screens';
 
 const sizes = [
   ['phone', phone],
@@ -51,32 +58,6 @@ async function answerFirstChoice(page: Page, question: string) {
   await questionHeading(page, question).waitFor();
   await page.getByRole('list', { name: 'Answers' }).getByRole('button').first().click();
   await page.getByRole('heading', { name: 'How everyone answered' }).waitFor();
-}
-
-/** What this browser's records hold as `owner`'s answers: qid to answer. */
-function deviceAnswers(page: Page, owner: string): Promise<Map<string, string>> {
-  return page
-    .evaluate(
-      (who) =>
-        new Promise<Array<[string, string]>>((resolve, reject) => {
-          const open = indexedDB.open('candor');
-          open.onerror = () => reject(new Error('no database'));
-          open.onsuccess = () => {
-            const all = open.result
-              .transaction('answeredQuestions')
-              .objectStore('answeredQuestions')
-              .getAll();
-            all.onsuccess = () =>
-              resolve(
-                (all.result as Array<{ qid: string; owner: string; answer: string }>)
-                  .filter((r) => r.owner === who)
-                  .map((r) => [r.qid, r.answer]),
-              );
-          };
-        }),
-      owner,
-    )
-    .then((pairs) => new Map(pairs));
 }
 
 /**

@@ -7,7 +7,7 @@ import { describe, expect } from 'vitest';
 import { sampleSurvey } from './api';
 import { desktop, phone } from './chromium';
 import { it } from './fixtures';
-import { logIn, questionHeading, screenshot } from './screens';
+import { answerOnScreen, logIn, questionHeading, screenshot } from './screens';
 
 const sizes = [
   ['phone', phone],
@@ -42,13 +42,7 @@ describe('one decision per screen', () => {
       await page.getByRole('button', { name: 'Start the survey' }).click();
       let rated = 0;
       for (const [i, q] of v1.questions.entries()) {
-        await questionHeading(page, q.question).waitFor();
-        if (q.type === 'Open') {
-          await page.getByLabel('Your answer').fill('It depends on who is asking.');
-          await page.getByRole('button', { name: 'Send my answer' }).click();
-        } else {
-          await page.getByRole('list', { name: 'Answers' }).getByRole('button').first().click();
-        }
+        await answerOnScreen(page, q);
         await page.getByText(/^Your answer: /).waitFor();
         if (q.type === 'Closed') {
           const headline = page.locator('.graph__headline');

@@ -6,7 +6,7 @@ import { describe, expect, inject } from 'vitest';
 import { type Caller, call, sampleSurvey, token } from './api';
 import { desktop, phone } from './chromium';
 import { it } from './fixtures';
-import { logIn, questionHeading, readDownload, screenshot, signUp } from './screens';
+import { answerOnScreen, logIn, readDownload, screenshot, signUp } from './screens';
 
 const baseURL = inject('baseURL');
 
@@ -22,13 +22,7 @@ async function checkCode(admin: Caller, gid: string, panel: string, pid: string,
 
 /** Answers the question on screen (the first choice, or a sentence), rates it where asked and goes on. */
 async function answerAndGoOn(page: Page, q: SurveyDetail['questions'][number]) {
-  await questionHeading(page, q.question).waitFor();
-  if (q.type === 'Open') {
-    await page.getByLabel('Your answer').fill('It depends on who is asking.');
-    await page.getByRole('button', { name: 'Send my answer' }).click();
-  } else {
-    await page.getByRole('list', { name: 'Answers' }).getByRole('button').first().click();
-  }
+  await answerOnScreen(page, q);
   // Where the screen asks for the rating (one question in four), a score picked goes on by
   // itself (decision 016); elsewhere Next does.
   await page.locator('.feedback__actions').waitFor();

@@ -220,6 +220,49 @@ export async function openEndGraphs(page: Page, count = Infinity) {
   }
 }
 
+/**
+ * Answers the question once it is on screen: its first choice, or `text` to a written one.
+ */
+export async function answerOnScreen(
+  page: Page,
+  q: SurveyDetail['questions'][number],
+  text = 'It depends on who is asking.',
+) {
+  await questionHeading(page, q.question).waitFor();
+  if (q.type === 'Open') {
+    await page.getByLabel('Your answer').fill(text);
+    await page.getByRole('button', { name: 'Send my answer' }).click();
+  } else {
+    await page.getByRole('list', { name: 'Answers' }).getByRole('button').first().click();
+  }
+}
+
+/** What this browser's records hold as `owner`'s answers: qid to answer. */
+export function deviceAnswers(page: Page, owner: string): Promise<Map<string, string>> {
+  return page
+    .evaluate(
+      (who) =>
+        new Promise<Array<[string, string]>>((resolve, reject) => {
+          const open = indexedDB.open('candor');
+          open.onerror = () => reject(new Error('no database'));
+          open.onsuccess = () => {
+            const all = open.result
+              .transaction('answeredQuestions')
+              .objectStore('answeredQuestions')
+              .getAll();
+            all.onsuccess = () =>
+              resolve(
+                (all.result as Array<{ qid: string; owner: string; answer: string }>)
+                  .filter((r) => r.owner === who)
+                  .map((r) => [r.qid, r.answer]),
+              );
+          };
+        }),
+      owner,
+    )
+    .then((pairs) => new Map(pairs));
+}
+
 /** The feedback screen's way on without a score: "Skip rating and go on" where it asks, else Next. */
 export const goOn = (page: Page) =>
   page.getByRole('button', { name: /^(Skip rating and go on|Next)/ }).click();
@@ -234,13 +277,7 @@ export async function answerInPage(page: Page, s: SurveyDetail, count = s.questi
   await page.goto(`/surveys/${s.gid}`);
   await page.getByRole('button', { name: /^(Start the survey|Continue)/ }).click();
   for (const q of s.questions.slice(0, count)) {
-    await questionHeading(page, q.question).waitFor();
-    if (q.type === 'Open') {
-      await page.getByLabel('Your answer').fill('It depends.');
-      await page.getByRole('button', { name: 'Send my answer' }).click();
-    } else {
-      await page.getByRole('list', { name: 'Answers' }).getByRole('button').first().click();
-    }
+    await answerOnScreen(page, q, 'It depends.');
     await goOn(page);
   }
   if (count < s.questions.length)

@@ -10,6 +10,7 @@ import { axeViolations } from './axe';
 import { desktop, phone } from './chromium';
 import { it } from './fixtures';
 import {
+  answerOnScreen,
   fillPhone,
   logAnswers,
   logIn,
@@ -23,13 +24,7 @@ const SURVEY = 'Consent in Practice';
 
 /** Answers the question on screen with its first choice (or a sentence), then goes on. */
 async function answerAndGoOn(page: Page, q: SurveyDetail['questions'][number]) {
-  await questionHeading(page, q.question).waitFor();
-  if (q.type === 'Open') {
-    await page.getByLabel('Your answer').fill('It depends on who is asking.');
-    await page.getByRole('button', { name: 'Send my answer' }).click();
-  } else {
-    await page.getByRole('list', { name: 'Answers' }).getByRole('button').first().click();
-  }
+  await answerOnScreen(page, q);
   await page.getByRole('button', { name: /Skip rating|Next/ }).click();
 }
 
