@@ -15,10 +15,10 @@ const results = await alternate(
   Number(rounds ?? 3),
 );
 console.log(
-  '\n| variant | answers/s (median) | p99 ms (median) | runs | API CPU µs per answer | all CPU µs per answer | inbox after a run (median) | mixed after (median) |\n|---|---|---|---|---|---|---|---|',
+  '\n| variant | answers/s (median) | p99 ms (median) | runs | API CPU µs per answer | all CPU µs per answer | inbox after a run (median) | mixed after (median) | replies of 400 and over, socket errors |\n|---|---|---|---|---|---|---|---|---|',
 );
 for (const r of results) {
   console.log(
-    `| ${r.label} | ${Math.round(r.rps)} | ${r.p99} | ${r.runs.join(', ')} | ${r.apiCpu} | ${r.totalCpu} | ${r.inboxLeft} | ${r.mixedAfter.toFixed(1)} s |`,
+    `| ${r.label} | ${Math.round(r.rps)} | ${r.p99} | ${r.runs.join(', ')} | ${r.apiCpu} | ${r.totalCpu} | ${r.inboxLeft} | ${r.mixedAfter.toFixed(1)} s | ${r.non2xx}, ${r.socketErrors} |`,
   );
 }

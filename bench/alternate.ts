@@ -37,6 +37,9 @@ export interface Alternated {
   /** Medians over the rounds: answers in the inbox when a run ended, seconds until it was empty. */
   inboxLeft: number;
   mixedAfter: number;
+  /** Over all rounds: replies of 400 and over (a 401: sent without a credential), socket errors. */
+  non2xx: number;
+  socketErrors: number;
 }
 
 export async function alternate(variants: Variant[], rounds: number): Promise<Alternated[]> {
@@ -77,6 +80,8 @@ export async function alternate(variants: Variant[], rounds: number): Promise<Al
         totalCpu: [] as number[],
         inboxLeft: [] as number[],
         mixedAfter: [] as number[],
+        non2xx: 0,
+        socketErrors: 0,
       });
     }
     for (let round = 0; round < rounds; round++) {
@@ -87,6 +92,8 @@ export async function alternate(variants: Variant[], rounds: number): Promise<Al
         s.p99.push(run.result.p99);
         s.apiCpu.push(run.cpu.api);
         s.totalCpu.push(run.cpu.total);
+        s.non2xx += run.non2xx;
+        s.socketErrors += run.socketErrors;
         // The run's answers mixed and folded before the next run: none competes with a backlog.
         const left = await drained(s.client);
         s.inboxLeft.push(left.left);
@@ -102,6 +109,8 @@ export async function alternate(variants: Variant[], rounds: number): Promise<Al
       totalCpu: median(s.totalCpu),
       inboxLeft: median(s.inboxLeft),
       mixedAfter: median(s.mixedAfter),
+      non2xx: s.non2xx,
+      socketErrors: s.socketErrors,
     }));
   } finally {
     for (const s of setups) {

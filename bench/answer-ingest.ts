@@ -258,6 +258,9 @@ export function ingest(url: string, files: PairFiles, from: number, seconds = SE
     } satisfies LoadResult,
     created: r.created,
     used: r.used,
+    /** Replies of 400 and over (a 401 would be a request sent without its credential). */
+    non2xx: r.non2xx,
+    socketErrors: r.socket_errors,
   };
 }
 
@@ -319,6 +322,15 @@ export function writePairFiles(prepared: Prepared, credentials: string[][]): Pai
       .join('\n') + '\n',
   );
   return files;
+}
+
+/** What a server's errors were: replies of 400 and over, or wrk's socket errors (timeouts). */
+export function errorsNote(label: string, runs: Array<ReturnType<typeof ingest>>): string[] {
+  const non2xx = runs.reduce((n, r) => n + r.non2xx, 0);
+  const socket = runs.reduce((n, r) => n + r.socketErrors, 0);
+  return non2xx + socket
+    ? [`${label}: ${non2xx} replies of 400 and over, ${socket} socket errors.`]
+    : [];
 }
 
 /** A note when a server's load went past the fresh pairs given (replays, not fresh answers). */
@@ -534,6 +546,7 @@ export async function answerIngestBench(): Promise<string> {
         pgbenchRow('pgbench, the same plus its results_queue row (insert trigger)', queued),
       );
       rows.push(summarise('Candor API on PostgreSQL (50 connections)', api, last));
+      notes.push(...errorsNote('PostgreSQL, 1 process', api));
       // The HTTP ceiling: the same wrk requests to a route that parses them and stores nothing,
       // with the Candor server stopped (it took its bytes for GET /bare when it started).
       const bare = await startBare(`${server.url}/api/health`);
@@ -562,7 +575,7 @@ export async function answerIngestBench(): Promise<string> {
           }
           const label = `Candor API on PostgreSQL, ${processes} processes`;
           rows.push(summarise(label, runs, await drained(scratch)));
-          notes.push(...pairsNote(label, cursor, files));
+          notes.push(...pairsNote(label, cursor, files), ...errorsNote(label, runs));
         } finally {
           await cluster.stop();
         }
@@ -623,7 +636,7 @@ export async function answerIngestBench(): Promise<string> {
       }
       if (engine === 'pglite') last = { left: await inboxAfterStop(dataDir), mixedAfter: NaN };
       rows.push(summarise(label, api, last));
-      notes.push(...pairsNote(label, cursor, files));
+      notes.push(...pairsNote(label, cursor, files), ...errorsNote(label, api));
     } finally {
       fs.rmSync(dataDir, { recursive: true, force: true });
     }

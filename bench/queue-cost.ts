@@ -127,11 +127,11 @@ export async function queueCostBench(): Promise<string> {
     '',
     `The API on PostgreSQL (1 process, wrk 50 connections), ${ROUNDS} rounds of alternating 10 s runs:`,
     '',
-    '| target | answers/s | ratio to before 0010 | inbox after a run (median) | mixed after (median) | runs |',
-    '|---|---|---|---|---|---|',
+    '| target | answers/s | ratio to before 0010 | inbox after a run (median) | mixed after (median) | errors (400 and over, socket) | runs |',
+    '|---|---|---|---|---|---|---|',
     ...api.map(
       (r) =>
-        `| ${r.label} | ${Math.round(r.rps)} | ${(r.rps / base).toFixed(2)} | ${r.inboxLeft} | ${r.mixedAfter.toFixed(1)} s | ${r.runs.join(', ')} |`,
+        `| ${r.label} | ${Math.round(r.rps)} | ${(r.rps / base).toFixed(2)} | ${r.inboxLeft} | ${r.mixedAfter.toFixed(1)} s | ${r.non2xx}, ${r.socketErrors} | ${r.runs.join(', ')} |`,
     ),
     '',
     'Answers redeemed with anonymous credentials (asked before the runs, untimed), acknowledged ' +
