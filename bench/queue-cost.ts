@@ -42,8 +42,10 @@ async function perRow(secret: string): Promise<string[]> {
   try {
     await prepare({ databaseUrl: db.url }, secret);
     await c.connect();
+    // Random ids: 20,000 of them collide now and then (about 1 run in 10); a few fewer is fine.
     await c.query(`INSERT INTO respondents (pseudonym, profile)
-                   SELECT md5(g::text), 'x' FROM generate_series(1, 20000) g`);
+                   SELECT md5(g::text), 'x' FROM generate_series(1, 20000) g
+                   ON CONFLICT DO NOTHING`);
     const respondents = (await c.query<{ id: number }>('SELECT id FROM respondents')).rows;
     const targets = (
       await c.query<{ q: number; c: number }>(
