@@ -45,7 +45,7 @@ import {
 import { type LoadResult, createPostgresDatabase, median, startBare, startCandor } from './lib';
 
 const RUNS = 3;
-const SECONDS = Number(process.env.BENCH_INGEST_SECONDS ?? 10);
+export const SECONDS = Number(process.env.BENCH_INGEST_SECONDS ?? 10);
 const CONNECTIONS = 50;
 const THREADS = 2;
 /** Members (and their session tokens) prepared per database: this many pairs' worth. */

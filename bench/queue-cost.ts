@@ -6,7 +6,7 @@
 // redeemed with credentials, decision 020: the queue rows are written when the mixer writes them).
 import crypto from 'node:crypto';
 import pg from 'pg';
-import { prepare } from './answer-ingest';
+import { SECONDS, prepare } from './answer-ingest';
 import { alternate } from './alternate';
 import { cpuMicros } from './cpu';
 import { createPostgresDatabase, median } from './lib';
@@ -127,7 +127,7 @@ export async function queueCostBench(): Promise<string> {
     '|---|---|---|',
     ...rows,
     '',
-    `The API on PostgreSQL (1 process, wrk 50 connections), ${ROUNDS} rounds of alternating 10 s runs:`,
+    `The API on PostgreSQL (1 process, wrk 50 connections), ${ROUNDS} rounds of alternating ${SECONDS} s runs:`,
     '',
     '| target | answers/s | ratio to before 0010 | inbox after a run (median) | mixed after (median) | errors (400 and over, socket) | runs |',
     '|---|---|---|---|---|---|---|',
