@@ -336,7 +336,9 @@ export function errorsNote(label: string, runs: Array<ReturnType<typeof ingest>>
 /** A note when a server's load went past the fresh pairs given (replays, not fresh answers). */
 export function pairsNote(label: string, used: number, files: PairFiles): string[] {
   return used > files.pairs
-    ? [`**${label}: ${used} requests past ${files.pairs} fresh pairs: the rest were replays.**`]
+    ? [
+        `**${label}: ${used} requests, more than the ${files.pairs} fresh pairs: the rest were replays (200).**`,
+      ]
     : [];
 }
 
