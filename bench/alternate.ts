@@ -3,9 +3,20 @@
 // sees the same moments of the machine. Each variant has its own fresh PostgreSQL database,
 // prepared as answer-ingest prepares it, then changed by the variant's SQL, and its own server
 // environment (e.g. WEB_CONCURRENCY, or BENCH_SERVER_ENTRY for another build's server file).
+// Answers are redeemed with credentials (decision 020), asked untimed from the first variant's
+// server; its surveys' keys are copied into the other variants' databases before their servers
+// start, so the same credentials answer on every variant (bench/ingest-credentials.ts).
 import crypto from 'node:crypto';
 import pg from 'pg';
-import { ingest, prepare, writePairFiles } from './answer-ingest';
+import {
+  credentialsFor,
+  drained,
+  ingest,
+  prepare,
+  serverSecrets,
+  writePairFiles,
+} from './answer-ingest';
+import { type CredentialState, readCredentialState } from './ingest-credentials';
 import { createPostgresDatabase, median, startCandor } from './lib';
 
 export interface Variant {
@@ -23,28 +34,39 @@ export interface Alternated {
   /** CPU µs per answer (bench/cpu.ts), medians over the rounds: the API's, and all processes'. */
   apiCpu: number;
   totalCpu: number;
+  /** Medians over the rounds: answers in the inbox when a run ended, seconds until it was empty. */
+  inboxLeft: number;
+  mixedAfter: number;
+  /** Over all rounds: replies of 400 and over (a 401: sent without a credential), socket errors. */
+  non2xx: number;
+  socketErrors: number;
 }
 
 export async function alternate(variants: Variant[], rounds: number): Promise<Alternated[]> {
   const secret = crypto.randomBytes(32).toString('hex');
   const setups = [];
+  let credentials: string[][] | undefined;
+  let state: CredentialState | undefined;
   try {
     for (const variant of variants) {
       const db = await createPostgresDatabase();
-      const prepared = await prepare({ databaseUrl: db.url }, secret);
+      const prepared = await prepare({ databaseUrl: db.url, credentials: state }, secret);
       const client = new pg.Client({ connectionString: db.url });
       await client.connect();
       if (variant.sql) await client.query(variant.sql);
       const server = await startCandor({
         DATABASE_URL: db.url,
-        JWT_SECRET: secret,
-        PSEUDONYM_SECRET: secret,
-        ACCESS_TOKEN_TTL: '3600',
+        ...serverSecrets(secret),
         ...variant.env,
       });
-      const files = writePairFiles(prepared);
-      // Warm: the code compiled, most members' respondents made.
+      if (!credentials) {
+        credentials = await credentialsFor(server.url, prepared);
+        state = await readCredentialState(db.url);
+      }
+      const files = writePairFiles(prepared, credentials);
+      // Warm: the code compiled, the credentials verified.
       const cursor = ingest(server.url, files, 0, 5).used;
+      await drained(client);
       setups.push({
         ...variant,
         db,
@@ -56,24 +78,26 @@ export async function alternate(variants: Variant[], rounds: number): Promise<Al
         p99: [] as number[],
         apiCpu: [] as number[],
         totalCpu: [] as number[],
+        inboxLeft: [] as number[],
+        mixedAfter: [] as number[],
+        non2xx: 0,
+        socketErrors: 0,
       });
     }
     for (let round = 0; round < rounds; round++) {
       for (const s of setups) {
-        // The previous runs' answers folded first: no run competes with a backlog.
-        for (;;) {
-          const { rows } = await s.client.query<{ n: number }>(
-            'SELECT count(*)::int AS n FROM results_queue',
-          );
-          if (rows[0]!.n === 0) break;
-          await new Promise((r) => setTimeout(r, 200));
-        }
         const run = ingest(s.server.url, s.files, s.cursor);
         s.cursor += run.used;
         s.rps.push(Math.round(run.result.rps));
         s.p99.push(run.result.p99);
         s.apiCpu.push(run.cpu.api);
         s.totalCpu.push(run.cpu.total);
+        s.non2xx += run.non2xx;
+        s.socketErrors += run.socketErrors;
+        // The run's answers mixed and folded before the next run: none competes with a backlog.
+        const left = await drained(s.client);
+        s.inboxLeft.push(left.left);
+        s.mixedAfter.push(left.mixedAfter);
       }
     }
     return setups.map((s) => ({
@@ -83,6 +107,10 @@ export async function alternate(variants: Variant[], rounds: number): Promise<Al
       runs: s.rps,
       apiCpu: median(s.apiCpu),
       totalCpu: median(s.totalCpu),
+      inboxLeft: median(s.inboxLeft),
+      mixedAfter: median(s.mixedAfter),
+      non2xx: s.non2xx,
+      socketErrors: s.socketErrors,
     }));
   } finally {
     for (const s of setups) {

@@ -1,8 +1,26 @@
-// Answer ingest through the full HTTP API (auth, validation, idempotency key, insert), on
-// PostgreSQL and on PGlite, beside two baselines in the same run: pgbench inserting the same row
-// shape into a scratch table of the same database, and a bare Fastify route taking the same
-// requests without a database. Every request is a fresh answer: a distinct member token
-// and question for each. wrk (bench/wrk/answers.lua), 50 connections, 3 runs of 10 s, medians.
+// Answer ingest through the full HTTP API on the credential path (decision 020: the answer
+// redeemed with the member's anonymous credential for its survey, no session; validation,
+// idempotency key, receipt, acknowledged once sealed into the inbox; the mixer writes the answers
+// in the background), on PostgreSQL and on the embedded databases, beside two baselines in the
+// same run: pgbench inserting the same row shape into a scratch table of the same database, and
+// a bare Fastify route taking the same requests without a database. Every request is a fresh
+// answer: a distinct (member, question) pair, with that member's credential for the question's
+// survey. wrk (bench/wrk/answers.lua), 50 connections, 3 runs of 10 s, medians.
+//
+// The credentials are asked before anything is timed (bench/ingest-credentials.ts): one
+// `POST /api/v1/credentials/` per member for every open survey (5 surveys, 83 questions: one
+// credential serves its survey's questions), against the PostgreSQL server, blinded in one child
+// process per core, enough members for CREDENTIAL_PAIRS pairs (500,000 by default: 6,025 members,
+// 30,125 credentials, several minutes on 2 cores). The surveys' keys and the issuance rows are
+// then copied into the run's other databases before their servers start, so the same credentials
+// serve every engine (each database starts with no receipts). Nothing is cached between runs.
+// Issuance itself is benched by bench/credential-issuance.ts. After the last timed run of each
+// server the table gives the answers still waiting in the inbox, and how long until the mixer
+// had written them all (MIX_MAX_WAIT_SECONDS=10, as bench/viral.ts); the mixer takes at most
+// 5,000 answers a pass, one pass every RESULTS_REFRESH_SECONDS (2 s), so past 2,500 answers/s
+// the inbox grows while the load lasts. A load that goes past the fresh pairs is said in the notes
+// (its rest were replays, answered 200). Short runs (a smoke test): BENCH_INGEST_SECONDS=3
+// BENCH_INGEST_PAIRS=120000.
 import { execFileSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -18,40 +36,107 @@ import { deriveKeys } from '../apps/api/src/lib/keys';
 import { createTokenService } from '../apps/api/src/lib/tokens';
 import { openSessions } from '../apps/api/src/test/sessions';
 import { type CpuUse, ceiling, cpuMeter } from './cpu';
+import {
+  type CredentialState,
+  issueCredentials,
+  readCredentialState,
+  writeCredentialState,
+} from './ingest-credentials';
 import { type LoadResult, createPostgresDatabase, median, startBare, startCandor } from './lib';
 
 const RUNS = 3;
-const SECONDS = 10;
+export const SECONDS = Number(process.env.BENCH_INGEST_SECONDS ?? 10);
 const CONNECTIONS = 50;
 const THREADS = 2;
-/** Fresh (member, question) pairs prepared per engine: more than the runs can use. */
+/** Members (and their session tokens) prepared per database: this many pairs' worth. */
 const PAIRS = 1_000_000;
+/**
+ * Fresh (member, question) pairs given credentials: more than one database's runs use (the
+ * PostgreSQL database takes 3 servers' warm-ups and runs, about 2 minutes of load). Each
+ * credential costs its server ~1 ms and the device's blinding ~30 ms, untimed, on the bench's
+ * cores.
+ */
+const CREDENTIAL_PAIRS = Number(process.env.BENCH_INGEST_PAIRS ?? 500_000);
+/** The classes devices send with their answers: member m sends PROFILES[m mod 4]. */
+const PROFILES = [
+  { gender: 'female', age_band: '25-34', country: 'US' },
+  { gender: 'male', age_band: '35-44', country: 'GB' },
+  { gender: 'female', age_band: '18-24', country: 'IN' },
+  { gender: 'male', age_band: '45-54', country: 'NG' },
+];
+/** The burst's last few answers wait at most this long to be mixed, not the default 10 min. */
+const MIX_MAX_WAIT_SECONDS = 10;
 const LUA = fileURLToPath(new URL('./wrk/answers.lua', import.meta.url));
 
 interface Target {
   qid: string;
+  /** The answer, without the device's class. */
   body: string;
+  /** Index of the question's survey in `Prepared.gids`. */
+  survey: number;
 }
 
 interface Prepared {
   tokens: string[];
   targets: Target[];
+  /** The open surveys, in the order of their ids (the same in every database of a run). */
+  gids: string[];
+  surveyIds: number[];
 }
 
-/** Migrates and seeds the database, adds members straight in SQL, and signs their tokens. */
-/** Waits (up to a minute) until the server has folded every answer into the results. */
-async function foldedAll(client: pg.Client): Promise<void> {
-  const deadline = Date.now() + 60_000;
+/** What the mixer left after the load stopped. */
+export interface Drained {
+  /** Answers waiting in the inbox when the load stopped. */
+  left: number;
+  /** Seconds until the inbox was empty (NaN: not seen). */
+  mixedAfter: number;
+}
+
+/**
+ * Waits (up to 5 minutes) until the mixer has written every acknowledged answer and the server
+ * has folded them into the results; says what waited in the inbox when it was called.
+ */
+export async function drained(client: pg.Client): Promise<Drained> {
+  const t0 = performance.now();
+  let left = -1;
+  let mixedAfter = NaN;
   for (;;) {
-    const { rows } = await client.query<{ n: string }>('select count(*) as n from results_queue');
-    if (rows[0]!.n === '0') return;
-    if (Date.now() > deadline) throw new Error(`${rows[0]!.n} answers still not folded after 60 s`);
+    const { rows } = await client.query<{ waiting: number; queued: number }>(
+      `select (select count(*)::int from answer_inbox) as waiting,
+              (select count(*)::int from results_queue) as queued`,
+    );
+    const now = (performance.now() - t0) / 1000;
+    if (left < 0) left = rows[0]!.waiting;
+    if (rows[0]!.waiting === 0 && Number.isNaN(mixedAfter)) mixedAfter = now;
+    if (rows[0]!.waiting === 0 && rows[0]!.queued === 0) return { left, mixedAfter };
+    if (now > 300) {
+      throw new Error(
+        `${rows[0]!.waiting} answers still in the inbox, ${rows[0]!.queued} queued, 5 minutes after the load`,
+      );
+    }
     await new Promise((r) => setTimeout(r, 250));
   }
 }
 
+/** The embedded PostgreSQL's URL while its server runs: port and password from its folder. */
+export function embeddedUrl(dataDir: string): string {
+  const pid = fs.readFileSync(path.join(dataDir, 'postgres', 'postmaster.pid'), 'utf8');
+  const password = fs.readFileSync(path.join(dataDir, 'postgres-password'), 'utf8').trim();
+  return `postgres://candor:${encodeURIComponent(password)}@127.0.0.1:${pid.split('\n')[3]}/candor`;
+}
+
+/**
+ * Migrates and seeds the database, adds members straight in SQL, and signs their tokens. With
+ * `credentials`, the surveys' keys and issuance rows of the run's first database are copied in
+ * (before any server starts), so the credentials it issued answer here too.
+ */
 export async function prepare(
-  opts: { databaseUrl?: string; dataDir?: string; embedded?: 'postgres' | 'pglite' },
+  opts: {
+    databaseUrl?: string;
+    dataDir?: string;
+    embedded?: 'postgres' | 'pglite';
+    credentials?: CredentialState;
+  },
   jwtSecret: string,
 ) {
   const database = await openDatabase({
@@ -63,7 +148,12 @@ export async function prepare(
     await database.migrate();
     await seedSampleContent(database.db);
     const rows = await database.db
-      .select({ id: questions.id, qid: questions.qid, type: questions.type })
+      .select({
+        id: questions.id,
+        qid: questions.qid,
+        type: questions.type,
+        surveyId: questions.surveyId,
+      })
       .from(questions)
       .innerJoin(surveys, sql`${surveys.id} = ${questions.surveyId}`)
       .where(
@@ -71,6 +161,14 @@ export async function prepare(
       )
       .orderBy(questions.id);
     const labels = await database.db.select().from(choices).orderBy(choices.id);
+    const open = await database.db
+      .select({ id: surveys.id, gid: surveys.gid })
+      .from(surveys)
+      .where(
+        sql`${surveys.publishedAt} is not null and ${surveys.releaseDate} <= now() and ${surveys.closedAt} is null`,
+      )
+      .orderBy(surveys.id);
+    const surveyIds = open.map((s) => s.id);
     const targets = rows.map((q, i): Target => {
       const own = labels.filter((c) => c.questionId === q.id && !c.isBlank);
       return {
@@ -80,6 +178,7 @@ export async function prepare(
             ? { choice: own[i % own.length]!.label }
             : { text: 'An honest answer of a few words.' },
         ),
+        survey: surveyIds.indexOf(q.surveyId),
       };
     });
     const members = Math.ceil(PAIRS / targets.length);
@@ -94,7 +193,19 @@ export async function prepare(
     const signed = await Promise.all(
       uuids.map((sub, i) => tokens.signAccess({ sub, role: 'member', sid: sids[i]! })),
     );
-    return { tokens: signed, targets } satisfies Prepared;
+    if (opts.credentials) {
+      const keyed = opts.credentials.keys.map((k) => k.surveyId).join(',');
+      if (keyed !== surveyIds.join(',')) {
+        throw new Error(`surveys ${surveyIds.join(',')} here, keys for ${keyed}: seeded otherwise`);
+      }
+      await writeCredentialState(database.db, opts.credentials);
+    }
+    return {
+      tokens: signed,
+      targets,
+      gids: open.map((s) => s.gid),
+      surveyIds,
+    } satisfies Prepared;
   } finally {
     await database.close();
   }
@@ -118,7 +229,7 @@ export function ingest(url: string, files: PairFiles, from: number, seconds = SE
       LUA,
       url,
       '--',
-      files.tokens,
+      files.credentials,
       files.targets,
       String(from),
       String(THREADS),
@@ -147,40 +258,88 @@ export function ingest(url: string, files: PairFiles, from: number, seconds = SE
     } satisfies LoadResult,
     created: r.created,
     used: r.used,
+    /** Replies of 400 and over (a 401 would be a request sent without its credential). */
+    non2xx: r.non2xx,
+    socketErrors: r.socket_errors,
   };
 }
 
 /**
- * Warm-up before the measured runs: the code compiled and the members' respondents resolved in
- * each of `processes` processes (each keeps its own cache): 3 s loads until twice that many
- * requests have gone (about 86% of members seen by each process), at most 30 s. Returns the
- * pairs used and the answers acknowledged.
+ * Warm-up before the measured runs: the code compiled and the credentials verified in each of
+ * `processes` processes (each keeps its own cache of verified credentials): 3 s loads until
+ * twice `members` x that many requests have gone, at most 10 loads. Returns the pairs used and
+ * the answers acknowledged.
  */
 function warmUp(url: string, files: PairFiles, from: number, members: number, processes = 1) {
   const warm = { used: 0, created: 0 };
   for (let i = 0; i < 10 && warm.used < 2 * members * processes; i++) {
-    const run = ingest(url, files, from + warm.used, 3);
+    const run = ingest(url, files, from + warm.used, Math.min(3, SECONDS));
     warm.used += run.used;
     warm.created += run.created;
   }
   return warm;
 }
 
-interface PairFiles {
-  tokens: string;
+export interface PairFiles {
+  credentials: string;
   targets: string;
+  /** Fresh pairs the files give: members with credentials x questions. */
+  pairs: number;
 }
 
-/** The prepared members' tokens and the questions' bodies as files for the wrk script. */
-export function writePairFiles(prepared: Prepared): PairFiles {
+/**
+ * The credentials the answer-ingest load redeems, asked (untimed) from the server at `url`:
+ * every open survey's for the first members, enough for CREDENTIAL_PAIRS fresh pairs.
+ */
+export function credentialsFor(url: string, prepared: Prepared): Promise<string[][]> {
+  const members = Math.min(
+    prepared.tokens.length,
+    Math.ceil(CREDENTIAL_PAIRS / prepared.targets.length),
+  );
+  return issueCredentials(url, prepared.tokens, members, prepared.gids);
+}
+
+/**
+ * The members' credentials (a line each, one per survey) and the questions' bodies (one per
+ * device class) as files for the wrk script.
+ */
+export function writePairFiles(prepared: Prepared, credentials: string[][]): PairFiles {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'candor-wrk-'));
-  const files = { tokens: path.join(dir, 'tokens.txt'), targets: path.join(dir, 'targets.txt') };
-  fs.writeFileSync(files.tokens, prepared.tokens.join('\n') + '\n');
+  const files = {
+    credentials: path.join(dir, 'credentials.txt'),
+    targets: path.join(dir, 'targets.txt'),
+    pairs: credentials.length * prepared.targets.length,
+  };
+  fs.writeFileSync(files.credentials, credentials.map((c) => c.join('\t')).join('\n') + '\n');
   fs.writeFileSync(
     files.targets,
-    prepared.targets.map((t) => `${t.qid}\t${t.body}`).join('\n') + '\n',
+    prepared.targets
+      .map((t) => {
+        const answer = JSON.parse(t.body) as object;
+        const bodies = PROFILES.map((profile) => JSON.stringify({ ...answer, profile }));
+        return [t.qid, t.survey, ...bodies].join('\t');
+      })
+      .join('\n') + '\n',
   );
   return files;
+}
+
+/** What a server's errors were: replies of 400 and over, or wrk's socket errors (timeouts). */
+export function errorsNote(label: string, runs: Array<ReturnType<typeof ingest>>): string[] {
+  const non2xx = runs.reduce((n, r) => n + r.non2xx, 0);
+  const socket = runs.reduce((n, r) => n + r.socketErrors, 0);
+  return non2xx + socket
+    ? [`${label}: ${non2xx} replies of 400 and over, ${socket} socket errors.`]
+    : [];
+}
+
+/** A note when a server's load went past the fresh pairs given (replays, not fresh answers). */
+export function pairsNote(label: string, used: number, files: PairFiles): string[] {
+  return used > files.pairs
+    ? [
+        `**${label}: ${used} requests, more than the ${files.pairs} fresh pairs: the rest were replays (200).**`,
+      ]
+    : [];
 }
 
 /**
@@ -278,6 +437,8 @@ interface Row {
   runs: number[];
   /** Medians of the runs' CPU per answer (api and postgres NaN where not measurable). */
   cpu: CpuUse;
+  /** After the server's last run: what waited in the inbox, and until when (API rows). */
+  drained?: Drained;
 }
 
 const medianCpu = (cpus: CpuUse[]): CpuUse => ({
@@ -287,10 +448,15 @@ const medianCpu = (cpus: CpuUse[]): CpuUse => ({
   busy: median(cpus.map((c) => c.busy)),
 });
 
-function summarise(label: string, results: Array<{ result: LoadResult; cpu: CpuUse }>): Row {
+function summarise(
+  label: string,
+  results: Array<{ result: LoadResult; cpu: CpuUse }>,
+  drained?: Drained,
+): Row {
   const rs = results.map((x) => x.result);
   return {
     label,
+    ...(drained ? { drained } : {}),
     rps: median(rs.map((r) => r.rps)),
     p50: median(rs.map((r) => r.p50)),
     p99: median(rs.map((r) => r.p99)),
@@ -323,9 +489,11 @@ export async function answerIngestBench(): Promise<string> {
     }
   }
   const secret = crypto.randomBytes(32).toString('hex');
-  const secrets = { JWT_SECRET: secret, PSEUDONYM_SECRET: secret, ACCESS_TOKEN_TTL: '3600' };
+  const secrets = serverSecrets(secret);
   const rows: Row[] = [];
   const notes: string[] = [];
+  let credentials: string[][] = [];
+  let state: CredentialState | undefined;
 
   // PostgreSQL: a fresh database, dropped at the end.
   const scratchDb = await createPostgresDatabase();
@@ -335,22 +503,32 @@ export async function answerIngestBench(): Promise<string> {
     const scratch = new pg.Client({ connectionString: databaseUrl });
     await scratch.connect();
     const ids = await createScratch(scratch);
-    const files = writePairFiles(prepared);
     const server = await startCandor({ DATABASE_URL: databaseUrl, ...secrets });
     try {
+      // The credentials, untimed: asked from this server, then valid in every database of the run.
+      const asked = performance.now();
+      credentials = await credentialsFor(server.url, prepared);
+      state = await readCredentialState(databaseUrl);
+      notes.push(
+        `Credentials: ${credentials.length} members x ${prepared.gids.length} surveys asked in ` +
+          `${Math.round((performance.now() - asked) / 1000)} s before the runs (untimed), ` +
+          `${credentials.length * prepared.targets.length} fresh pairs per database.`,
+      );
+      const files = writePairFiles(prepared, credentials);
       let cursor = 0;
-      const warm = warmUp(server.url, files, cursor, prepared.tokens.length);
+      const warm = warmUp(server.url, files, cursor, credentials.length);
       cursor += warm.used;
       const api: Array<ReturnType<typeof ingest>> = [];
       const bench: Array<ReturnType<typeof pgbench>> = [];
       const queued: Array<ReturnType<typeof pgbench>> = [];
+      let last: Drained | undefined;
       for (let i = 0; i < RUNS; i++) {
         const run = ingest(server.url, files, cursor);
         cursor += run.used;
         api.push(run);
-        // The server folds what it just took in the background: pgbench gets the database
-        // once that is done, not while it competes with it.
-        await foldedAll(scratch);
+        // The server mixes and folds what it just took in the background: pgbench gets the
+        // database once that is done, not while it competes with it.
+        last = await drained(scratch);
         bench.push(pgbench(databaseUrl, ids));
         queued.push(pgbench(databaseUrl, ids, 'scratch_answers_queued'));
         await scratch.query('TRUNCATE scratch_answers, scratch_answers_queued, scratch_queue');
@@ -360,15 +538,17 @@ export async function answerIngestBench(): Promise<string> {
       );
       const created = warm.created + api.reduce((n, r) => n + r.created, 0);
       notes.push(
-        `PostgreSQL: ${created} answers acknowledged (201), ${counted[0]!.n} rows stored; ` +
-          `${cursor} requests of ${PAIRS} prepared pairs (${prepared.tokens.length} members x ` +
-          `${prepared.targets.length} questions).`,
+        `PostgreSQL, 1 process: ${created} answers acknowledged (201), ${counted[0]!.n} rows ` +
+          `stored once mixed; ${cursor} requests of ${files.pairs} fresh pairs ` +
+          `(${credentials.length} members x ${prepared.targets.length} questions).`,
+        ...pairsNote('PostgreSQL, 1 process', cursor, files),
       );
       rows.push(
         pgbenchRow('pgbench, same row, same indexes and foreign keys (10 clients)', bench),
         pgbenchRow('pgbench, the same plus its results_queue row (insert trigger)', queued),
       );
-      rows.push(summarise('Candor API on PostgreSQL (50 connections)', api));
+      rows.push(summarise('Candor API on PostgreSQL (50 connections)', api, last));
+      notes.push(...errorsNote('PostgreSQL, 1 process', api));
       // The HTTP ceiling: the same wrk requests to a route that parses them and stores nothing,
       // with the Candor server stopped (it took its bytes for GET /bare when it started).
       const bare = await startBare(`${server.url}/api/health`);
@@ -388,14 +568,16 @@ export async function answerIngestBench(): Promise<string> {
           WEB_CONCURRENCY: String(processes),
         });
         try {
-          cursor += warmUp(cluster.url, files, cursor, prepared.tokens.length, processes).used;
+          cursor += warmUp(cluster.url, files, cursor, credentials.length, processes).used;
           const runs: Array<ReturnType<typeof ingest>> = [];
           for (let i = 0; i < RUNS; i++) {
             const run = ingest(cluster.url, files, cursor);
             cursor += run.used;
             runs.push(run);
           }
-          rows.push(summarise(`Candor API on PostgreSQL, ${processes} processes`, runs));
+          const label = `Candor API on PostgreSQL, ${processes} processes`;
+          rows.push(summarise(label, runs, await drained(scratch)));
+          notes.push(...pairsNote(label, cursor, files), ...errorsNote(label, runs));
         } finally {
           await cluster.stop();
         }
@@ -410,7 +592,7 @@ export async function answerIngestBench(): Promise<string> {
 
   // The embedded default (no DATABASE_URL): its own PostgreSQL in DATA_DIR (decision 013), and
   // PGlite (EMBEDDED_DATABASE=pglite), each in a temporary DATA_DIR prepared before the server
-  // takes it.
+  // takes it, with the first database's keys, so the same credentials answer.
   // The embedded PostgreSQL with BACKUP_DIR too (decision 025: the log archived, a base backup
   // at start): issue 34 allows backups at most 5% of ingest (bench backup-cost alternates them).
   const embedded = [
@@ -422,27 +604,41 @@ export async function answerIngestBench(): Promise<string> {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `candor-bench-${engine}-`));
     const backupDir = path.join(dataDir, 'backups');
     try {
-      const prepared = await prepare({ dataDir, embedded: engine }, secret);
-      const files = writePairFiles(prepared);
+      const prepared = await prepare({ dataDir, embedded: engine, credentials: state }, secret);
+      const files = writePairFiles(prepared, credentials);
       const server = await startCandor({
         DATA_DIR: dataDir,
         EMBEDDED_DATABASE: engine,
         ...secrets,
         ...(backups ? { BACKUP_DIR: backupDir } : {}),
       });
+      const api: Array<ReturnType<typeof ingest>> = [];
+      let last: Drained | undefined;
+      let cursor = 0;
       try {
         if (backups) await baseBackupTaken(backupDir);
-        let cursor = warmUp(server.url, files, 0, prepared.tokens.length).used;
-        const api: Array<ReturnType<typeof ingest>> = [];
+        cursor = warmUp(server.url, files, 0, credentials.length).used;
         for (let i = 0; i < RUNS; i++) {
           const run = ingest(server.url, files, cursor);
           cursor += run.used;
           api.push(run);
         }
-        rows.push(summarise(label, api));
+        // PGlite runs inside the server's process: nothing else can read it while it runs.
+        if (engine === 'postgres') {
+          const client = new pg.Client({ connectionString: embeddedUrl(dataDir) });
+          await client.connect();
+          try {
+            last = await drained(client);
+          } finally {
+            await client.end();
+          }
+        }
       } finally {
         await server.stop();
       }
+      if (engine === 'pglite') last = { left: await inboxAfterStop(dataDir), mixedAfter: NaN };
+      rows.push(summarise(label, api, last));
+      notes.push(...pairsNote(label, cursor, files), ...errorsNote(label, api));
     } finally {
       fs.rmSync(dataDir, { recursive: true, force: true });
     }
@@ -451,14 +647,21 @@ export async function answerIngestBench(): Promise<string> {
   const base = rows[0]!.rps;
   const bareRps = rows.find((r) => r.label.startsWith('bare'))!.rps;
   const fmt = (n: number) => (Number.isNaN(n) ? '-' : String(n));
+  const mixed = (d?: Drained) =>
+    d
+      ? `${d.left} | ${Number.isNaN(d.mixedAfter) ? '-' : `${d.mixedAfter.toFixed(1)} s`}`
+      : '- | -';
   return [
-    '| target | requests/s | p50 ms | p99 ms | ratio to pgbench | ratio to bare Fastify | errors | runs |',
-    '|---|---|---|---|---|---|---|---|',
+    '| target | requests/s | p50 ms | p99 ms | ratio to pgbench | ratio to bare Fastify | errors | inbox after the last run | mixed after | runs |',
+    '|---|---|---|---|---|---|---|---|---|---|',
     ...rows.map(
       (r) =>
-        `| ${r.label} | ${Math.round(r.rps)} | ${fmt(r.p50)} | ${fmt(r.p99)} | ${(r.rps / base).toFixed(2)} | ${(r.rps / bareRps).toFixed(2)} | ${r.errors} | ${r.runs.join(', ')} |`,
+        `| ${r.label} | ${Math.round(r.rps)} | ${fmt(r.p50)} | ${fmt(r.p99)} | ${(r.rps / base).toFixed(2)} | ${(r.rps / bareRps).toFixed(2)} | ${r.errors} | ${mixed(r.drained)} | ${r.runs.join(', ')} |`,
     ),
     '',
+    `"inbox after the last run": answers acknowledged and not yet mixed when the server's last run ` +
+      `ended; "mixed after": seconds from then until the inbox was empty (MIX_MAX_WAIT_SECONDS=${MIX_MAX_WAIT_SECONDS}; ` +
+      `PGlite: the inbox when its server had stopped, its time not observable from outside).`,
     ...notes,
     '',
     // The load generator, the API and the database share the cores: what each answer costs them
@@ -472,6 +675,25 @@ export async function answerIngestBench(): Promise<string> {
         `| ${r.label} | ${r.cpu.total} | ${fmt(r.cpu.api)} | ${fmt(r.cpu.postgres)} | ${Number.isNaN(r.cpu.api) ? '-' : r.cpu.total - r.cpu.api - r.cpu.postgres} | ${(r.cpu.busy * os.cpus().length).toFixed(2)} of ${os.cpus().length} | ${ceiling(r.cpu.total)} |`,
     ),
   ].join('\n');
+}
+
+/** The servers' secrets, and the mixer's longest wait (the load's tail is mixed within it). */
+export const serverSecrets = (secret: string) => ({
+  JWT_SECRET: secret,
+  PSEUDONYM_SECRET: secret,
+  ACCESS_TOKEN_TTL: '3600',
+  MIX_MAX_WAIT_SECONDS: String(MIX_MAX_WAIT_SECONDS),
+});
+
+/** Answers left in a PGlite database's inbox, read once its server has stopped. */
+async function inboxAfterStop(dataDir: string): Promise<number> {
+  const database = await openDatabase({ dataDir, embedded: 'pglite' });
+  try {
+    const result = await database.db.execute(sql`select count(*)::int as n from answer_inbox`);
+    return (result as { rows: Array<{ n: number }> }).rows[0]!.n;
+  } finally {
+    await database.close();
+  }
 }
 
 /** Waits until the base backup a server with BACKUP_DIR takes at start is done. */
@@ -492,7 +714,7 @@ async function baseBackupTaken(backupDir: string): Promise<void> {
  */
 export async function backupCostBench(): Promise<string> {
   const secret = crypto.randomBytes(32).toString('hex');
-  const secrets = { JWT_SECRET: secret, PSEUDONYM_SECRET: secret, ACCESS_TOKEN_TTL: '3600' };
+  const secrets = serverSecrets(secret);
   const rounds = RUNS + 2;
   const folders: string[] = [];
   const temp = (name: string) => {
@@ -511,10 +733,13 @@ export async function backupCostBench(): Promise<string> {
   const servers: Array<Awaited<ReturnType<typeof startCandor>>> = [];
   try {
     const running = [];
+    // Credentials asked (untimed) from the first server; its keys copied into the second's
+    // database before that server starts, so the same credentials answer on both.
+    let credentials: string[][] | undefined;
+    let state: CredentialState | undefined;
     for (const setup of setups) {
       const dataDir = temp('data');
-      const prepared = await prepare({ dataDir, embedded: 'postgres' }, secret);
-      const files = writePairFiles(prepared);
+      const prepared = await prepare({ dataDir, embedded: 'postgres', credentials: state }, secret);
       const server = await startCandor({
         DATA_DIR: dataDir,
         EMBEDDED_DATABASE: 'postgres',
@@ -522,7 +747,12 @@ export async function backupCostBench(): Promise<string> {
         ...setup.env,
       });
       servers.push(server);
-      const cursor = warmUp(server.url, files, 0, prepared.tokens.length).used;
+      if (!credentials) {
+        credentials = await credentialsFor(server.url, prepared);
+        state = await readCredentialState(embeddedUrl(dataDir));
+      }
+      const files = writePairFiles(prepared, credentials);
+      const cursor = warmUp(server.url, files, 0, credentials.length).used;
       running.push({
         ...setup,
         dataDir,
@@ -559,7 +789,7 @@ export async function backupCostBench(): Promise<string> {
     const { rows: archiver } = await db.query<{ pid: number; segments: number; answers: string }>(
       `select (select pid from pg_stat_activity where backend_type = 'archiver') as pid,
               (select archived_count from pg_stat_archiver)::int as segments,
-              (select count(*) from answers) as answers`,
+              (select count(*) from answers) + (select count(*) from answer_inbox) as answers`,
     );
     await db.end();
     const stat = fs.readFileSync(`/proc/${archiver[0]!.pid}/stat`, 'utf8');

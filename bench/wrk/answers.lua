@@ -1,6 +1,10 @@
 -- wrk script for answer ingest: every request is a fresh (member, question) pair, as in
--- bench/answer-ingest.ts. Arguments: tokens file, targets file ("qid<TAB>json body" per line),
--- first pair index, number of wrk threads. Prints one JSON line with the totals, latency percentiles and pairs used.
+-- bench/answer-ingest.ts, redeemed with the member's anonymous credential for the question's
+-- survey (header Candor-Credential, no Authorization: decision 020). Arguments: credentials file
+-- (one line per member: its credentials, tab-separated, in the order of the surveys), targets
+-- file ("qid<TAB>survey index<TAB>body for profile 0<TAB>...<TAB>body for profile P-1" per line),
+-- first pair index, number of wrk threads. Prints one JSON line with the totals, latency
+-- percentiles and pairs used.
 local threads = {}
 local counter = 0
 
@@ -10,17 +14,25 @@ function setup(thread)
   table.insert(threads, thread)
 end
 
-local tokens, targets = {}, {}
+local credentials, targets = {}, {}
 local nextPair, stride = 0, 1
 -- Globals, so done() can read them from each thread with thread:get().
 sent, created = 0, 0
 local uuidCounter = 0
 
+local function split(line)
+  local fields = {}
+  for field in string.gmatch(line, "[^\t]+") do fields[#fields + 1] = field end
+  return fields
+end
+
 function init(args)
-  for line in io.lines(args[1]) do tokens[#tokens + 1] = line end
+  for line in io.lines(args[1]) do credentials[#credentials + 1] = split(line) end
   for line in io.lines(args[2]) do
-    local qid, body = line:match("^([^\t]+)\t(.*)$")
-    targets[#targets + 1] = { qid = qid, body = body }
+    local fields = split(line)
+    local bodies = {}
+    for k = 3, #fields do bodies[#bodies + 1] = fields[k] end
+    targets[#targets + 1] = { qid = fields[1], survey = tonumber(fields[2]), bodies = bodies }
   end
   -- Thread i takes pairs from+i, from+i+threads, ...
   stride = tonumber(args[4])
@@ -31,17 +43,19 @@ function request()
   local i = nextPair
   nextPair = nextPair + stride
   sent = sent + 1
-  local m = #tokens
+  local m = #credentials
   local member = i % m
   local q = (member + math.floor(i / m)) % #targets
   local target = targets[q + 1]
   uuidCounter = uuidCounter + 1
   local headers = {
     ["Content-Type"] = "application/json",
-    ["Authorization"] = "Bearer " .. tokens[member + 1],
+    ["Candor-Credential"] = credentials[member + 1][target.survey + 1],
     ["Idempotency-Key"] = string.format("bench-%d-%d-%d", id, i, uuidCounter),
   }
-  return wrk.format("POST", "/api/v1/questions/" .. target.qid .. "/answer/", headers, target.body)
+  -- The member's device sends the same class with every answer.
+  local body = target.bodies[(member % #target.bodies) + 1]
+  return wrk.format("POST", "/api/v1/questions/" .. target.qid .. "/answer/", headers, body)
 end
 
 function response(status, headers, body)
