@@ -822,7 +822,7 @@ describe.each(engines)('every member route with another member’s ids, on %s', 
       );
       expect(ended.statusCode, ended.body).toBe(200);
     }
-  });
+  }, 120_000); // every route and caller, with a credential each: 10-20 s alone, more under load
 
   it('flags the same requests sent by B itself (the checks can fail)', async () => {
     const owner = await makeOwner();
