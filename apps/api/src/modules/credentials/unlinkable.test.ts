@@ -147,10 +147,13 @@ describe.each(engines)('the operator with the database and every secret, on %s',
     const pseudonyms = new Set(members.map((m) => hmacHex(pseudonymKey, m.uuid)));
     expect(found.filter((r) => pseudonyms.has(r.pseudonym))).toHaveLength(0);
 
-    // 2. Write order: the k-th respondent written is the k-th member to answer. Chance is one
-    // right in expectation; 8 or more of 30 has a chance below 1e-5 under a random order.
+    // 2. Write order: the k-th respondent written is the k-th member to answer. The mixer
+    // shuffles each batch of 10 (at least MIX_MIN_PEOPLE), and these members answer one after
+    // another, so chance is one right per batch: 3 of 30 in expectation, 12 or more with a
+    // chance below 1e-4 (the sum of three permutations' fixed points). Arrival order names 30.
+    // (8 was the bound before, which chance passes about once in 80 runs: CI saw it.)
     const rightByOrder = found.filter((r, k) => r.pseudonym === members[k]!.tag).length;
-    expect(rightByOrder).toBeLessThan(8);
+    expect(rightByOrder).toBeLessThan(12);
   }, 120_000);
 
   it('links no answer by the class beside it: accounts hold no gender or year of birth (slice 2)', async () => {
