@@ -17,7 +17,8 @@ import { seedSampleAnswers } from './db/seed/sample-answers.js';
 import { isDatabaseEmpty, seedSampleContent } from './db/seed/seed.js';
 import { spreadConnections, takeConnections } from './lib/cluster-connections.js';
 import { resolveSecrets } from './lib/secrets.js';
-import { deriveProfileKey } from './lib/keys.js';
+import { deriveProfileKey, derivePseudonymKey } from './lib/keys.js';
+import { severOldRespondents } from './modules/respondents/sever.js';
 import { ensureDemoAdmin } from './modules/auth/admin-account.js';
 
 const inUse = (port: number) =>
@@ -147,13 +148,27 @@ async function prepare(): Promise<void> {
   // year of birth out of every row): plain VACUUM, which blocks no reads or writes and costs
   // milliseconds on a table without dead rows.
   await database.unbounded((db) => db.execute('vacuum users'));
+  // Once: the respondents of the old way of answering are severed from their accounts.
+  const secretsNow = resolveSecrets(config.secrets, config.dataDir);
+  const severed = await severOldRespondents(
+    database,
+    { pseudonymKey: derivePseudonymKey(secretsNow), profileKey: deriveProfileKey(secretsNow) },
+    { scrub: database.owned === true },
+  );
+  if (severed) {
+    log.warn(
+      severed,
+      'answers given before credentials are now severed from their accounts: backups made ' +
+        'before this start still join them until deleted (docs/privacy.md)',
+    );
+  }
   if (config.seedSampleContent && (await isDatabaseEmpty(database.db))) {
     const { surveysAdded } = await seedSampleContent(database.db);
     log.info({ surveysAdded }, 'new database: sample content loaded');
   }
   if (config.seedSampleAnswers) {
     const { respondentsAdded } = await seedSampleAnswers(database.db, {
-      profileKey: deriveProfileKey(resolveSecrets(config.secrets, config.dataDir)),
+      profileKey: deriveProfileKey(secretsNow),
     });
     if (respondentsAdded)
       log.warn({ respondentsAdded }, 'made-up sample answers loaded (SEED_SAMPLE_ANSWERS)');

@@ -1,14 +1,6 @@
 import { and, asc, count, desc, eq, isNotNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import {
-  answerIdDefault,
-  answers,
-  choices,
-  questions,
-  ratings,
-  surveys,
-  timings,
-} from '../../db/schema.js';
+import { answerIdDefault, answers, choices, questions, ratings, surveys } from '../../db/schema.js';
 import { groupCommit } from '../../lib/group-commit.js';
 
 export type NewAnswer = Omit<typeof answers.$inferInsert, 'id'>;
@@ -265,16 +257,6 @@ export function createAnswersRepository(db: Db, batching: AnswerBatching = NO_BA
         })
         .returning({ score: ratings.score });
       return row?.score;
-    },
-
-    /** Stores a duration once per timing id (its hash): false when it was stored already. */
-    async insertTiming(values: typeof timings.$inferInsert): Promise<boolean> {
-      const rows = await db
-        .insert(timings)
-        .values(values)
-        .onConflictDoNothing({ target: timings.tokenHash })
-        .returning({ id: timings.id });
-      return rows.length === 1;
     },
   };
 }

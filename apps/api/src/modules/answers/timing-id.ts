@@ -5,14 +5,11 @@ export type TimingKind = 'answer' | 'graph';
 export interface TimingClaims {
   kind: TimingKind;
   qid: string;
-  /** A keyed hash of the respondent's pseudonym: binds the id to one member without naming them. */
+  /** A keyed hash of the member's uuid: binds the id to one member without naming them. */
   who: string;
   /** When the timing started (ms since the epoch); it lives only in the id, never in a table. */
   startMs: number;
-  /**
-   * 128 random bits (base64url). The table keeps a hash of this alone, so nothing stored can be
-   * matched against guessed start times, even by someone holding the server's keys.
-   */
+  /** 128 random bits (base64url): two ids of one start differ. */
   nonce: string;
 }
 
@@ -28,11 +25,11 @@ function mac(key: Buffer, payload: string): string {
   return crypto.createHmac('sha256', key).update(`timing:${payload}`).digest('base64url');
 }
 
-/** The `who` of a member's timing ids: HMAC of their pseudonym, 128 bits. */
-export function timingOwner(key: Buffer, pseudonym: string): string {
+/** The `who` of a member's timing ids: HMAC of their uuid, 128 bits. */
+export function timingOwner(key: Buffer, uuid: string): string {
   return crypto
     .createHmac('sha256', key)
-    .update(`owner:${pseudonym}`)
+    .update(`owner:${uuid}`)
     .digest()
     .subarray(0, 16)
     .toString('base64url');
@@ -66,9 +63,4 @@ export function verifyTimingId(key: Buffer, id: string): TimingClaims | null {
   const given = Buffer.from(signature);
   if (given.length !== expected.length || !crypto.timingSafeEqual(given, expected)) return null;
   return { kind, qid, who, startMs: parseInt(start, 36), nonce };
-}
-
-/** What the timings table keeps to refuse a second end of the same id: a hash of its nonce. */
-export function timingIdHash(claims: Pick<TimingClaims, 'nonce'>): string {
-  return crypto.createHash('sha256').update(claims.nonce).digest('hex');
 }

@@ -23,6 +23,7 @@ import type { CredentialsRepository, MixedAnswer, MixedRating } from './credenti
  * respondents to fewer than 10 accounts).
  */
 export const COUNTRY_K = 10;
+const ANSWERED_OLD_WAY = 'You answered this survey while logged in: it takes no credential.';
 /** Most waiting answers one mixing step takes. */
 const MIX_BATCH = 5000;
 /** Verified credentials remembered per process (a member answers a survey's questions in a row). */
@@ -269,7 +270,7 @@ export function createCredentialsService(
           refused.push({
             gid: g,
             code: 'ALREADY_ANSWERED',
-            detail: 'You answered this survey while logged in: it takes no credential.',
+            detail: ANSWERED_OLD_WAY,
           });
           continue;
         }
@@ -308,6 +309,9 @@ export function createCredentialsService(
         const kept = bySurvey.get(s.surveyId);
         if (kept?.blindedDigest === s.digest) {
           credentials.push({ gid: s.gid, key_id: s.keyId, blind_sig: kept.blindSig });
+        } else if (kept?.blindedDigest === '') {
+          // The severing's marker (respondents/sever.ts): answered the old way, as the member.
+          refused.push({ gid: s.gid, code: 'ALREADY_ANSWERED', detail: ANSWERED_OLD_WAY });
         } else {
           refused.push({
             gid: s.gid,
