@@ -9,6 +9,7 @@ export const ErrorCodeSchema = z.enum([
   'TOKEN_INVALID',
   'UNAUTHENTICATED',
   'FORBIDDEN',
+  'REAUTH_REQUIRED',
   'ALREADY_ANSWERED',
   'SURVEY_CLOSED',
   'NOT_ANSWERED',

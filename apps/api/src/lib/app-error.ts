@@ -8,6 +8,7 @@ export const statusOfCode: Record<ErrorCode, number> = {
   UNAUTHENTICATED: 401,
   TOKEN_INVALID: 401,
   FORBIDDEN: 403,
+  REAUTH_REQUIRED: 403,
   ANSWER_FIRST: 403,
   CREDENTIAL_INVALID: 403,
   CREDENTIAL_REQUIRED: 401,
@@ -33,6 +34,8 @@ const defaultDetail: Record<ErrorCode, string> = {
   TOKEN_INVALID: 'Your session has ended. Please log in again.',
   UNAUTHENTICATED: 'Authentication credentials were not provided or are not valid.',
   FORBIDDEN: 'You do not have permission to perform this action.',
+  REAUTH_REQUIRED:
+    'For your safety this needs a login from the last 10 minutes: log out, then log in again with your second factor.',
   NOT_FOUND: 'Not found.',
   ALREADY_ANSWERED: 'You have already answered this question.',
   SURVEY_CLOSED: 'This survey is closed: it no longer takes answers.',

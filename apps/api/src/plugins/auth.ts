@@ -8,6 +8,8 @@ import { type AccessClaims, InvalidTokenError, type TokenService } from '../lib/
 export interface AuthUser {
   uuid: string;
   role: Role;
+  /** The session (refresh-token family) the access token was issued for. */
+  sid: string;
 }
 
 declare module 'fastify' {
@@ -62,7 +64,7 @@ async function auth(app: FastifyInstance, opts: { tokens: TokenService; sessions
       throw err;
     }
     if (!(await sessions.admits(claims))) throw new AppError('UNAUTHENTICATED');
-    return { uuid: claims.sub, role: claims.role };
+    return { uuid: claims.sub, role: claims.role, sid: claims.sid };
   }
 
   /**
@@ -73,7 +75,7 @@ async function auth(app: FastifyInstance, opts: { tokens: TokenService; sessions
     const token = bearer(request);
     const claims = token ? tokens.knownAccess(token) : undefined;
     return claims && sessions.admitsKnown(claims)
-      ? { uuid: claims.sub, role: claims.role }
+      ? { uuid: claims.sub, role: claims.role, sid: claims.sid }
       : undefined;
   }
 

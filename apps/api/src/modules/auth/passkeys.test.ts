@@ -44,6 +44,7 @@ describe.each(engines)('staff passkeys on %s', (engine) => {
     password: string;
     secret: string;
     access: string;
+    refresh: string;
     uuid: string;
   }
 
@@ -62,6 +63,7 @@ describe.each(engines)('staff passkeys on %s', (engine) => {
       password: PASSWORD,
       secret: login.secret,
       access: login.access,
+      refresh: login.refresh,
       uuid: row!.uuid,
     };
   }
@@ -407,6 +409,46 @@ describe.each(engines)('staff passkeys on %s', (engine) => {
     expect((await remove(passkey.id, who.access)).statusCode).toBe(404);
     expect(await auditOf('user.passkey_remove', who.uuid)).toHaveLength(1);
     expect((await passwordStep(who)).methods).toEqual(['totp']);
+  });
+
+  it('asks for a second step in the last 10 minutes to add or remove a passkey (REAUTH_REQUIRED)', async () => {
+    const who = await staff();
+    const { passkey } = await addPasskey(who);
+    // Options asked for in time, answered after: refused too once the step is old.
+    const options = await registrationOptions(who);
+    // The session stays open (refreshed, as the staff area does), its second step 11 minutes
+    // old: a stolen refresh token, or a desk left unlocked, plants no passkey of its own.
+    now += 11 * MINUTE;
+    const refreshed = await post(app, '/api/token/refresh/', { refresh: who.refresh });
+    expect(refreshed.statusCode, refreshed.body).toBe(200);
+    const stale = { ...who, access: json<TokenPair>(refreshed).access };
+    const reauth = (res: LightMyRequestResponse) => {
+      expect(res.statusCode, res.body).toBe(403);
+      expect(json(res)).toMatchObject({ code: 'REAUTH_REQUIRED' });
+    };
+    reauth(await post(app, '/api/v1/admin/passkeys/options/', {}, { token: stale.access }));
+    reauth(
+      await post(
+        app,
+        '/api/v1/admin/passkeys/',
+        { response: new SoftAuthenticator().register(options), name: 'Planted' },
+        { token: stale.access },
+      ),
+    );
+    reauth(
+      await send(app, 'DELETE', `/api/v1/admin/passkeys/${passkey.id}/`, undefined, {
+        token: stale.access,
+      }),
+    );
+    // Listing needs no step-up; the passkey is still there, and nothing was added.
+    const list = await get(app, '/api/v1/admin/passkeys/', { token: stale.access });
+    expect(json<PasskeyList>(list).results.map((p) => p.id)).toEqual([passkey.id]);
+    // A fresh login (password and second factor) may again.
+    const again = await staffLogin(app, who, { now: clock });
+    const fresh = await send(app, 'DELETE', `/api/v1/admin/passkeys/${passkey.id}/`, undefined, {
+      token: again.access,
+    });
+    expect(fresh.statusCode, fresh.body).toBe(204);
   });
 
   it("deletes a staff member's passkeys when an admin resets their second factor", async () => {

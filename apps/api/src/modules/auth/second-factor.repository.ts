@@ -1,6 +1,6 @@
 import { and, asc, count, desc, eq, gt, isNull, lt, lte, notInArray, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { staffPasskeys, staffTotp, webauthnChallenges } from '../../db/schema.js';
+import { refreshTokens, staffPasskeys, staffTotp, webauthnChallenges } from '../../db/schema.js';
 
 export type StaffTotpRow = typeof staffTotp.$inferSelect;
 export type StaffPasskeyRow = typeof staffPasskeys.$inferSelect;
@@ -17,6 +17,24 @@ export function createSecondFactorRepository(db: Db) {
     async findTotp(userId: number): Promise<StaffTotpRow | undefined> {
       const [row] = await db.select().from(staffTotp).where(eq(staffTotp.userId, userId));
       return row;
+    },
+
+    /**
+     * When the staff session `sid` was opened with its second factor (its refresh-token
+     * family's first token); undefined for a session opened without one, or unknown.
+     */
+    async secondStepAt(userId: number, sid: string): Promise<Date | undefined> {
+      const [row] = await db
+        .select({ at: sql<Date | string | null>`min(${refreshTokens.createdAt})` })
+        .from(refreshTokens)
+        .where(
+          and(
+            eq(refreshTokens.userId, userId),
+            eq(refreshTokens.familyId, sid),
+            eq(refreshTokens.secondFactor, true),
+          ),
+        );
+      return row?.at ? new Date(row.at) : undefined;
     },
 
     /** Whether the account has a confirmed second factor (else its next login enrols one). */

@@ -60,6 +60,11 @@ const WEBAUTHN_TIMEOUT_MS = 2 * 60_000;
 const WEBAUTHN_CHALLENGE_TTL_MS = WEBAUTHN_TIMEOUT_MS + 60_000;
 /** Passkeys one account may hold (a list people can read; rows an account cannot pile up). */
 const MAX_PASSKEYS = 10;
+/**
+ * Adding or removing a passkey needs the session's second step this recently (a step-up, as
+ * banks ask): a session left open, or a stolen access token, cannot plant a passkey of its own.
+ */
+export const STEP_UP_MS = 10 * 60_000;
 export const PASSKEY_REFUSED =
   'That passkey did not answer for this account. Try again, or enter a code from your authenticator app.';
 const PASSKEY_NOT_ADDED = 'The new passkey could not be checked. Try adding it again.';
@@ -83,6 +88,9 @@ export interface SecondFactorServiceDeps {
   audit: Pick<AuditService, 'record'>;
   clock: () => Date;
 }
+
+/** A signed-in staff member and the session their request came with. */
+type SessionActor = Actor & { sid: string };
 
 const toPasskey = (row: StaffPasskeyRow): Passkey => ({
   id: row.id,
@@ -225,6 +233,16 @@ export function createSecondFactorService(
     return user;
   }
 
+  /** The account, when its session gave its second factor within STEP_UP_MS. */
+  async function steppedUp(actor: SessionActor): Promise<UserRow> {
+    const user = await self(actor);
+    const at = await repo.secondStepAt(user.id, actor.sid);
+    if (!at || clock().getTime() - at.getTime() > STEP_UP_MS) {
+      throw new AppError('REAUTH_REQUIRED');
+    }
+    return user;
+  }
+
   return {
     /**
      * A new TOTP secret for an account without a confirmed second factor, to put in an
@@ -343,8 +361,8 @@ export function createSecondFactorService(
     },
 
     /** What navigator.credentials.create is asked with to add a passkey to one's own account. */
-    async passkeyRegistrationOptions(actor: Actor): Promise<PasskeyRegistrationOptions> {
-      const user = await self(actor);
+    async passkeyRegistrationOptions(actor: SessionActor): Promise<PasskeyRegistrationOptions> {
+      const user = await steppedUp(actor);
       const passkeys = await repo.listPasskeys(user.id);
       if (passkeys.length >= MAX_PASSKEYS) throw new AppError('INVALID_STATE', TOO_MANY_PASSKEYS);
       const options = await generateRegistrationOptions({
@@ -367,8 +385,11 @@ export function createSecondFactorService(
     },
 
     /** Adds the new passkey whose attestation answers a registration challenge of this account. */
-    async addPasskey(actor: Actor, { response, name }: PasskeyRegisterRequest): Promise<Passkey> {
-      const user = await self(actor);
+    async addPasskey(
+      actor: SessionActor,
+      { response, name }: PasskeyRegisterRequest,
+    ): Promise<Passkey> {
+      const user = await steppedUp(actor);
       const taker = challengeTaker(user.id, 'register');
       const verdict = await verifyRegistrationResponse({
         response,
@@ -399,9 +420,9 @@ export function createSecondFactorService(
     },
 
     /** Removes one of one's own passkeys, keeping at least one second factor. */
-    async removePasskey(actor: Actor, id: string): Promise<void> {
+    async removePasskey(actor: SessionActor, id: string): Promise<void> {
       if (!isUuid(id)) throw new AppError('NOT_FOUND');
-      const user = await self(actor);
+      const user = await steppedUp(actor);
       const [rows, totp] = await Promise.all([repo.listPasskeys(user.id), repo.enrolled(user.id)]);
       if (!rows.some((r) => r.id === id)) throw new AppError('NOT_FOUND');
       if (!totp && rows.length === 1) throw new AppError('INVALID_STATE', LAST_FACTOR);

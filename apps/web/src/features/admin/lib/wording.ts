@@ -183,6 +183,7 @@ export function actionErrorText(err: unknown, fallback: string): string {
     // The server's detail is written for people (e.g. "Ask another admin to change your own
     // account."); authoring refusals say what blocks the change ("This choice has answers...").
     case 'FORBIDDEN':
+    case 'REAUTH_REQUIRED':
     case 'RATE_LIMITED':
     case 'NETWORK':
     case 'ANSWERS_EXIST':

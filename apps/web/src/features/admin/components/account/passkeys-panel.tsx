@@ -3,6 +3,8 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { toast } from 'sonner';
 import { PageHead } from '../../../../components/page-head';
+import { ApiError } from '../../../../lib/api-client';
+import { useAuthStore } from '../../../../lib/auth-store';
 import { PasskeyCancelledError, passkeysAvailable } from '../../../../lib/passkeys';
 import { successToast } from '../../../../lib/toasts';
 import { adminQueries, useAddPasskey, useRemovePasskey } from '../../api/admin';
@@ -36,24 +38,37 @@ export function PasskeysPanel() {
   const add = useAddPasskey();
   const remove = useRemovePasskey();
   const [removing, setRemoving] = useState<Passkey | null>(null);
+  // The server asks for a recent second step to change passkeys (a step-up): said in place.
+  const [reauth, setReauth] = useState(false);
+  const logout = useAuthStore((s) => s.logout);
   const available = passkeysAvailable();
+  const needsReauth = (err: unknown) => {
+    const stale = err instanceof ApiError && err.code === 'REAUTH_REQUIRED';
+    if (stale) setReauth(true);
+    return stale;
+  };
 
   const onAdd = () =>
     add.mutate(undefined, {
       onSuccess: () => successToast('Passkey added: use it at your next login'),
-      onError: (err) =>
+      onError: (err) => {
+        if (needsReauth(err)) return;
         toast.error(
           err instanceof PasskeyCancelledError
             ? 'No passkey was added: the browser’s prompt was closed. Try again when ready.'
             : actionErrorText(err, 'The passkey could not be added. Try again.'),
-        ),
+        );
+      },
     });
 
   const onRemove = (passkey: Passkey) => {
     setRemoving(null);
     remove.mutate(passkey.id, {
       onSuccess: () => successToast(`${passkey.name} removed`),
-      onError: (err) => toast.error(actionErrorText(err, 'The passkey could not be removed.')),
+      onError: (err) => {
+        if (!needsReauth(err))
+          toast.error(actionErrorText(err, 'The passkey could not be removed.'));
+      },
     });
   };
 
@@ -110,6 +125,17 @@ export function PasskeysPanel() {
           ))}
         </ul>
       )}
+      {reauth ? (
+        <div className="notice notice--error passkeys__reauth" role="alert">
+          <p>
+            For your safety, adding or removing a passkey needs a login from the last 10 minutes.
+            Log in again with your password and second factor, then come back here.
+          </p>
+          <button type="button" className="button button--primary" onClick={() => void logout()}>
+            Log out to log in again
+          </button>
+        </div>
+      ) : null}
       {available ? (
         <button
           type="button"
