@@ -17,7 +17,12 @@ const shotsDir = fileURLToPath(new URL('../test-results/screenshots', import.met
  */
 export async function screenshot(page: Page, name: string, { fullPage = true } = {}) {
   fs.mkdirSync(shotsDir, { recursive: true });
-  await page.screenshot({ path: path.join(shotsDir, `${name}.png`), fullPage });
+  // Finite animations and transitions are finished first: a screen fading in reads as grey.
+  await page.screenshot({
+    path: path.join(shotsDir, `${name}.png`),
+    fullPage,
+    animations: 'disabled',
+  });
 }
 
 /** Collects page errors and console errors; a test ends with `assertNoErrors()`. */
