@@ -1,6 +1,9 @@
+import type { ReactNode } from 'react';
+import { type Control, Controller, type Path } from 'react-hook-form';
 import PhoneInput, { type Country, type FlagProps } from 'react-phone-number-input';
 import 'react-phone-number-input/style.css';
 import { PINNED_COUNTRIES, countries } from '../lib/countries';
+import { Field } from './form';
 import './phone-field.css';
 
 // Country names with their dial codes ("United Kingdom +44") for the picker.
@@ -65,5 +68,44 @@ export function PhoneField({
       numberInputProps={{ className: 'input', inputMode: 'tel' }}
       countrySelectProps={{ 'aria-label': 'Country calling code' }}
     />
+  );
+}
+
+/**
+ * The phone number of a sign-up, login or reset form: its labelled field, bound to the form's
+ * `phone_number`, focused first.
+ */
+export function PhoneNumberField<T extends { phone_number: string }>({
+  control,
+  error,
+  hint,
+  onCountryChange,
+}: {
+  control: Control<T>;
+  error: string | undefined;
+  hint?: ReactNode;
+  onCountryChange?: (country: Country | undefined) => void;
+}) {
+  return (
+    <Field label="Phone number" {...(hint ? { hint } : {})} error={error}>
+      {({ id, describedBy, invalid }) => (
+        <Controller
+          control={control}
+          name={'phone_number' as Path<T>}
+          render={({ field }) => (
+            <PhoneField
+              id={id}
+              value={field.value}
+              onChange={field.onChange}
+              onBlur={field.onBlur}
+              invalid={invalid}
+              {...(describedBy ? { describedBy } : {})}
+              autoFocus
+              {...(onCountryChange ? { onCountryChange } : {})}
+            />
+          )}
+        />
+      )}
+    </Field>
   );
 }

@@ -1,11 +1,11 @@
 import { type ForgotPasswordRequest, ForgotPasswordRequestSchema } from '@candor/contracts';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Controller, useForm } from 'react-hook-form';
+import { useForm } from 'react-hook-form';
 import { Link, useNavigate } from 'react-router';
-import { AuthCard, Field, FormAlert, useFormFailure } from '../../../components/form';
+import { AuthCard, FormAlert, useFormFailure } from '../../../components/form';
 import { PageHead } from '../../../components/page-head';
 import { accountsApi } from '../api/accounts';
-import { PhoneField } from '../../../components/phone-field';
+import { PhoneNumberField } from '../../../components/phone-field';
 import { useFlowStore } from '../stores/flow-store';
 import { dismissErrorToasts } from '../../../lib/toasts';
 
@@ -49,25 +49,7 @@ export function ForgotPasswordScreen() {
       <PageHead title="Reset your password" />
       <FormAlert message={alert} tries={tries} />
       <form ref={formRef} onSubmit={onSubmit} noValidate className="form">
-        <Field label="Phone number" error={errors.phone_number?.message}>
-          {({ id, describedBy, invalid }) => (
-            <Controller
-              control={form.control}
-              name="phone_number"
-              render={({ field }) => (
-                <PhoneField
-                  id={id}
-                  value={field.value}
-                  onChange={field.onChange}
-                  onBlur={field.onBlur}
-                  invalid={invalid}
-                  describedBy={describedBy}
-                  autoFocus
-                />
-              )}
-            />
-          )}
-        </Field>
+        <PhoneNumberField control={form.control} error={errors.phone_number?.message} />
         <button
           type="submit"
           className="button button--primary button--block"

@@ -1,12 +1,12 @@
 import { type LoginRequest, LoginRequestSchema, needsSecondFactor } from '@candor/contracts';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Controller, useForm } from 'react-hook-form';
+import { useForm } from 'react-hook-form';
 import { Link, useNavigate } from 'react-router';
 import { successToast } from '../../../lib/toasts';
 import { AuthCard, Field, FormAlert, useFormFailure } from '../../../components/form';
 import { NotMyDeviceNote } from '../../../components/not-my-device';
 import { PageHead } from '../../../components/page-head';
-import { PhoneField } from '../../../components/phone-field';
+import { PhoneNumberField } from '../../../components/phone-field';
 import { PasswordInput } from '../../../components/password-input';
 import { useAuthStore } from '../../../lib/auth-store';
 import { afterLoginPath } from '../../../lib/survey-storage';
@@ -60,25 +60,7 @@ export function LoginScreen() {
       <PageHead title="Log in" />
       <FormAlert message={alert} tries={tries} />
       <form ref={formRef} onSubmit={onSubmit} noValidate className="form">
-        <Field label="Phone number" error={errors.phone_number?.message}>
-          {({ id, describedBy, invalid }) => (
-            <Controller
-              control={form.control}
-              name="phone_number"
-              render={({ field }) => (
-                <PhoneField
-                  id={id}
-                  value={field.value}
-                  onChange={field.onChange}
-                  onBlur={field.onBlur}
-                  invalid={invalid}
-                  describedBy={describedBy}
-                  autoFocus
-                />
-              )}
-            />
-          )}
-        </Field>
+        <PhoneNumberField control={form.control} error={errors.phone_number?.message} />
         <Field
           label="Password"
           error={errors.password?.message}

@@ -1,11 +1,11 @@
 import { MINIMUM_AGE, SignupFormSchema, type SignupFormValues } from '@candor/contracts';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Controller, useForm } from 'react-hook-form';
+import { useForm } from 'react-hook-form';
 import { Link, Navigate, useNavigate } from 'react-router';
 import { AuthCard, Field, FormAlert, useFormFailure } from '../../../components/form';
 import { PageHead } from '../../../components/page-head';
 import { accountsApi } from '../api/accounts';
-import { PhoneField } from '../../../components/phone-field';
+import { PhoneNumberField } from '../../../components/phone-field';
 import { useFlowStore } from '../stores/flow-store';
 import { useAuthStore } from '../../../lib/auth-store';
 import { dismissErrorToasts } from '../../../lib/toasts';
@@ -66,33 +66,15 @@ function SignupForm() {
       <PageHead title="Sign up" />
       <FormAlert message={alert} tries={tries} />
       <form ref={formRef} onSubmit={onSubmit} noValidate className="form">
-        <Field
-          label="Phone number"
+        <PhoneNumberField
+          control={form.control}
           hint="We text you a 6-digit code."
           error={errors.phone_number?.message}
-        >
-          {({ id, describedBy, invalid }) => (
-            <Controller
-              control={form.control}
-              name="phone_number"
-              render={({ field }) => (
-                <PhoneField
-                  id={id}
-                  value={field.value}
-                  onChange={field.onChange}
-                  onBlur={field.onBlur}
-                  invalid={invalid}
-                  describedBy={describedBy}
-                  autoFocus
-                  onCountryChange={(country) => {
-                    // Until the person picks a country, it follows the phone number's.
-                    if (country && !dirtyFields.country) form.setValue('country', country);
-                  }}
-                />
-              )}
-            />
-          )}
-        </Field>
+          onCountryChange={(country) => {
+            // Until the person picks a country, it follows the phone number's.
+            if (country && !dirtyFields.country) form.setValue('country', country);
+          }}
+        />
         <ProfileFields form={form as unknown as ProfileForm} />
         <Field label="Name (optional)" hint="Only you see it." error={errors.name?.message}>
           {({ id, describedBy, invalid }) => (
