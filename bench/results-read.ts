@@ -1,5 +1,5 @@
 // Results of one question with 10,000 and 1,000,000 answers, on PostgreSQL and on PGlite: the
-// results endpoint under load (autocannon, 50 connections, a member who answered, 3 runs of 6 s,
+// results endpoint under load (autocannon, 50 connections, a member's session, 3 runs of 6 s,
 // medians) beside the naive live GROUP BY over the answers (the same breakdown, 7 runs, median
 // and slowest). The answers are written straight in SQL, counted as a fold counts them, and
 // released through the differentially private mechanism.
@@ -12,16 +12,10 @@ import { and, eq, sql } from 'drizzle-orm';
 import { type Database, openDatabase } from '../apps/api/src/db/client';
 import { choices, questions, surveys, users } from '../apps/api/src/db/schema';
 import { seedSampleContent } from '../apps/api/src/db/seed/seed';
-import {
-  deriveKeys,
-  deriveProfileKey,
-  derivePseudonymKey,
-  hmacHex,
-} from '../apps/api/src/lib/keys';
+import { deriveKeys, deriveProfileKey } from '../apps/api/src/lib/keys';
 import { createTokenService } from '../apps/api/src/lib/tokens';
 import { openSessions } from '../apps/api/src/test/sessions';
 import { createRespondentsRepository } from '../apps/api/src/modules/respondents/respondents.repository';
-import { createRespondentIds } from '../apps/api/src/modules/respondents/respondent-ids';
 import { createRespondentsService } from '../apps/api/src/modules/respondents/respondents.service';
 import { createResultsRepository } from '../apps/api/src/modules/results/results.repository';
 import { createResultsService } from '../apps/api/src/modules/results/results.service';
@@ -53,7 +47,7 @@ async function prepare(database: Database, n: number, jwtSecret: string): Promis
     .from(choices)
     .where(and(eq(choices.questionId, q!.id), eq(choices.isBlank, false)));
   const ids = own.map((c) => c.id);
-  // One member who answered too: results are shown only after answering.
+  // One member, whose session the reads carry.
   const [member] = await db
     .insert(users)
     .values({
@@ -63,12 +57,11 @@ async function prepare(database: Database, n: number, jwtSecret: string): Promis
       phoneVerifiedAt: new Date(),
     })
     .returning({ uuid: users.uuid });
-  const pseudonym = hmacHex(derivePseudonymKey({ pseudonymSecret: jwtSecret }), member!.uuid);
   // Profiles in the 0007 migration's plain form (sealed below, as the server would). Ids given:
   // a million random 31-bit defaults in one statement would collide (the API retries one).
   await db.execute(sql`
     insert into respondents (id, pseudonym, profile, standing)
-    select g + 1, case when g = 0 then ${pseudonym} else 'bench-' || g end,
+    select g + 1, 'bench-' || g,
            'plain:' || (array['female','male','non_binary','undisclosed'])[1 + g % 4] || '|' ||
            (array['18-24','25-34','35-44','45-54','55-64','65+'])[1 + g % 6] || '|' ||
            (array['US','GB','IN','NG','CA','AU','DE'])[1 + g % 7], 'counting'
@@ -100,18 +93,7 @@ async function prepare(database: Database, n: number, jwtSecret: string): Promis
   // Sealed as the server would seal them, before it starts (not during the measurement).
   const profileKey = deriveProfileKey({ pseudonymSecret: jwtSecret });
   const respondentsRepository = createRespondentsRepository(db);
-  await createRespondentsService(respondentsRepository, {
-    ids: createRespondentIds(respondentsRepository, {
-      pseudonymKey: derivePseudonymKey({ pseudonymSecret: jwtSecret }),
-      profileKey,
-    }),
-    profileKey,
-    counting: {
-      startCounting: async () => false,
-      stopCounting: async () => false,
-      releaseNow: async () => false,
-    },
-  }).sealLegacyProfiles();
+  await createRespondentsService(respondentsRepository, { profileKey }).sealLegacyProfiles();
   await db.execute(sql`analyze`);
   const results = createResultsService(createResultsRepository(db), {
     surveys: { findListed: async () => undefined, findQuestion: async () => undefined },

@@ -15,13 +15,7 @@ import type { Config } from './config.js';
 import type { Database, Db } from './db/client.js';
 import { type ErasureVacuum, createErasureVacuum } from './db/erasure-vacuum.js';
 import { createMaintenance } from './db/maintenance.js';
-import {
-  deriveCredentialKeys,
-  deriveKeys,
-  derivePanelKey,
-  deriveProfileKey,
-  derivePseudonymKey,
-} from './lib/keys.js';
+import { deriveCredentialKeys, deriveKeys, derivePanelKey, deriveProfileKey } from './lib/keys.js';
 import { capConnectionsPerClient } from './lib/client-connections.js';
 import { trackConnectionsForShutdown } from './lib/shutdown-connections.js';
 import { createPublicReadLimit } from './lib/public-read-limit.js';
@@ -33,7 +27,7 @@ import { createTokenService } from './lib/tokens.js';
 import { answerModerationRoutes } from './modules/answers/answer-moderation.routes.js';
 import { createAnswersRepository } from './modules/answers/answers.repository.js';
 import { answersRoutes } from './modules/answers/answers.routes.js';
-import { type AnswersService, createAnswersService } from './modules/answers/answers.service.js';
+import { createAnswersService } from './modules/answers/answers.service.js';
 import { createCredentialsRepository } from './modules/credentials/credentials.repository.js';
 import { credentialsRoutes } from './modules/credentials/credentials.routes.js';
 import {
@@ -86,7 +80,6 @@ import { pageViewStatsRoutes, pageViewsRoutes } from './modules/page-views/page-
 import { createPageViewsService } from './modules/page-views/page-views.service.js';
 import { shareRoutes } from './modules/share/share.routes.js';
 import { createShareService } from './modules/share/share.service.js';
-import { createRespondentIds } from './modules/respondents/respondent-ids.js';
 import { createRespondentsRepository } from './modules/respondents/respondents.repository.js';
 import { createRespondentsService } from './modules/respondents/respondents.service.js';
 import { createResultsRepository } from './modules/results/results.repository.js';
@@ -120,12 +113,6 @@ declare module 'fastify' {
     results: ResultsService;
     /** Anonymous answer credentials: tests mix the inbox with `credentials.mix(true)`. */
     credentials: CredentialsService;
-    /**
-     * Answers as the logged-in member gave them before credentials (decision 020): no route
-     * takes them any more; tests write such old rows with `answers.submit` to test what still
-     * reads them (the mirror's copy, issuance's ALREADY_ANSWERED, exports).
-     */
-    answers: AnswersService;
     /** Whether this process runs the background work now (one process does at a time). */
     leading: () => boolean;
     /** Vacuums what an erasure deleted; tests wait for it with `settled()`. */
@@ -323,11 +310,7 @@ export async function buildApp({
     respondentsOf: publishedRespondents(resultsRepository),
   });
   const respondentsRepository = createRespondentsRepository(database.db);
-  const respondentIds = createRespondentIds(respondentsRepository, {
-    pseudonymKey: derivePseudonymKey(secrets),
-    profileKey: deriveProfileKey(secrets),
-  });
-  const answersRepository = createAnswersRepository(database.db, config.answerBatching);
+  const answersRepository = createAnswersRepository(database.db);
   const results = createResultsService(resultsRepository, {
     surveys,
     profileKey: deriveProfileKey(secrets),
@@ -338,16 +321,13 @@ export async function buildApp({
   });
   app.decorate('results', results);
   const respondents = createRespondentsService(respondentsRepository, {
-    ids: respondentIds,
     profileKey: deriveProfileKey(secrets),
-    counting: results,
   });
   const audit = createAuditService(createAuditRepository(database.db));
   const credentials = createCredentialsService(createCredentialsRepository(database.db), {
     surveys,
     results,
     keys: deriveCredentialKeys(secrets),
-    legacyRespondent: (uuid) => respondentIds.find(uuid),
     // Decorated below; called only once a request runs.
     vacuumAfterDelete: () => app.erasureVacuum.erased(),
     profileKey: deriveProfileKey(secrets),
@@ -360,14 +340,10 @@ export async function buildApp({
   app.decorate('credentials', credentials);
   const answers = createAnswersService(answersRepository, {
     surveys,
-    respondents: respondentIds,
-    results,
     audit,
     timingKey: keys.timing,
-    holdsCredential: (uuid, surveyId) => credentials.holdsCredential(uuid, surveyId),
     clock,
   });
-  app.decorate('answers', answers);
   const pageViews = createPageViewsService(createPageViewsRepository(database.db), {
     limits: app.rateLimits,
     ipKey: keys.ip,
@@ -397,7 +373,6 @@ export async function buildApp({
   });
   const operatorResults = createOperatorResultsService({ results, surveys, audit, clock });
   const panels = createPanelsService(createPanelsRepository(database.db), {
-    respondents: respondentIds,
     credentialProgress: (gid, header) => credentials.progress(gid, header),
     audit,
     codeKey: keys.panelCode,
@@ -419,7 +394,6 @@ export async function buildApp({
   // Link previews: a survey page's own head tags for crawlers, and its share image.
   const share = createShareService({ surveys, images, webRoot: config.webDistDir });
   const users = createUsersService(createUsersRepository(database.db, sessionChanges), {
-    respondents,
     audit,
     clock,
   });
@@ -482,11 +456,10 @@ export async function buildApp({
   app.addHook('onClose', async () => erasureVacuum.stop());
   const memberData = createMemberDataService(authRepository, {
     passwordLimits,
-    respondents,
     vacuum: erasureVacuum,
     clock,
   });
-  const signupReview = createSignupReviewService(authRepository, { respondents, audit, clock });
+  const signupReview = createSignupReviewService(authRepository, { audit, clock });
 
   await app.register(swagger, {
     openapi: {

@@ -10,11 +10,5 @@ function fromCause(err: unknown, key: 'code' | 'constraint'): string | undefined
 /** The SQLSTATE (or Node error code) of an error or of one of its causes, if any. */
 export const sqlState = (err: unknown) => fromCause(err, 'code');
 
-/** The constraint an error of the database names (PostgreSQL and PGlite both report it). */
-export const sqlConstraint = (err: unknown) => fromCause(err, 'constraint');
-
-/** A row refers to one that is gone (foreign_key_violation). */
-export const FOREIGN_KEY_VIOLATION = '23503';
-
 /** A value is taken already (unique_violation). */
 export const UNIQUE_VIOLATION = '23505';

@@ -108,7 +108,9 @@ export const answersRoutes: FastifyPluginAsyncZod<{
       onRequest: app.requireUser,
       schema: {
         tags,
-        summary: "The logged-in member's answers, newest first",
+        summary:
+          "The logged-in member's answers: always empty, the server holds none beside the " +
+          'account (answers are anonymous; the device keeps its own list)',
         security,
         querystring: PageQuerySchema,
         response: { 200: AttemptedQuestionListSchema, ...errorResponses(400) },
@@ -116,7 +118,6 @@ export const answersRoutes: FastifyPluginAsyncZod<{
     },
     async (request) =>
       service.listAttempted(
-        request.user!.uuid,
         request.query,
         `${publicOrigin(request)}/api/v1/questions/my-attempted-questions/`,
       ),
@@ -128,12 +129,14 @@ export const answersRoutes: FastifyPluginAsyncZod<{
       onRequest: app.requireUser,
       schema: {
         tags,
-        summary: "The mirror: the member's answers against everyone's, and their ratings",
+        summary:
+          "The mirror: always empty, the server holds none of the member's answers (the " +
+          "device's own answers make the mirror)",
         security,
         response: { 200: MirrorSchema, ...errorResponses(401) },
       },
     },
-    async (request) => service.mirror(request.user!.uuid),
+    async () => service.mirror(),
   );
 
   app.post(

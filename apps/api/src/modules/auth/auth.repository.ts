@@ -4,15 +4,7 @@ import type { Db } from '../../db/client.js';
 import { PASSWORD_TOKEN_TTL_SECONDS } from '../../lib/tokens.js';
 import { type SessionChanges, createSessionChanges } from './session-changes.js';
 import { SESSION_STATUSES } from './session-gate.js';
-import {
-  answers,
-  otpChallenges,
-  refreshTokens,
-  respondents,
-  resultsQueue,
-  signupEvents,
-  users,
-} from '../../db/schema.js';
+import { otpChallenges, refreshTokens, signupEvents, users } from '../../db/schema.js';
 
 /** Signup events (an IP hash and a number prefix) serve the 24-hour risk checks, then go. */
 export const SIGNUP_EVENT_RETENTION_MS = 24 * 60 * 60 * 1000;
@@ -307,38 +299,17 @@ export function createAuthRepository(
     },
 
     /**
-     * Erases the account in one transaction: its respondent (answers, ratings and timings
-     * cascade) and what of theirs waits to be counted, its sessions (cascade) and its number's
-     * code challenges. Returns the questions where one of its answers was an approved sample
-     * (their snapshots must be published again).
+     * Erases the account in one transaction: what hangs on it (sessions, credential issuances,
+     * the vault, staff factors: cascade) and its number's code challenges. Nothing stored leads
+     * from it to an answer (decision 020).
      */
-    async deleteUser(
-      user: Pick<UserRow, 'id' | 'uuid' | 'phoneE164'>,
-      respondentId: number | undefined,
-    ): Promise<number[]> {
-      const resampled = await db.transaction(async (tx) => {
-        // Locked first: a concurrent first answer (which creates a respondent from this row)
-        // waits, then finds no account.
-        await tx.select({ id: users.id }).from(users).where(eq(users.id, user.id)).for('update');
-        let samples: number[] = [];
-        if (respondentId !== undefined) {
-          const rows = await tx
-            .selectDistinct({ questionId: answers.questionId })
-            .from(answers)
-            .where(and(eq(answers.respondentId, respondentId), eq(answers.moderation, 'approved')));
-          samples = rows.map((r) => r.questionId);
-          await tx.delete(respondents).where(eq(respondents.id, respondentId));
-          // After the respondent: an answer being written now has committed (its key check
-          // waited for the delete) or fails, so none of its queued rows is left behind.
-          await tx.delete(resultsQueue).where(eq(resultsQueue.respondentId, respondentId));
-        }
+    async deleteUser(user: Pick<UserRow, 'id' | 'uuid' | 'phoneE164'>): Promise<void> {
+      await db.transaction(async (tx) => {
         await tx.delete(otpChallenges).where(eq(otpChallenges.phoneE164, user.phoneE164));
         await tx.delete(users).where(eq(users.id, user.id));
         await sessionChanges.announce(tx, user.uuid);
-        return samples;
       });
       await sessionChanges.committed([user.uuid], true);
-      return resampled;
     },
 
     /** The code challenges of a number, for the member's export (never the code hash). */

@@ -1,7 +1,6 @@
 import type { MyData, User } from '@candor/contracts';
 import { AppError } from '../../lib/app-error.js';
 import { burnPasswordCheck, verifyPassword } from '../../lib/passwords.js';
-import type { RespondentsService } from '../respondents/respondents.service.js';
 import type { AuthRepository } from './auth.repository.js';
 import type { PasswordLimits } from './password-limits.js';
 import { SESSION_STATUSES } from './session-gate.js';
@@ -9,8 +8,6 @@ import { reviewReasonKinds } from './signup-risk.js';
 
 export interface MemberDataServiceDeps {
   passwordLimits: PasswordLimits;
-  /** What the member's answers hold (export), and their leaving the results (erase). */
-  respondents?: Pick<RespondentsService, 'exportOf' | 'withdraw' | 'erased'>;
   /** Vacuums what an erasure deleted, in the background (db/erasure-vacuum.ts). */
   vacuum?: { erased(): void };
   clock: () => Date;
@@ -19,7 +16,7 @@ export interface MemberDataServiceDeps {
 /** The member's own data: their record, an export of everything stored, and erasure. */
 export function createMemberDataService(
   repo: Pick<AuthRepository, 'findUserByUuid' | 'listSessions' | 'listChallenges' | 'deleteUser'>,
-  { passwordLimits, respondents, vacuum, clock }: MemberDataServiceDeps,
+  { passwordLimits, vacuum, clock }: MemberDataServiceDeps,
 ) {
   return {
     /** The logged-in user's own record; 401 once the account cannot hold a session. */
@@ -37,14 +34,17 @@ export function createMemberDataService(
       };
     },
 
-    /** Every stored field about the member: account, sessions, and what their answers hold. */
+    /**
+     * Every stored field about the member: account, sessions and code challenges. Nothing of
+     * their answers: the server cannot tell which are theirs (decision 020), so the answer
+     * fields are empty; the web app adds what the member's devices hold.
+     */
     async exportMine(uuid: string): Promise<MyData> {
       const user = await repo.findUserByUuid(uuid);
       if (!user || !SESSION_STATUSES.has(user.status)) throw new AppError('UNAUTHENTICATED');
-      const [sessions, challenges, filed] = await Promise.all([
+      const [sessions, challenges] = await Promise.all([
         repo.listSessions(user.id),
         repo.listChallenges(user.phoneE164),
-        respondents?.exportOf(uuid) ?? null,
       ]);
       const iso = (d: Date | null) => (d ? d.toISOString() : null);
       return {
@@ -75,39 +75,18 @@ export function createMemberDataService(
           wrong_tries: c.wrongTries,
           used_at: iso(c.usedAt),
         })),
-        respondent: filed?.profile
-          ? {
-              gender: filed.profile.gender,
-              age_band: filed.profile.ageBand,
-              country: filed.profile.country,
-              counts_in_results: filed.profile.counts,
-            }
-          : null,
-        answers: (filed?.answered ?? []).map((a) => ({
-          qid: a.qid,
-          question: a.question,
-          gid: a.gid,
-          survey: a.survey,
-          answer: a.choice ?? a.text ?? '',
-          is_blank: a.isBlank,
-          date: a.answeredOn,
-          moderation: a.moderation,
-          idempotency_key: a.idempotencyKey,
-        })),
-        ratings: (filed?.rated ?? []).map((r) => ({ qid: r.qid, score: r.score })),
-        timings: (filed?.timed ?? []).map((t) => ({
-          qid: t.qid,
-          kind: t.kind,
-          duration_ms: t.durationMs,
-        })),
+        respondent: null,
+        answers: [],
+        ratings: [],
+        timings: [],
       };
     },
 
     /**
-     * Erases the member after checking their password: their answers leave the results, then
-     * answers, ratings, timings, sessions, code challenges and the account itself are deleted,
-     * and the tables are vacuumed at once (not awaited), so the dead row versions holding the
-     * number and the texts do not wait for autovacuum.
+     * Erases the member after checking their password: sessions, code challenges and the
+     * account itself are deleted, and the tables are vacuumed at once (not awaited), so the dead
+     * row versions holding the number do not wait for autovacuum. Their answers are anonymous
+     * and stay (decision 020): a device can withdraw them with the survey's credential first.
      */
     async eraseMine(uuid: string, password: string): Promise<void> {
       const user = await repo.findUserByUuid(uuid);
@@ -127,10 +106,7 @@ export function createMemberDataService(
           password: ['That is not your password.'],
         });
       }
-      const respondentId = await respondents?.withdraw(uuid);
-      const samples = await repo.deleteUser(user, respondentId);
-      await respondents?.erased(uuid, samples);
-      // After erased(): the snapshots that showed one of their texts were written again.
+      await repo.deleteUser(user);
       vacuum?.erased();
     },
   };

@@ -3,12 +3,9 @@ import { AppError } from '../../lib/app-error.js';
 import { pageLinks } from '../../lib/paging.js';
 import { isUuid } from '../../lib/uuid.js';
 import type { Actor, AuditService } from '../audit/audit.service.js';
-import type { RespondentsService } from '../respondents/respondents.service.js';
 import type { AuthRepository, UserRow } from './auth.repository.js';
 
 export interface SignupReviewServiceDeps {
-  /** Told when a moderator decides, so the account's answers count or stop counting. */
-  respondents?: Pick<RespondentsService, 'accountStatusChanged'>;
   /** Every decision is written to the audit log. */
   audit?: Pick<AuditService, 'record'>;
   clock: () => Date;
@@ -17,7 +14,7 @@ export interface SignupReviewServiceDeps {
 /** Signups the risk checks held back (signup-risk.ts), for moderators to approve or reject. */
 export function createSignupReviewService(
   repo: Pick<AuthRepository, 'listByStatus' | 'findUserByUuid' | 'updateUser' | 'revokeAllOfUser'>,
-  { respondents, audit, clock }: SignupReviewServiceDeps,
+  { audit, clock }: SignupReviewServiceDeps,
 ) {
   return {
     /** Accounts waiting for a moderator, oldest first. */
@@ -31,8 +28,8 @@ export function createSignupReviewService(
     },
 
     /**
-     * approve: the account counts; reject: it cannot log in and its sessions end. Never on the
-     * actor's own account (FORBIDDEN).
+     * approve: the account may get credentials (its device sends the answers it kept); reject:
+     * it cannot log in and its sessions end. Never on the actor's own account (FORBIDDEN).
      */
     async review(
       uuid: string,
@@ -54,11 +51,6 @@ export function createSignupReviewService(
       if (!updated) throw new AppError('NOT_FOUND');
       if (decision === 'reject') await repo.revokeAllOfUser(user.id, clock());
       await audit?.record(actor, `signup.${decision}`, `user:${updated.uuid}`);
-      await respondents?.accountStatusChanged(
-        updated.uuid,
-        updated.status,
-        updated.phoneVerifiedAt,
-      );
       return toReview(updated);
     },
   };

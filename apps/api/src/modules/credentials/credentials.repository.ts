@@ -4,7 +4,6 @@ import type { Db } from '../../db/client.js';
 import {
   answerInbox,
   answers,
-  questions,
   credentialIssuances,
   credentialKeys,
   credentialWithdrawals,
@@ -98,25 +97,6 @@ export function createCredentialsRepository(db: Db) {
         .from(users)
         .where(eq(users.uuid, uuid));
       return row;
-    },
-    /** Whether the account (by uuid) got a credential for the survey. */
-    async issuedTo(uuid: string, surveyId: number): Promise<boolean> {
-      const rows = await db
-        .select({ one: sql`1` })
-        .from(credentialIssuances)
-        .innerJoin(users, eq(users.id, credentialIssuances.userId))
-        .where(and(eq(users.uuid, uuid), eq(credentialIssuances.surveyId, surveyId)));
-      return rows.length > 0;
-    },
-    /** The surveys among `surveyIds` the respondent answered a question of (the old way). */
-    async answeredSurveys(respondentId: number, surveyIds: number[]): Promise<Set<number>> {
-      if (!surveyIds.length) return new Set();
-      const rows = await db
-        .selectDistinct({ surveyId: questions.surveyId })
-        .from(answers)
-        .innerJoin(questions, eq(questions.id, answers.questionId))
-        .where(and(eq(answers.respondentId, respondentId), inArray(questions.surveyId, surveyIds)));
-      return new Set(rows.map((r) => r.surveyId));
     },
     /**
      * Records issuances, one per account and survey (a second for the same pair is not

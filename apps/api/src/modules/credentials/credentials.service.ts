@@ -38,8 +38,6 @@ export interface CredentialsServiceDeps {
   vacuumAfterDelete?: () => void;
   /** deriveCredentialKeys(secrets). */
   keys: { signingKeySeal: Buffer; inbox: Buffer };
-  /** The account's respondent of the old way of answering, if any (until the web app moves). */
-  legacyRespondent?: (uuid: string) => Promise<number | undefined>;
   /** deriveProfileKey(secrets): seals the mixed answers' profiles. */
   profileKey: Buffer;
   /** Answers wait until this many credentials are among them, or `mixMaxWaitSeconds` pass. */
@@ -129,8 +127,6 @@ export function createCredentialsService(
   let timer: ReturnType<typeof setInterval> | undefined;
   let running: Promise<unknown> = Promise.resolve();
   const verified = new Map<string, Redeemer>();
-  /** `uuid survey` pairs known to hold a credential: issuance is for good, so never stale. */
-  const holders = new Set<string>();
 
   async function loadSigner(surveyId: number): Promise<Signer> {
     let stored = await repo.findKey(surveyId);
@@ -229,18 +225,6 @@ export function createCredentialsService(
         );
       }
       const refused: CredentialResponse['refused'] = [];
-      // A survey answered the old way (as the member) gets no credential: no second answer.
-      const legacy = await deps.legacyRespondent?.(uuid);
-      const listedIds = await Promise.all(
-        request.requests.map(async (r) => (await deps.surveys.findListed(r.gid))?.id),
-      );
-      const answeredOldWay =
-        legacy === undefined
-          ? new Set<number>()
-          : await repo.answeredSurveys(
-              legacy,
-              listedIds.filter((id): id is number => id !== undefined),
-            );
       const signed: Array<{
         gid: string;
         keyId: string;
@@ -264,14 +248,6 @@ export function createCredentialsService(
         if (!survey || survey.closed) {
           const code = survey ? ('SURVEY_CLOSED' as const) : ('NOT_FOUND' as const);
           refused.push({ gid: g, code, detail: new AppError(code).message });
-          continue;
-        }
-        if (answeredOldWay.has(survey.id)) {
-          refused.push({
-            gid: g,
-            code: 'ALREADY_ANSWERED',
-            detail: ANSWERED_OLD_WAY,
-          });
           continue;
         }
         const blinded = Buffer.from(blinded_msg, 'base64url');
@@ -346,15 +322,6 @@ export function createCredentialsService(
         answered,
         holder: redeemer.holder,
       };
-    },
-
-    /** Whether the account holds the survey's credential (answered only with it, then). */
-    async holdsCredential(uuid: string, surveyId: number): Promise<boolean> {
-      const key = `${uuid.toLowerCase()} ${surveyId}`;
-      if (holders.has(key)) return true;
-      const held = await repo.issuedTo(uuid, surveyId);
-      if (held) holders.add(key);
-      return held;
     },
 
     /**

@@ -20,6 +20,8 @@ import { createMember, get, json, post, send } from '../../test/accounts.js';
 import { createTestApp, testSecrets } from '../../test/app.js';
 import { blindForTest, obtainCredential, redeem, releasedSurveys } from '../../test/credentials.js';
 import { closeAll, createTestDatabase, engines } from '../../test/database.js';
+import { writeOldWay } from '../../test/old-way.js';
+import { severOldRespondents } from '../respondents/sever.js';
 import { credentialTag } from './credentials.service.js';
 import { pendingOf, pendingTotal } from '../../test/results.js';
 
@@ -141,11 +143,16 @@ describe.each(engines)('anonymous answer credentials on %s', (engine) => {
     it('refuses a credential to an account that answered the survey before credentials, and takes no answer with a session', async () => {
       const s = listed[2]!;
       const q = s.questions[1]!;
-      // An answer as the logged-in member gave it before credentials (no route takes one now).
+      // An answer as the logged-in member gave it before credentials (no route takes one now),
+      // severed from the account as every start does (its marker is what refuses).
       const before = await createMember(app);
+      await writeOldWay(app, secrets, before.uuid, [{ qid: q.qid, choice: q.labels[0] }]);
       expect(
-        (await app.answers.submit(before.uuid, q.qid, { choice: q.labels[0] }, undefined)).status,
-      ).toBe(201);
+        await severOldRespondents(database, {
+          pseudonymKey: derivePseudonymKey(secrets),
+          profileKey: deriveProfileKey(secrets),
+        }),
+      ).toMatchObject({ old: 1, respondents: 1 });
       const device = await blinded(s.gid);
       const refused = json<CredentialResponse>(
         await issue(before.token, [

@@ -1,3 +1,4 @@
+import { ageBandOf } from '@candor/contracts';
 import { and, asc, eq, isNotNull, isNull, lte } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../../app.js';
@@ -10,8 +11,8 @@ import { createMember } from '../../test/accounts.js';
 import { createTestApp, testSecrets } from '../../test/app.js';
 import { obtainCredential, redeem } from '../../test/credentials.js';
 import { closeAll, createTestDatabase, engines } from '../../test/database.js';
+import { writeOldWay } from '../../test/old-way.js';
 import { credentialTag } from './credentials.service.js';
-import { ageBand } from '../respondents/respondent-ids.js';
 
 /**
  * The operator with every secret (issue 28): given the database and the secrets, link answers
@@ -128,7 +129,7 @@ describe.each(engines)('the operator with the database and every secret, on %s',
           {
             profile: {
               gender: m.gender as 'female',
-              age_band: ageBand(m.year, now) as '65+',
+              age_band: ageBandOf(m.year, now) as '65+',
               country: 'US',
             },
           },
@@ -191,9 +192,7 @@ describe.each(engines)('the operator with the database and every secret, on %s',
     for (let i = 0; i < 10; i++) {
       const m = await createMember(app);
       // As the old path wrote them (no route takes an answer with a session any more).
-      expect(
-        (await app.answers.submit(m.uuid, q.qid, { choice: q.labels[0] }, undefined)).status,
-      ).toBe(201);
+      await writeOldWay(app, secrets, m.uuid, [{ qid: q.qid, choice: q.labels[0] }]);
       old.push(m);
     }
     const pseudonymKey = derivePseudonymKey(secrets);

@@ -1,6 +1,6 @@
-import { and, asc, count, desc, eq, isNotNull, lte, max } from 'drizzle-orm';
+import { and, asc, count, desc, eq, max } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { answers, panelCompletions, questions, surveys } from '../../db/schema.js';
+import { panelCompletions, surveys } from '../../db/schema.js';
 
 export type NewPanelCompletion = Omit<typeof panelCompletions.$inferInsert, 'id'>;
 export type StoredPanelCompletion = Pick<
@@ -17,38 +17,6 @@ export function createPanelsRepository(db: Db) {
   };
 
   return {
-    /**
-     * A listed survey (published, released by `now`) with its number of questions and how many
-     * of them the respondent answered; undefined for any other gid.
-     */
-    async progress(
-      gid: string,
-      respondentId: number | undefined,
-      now: Date,
-    ): Promise<{ surveyId: number; questions: number; answered: number } | undefined> {
-      const [row] = await db
-        .select({
-          surveyId: surveys.id,
-          questions: count(questions.id),
-          answered: count(answers.questionId),
-        })
-        .from(surveys)
-        .leftJoin(questions, eq(questions.surveyId, surveys.id))
-        .leftJoin(
-          answers,
-          and(
-            eq(answers.questionId, questions.id),
-            // No respondent yet: nothing answered (no respondent has id 0).
-            eq(answers.respondentId, respondentId ?? 0),
-          ),
-        )
-        .where(
-          and(eq(surveys.gid, gid), isNotNull(surveys.publishedAt), lte(surveys.releaseDate, now)),
-        )
-        .groupBy(surveys.id);
-      return row;
-    },
-
     /** The internal id of a survey of any status, for staff. */
     async surveyIdOf(gid: string): Promise<number | undefined> {
       const [row] = await db.select({ id: surveys.id }).from(surveys).where(eq(surveys.gid, gid));

@@ -41,7 +41,7 @@ export const panelCompletionRoutes: FastifyPluginAsyncZod<{ service: PanelsServi
     },
     async (request, reply) => {
       const { status, body } = await service.complete(
-        { credential: request.headers[CREDENTIAL_HEADER] },
+        request.headers[CREDENTIAL_HEADER],
         request.params.gid,
         request.body,
       );

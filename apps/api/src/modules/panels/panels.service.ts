@@ -11,7 +11,6 @@ import { hmacHex } from '../../lib/keys.js';
 import { isUuid } from '../../lib/uuid.js';
 import type { Actor, AuditService } from '../audit/audit.service.js';
 import { csvCell } from '../operator-results/operator-results.service.js';
-import type { RespondentIds } from '../respondents/respondent-ids.js';
 import type { PanelsRepository } from './panels.repository.js';
 
 // 32 letters and digits without 0, 1, I and O: 5 bits a character, 60 bits a code.
@@ -47,11 +46,7 @@ export function dayOf(at: Date): Date {
   return new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate()));
 }
 
-/** Who completes: the logged-in member, or the holder of the survey's answer credential. */
-export type Completer = { uuid: string } | { credential: string };
-
 export interface PanelsServiceDeps {
-  respondents: Pick<RespondentIds, 'find'>;
   /** CredentialsService.progress: what a credential answered of a survey (decision 020). */
   credentialProgress: (
     gid: string,
@@ -79,27 +74,11 @@ export interface PanelsServiceDeps {
 export function createPanelsService(repo: PanelsRepository, deps: PanelsServiceDeps) {
   const clock = deps.clock ?? (() => new Date());
   /**
-   * The completion's respondent: of the account, or of the credential's holder hash (which no
-   * stored answer carries: the answers hold the credential's tag, another hash of it).
+   * The completion's respondent: a hash of the credential's holder hash (which no stored answer
+   * carries: the answers hold the credential's tag, another hash of it).
    */
-  const respondentKey = (gid: string, panel: string, who: Completer) =>
-    hmacHex(
-      deps.panelKey,
-      'uuid' in who
-        ? `respondent\n${gid}\n${panel}\n${who.uuid.toLowerCase()}`
-        : `respondent\n${gid}\n${panel}\ncredential ${who.credential}`,
-    );
-
-  /** How much of the survey the completer answered: the account's answers, or the receipts. */
-  async function progressOf(gid: string, who: Completer) {
-    if ('credential' in who) {
-      const p = await deps.credentialProgress(gid, who.credential);
-      return p && { progress: p, who: { credential: p.holder } };
-    }
-    const respondentId = await deps.respondents.find(who.uuid);
-    const progress = await repo.progress(gid, respondentId, clock());
-    return progress && { progress, who };
-  }
+  const respondentKey = (gid: string, panel: string, holder: string) =>
+    hmacHex(deps.panelKey, `respondent\n${gid}\n${panel}\ncredential ${holder}`);
   /**
    * The participant's hash of one claim: of the participant id and the claiming account, so two
    * accounts claiming one id never meet on the table's unique participant index (rows written
@@ -116,28 +95,28 @@ export function createPanelsService(repo: PanelsRepository, deps: PanelsServiceD
 
   return {
     /**
-     * Records the member's completion of a survey for a panel and returns its code (201; 200 for
-     * the same participant again; 409 for another participant id after the member's first).
-     * NOT_ANSWERED until every question has a stored answer. Every reply depends on the
-     * member's own answers and completions only.
+     * Records the completion of a survey for a panel by the holder of the survey's credential
+     * (the `Candor-Credential` header) and returns its code (201; 200 for the same participant
+     * again; 409 for another participant id after the holder's first). NOT_ANSWERED until the
+     * credential answered every question (its receipts). Every reply depends on the holder's
+     * own answers and completions only.
      */
     async complete(
-      completer: Completer,
+      credential: string,
       rawGid: string,
       { panel, pid }: PanelCompletionRequest,
     ): Promise<{ status: 200 | 201; body: PanelCompletion }> {
       if (!isUuid(rawGid)) throw new AppError('NOT_FOUND');
       const gid = rawGid.toLowerCase();
-      const found = await progressOf(gid, completer);
-      if (!found) throw new AppError('NOT_FOUND');
-      const { progress, who } = found;
+      const progress = await deps.credentialProgress(gid, credential);
+      if (!progress) throw new AppError('NOT_FOUND');
       if (progress.questions === 0 || progress.answered < progress.questions) {
         throw new AppError(
           'NOT_ANSWERED',
           'Answer every question of this survey first: the completion code comes after the last answer.',
         );
       }
-      const respondent = respondentKey(gid, panel, who);
+      const respondent = respondentKey(gid, panel, progress.holder);
       const values = {
         surveyId: progress.surveyId,
         panel,

@@ -1,15 +1,11 @@
-import crypto from 'node:crypto';
-import { inArray, like, sql } from 'drizzle-orm';
+import { like, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../db/client.js';
-import { respondents, users } from '../../db/schema.js';
-import { deriveProfileKey, derivePseudonymKey } from '../../lib/keys.js';
+import { respondents } from '../../db/schema.js';
+import { deriveProfileKey } from '../../lib/keys.js';
 import { openProfile } from '../../lib/profile-seal.js';
 import { createTestApp, testSecrets } from '../../test/app.js';
 import { closeAll, createTestDatabase, engines } from '../../test/database.js';
-import { ageBandOf } from '@candor/contracts';
-import { createRespondentIds } from './respondent-ids.js';
-import { createRespondentsRepository } from './respondents.repository.js';
 
 describe.each(engines)('respondent profiles on %s', (engine) => {
   let database: Database;
@@ -63,70 +59,5 @@ describe.each(engines)('respondent profiles on %s', (engine) => {
     } finally {
       await app.close();
     }
-  });
-
-  it('creates the respondents of first answers arriving together, each from its own account', async () => {
-    const secrets = testSecrets();
-    const repo = createRespondentsRepository(database.db);
-    const ids = createRespondentIds(repo, {
-      pseudonymKey: derivePseudonymKey(secrets),
-      profileKey: deriveProfileKey(secrets),
-    });
-    const genders = ['female', 'male', 'non_binary'] as const;
-    const countries = ['US', 'GB', 'IN', 'NG', 'BR'];
-    const made = await database.db
-      .insert(users)
-      .values(
-        Array.from({ length: 40 }, (_, i) => ({
-          phoneE164: `+1202556${String(1000 + i)}`,
-          country: countries[i % 5]!,
-          status: i % 4 === 0 ? ('under_review' as const) : ('active' as const),
-          phoneVerifiedAt: new Date(),
-        })),
-      )
-      .returning({ uuid: users.uuid });
-    // The class each device sends (gender and year of birth are not beside accounts); the
-    // country is the account's when the device sends none.
-    const now = new Date('2026-11-23T12:00:00Z');
-    const profileOf = (i: number) =>
-      i % 7 === 6
-        ? undefined
-        : {
-            gender: genders[i % 3]!,
-            age_band: ageBandOf(1950 + i, now),
-            country: countries[(i + 1) % 5]!,
-          };
-    // Every member twice at once (two first answers in flight), all in one turn.
-    const got = await Promise.all(
-      [...made, ...made].map((u, j) => ids.getOrCreate(u.uuid, profileOf(j % 40))),
-    );
-    expect(got.slice(0, 40)).toEqual(got.slice(40));
-    expect(new Set(got.slice(0, 40)).size).toBe(40);
-    const rows = await database.db
-      .select()
-      .from(respondents)
-      .where(inArray(respondents.id, got.slice(0, 40)));
-    const byId = new Map(rows.map((r) => [r.id, r]));
-    const key = deriveProfileKey(secrets);
-    made.forEach((u, i) => {
-      const row = byId.get(got[i]!)!;
-      expect(row.pseudonym).toBe(ids.pseudonymOf(u.uuid));
-      const sent = profileOf(i);
-      expect(openProfile(key, row.profile)).toEqual(
-        sent
-          ? { gender: sent.gender, ageBand: sent.age_band, country: sent.country }
-          : { gender: 'undisclosed', ageBand: 'undisclosed', country: countries[i % 5] },
-      );
-      expect(row.standing).toBe(i % 4 === 0 ? 'waiting' : 'counting');
-    });
-    // Found again by a process that never saw them (no cache), and an unknown account refused.
-    const fresh = createRespondentIds(repo, {
-      pseudonymKey: derivePseudonymKey(secrets),
-      profileKey: deriveProfileKey(secrets),
-    });
-    expect(await Promise.all(made.map((u) => fresh.getOrCreate(u.uuid)))).toEqual(got.slice(0, 40));
-    await expect(fresh.getOrCreate(crypto.randomUUID())).rejects.toMatchObject({
-      code: 'UNAUTHENTICATED',
-    });
   });
 });

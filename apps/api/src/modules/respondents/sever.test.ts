@@ -11,6 +11,7 @@ import { createTestApp, testSecrets } from '../../test/app.js';
 import { blindForTest } from '../../test/blinding.js';
 import { type ReleasedSurvey, memberDevice, releasedSurveys } from '../../test/credentials.js';
 import { closeAll, createTestDatabase, engines } from '../../test/database.js';
+import { writeOldWay } from '../../test/old-way.js';
 import { severOldRespondents } from './sever.js';
 
 /**
@@ -143,24 +144,22 @@ describe.each(engines)('severing the old way of answering, on %s', (engine) => {
       const picks = [i % 2, Math.floor(i / 2) % 2, Math.floor(i / 4) % 5].map(
         (k, j) => [q0!, q1!, q2!][j]!.labels[k % [q0!, q1!, q2!][j]!.labels.length]!,
       );
-      for (const [j, q] of [q0!, q1!, q2!].entries()) {
-        await app.answers.submit(m.uuid, q.qid, { choice: picks[j] }, `key-${i}-${j}`);
-      }
-      await app.answers.rate(m.uuid, q0!.qid, i % 11);
       const answeredB = i % 2 === 0;
-      if (answeredB)
-        await app.answers.submit(
-          m.uuid,
-          b.questions[0]!.qid,
-          { choice: b.questions[0]!.labels[0] },
-          undefined,
-        );
+      await writeOldWay(app, secrets, m.uuid, [
+        ...[q0!, q1!, q2!].map((q, j) => ({
+          qid: q.qid,
+          choice: picks[j],
+          key: `key-${i}-${j}`,
+          ...(j === 0 ? { rating: i % 11 } : {}),
+        })),
+        ...(answeredB ? [{ qid: b.questions[0]!.qid, choice: b.questions[0]!.labels[0] }] : []),
+      ]);
       old.push({ ...m, sheet: picks.join('|'), answeredB });
     }
     // Two accounts whose old answers do not count (suspended before they were approved).
     for (let i = 0; i < 2; i++) {
       const m = await createMember(app, { status: 'suspended' });
-      await app.answers.submit(m.uuid, q0!.qid, { choice: q0!.labels[0] }, undefined);
+      await writeOldWay(app, secrets, m.uuid, [{ qid: q0!.qid, choice: q0!.labels[0] }]);
       suspended.push(m);
     }
     expect(new Set(old.map((m) => m.sheet)).size).toBe(OLD_MEMBERS);

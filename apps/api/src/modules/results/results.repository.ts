@@ -255,7 +255,7 @@ export function createResultsRepository(db: Db) {
     },
 
     /**
-     * A counting respondent leaves for good (suspended, rejected, or erased next): what of
+     * A counting respondent leaves for good (its credential's answers withdrawn): what of
      * theirs was counted is taken out of their questions' pending increments, what was still
      * queued is dropped, and their standing becomes `left`. Returns whether they were counting.
      */
@@ -287,29 +287,6 @@ export function createResultsRepository(db: Db) {
         // Held: staff timed this, so no release they can time (a close) may carry it.
         await addPending(tx, counted, -1, counting, true);
         await tx.execute(sql`update respondents set standing = 'left' where id = ${respondentId}`);
-        return true;
-      });
-    },
-
-    /**
-     * A waiting respondent starts counting: their answers, ratings and answer times are queued
-     * for the next fold. One who left never counts again (their answers entered and left once).
-     */
-    async startCounting(respondentId: number): Promise<boolean> {
-      return db.transaction(async (tx) => {
-        if ((await lockStanding(tx, respondentId)) !== 'waiting') return false;
-        await tx.execute(
-          sql`update respondents set standing = 'counting' where id = ${respondentId}`,
-        );
-        await tx.execute(sql`
-          insert into results_queue (respondent_id, question_id, kind)
-          select respondent_id, question_id, 'answer'::result_kind from answers
-          where respondent_id = ${respondentId}
-          union select respondent_id, question_id, 'rating' from ratings
-          where respondent_id = ${respondentId}
-          union select respondent_id, question_id, 'timing' from timings
-          where respondent_id = ${respondentId} and kind = 'answer'
-          on conflict do nothing`);
         return true;
       });
     },

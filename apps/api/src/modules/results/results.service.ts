@@ -511,15 +511,12 @@ export function createResultsService(repo: ResultsRepository, deps: ResultsServi
       return { gid: s.gid, questions };
     },
 
-    /** A respondent's answers start counting (approval): queued for the next fold. */
-    startCounting: (respondentId: number) => repo.startCounting(respondentId),
-
     /** A respondent leaves the results for good: their counted answers come out. */
     stopCounting: (respondentId: number) => repo.stopCounting(respondentId, counting),
 
     /**
-     * Ends a question's period now (sample data loaded, or an erased member's sample answer
-     * must go): its snapshot is published at once. Costs accuracy (one more period's noise),
+     * Ends a question's period now (sample data loaded, or a withdrawn sample answer must go):
+     * its snapshot is published at once. Costs accuracy (one more period's noise),
      * not privacy: each person still enters and leaves once. It does not raise the threshold.
      */
     releaseNow: (questionId: number) => releaseNow(questionId, 'forced'),

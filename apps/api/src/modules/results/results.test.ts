@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import {
   LEAVE_BLANK_CHOICE,
+  ageBandOf,
   MirrorSchema,
   MyDataSchema,
   QuestionResultsSchema,
@@ -35,7 +36,6 @@ import { memberDevice } from '../../test/credentials.js';
 import { closeAll, createTestDatabase, engines } from '../../test/database.js';
 import { zeroNoise } from '../../test/noise.js';
 import { pendingOf, pendingTotal, snapshotOf } from '../../test/results.js';
-import { ageBand } from '../respondents/respondent-ids.js';
 import { deriveProfileKey } from '../../lib/keys.js';
 import { approximateTotal, thresholdOf, wordThreshold } from './privacy.js';
 import { createResultsRepository } from './results.repository.js';
@@ -44,15 +44,15 @@ import { createResultsService } from './results.service.js';
 describe('age bands', () => {
   it('bands the age reached in the current year', () => {
     const now = new Date('2026-06-01T00:00:00Z');
-    expect(ageBand(2008, now)).toBe('18-24');
-    expect(ageBand(2002, now)).toBe('18-24');
-    expect(ageBand(2001, now)).toBe('25-34');
-    expect(ageBand(1982, now)).toBe('35-44');
-    expect(ageBand(1972, now)).toBe('45-54');
-    expect(ageBand(1962, now)).toBe('55-64');
-    expect(ageBand(1961, now)).toBe('65+');
+    expect(ageBandOf(2008, now)).toBe('18-24');
+    expect(ageBandOf(2002, now)).toBe('18-24');
+    expect(ageBandOf(2001, now)).toBe('25-34');
+    expect(ageBandOf(1982, now)).toBe('35-44');
+    expect(ageBandOf(1972, now)).toBe('45-54');
+    expect(ageBandOf(1962, now)).toBe('55-64');
+    expect(ageBandOf(1961, now)).toBe('65+');
     // Signup refuses anyone under 18; a year of birth that slipped through joins the youngest band.
-    expect(ageBand(2010, now)).toBe('18-24');
+    expect(ageBandOf(2010, now)).toBe('18-24');
   });
 });
 
@@ -462,7 +462,7 @@ describe.each(engines)('results on %s', (engine) => {
 
   it("shows no credential answer in the server's mirror: it cannot tell whose they are", async () => {
     // The mirror of answers given with credentials is the device's (decision 020); the server's
-    // knows only an account's answers of before credentials, and finds none of these.
+    // holds nothing of any member's answers, so it is empty.
     const q = closedOf('life-and-death')[0]!;
     for (let i = 0; i < 20; i++) await answerAs(q, { choice: q.labels[0] });
     const me = await answerAs(q, { choice: q.labels[1] });

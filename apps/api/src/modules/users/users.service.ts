@@ -10,7 +10,6 @@ import { AppError, RateLimitedError } from '../../lib/app-error.js';
 import { pageLinks } from '../../lib/paging.js';
 import { isUuid } from '../../lib/uuid.js';
 import type { Actor, AuditService } from '../audit/audit.service.js';
-import type { RespondentsService } from '../respondents/respondents.service.js';
 import type { UserRow, UsersRepository } from './users.repository.js';
 
 /**
@@ -37,7 +36,6 @@ function toAdminUser(u: UserRow, whole?: string): AdminUser {
 }
 
 export interface UsersServiceDeps {
-  respondents: Pick<RespondentsService, 'accountStatusChanged'>;
   audit: Pick<AuditService, 'record'>;
   clock?: () => Date;
 }
@@ -135,7 +133,10 @@ export function createUsersService(repo: UsersRepository, deps: UsersServiceDeps
       return toAdminUser(user);
     },
 
-    /** Suspends (or lifts a suspension): a suspended account cannot log in and does not count. */
+    /**
+     * Suspends (or lifts a suspension): a suspended account cannot log in and gets no new
+     * credentials; answers it gave are anonymous and stay (decision 020).
+     */
     async setSuspended(uuid: string, suspended: boolean, actor: Actor): Promise<AdminUser> {
       const user = await userOf(uuid);
       notSelf(actor, user);
@@ -146,11 +147,6 @@ export function createUsersService(repo: UsersRepository, deps: UsersServiceDeps
         status: suspended ? 'suspended' : 'active',
       }))!;
       if (suspended) await repo.endSessions(user.id, clock());
-      await deps.respondents.accountStatusChanged(
-        updated.uuid,
-        updated.status,
-        updated.phoneVerifiedAt,
-      );
       await deps.audit.record(
         actor,
         suspended ? 'user.suspend' : 'user.unsuspend',
