@@ -16,10 +16,11 @@
 // serve every engine (each database starts with no receipts). Nothing is cached between runs.
 // Issuance itself is benched by bench/credential-issuance.ts. After the last timed run of each
 // server the table gives the answers still waiting in the inbox, and how long until the mixer
-// had written them all (MIX_MAX_WAIT_SECONDS=10, as bench/viral.ts); the mixer takes at most
-// 5,000 answers a pass, one pass every RESULTS_REFRESH_SECONDS (2 s), so past 2,500 answers/s
-// the inbox grows while the load lasts. A load that goes past the fresh pairs is said in the notes
-// (its rest were replays, answered 200). Short runs (a smoke test): BENCH_INGEST_SECONDS=3
+// had written them all (MIX_MAX_WAIT_SECONDS=10, as bench/viral.ts); a mixer pass, one every
+// RESULTS_REFRESH_SECONDS (2 s), takes batches of 5,000 while full ones come, for up to the
+// interval (before, one batch a pass: past 2,500 answers/s the inbox grew while the load
+// lasted). A load that goes past the fresh pairs is said in the notes (its rest were replays,
+// answered 200). Short runs (a smoke test): BENCH_INGEST_SECONDS=3
 // BENCH_INGEST_PAIRS=120000.
 import { execFileSync } from 'node:child_process';
 import crypto from 'node:crypto';

@@ -155,7 +155,8 @@ export function createCredentialsRepository(db: Db) {
      * One mixing step in a transaction: `mix` gets up to `limit` waiting answers (locked, in the
      * order of their random ids) and returns those to write, already shuffled, or null to leave
      * them waiting. Written: the credentials' respondents first seen, then the answers, in that
-     * order; the inbox rows taken are deleted. Returns how many were written.
+     * order; the inbox rows taken are deleted. Returns how many inbox rows were taken (0 when
+     * left waiting) and how many answers and ratings were written.
      */
     async mix(
       limit: number,
@@ -165,7 +166,7 @@ export function createCredentialsRepository(db: Db) {
         /** Which of these withdrawal keys are stored (their credentials' answers are dropped). */
         withdrawn: (keys: string[]) => Promise<Set<string>>,
       ) => Promise<{ answers: MixedAnswer[]; ratings: MixedRating[] } | null>,
-    ): Promise<number> {
+    ): Promise<{ taken: number; written: number }> {
       return db.transaction(async (tx) => {
         await tx.execute(sql`select pg_advisory_xact_lock(${MIX_LOCK})`);
         const waiting = rowsOf<{ id: number | string; payload: string }>(
@@ -173,7 +174,7 @@ export function createCredentialsRepository(db: Db) {
             select id, payload from ${answerInbox} order by id limit ${limit}
             for update skip locked`),
         ).map((r) => ({ id: Number(r.id), payload: r.payload }));
-        if (!waiting.length) return 0;
+        if (!waiting.length) return { taken: 0, written: 0 };
         const mixed = await mix(
           waiting,
           (surveyIds) => holdersByCountry(tx, surveyIds),
@@ -186,7 +187,7 @@ export function createCredentialsRepository(db: Db) {
             return new Set(rows.map((r) => r.key));
           },
         );
-        if (!mixed) return 0;
+        if (!mixed) return { taken: 0, written: 0 };
         if (mixed.answers.length) {
           const tags: string[] = [];
           const profiles: string[] = [];
@@ -248,7 +249,10 @@ export function createCredentialsRepository(db: Db) {
         await tx.execute(sql`
           delete from ${answerInbox}
           where id = any(${sql.param(waiting.map((w) => w.id))}::bigint[])`);
-        return mixed.answers.length + mixed.ratings.length;
+        return {
+          taken: waiting.length,
+          written: mixed.answers.length + mixed.ratings.length,
+        };
       });
     },
     /** Dead inbox rows (sealed answers already mixed) are removed at once, not at autovacuum's pace. */

@@ -24,8 +24,14 @@ import type { CredentialsRepository, MixedAnswer, MixedRating } from './credenti
  */
 export const COUNTRY_K = 10;
 const ANSWERED_OLD_WAY = 'You answered this survey while logged in: it takes no credential.';
-/** Most waiting answers one mixing step takes. */
-const MIX_BATCH = 5000;
+/** Most waiting answers one mixing step takes (one transaction, one shuffle). */
+export const MIX_BATCH = 5000;
+/**
+ * How long one timer pass keeps taking batches while full ones come: past it the pass ends
+ * (the next starts at once while a backlog remains), so a key for a new survey, the leader's
+ * step-down and shutdown never wait behind an inbox that grows as fast as it drains.
+ */
+export const MIX_PASS_MS = 2000;
 /** Verified credentials remembered per process (a member answers a survey's questions in a row). */
 const VERIFIED_CACHE = 100_000;
 /** Longer answer times are dropped as not meaningful (as the old timing calls do). */
@@ -45,6 +51,8 @@ export interface CredentialsServiceDeps {
   mixMaxWaitSeconds: number;
   /** How often the leader mixes (RESULTS_REFRESH_SECONDS); 0: only when asked (tests). */
   intervalSeconds: number;
+  /** Most answers one mixing step takes (MIX_BATCH; tests pass a small one). */
+  mixBatch?: number;
   onError?: (err: unknown) => void;
   clock?: () => Date;
 }
@@ -126,6 +134,13 @@ export function createCredentialsService(
   const signers = new Map<number, Promise<Signer>>();
   let timer: ReturnType<typeof setInterval> | undefined;
   let running: Promise<unknown> = Promise.resolve();
+  /** A timer pass waits behind the running one: ticks meanwhile add none (passes can be long). */
+  let queued = false;
+  /**
+   * A timer pass's time: its interval, so under a backlog the tick that came during a pass
+   * starts the next at once and the mixer never idles, but never under MIX_PASS_MS.
+   */
+  const passMs = Math.max(deps.intervalSeconds * 1000, MIX_PASS_MS);
   const verified = new Map<string, Redeemer>();
 
   async function loadSigner(surveyId: number): Promise<Signer> {
@@ -195,6 +210,49 @@ export function createCredentialsService(
       'CREDENTIAL_INVALID',
       'This answer credential was not issued for this survey: it is forged, damaged or for another survey.',
     );
+
+  /** One mixing step, in one transaction: see `mix`. */
+  function mixBatch(limit: number, force: boolean) {
+    return repo.mix(limit, async (waiting, holdersByCountry, withdrawn) => {
+      const opened = waiting.map((w) => openJson(deps.keys.inbox, w.payload) as InboxPayload);
+      // What a withdrawn credential left waiting is dropped (it leaves the inbox all the same).
+      const gone = await withdrawn([...new Set(opened.map((p) => withdrawalKey(p.t)))]);
+      const open = opened.filter((p) => !gone.has(withdrawalKey(p.t)));
+      if (!open.length) return { answers: [], ratings: [] };
+      const people = new Set(open.map((p) => p.t)).size;
+      const oldest = Math.min(...open.map((p) => p.at));
+      const due = clock().getTime() - oldest >= deps.mixMaxWaitSeconds * 1000;
+      if (!force && people < deps.mixMinPeople && !due) return null;
+      const holders = await holdersByCountry([...new Set(open.map((p) => p.s))]);
+      const mixedAnswers = shuffled(open.filter((p) => p.k !== 'rating')).map((p): MixedAnswer => ({
+        tag: p.t,
+        profile: sealProfile(deps.profileKey, {
+          gender: p.p[0] as never,
+          ageBand: p.p[1],
+          country: (holders.get(p.s)?.get(p.p[2]) ?? 0) >= COUNTRY_K ? p.p[2] : 'other',
+        }),
+        questionId: p.q,
+        choiceId: p.c,
+        text: p.x,
+        isBlank: p.b,
+        answeredOn: p.d,
+        moderation: p.m,
+        durationMs: p.ms ?? null,
+      }));
+      // A credential's newest rating of a question is its score.
+      const newest = new Map<string, InboxPayload>();
+      for (const p of open.filter((x) => x.k === 'rating')) {
+        const key = `${p.t} ${p.q}`;
+        if ((newest.get(key)?.at ?? -1) <= p.at) newest.set(key, p);
+      }
+      const ratings = shuffled([...newest.values()]).map((p): MixedRating => ({
+        tag: p.t,
+        questionId: p.q,
+        score: p.r!,
+      }));
+      return { answers: mixedAnswers, ratings };
+    });
+  }
 
   return {
     /** The survey's public key: the same for every reader, made on first use. */
@@ -468,53 +526,26 @@ export function createCredentialsService(
     },
 
     /**
-     * One mixing step: when the waiting answers hold at least `mixMinPeople` credentials, or the
-     * oldest has waited `mixMaxWaitSeconds` (or `force`), they are written in a shuffled order,
-     * with each new credential's respondent, and leave the inbox. Returns how many were written.
+     * One mixing pass: batch after batch (up to `mixBatch` each), while full batches come and
+     * for at most the pass's time (`force`: until a batch is not full: tests flush the inbox with
+     * it). A batch is written only when it holds at least `mixMinPeople` credentials, or its
+     * oldest has waited `mixMaxWaitSeconds` (or `force`), in a shuffled order, with each new
+     * credential's respondent, and leaves the inbox. Returns how many were written.
      */
     async mix(force = false): Promise<number> {
-      const written = await repo.mix(MIX_BATCH, async (waiting, holdersByCountry, withdrawn) => {
-        const opened = waiting.map((w) => openJson(deps.keys.inbox, w.payload) as InboxPayload);
-        // What a withdrawn credential left waiting is dropped (it leaves the inbox all the same).
-        const gone = await withdrawn([...new Set(opened.map((p) => withdrawalKey(p.t)))]);
-        const open = opened.filter((p) => !gone.has(withdrawalKey(p.t)));
-        if (!open.length) return { answers: [], ratings: [] };
-        const people = new Set(open.map((p) => p.t)).size;
-        const oldest = Math.min(...open.map((p) => p.at));
-        const due = clock().getTime() - oldest >= deps.mixMaxWaitSeconds * 1000;
-        if (!force && people < deps.mixMinPeople && !due) return null;
-        const holders = await holdersByCountry([...new Set(open.map((p) => p.s))]);
-        const mixedAnswers = shuffled(open.filter((p) => p.k !== 'rating')).map(
-          (p): MixedAnswer => ({
-            tag: p.t,
-            profile: sealProfile(deps.profileKey, {
-              gender: p.p[0] as never,
-              ageBand: p.p[1],
-              country: (holders.get(p.s)?.get(p.p[2]) ?? 0) >= COUNTRY_K ? p.p[2] : 'other',
-            }),
-            questionId: p.q,
-            choiceId: p.c,
-            text: p.x,
-            isBlank: p.b,
-            answeredOn: p.d,
-            moderation: p.m,
-            durationMs: p.ms ?? null,
-          }),
-        );
-        // A credential's newest rating of a question is its score.
-        const newest = new Map<string, InboxPayload>();
-        for (const p of open.filter((x) => x.k === 'rating')) {
-          const key = `${p.t} ${p.q}`;
-          if ((newest.get(key)?.at ?? -1) <= p.at) newest.set(key, p);
-        }
-        const ratings = shuffled([...newest.values()]).map((p): MixedRating => ({
-          tag: p.t,
-          questionId: p.q,
-          score: p.r!,
-        }));
-        return { answers: mixedAnswers, ratings };
-      });
-      if (written) await repo.vacuumInbox();
+      const batch = deps.mixBatch ?? MIX_BATCH;
+      const until = force ? Infinity : performance.now() + passMs;
+      let written = 0;
+      let taken = 0;
+      for (;;) {
+        const step = await mixBatch(batch, force);
+        written += step.written;
+        taken += step.taken;
+        // A batch held back, or not full: what waits now is for the next pass.
+        if (step.taken < batch || performance.now() >= until) break;
+      }
+      // Once per pass: the dead inbox rows of every batch.
+      if (taken) await repo.vacuumInbox();
       return written;
     },
 
@@ -528,13 +559,16 @@ export function createCredentialsService(
 
     /**
      * Mixes, and makes new surveys' keys, every `intervalSeconds` while this process leads the
-     * background work.
+     * background work. Passes never overlap; one at most waits behind the running one.
      */
     start(): void {
       if (timer || deps.intervalSeconds <= 0) return;
       timer = setInterval(() => {
+        if (queued) return;
+        queued = true;
         running = running
           .then(async () => {
+            queued = false;
             await this.mix();
             await this.prepareKeys();
           })
