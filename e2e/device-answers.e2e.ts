@@ -1,9 +1,8 @@
 // The member's answers are the device's (issue 28, decision 020): the mirror and where a survey
 // resumes come from this browser's records alone. The member answers in the page (with the
 // survey's credential); with the API's lists unreachable the device still shows the answers,
-// and the spec's "my attempted questions" is never asked. (Answers given as the member before
-// credentials are copied to the device from the API's list: outbox.test covers that copy, as
-// no route takes such answers any more.)
+// and neither the spec's "my attempted questions" nor the API's mirror is ever asked: the
+// server holds nothing of the member's answers (the old path's were severed, decision 020).
 import { describe, expect } from 'vitest';
 import { call, sampleSurvey, token } from './api';
 import { desktop, phone } from './chromium';
@@ -40,8 +39,8 @@ describe("the member's answers on their device", () => {
       expect([...(await deviceAnswers(page, uuid)).keys()].sort()).toEqual(
         answered.map((q) => q.qid).sort(),
       );
-      // "My attempted questions" is never asked (the old path's list is read only to copy it).
-      expect(asked.filter((u) => u.includes('my-attempted-questions'))).toEqual([]);
+      // Nothing per account about answering is asked.
+      expect(asked).toEqual([]);
       watch.assertNoErrors();
 
       // The API's lists gone: the mirror and the survey still know what was answered.

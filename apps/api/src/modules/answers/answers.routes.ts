@@ -186,7 +186,8 @@ export const answersRoutes: FastifyPluginAsyncZod<{
         onRequest: timing.requireUser,
         schema: {
           tags,
-          summary: 'End the timing: only its duration is stored, once',
+          summary:
+            'End the timing: the id is checked, nothing is stored (an answer time goes with its credential)',
           security,
           params: TimingParamsSchema,
           response: { 200: TimingIdSchema, ...errors },
@@ -219,7 +220,8 @@ export const answersRoutes: FastifyPluginAsyncZod<{
         onRequest: timing.requireUser,
         schema: {
           tags,
-          summary: 'End the timing: only its duration is stored, once',
+          summary:
+            'End the timing: the id is checked, nothing is stored (an answer time goes with its credential)',
           security,
           params: TimingParamsSchema,
           response: { 200: TimingIdSchema, ...errors },

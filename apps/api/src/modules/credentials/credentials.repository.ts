@@ -255,7 +255,6 @@ export function createCredentialsRepository(db: Db) {
         };
       });
     },
-    /** Dead inbox rows (sealed answers already mixed) are removed at once, not at autovacuum's pace. */
     /**
      * A withdrawal's first step, under the mix's lock: its key is stored (the mixer drops what
      * waits for the credential), each of `receipts` (one per question of the survey) is
@@ -303,6 +302,7 @@ export function createCredentialsRepository(db: Db) {
         return rows.map((r) => r.questionId);
       });
     },
+    /** Dead inbox rows (sealed answers already mixed) are removed at once, not at autovacuum's pace. */
     async vacuumInbox(): Promise<void> {
       await db.execute(sql`vacuum answer_inbox`);
     },
@@ -313,10 +313,6 @@ export function createCredentialsRepository(db: Db) {
       );
       return row?.n ?? 0;
     },
-    /**
-     * Per survey and country, how many accounts hold a credential for it: a stored profile names
-     * a country only when at least k of a survey's credential holders share it (decision 020).
-     */
   };
 }
 

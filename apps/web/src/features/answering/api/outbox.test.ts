@@ -54,28 +54,8 @@ const sentWith: Array<{ credential: boolean; session: boolean }> = [];
 let underReview = false;
 /** The account answered the survey before credentials: issuance says ALREADY_ANSWERED. */
 let answeredBefore = false;
-/** The account's answers of before credentials, as the API's mirror lists them. */
-let accountItems: Array<Record<string, unknown>> = [];
-/** Reads of the API's mirror, and how many failed on purpose. */
+/** Reads of the API's mirror: the device never asks it (decision 020: it holds nothing). */
 let mirrorReads = 0;
-let failMirror = 0;
-const accountItem = (q: number, answer: string, rating: number | null) => ({
-  qid: QID(q),
-  question: `Question ${q}`,
-  type: 'Closed',
-  gid: GID,
-  survey: 'Survey',
-  answer,
-  is_blank: answer === '',
-  date: '2026-11-01',
-  rating,
-  same_percent: null,
-  same_margin: null,
-  respondents: null,
-  minority: null,
-  snapshot_at: null,
-  next_update_after: 0,
-});
 
 beforeAll(async () => {
   server = http.createServer((req, res) => {
@@ -103,13 +83,9 @@ beforeAll(async () => {
           suite: 'RSABSSA-SHA384-PSS-Randomized',
         });
       }
-      if (url === '/api/v1/user/mirror/') {
+      if (url === '/api/v1/user/mirror/' || url.startsWith('/api/v1/questions/my-attempted')) {
         mirrorReads++;
-        if (failMirror > 0) {
-          failMirror--;
-          return send(503, { detail: 'Busy.', code: 'SERVICE_UNAVAILABLE' });
-        }
-        return send(200, { results: accountItems });
+        return send(200, { results: [] });
       }
       if (url === '/api/v1/credentials/') {
         if (underReview) return send(403, { detail: 'Not approved yet.', code: 'FORBIDDEN' });
@@ -204,9 +180,7 @@ beforeEach(async () => {
   issuedFor.clear();
   underReview = false;
   answeredBefore = false;
-  accountItems = [];
   mirrorReads = 0;
-  failMirror = 0;
   await db.profiles.put({
     owner: 'user-1',
     gender: 'female',
@@ -275,46 +249,16 @@ describe('outbox', () => {
     expect(stored.get(QID(1))?.body).toMatchObject({ profile: { age_band: '35-44' } });
   });
 
-  it("copies the member's answers of before credentials to the device once a page: the device alone then holds them all", async () => {
-    accountItems = [accountItem(5, 'No', 6), accountItem(6, '', null)];
+  it("never asks the API for the member's answers: the device alone holds them", async () => {
     await setOutboxOwner('user-1');
     await answer(1);
-    const local = await localAnswers(GID);
-    expect([...local.keys()].sort()).toEqual([QID(1), QID(5), QID(6)].sort());
-    expect(local.get(QID(5))).toMatchObject({ answer: 'No', rating: 6, date: '2026-11-01' });
-    expect(local.get(QID(6))).toMatchObject({ answer: '', isBlank: true });
-    expect(events).toContainEqual({ type: 'restored', answers: 2 });
-    // Once in the page's life, whatever reads the member's records.
-    await localAnswers();
-    expect((await ownAnswers()).map((a) => a.qid).sort()).toEqual([QID(1), QID(5), QID(6)].sort());
-    const vault = await vaultContents();
-    expect(vault.answers.map((a) => a.qid)).toEqual(expect.arrayContaining([QID(5), QID(6)]));
-    expect(vault.ratings).toContainEqual({ qid: QID(5), score: 6 });
-    expect(mirrorReads).toBe(1);
-    // What was copied is never sent again: only the answer given here went out.
-    await flushOutbox();
-    expect(calls.map((c) => c.url)).toEqual([`/api/v1/questions/${QID(1)}/answer/`]);
-    // A logout takes the records off the device; the next login copies them again.
+    expect([...(await localAnswers(GID)).keys()]).toEqual([QID(1)]);
+    await ownAnswers();
     await setOutboxOwner(null);
-    expect((await localAnswers(GID)).size).toBe(0);
     await setOutboxOwner('user-1');
-    expect((await localAnswers(GID)).has(QID(5))).toBe(true);
-    expect(mirrorReads).toBe(2);
-    // The login's batch of credentials ends here, not in the next test.
-    await credentials.issueForOpenSurveys('user-1');
-  });
-
-  it('shows what the device holds when the copy fails, and copies at the next read', async () => {
-    accountItems = [accountItem(5, 'No', null)];
-    failMirror = 1;
-    await setOutboxOwner('user-1');
-    expect((await localAnswers(GID)).has(QID(5))).toBe(false);
-    expect((await localAnswers(GID)).has(QID(5))).toBe(true);
-    expect(mirrorReads).toBe(2);
-    // A visitor's reads never ask for an account's answers.
-    await setOutboxOwner(null);
     await localAnswers(GID);
-    expect(mirrorReads).toBe(2);
+    expect(mirrorReads).toBe(0);
+    // The login's batch of credentials ends here, not in the next test.
     await credentials.issueForOpenSurveys('user-1');
   });
 

@@ -28,7 +28,6 @@ import {
   postRatingWithCredential,
   withdrawWithCredential,
 } from './answers';
-import { createAccountAnswers } from './account-answers';
 import { createCredentials } from './credentials';
 
 /** What a withdrawn survey says when answered again (the API's words). */
@@ -123,26 +122,6 @@ function db(): CandorDb {
 
 /** The member's anonymous credentials on this device (decision 020). */
 export const credentials = createCredentials({ db });
-
-/** The member's answers given before credentials, copied from the API to this device. */
-const accountAnswers = createAccountAnswers({
-  db,
-  onAdded: (answers) => {
-    changed();
-    vaultChanged();
-    emit({ type: 'restored', answers });
-  },
-});
-
-/**
- * Waits until this page copied the logged-in member's answers of before credentials to the
- * device (at most once; offline it does not wait): every read of the member's records does.
- */
-async function withAccountAnswers(): Promise<void> {
-  const owner = state.owner;
-  if (!owner || currentOwner() !== owner || !state.online()) return;
-  await accountAnswers.copied(owner, () => state.owner === owner);
-}
 
 /** Tests use their own database, and say which visitor sessions other tabs hold. */
 export function useOutboxDb(
@@ -323,7 +302,6 @@ async function changeOwner(previous: string | null, uuid: string | null): Promis
       .then(vaultChanged, () => undefined)
       .then(() => flushOutbox());
   } else if (previous) {
-    accountAnswers.forget(previous);
     // The member's unsent items stay for their own next login (never sent by anyone else);
     // the record of answers goes, and so do answers given here before the login, unclaimed.
     const visitor = visitorOwner();
@@ -421,7 +399,6 @@ export async function forgetAccount(uuid: string): Promise<void> {
 export async function localAnswers(gid?: string) {
   await sweep();
   await state.ownerChange;
-  await withAccountAnswers();
   const owner = currentOwner();
   const rows = await (gid
     ? db().answeredQuestions.where('gid').equals(gid).toArray()
@@ -438,7 +415,6 @@ function vaultChanged() {
 /** The member's records on this device, as their vault holds them (decision 020). */
 export async function vaultContents(): Promise<VaultContents> {
   await state.ownerChange;
-  await withAccountAnswers();
   const owner = state.owner;
   const now = new Date().toISOString();
   if (!owner)
@@ -610,7 +586,6 @@ export async function withdrawSurvey(gid: string): Promise<void> {
 export async function ownAnswers(member?: string) {
   if (member) await setOutboxOwner(member);
   await state.ownerChange;
-  await withAccountAnswers();
   if (!state.owner) return [];
   const owner = state.owner;
   const rows = await db()
