@@ -324,19 +324,22 @@ export async function buildApp({
     profileKey: deriveProfileKey(secrets),
   });
   const audit = createAuditService(createAuditRepository(database.db));
-  const credentials = createCredentialsService(createCredentialsRepository(database.db), {
-    surveys,
-    results,
-    keys: deriveCredentialKeys(secrets),
-    // Decorated below; called only once a request runs.
-    vacuumAfterDelete: () => app.erasureVacuum.erased(),
-    profileKey: deriveProfileKey(secrets),
-    mixMinPeople: config.mixing.minPeople,
-    mixMaxWaitSeconds: config.mixing.maxWaitSeconds,
-    intervalSeconds: config.resultsRefreshSeconds,
-    onError: (err) => app.log.warn({ err }, 'mixing answers failed; will retry'),
-    clock,
-  });
+  const credentials = createCredentialsService(
+    createCredentialsRepository(database.db, config.answerBatching),
+    {
+      surveys,
+      results,
+      keys: deriveCredentialKeys(secrets),
+      // Decorated below; called only once a request runs.
+      vacuumAfterDelete: () => app.erasureVacuum.erased(),
+      profileKey: deriveProfileKey(secrets),
+      mixMinPeople: config.mixing.minPeople,
+      mixMaxWaitSeconds: config.mixing.maxWaitSeconds,
+      intervalSeconds: config.resultsRefreshSeconds,
+      onError: (err) => app.log.warn({ err }, 'mixing answers failed; will retry'),
+      clock,
+    },
+  );
   app.decorate('credentials', credentials);
   const answers = createAnswersService(answersRepository, {
     surveys,

@@ -126,6 +126,8 @@ const EnvSchema = z
     MAX_CONNECTIONS: z.coerce.number().int().min(1).max(1_000_000).default(4096),
     MAX_CONNECTIONS_PER_CLIENT: z.coerce.number().int().min(1).max(1_000_000).default(256),
     REDIS_TIMEOUT_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
+    ANSWER_BATCHES_IN_FLIGHT: z.coerce.number().int().min(1).max(64).default(2),
+    ANSWER_BATCH_ROWS: z.coerce.number().int().min(1).max(1000).default(200),
     JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
     PSEUDONYM_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
     WEB_DIST_DIR: z.string().optional(),
@@ -286,6 +288,11 @@ export interface HttpConfig {
 
 export interface Config {
   port: number;
+  /**
+   * Group commit of redeemed answers (credentials.repository.ts): most answers per batch, and
+   * batches written at once. `maxRows` 1: one statement and one commit per answer.
+   */
+  answerBatching: { maxRows: number; inFlight: number };
   host: string;
   dataDir: string;
   /** Unset: the embedded PGlite database in `dataDir`. */
@@ -454,6 +461,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxConnectionsPerClient: e.TRUST_PROXY === false ? e.MAX_CONNECTIONS_PER_CLIENT : null,
     },
     redisTimeoutMs: e.REDIS_TIMEOUT_MS,
+    answerBatching: { maxRows: e.ANSWER_BATCH_ROWS, inFlight: e.ANSWER_BATCHES_IN_FLIGHT },
     secrets: { jwtSecret: e.JWT_SECRET, pseudonymSecret: e.PSEUDONYM_SECRET },
     webDistDir: e.WEB_DIST_DIR ? path.resolve(e.WEB_DIST_DIR) : defaultWebDist,
     webauthn: webauthnOf(e),

@@ -21,6 +21,17 @@ async function commitsOf(database: Database, questionId: number): Promise<number
   return list[0]!.n;
 }
 
+/** How many commits wrote the stored receipts (each commit's rows share its `xmin`). */
+async function receiptCommits(database: Database): Promise<number> {
+  const rows = await database.db.execute(
+    sql`select count(distinct xmin::text)::int as n from redemptions`,
+  );
+  const list = (Array.isArray(rows) ? rows : (rows as { rows: unknown[] }).rows) as Array<{
+    n: number;
+  }>;
+  return list[0]!.n;
+}
+
 describe.each(engines)('answers arriving together on %s', (engine) => {
   let database: Database;
   let app: App;
@@ -66,6 +77,30 @@ describe.each(engines)('answers arriving together on %s', (engine) => {
     expect(stored!.n).toBe(120);
     // The mixer writes them in batches: one statement per answer would be 120 commits.
     expect(await commitsOf(database, q.id)).toBeLessThan(40);
+  });
+
+  it('acknowledges credential answers that arrive together after a few commits (group commit)', async () => {
+    const q = closed[2]!;
+    const devices = await Promise.all(
+      Array.from({ length: 120 }, async () => memberDevice(app, await createMember(app))),
+    );
+    await Promise.all(devices.map((d) => d.credentialOf(q.qid)));
+    const before = await receiptCommits(database);
+    const replies = await Promise.all(
+      devices.map((d, i) => d.answer(q.qid, { choice: q.labels[i % q.labels.length] })),
+    );
+    expect(replies.map((r) => r.statusCode)).toEqual(devices.map(() => 201));
+    // Receipts and inbox rows are written when the answer is acknowledged: one statement and
+    // one commit per answer would be 120 commits.
+    const commits = (await receiptCommits(database)) - before;
+    expect(commits).toBeGreaterThan(0);
+    expect(commits).toBeLessThan(40);
+    await app.credentials.mix(true);
+    const [stored] = await database.db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(answers)
+      .where(eq(answers.questionId, q.id));
+    expect(stored!.n).toBe(120);
   });
 
   it('keeps the semantics of each request arriving together: replays, conflicts, idempotency keys', async () => {

@@ -12,6 +12,7 @@ import {
   resultsQueue,
   users,
 } from '../../db/schema.js';
+import { groupCommit } from '../../lib/group-commit.js';
 
 /**
  * A mix and a withdrawal take this transaction lock, so a withdrawal never misses answers a
@@ -71,8 +72,86 @@ async function holdersByCountry(
   return byS;
 }
 
+/** A receipt and its sealed answer, written together or not at all. */
+interface Redeemed {
+  receipt: Redemption;
+  payload: string;
+}
+
+/**
+ * Group commit of redeemed answers (lib/group-commit.ts): the answers that arrive while
+ * `inFlight` batches are being written leave together in the next, one statement and one commit
+ * of at most `maxRows`. `maxRows` 1: one statement per answer.
+ */
+export interface AnswerBatching {
+  maxRows: number;
+  inFlight: number;
+}
+
+const NO_BATCHING: AnswerBatching = { maxRows: 1, inFlight: 1 };
+
 /** Credential keys, issuances, redemptions and the answer inbox: Drizzle only. */
-export function createCredentialsRepository(db: Db) {
+export function createCredentialsRepository(db: Db, batching: AnswerBatching = NO_BATCHING) {
+  /** One answer, one statement: true if stored (false: the credential answered it already). */
+  async function redeemOne({ receipt, payload }: Redeemed): Promise<boolean> {
+    const rows = rowsOf<{ id: number }>(
+      await db.execute(sql`with r as (
+        insert into redemptions (key, answer_mac, idempotency_mac, answered_on)
+        values (${receipt.key}, ${receipt.answerMac}, ${receipt.idempotencyMac},
+                ${receipt.answeredOn}::date)
+        on conflict (key) do nothing returning 1)
+      insert into answer_inbox (payload)
+      select ${payload} where exists (select 1 from r) returning id`),
+    );
+    return rows.length === 1;
+  }
+
+  /**
+   * A batch of answers in one statement: each receipt is stored unless its credential answered
+   * the question already, before or earlier in the batch (the same receipt twice in one batch
+   * is a conflict, as it would be a moment later), and only a stored receipt's answer enters the
+   * inbox. The answers enter the inbox in the batch's order, but under random ids, sealed, mixed
+   * with every other answer of the batch. When the statement fails, each answer is written
+   * alone, so one bad row fails only its own request.
+   */
+  async function redeemBatch(batch: readonly Redeemed[]): Promise<Array<boolean | Error>> {
+    const first = new Map<string, number>();
+    batch.forEach((v, i) => first.has(v.receipt.key) || first.set(v.receipt.key, i));
+    const unique = [...first.values()].map((i) => batch[i]!);
+    try {
+      const stored = rowsOf<{ key: string }>(
+        await db.execute(sql`with input as (
+          select * from unnest(
+            ${sql.param(unique.map((v) => v.receipt.key))}::text[],
+            ${sql.param(unique.map((v) => v.receipt.answerMac))}::text[],
+            ${sql.param(unique.map((v) => v.receipt.idempotencyMac))}::text[],
+            ${sql.param(unique.map((v) => v.receipt.answeredOn))}::date[],
+            ${sql.param(unique.map((v) => v.payload))}::text[])
+            as t(key, answer_mac, idempotency_mac, answered_on, payload)),
+        r as (
+          insert into redemptions (key, answer_mac, idempotency_mac, answered_on)
+          select key, answer_mac, idempotency_mac, answered_on from input
+          on conflict (key) do nothing returning key),
+        i as (
+          insert into answer_inbox (payload)
+          select input.payload from input join r using (key))
+        select key from r`),
+      );
+      const keys = new Set(stored.map((r) => r.key));
+      return batch.map((v, i) => first.get(v.receipt.key) === i && keys.has(v.receipt.key));
+    } catch {
+      const alone = await Promise.all(
+        unique.map((v) => redeemOne(v).catch((err: unknown) => err as Error)),
+      );
+      const byKey = new Map(unique.map((v, i) => [v.receipt.key, alone[i]!]));
+      return batch.map((v, i) =>
+        first.get(v.receipt.key) === i ? byKey.get(v.receipt.key)! : false,
+      );
+    }
+  }
+
+  const writer = batching.maxRows > 1 ? groupCommit(redeemBatch, batching) : undefined;
+
   return {
     async findKey(surveyId: number): Promise<StoredKey | undefined> {
       const [row] = await db
@@ -120,20 +199,11 @@ export function createCredentialsRepository(db: Db) {
     },
     /**
      * Writes the receipt and the sealed answer together; false (nothing written) when this
-     * credential already answered the question.
+     * credential already answered the question. Answers that arrive together share one
+     * statement and one commit (group commit, `batching`); each is acknowledged after it.
      */
-    async redeem(receipt: Redemption, payload: string): Promise<boolean> {
-      const rows = rowsOf<{ id: number }>(
-        await db.execute(sql`with r as (
-          insert into redemptions (key, answer_mac, idempotency_mac, answered_on)
-          values (${receipt.key}, ${receipt.answerMac}, ${receipt.idempotencyMac},
-                  ${receipt.answeredOn}::date)
-          on conflict (key) do nothing returning 1)
-        insert into answer_inbox (payload)
-        select ${payload} where exists (select 1 from r) returning id`),
-      );
-      return rows.length === 1;
-    },
+    redeem: (receipt: Redemption, payload: string): Promise<boolean> =>
+      writer ? writer({ receipt, payload }) : redeemOne({ receipt, payload }),
     /** A sealed rating waiting to be mixed. */
     async enqueue(payload: string): Promise<void> {
       await db.insert(answerInbox).values({ payload });
