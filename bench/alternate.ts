@@ -66,7 +66,7 @@ export async function alternate(variants: Variant[], rounds: number): Promise<Al
       const files = writePairFiles(prepared, credentials);
       // Warm: the code compiled, the credentials verified.
       const cursor = ingest(server.url, files, 0, 5).used;
-      await drained(client);
+      await drained(client, secret);
       setups.push({
         ...variant,
         db,
@@ -95,7 +95,7 @@ export async function alternate(variants: Variant[], rounds: number): Promise<Al
         s.non2xx += run.non2xx;
         s.socketErrors += run.socketErrors;
         // The run's answers mixed and folded before the next run: none competes with a backlog.
-        const left = await drained(s.client);
+        const left = await drained(s.client, secret);
         s.inboxLeft.push(left.left);
         s.mixedAfter.push(left.mixedAfter);
       }

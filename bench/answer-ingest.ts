@@ -33,7 +33,8 @@ import pg from 'pg';
 import { openDatabase } from '../apps/api/src/db/client';
 import { choices, questions, surveys, users } from '../apps/api/src/db/schema';
 import { seedSampleContent } from '../apps/api/src/db/seed/seed';
-import { deriveKeys } from '../apps/api/src/lib/keys';
+import { deriveCredentialKeys, deriveKeys } from '../apps/api/src/lib/keys';
+import { openJson } from '../apps/api/src/lib/profile-seal';
 import { createTokenService } from '../apps/api/src/lib/tokens';
 import { openSessions } from '../apps/api/src/test/sessions';
 import { type CpuUse, ceiling, cpuMeter } from './cpu';
@@ -97,9 +98,12 @@ export interface Drained {
  * Waits (up to 5 minutes) until the mixer has written every acknowledged answer and the server
  * has folded them into the results; says what waited in the inbox when it was called.
  */
-export async function drained(client: pg.Client): Promise<Drained> {
+export async function drained(client: pg.Client, secret: string): Promise<Drained> {
   const t0 = performance.now();
-  let left = -1;
+  const left = inboxAnswers(
+    (await client.query<{ payload: string }>('select payload from answer_inbox')).rows,
+    secret,
+  );
   let mixedAfter = NaN;
   for (;;) {
     const { rows } = await client.query<{ waiting: number; queued: number }>(
@@ -107,16 +111,23 @@ export async function drained(client: pg.Client): Promise<Drained> {
               (select count(*)::int from results_queue) as queued`,
     );
     const now = (performance.now() - t0) / 1000;
-    if (left < 0) left = rows[0]!.waiting;
     if (rows[0]!.waiting === 0 && Number.isNaN(mixedAfter)) mixedAfter = now;
     if (rows[0]!.waiting === 0 && rows[0]!.queued === 0) return { left, mixedAfter };
     if (now > 300) {
       throw new Error(
-        `${rows[0]!.waiting} answers still in the inbox, ${rows[0]!.queued} queued, 5 minutes after the load`,
+        `${rows[0]!.waiting} rows still in the inbox, ${rows[0]!.queued} queued, 5 minutes after the load`,
       );
     }
     await new Promise((r) => setTimeout(r, 250));
   }
+}
+
+/** The answers waiting in these inbox rows: a row holds the answers one commit redeemed. */
+function inboxAnswers(rows: Array<{ payload: string }>, secret: string): number {
+  const { inbox } = deriveCredentialKeys({ pseudonymSecret: secret });
+  return rows
+    .map((r) => openJson(inbox, r.payload))
+    .reduce<number>((n, v) => n + (Array.isArray(v) ? v.length : 1), 0);
 }
 
 /** The embedded PostgreSQL's URL while its server runs: port and password from its folder. */
@@ -529,7 +540,7 @@ export async function answerIngestBench(): Promise<string> {
         api.push(run);
         // The server mixes and folds what it just took in the background: pgbench gets the
         // database once that is done, not while it competes with it.
-        last = await drained(scratch);
+        last = await drained(scratch, secret);
         bench.push(pgbench(databaseUrl, ids));
         queued.push(pgbench(databaseUrl, ids, 'scratch_answers_queued'));
         await scratch.query('TRUNCATE scratch_answers, scratch_answers_queued, scratch_queue');
@@ -577,7 +588,7 @@ export async function answerIngestBench(): Promise<string> {
             runs.push(run);
           }
           const label = `Candor API on PostgreSQL, ${processes} processes`;
-          rows.push(summarise(label, runs, await drained(scratch)));
+          rows.push(summarise(label, runs, await drained(scratch, secret)));
           notes.push(...pairsNote(label, cursor, files), ...errorsNote(label, runs));
         } finally {
           await cluster.stop();
@@ -629,7 +640,7 @@ export async function answerIngestBench(): Promise<string> {
           const client = new pg.Client({ connectionString: embeddedUrl(dataDir) });
           await client.connect();
           try {
-            last = await drained(client);
+            last = await drained(client, secret);
           } finally {
             await client.end();
           }
@@ -637,7 +648,8 @@ export async function answerIngestBench(): Promise<string> {
       } finally {
         await server.stop();
       }
-      if (engine === 'pglite') last = { left: await inboxAfterStop(dataDir), mixedAfter: NaN };
+      if (engine === 'pglite')
+        last = { left: await inboxAfterStop(dataDir, secret), mixedAfter: NaN };
       rows.push(summarise(label, api, last));
       notes.push(...pairsNote(label, cursor, files), ...errorsNote(label, api));
     } finally {
@@ -687,11 +699,11 @@ export const serverSecrets = (secret: string) => ({
 });
 
 /** Answers left in a PGlite database's inbox, read once its server has stopped. */
-async function inboxAfterStop(dataDir: string): Promise<number> {
+async function inboxAfterStop(dataDir: string, secret: string): Promise<number> {
   const database = await openDatabase({ dataDir, embedded: 'pglite' });
   try {
-    const result = await database.db.execute(sql`select count(*)::int as n from answer_inbox`);
-    return (result as { rows: Array<{ n: number }> }).rows[0]!.n;
+    const result = await database.db.execute(sql`select payload from answer_inbox`);
+    return inboxAnswers((result as { rows: Array<{ payload: string }> }).rows, secret);
   } finally {
     await database.close();
   }
@@ -790,13 +802,16 @@ export async function backupCostBench(): Promise<string> {
     const { rows: archiver } = await db.query<{ pid: number; segments: number; answers: string }>(
       `select (select pid from pg_stat_activity where backend_type = 'archiver') as pid,
               (select archived_count from pg_stat_archiver)::int as segments,
-              (select count(*) from answers) + (select count(*) from answer_inbox) as answers`,
+              (select count(*) from answers) as answers`,
+    );
+    const { rows: waiting } = await db.query<{ payload: string }>(
+      'select payload from answer_inbox',
     );
     await db.end();
     const stat = fs.readFileSync(`/proc/${archiver[0]!.pid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     const archiverUs = (Number(fields[11]) + Number(fields[12])) * 10_000;
-    const answers = Number(archiver[0]!.answers);
+    const answers = Number(archiver[0]!.answers) + inboxAnswers(waiting, secret);
     const wal = fs.readdirSync(path.join(backupDir, 'wal')).filter((f) => /^[0-9A-F]{24}$/.test(f));
     const [off, on] = rows as [Row, Row];
     return [

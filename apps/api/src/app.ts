@@ -16,6 +16,7 @@ import type { Database, Db } from './db/client.js';
 import { type ErasureVacuum, createErasureVacuum } from './db/erasure-vacuum.js';
 import { createMaintenance } from './db/maintenance.js';
 import { deriveCredentialKeys, deriveKeys, derivePanelKey, deriveProfileKey } from './lib/keys.js';
+import { sealJson } from './lib/profile-seal.js';
 import { capConnectionsPerClient } from './lib/client-connections.js';
 import { trackConnectionsForShutdown } from './lib/shutdown-connections.js';
 import { createPublicReadLimit } from './lib/public-read-limit.js';
@@ -324,12 +325,16 @@ export async function buildApp({
     profileKey: deriveProfileKey(secrets),
   });
   const audit = createAuditService(createAuditRepository(database.db));
+  const credentialKeys = deriveCredentialKeys(secrets);
   const credentials = createCredentialsService(
-    createCredentialsRepository(database.db, config.answerBatching),
+    createCredentialsRepository(database.db, {
+      batching: config.answerBatching,
+      sealInbox: (entries) => sealJson(credentialKeys.inbox, entries),
+    }),
     {
       surveys,
       results,
-      keys: deriveCredentialKeys(secrets),
+      keys: credentialKeys,
       // Decorated below; called only once a request runs.
       vacuumAfterDelete: () => app.erasureVacuum.erased(),
       profileKey: deriveProfileKey(secrets),

@@ -15,7 +15,8 @@ import { openDatabase } from '../db/client.js';
 import { type EmbeddedPostgres, startEmbeddedPostgres } from '../db/embedded-postgres.js';
 import { answerInbox, answers, choices, questions, surveys, users } from '../db/schema.js';
 import { seedSampleContent } from '../db/seed/seed.js';
-import { deriveKeys } from '../lib/keys.js';
+import { deriveCredentialKeys, deriveKeys } from '../lib/keys.js';
+import { openJson } from '../lib/profile-seal.js';
 import { createTokenService } from '../lib/tokens.js';
 import { obtainCredentialsOverHttp, redeemOverHttp } from '../test/credentials.js';
 import { createScratchPostgres } from '../test/database.js';
@@ -171,7 +172,11 @@ async function readBack(
  * With the server stopped: the answers to the targets stored (mixed) or still waiting sealed in
  * the inbox. No more than were ever sent: none is stored twice.
  */
-async function storedOrWaiting(where: Where, targets: Target[]): Promise<number> {
+async function storedOrWaiting(
+  where: Where,
+  targets: Target[],
+  pseudonymSecret: string,
+): Promise<number> {
   const database = await openDatabase({
     dataDir: where.dataDir ?? null,
     databaseUrl: where.databaseUrl,
@@ -181,10 +186,16 @@ async function storedOrWaiting(where: Where, targets: Target[]): Promise<number>
     const ids = targets.map((t) => t.id);
     const count = async (query: ReturnType<typeof sql>) =>
       Number(rowsOf<{ n: number | string }>(await database.db.execute(query))[0]!.n);
+    // An inbox row holds the answers one commit redeemed: opened with the run's secret.
+    const { inbox } = deriveCredentialKeys({ pseudonymSecret });
+    const rows = await database.db.select({ payload: answerInbox.payload }).from(answerInbox);
+    const waiting = rows
+      .map((r) => openJson(inbox, r.payload))
+      .reduce<number>((n, v) => n + (Array.isArray(v) ? v.length : 1), 0);
     return (
       (await count(
         sql`select count(*) as n from ${answers} where ${inArray(answers.questionId, ids)}`,
-      )) + (await count(sql`select count(*) as n from ${answerInbox}`))
+      )) + waiting
     );
   } finally {
     await database.close();
@@ -275,7 +286,8 @@ async function run(env: Record<string, string>, where: Where) {
   // Sent at most once each: the acknowledged, those cut off by a kill, and the lost sent again.
   const duplicated = Math.max(
     0,
-    (await storedOrWaiting(where, targets)) - (acked.length + failed + lost),
+    (await storedOrWaiting(where, targets, secrets.PSEUDONYM_SECRET)) -
+      (acked.length + failed + lost),
   );
   return { seconds: SECONDS, acked: acked.length, refused, failed, kills, lost, duplicated };
 }
@@ -432,7 +444,8 @@ describe('PostgreSQL restarted under load', () => {
         await stopProcess(child, 'SIGTERM');
         const duplicated = Math.max(
           0,
-          (await storedOrWaiting({ databaseUrl: postgres!.url }, targets)) - mayBeStored.size,
+          (await storedOrWaiting({ databaseUrl: postgres!.url }, targets, env.PSEUDONYM_SECRET)) -
+            mayBeStored.size,
         );
         const result = {
           seconds: 24,

@@ -72,80 +72,85 @@ async function holdersByCountry(
   return byS;
 }
 
-/** A receipt and its sealed answer, written together or not at all. */
+/** A receipt and its answer (as the inbox keeps it, before sealing), written together or not at all. */
 interface Redeemed {
   receipt: Redemption;
-  payload: string;
+  entry: unknown;
 }
 
 /**
  * Group commit of redeemed answers (lib/group-commit.ts): the answers that arrive while
- * `inFlight` batches are being written leave together in the next, one statement and one commit
- * of at most `maxRows`. `maxRows` 1: one statement per answer.
+ * `inFlight` batches are being written leave together in the next, one transaction and one
+ * commit of at most `maxRows`. `maxRows` 1: one transaction per answer.
  */
 export interface AnswerBatching {
   maxRows: number;
   inFlight: number;
 }
 
+export interface CredentialsRepositoryOptions {
+  batching?: AnswerBatching;
+  /**
+   * Seals the answers (and ratings) of one inbox row: every answer one commit redeemed goes
+   * into one row, sealed once, so a copy of the database sees how many rows, not whose.
+   */
+  sealInbox: (entries: readonly unknown[]) => string;
+}
+
 const NO_BATCHING: AnswerBatching = { maxRows: 1, inFlight: 1 };
 
 /** Credential keys, issuances, redemptions and the answer inbox: Drizzle only. */
-export function createCredentialsRepository(db: Db, batching: AnswerBatching = NO_BATCHING) {
-  /** One answer, one statement: true if stored (false: the credential answered it already). */
-  async function redeemOne({ receipt, payload }: Redeemed): Promise<boolean> {
-    const rows = rowsOf<{ id: number }>(
-      await db.execute(sql`with r as (
-        insert into redemptions (key, answer_mac, idempotency_mac, answered_on)
-        values (${receipt.key}, ${receipt.answerMac}, ${receipt.idempotencyMac},
-                ${receipt.answeredOn}::date)
-        on conflict (key) do nothing returning 1)
-      insert into answer_inbox (payload)
-      select ${payload} where exists (select 1 from r) returning id`),
-    );
-    return rows.length === 1;
+export function createCredentialsRepository(db: Db, options: CredentialsRepositoryOptions) {
+  const batching = options.batching ?? NO_BATCHING;
+
+  /**
+   * Answers in one transaction: each receipt is stored unless its credential answered the
+   * question already, before or earlier in the batch (the same receipt twice in one batch is a
+   * conflict, as it would be a moment later), and the answers of the receipts stored enter the
+   * inbox together, as one sealed row. True for each answer stored.
+   */
+  async function redeemTogether(items: readonly Redeemed[]): Promise<boolean[]> {
+    const first = new Map<string, number>();
+    items.forEach((v, i) => first.has(v.receipt.key) || first.set(v.receipt.key, i));
+    const unique = [...first.values()].map((i) => items[i]!);
+    const keys = await db.transaction(async (tx) => {
+      const stored = new Set(
+        rowsOf<{ key: string }>(
+          await tx.execute(sql`
+            insert into redemptions (key, answer_mac, idempotency_mac, answered_on)
+            select * from unnest(
+              ${sql.param(unique.map((v) => v.receipt.key))}::text[],
+              ${sql.param(unique.map((v) => v.receipt.answerMac))}::text[],
+              ${sql.param(unique.map((v) => v.receipt.idempotencyMac))}::text[],
+              ${sql.param(unique.map((v) => v.receipt.answeredOn))}::date[])
+            on conflict (key) do nothing returning key`),
+        ).map((r) => r.key),
+      );
+      const entries = unique.filter((v) => stored.has(v.receipt.key)).map((v) => v.entry);
+      if (entries.length) {
+        await tx.insert(answerInbox).values({ payload: options.sealInbox(entries) });
+      }
+      return stored;
+    });
+    return items.map((v, i) => first.get(v.receipt.key) === i && keys.has(v.receipt.key));
   }
 
   /**
-   * A batch of answers in one statement: each receipt is stored unless its credential answered
-   * the question already, before or earlier in the batch (the same receipt twice in one batch
-   * is a conflict, as it would be a moment later), and only a stored receipt's answer enters the
-   * inbox. The answers enter the inbox in the batch's order, but under random ids, sealed, mixed
-   * with every other answer of the batch. When the statement fails, each answer is written
+   * A batch of answers (`redeemTogether`). When its transaction fails, each answer is written
    * alone, so one bad row fails only its own request.
    */
   async function redeemBatch(batch: readonly Redeemed[]): Promise<Array<boolean | Error>> {
-    const first = new Map<string, number>();
-    batch.forEach((v, i) => first.has(v.receipt.key) || first.set(v.receipt.key, i));
-    const unique = [...first.values()].map((i) => batch[i]!);
     try {
-      const stored = rowsOf<{ key: string }>(
-        await db.execute(sql`with input as (
-          select * from unnest(
-            ${sql.param(unique.map((v) => v.receipt.key))}::text[],
-            ${sql.param(unique.map((v) => v.receipt.answerMac))}::text[],
-            ${sql.param(unique.map((v) => v.receipt.idempotencyMac))}::text[],
-            ${sql.param(unique.map((v) => v.receipt.answeredOn))}::date[],
-            ${sql.param(unique.map((v) => v.payload))}::text[])
-            as t(key, answer_mac, idempotency_mac, answered_on, payload)),
-        r as (
-          insert into redemptions (key, answer_mac, idempotency_mac, answered_on)
-          select key, answer_mac, idempotency_mac, answered_on from input
-          on conflict (key) do nothing returning key),
-        i as (
-          insert into answer_inbox (payload)
-          select input.payload from input join r using (key))
-        select key from r`),
-      );
-      const keys = new Set(stored.map((r) => r.key));
-      return batch.map((v, i) => first.get(v.receipt.key) === i && keys.has(v.receipt.key));
-    } catch {
-      const alone = await Promise.all(
-        unique.map((v) => redeemOne(v).catch((err: unknown) => err as Error)),
-      );
-      const byKey = new Map(unique.map((v, i) => [v.receipt.key, alone[i]!]));
-      return batch.map((v, i) =>
-        first.get(v.receipt.key) === i ? byKey.get(v.receipt.key)! : false,
+      return await redeemTogether(batch);
+    } catch (err) {
+      if (batch.length === 1) throw err;
+      return Promise.all(
+        batch.map((v) =>
+          redeemTogether([v]).then(
+            ([stored]) => stored!,
+            (e: unknown) => e as Error,
+          ),
+        ),
       );
     }
   }
@@ -198,15 +203,16 @@ export function createCredentialsRepository(db: Db, batching: AnswerBatching = N
         );
     },
     /**
-     * Writes the receipt and the sealed answer together; false (nothing written) when this
-     * credential already answered the question. Answers that arrive together share one
-     * statement and one commit (group commit, `batching`); each is acknowledged after it.
+     * Writes the receipt and the answer (sealed into the inbox) together; false (nothing
+     * written) when this credential already answered the question. Answers that arrive together
+     * share one transaction, one commit and one inbox row (group commit, `batching`); each is
+     * acknowledged after its commit.
      */
-    redeem: (receipt: Redemption, payload: string): Promise<boolean> =>
-      writer ? writer({ receipt, payload }) : redeemOne({ receipt, payload }),
-    /** A sealed rating waiting to be mixed. */
-    async enqueue(payload: string): Promise<void> {
-      await db.insert(answerInbox).values({ payload });
+    redeem: async (receipt: Redemption, entry: unknown): Promise<boolean> =>
+      writer ? writer({ receipt, entry }) : (await redeemTogether([{ receipt, entry }]))[0]!,
+    /** A rating waiting to be mixed, sealed in an inbox row of its own. */
+    async enqueue(entry: unknown): Promise<void> {
+      await db.insert(answerInbox).values({ payload: options.sealInbox([entry]) });
     },
     /** How many of these receipts are stored. */
     async countRedemptions(keys: string[]): Promise<number> {
@@ -261,8 +267,10 @@ export function createCredentialsRepository(db: Db, batching: AnswerBatching = N
         if (mixed.answers.length) {
           const tags: string[] = [];
           const profiles: string[] = [];
+          const seen = new Set<string>();
           for (const a of mixed.answers) {
-            if (tags.includes(a.tag)) continue;
+            if (seen.has(a.tag)) continue;
+            seen.add(a.tag);
             tags.push(a.tag);
             profiles.push(a.profile);
           }
@@ -375,13 +383,6 @@ export function createCredentialsRepository(db: Db, batching: AnswerBatching = N
     /** Dead inbox rows (sealed answers already mixed) are removed at once, not at autovacuum's pace. */
     async vacuumInbox(): Promise<void> {
       await db.execute(sql`vacuum answer_inbox`);
-    },
-    /** How many answers wait to be mixed. */
-    async waiting(): Promise<number> {
-      const [row] = rowsOf<{ n: number }>(
-        await db.execute(sql`select count(*)::int as n from ${answerInbox}`),
-      );
-      return row?.n ?? 0;
     },
   };
 }

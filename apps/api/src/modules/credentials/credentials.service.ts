@@ -24,8 +24,12 @@ import type { CredentialsRepository, MixedAnswer, MixedRating } from './credenti
  */
 export const COUNTRY_K = 10;
 const ANSWERED_OLD_WAY = 'You answered this survey while logged in: it takes no credential.';
-/** Most waiting answers one mixing step takes (one transaction, one shuffle). */
-export const MIX_BATCH = 5000;
+/**
+ * Most inbox rows one mixing step takes (one transaction, one shuffle). A row holds the answers
+ * one commit redeemed: one when answers come one at a time, tens under load (at most
+ * ANSWER_BATCH_ROWS).
+ */
+export const MIX_BATCH = 250;
 /**
  * How long one timer pass keeps taking batches while full ones come: past it the pass ends
  * (the next starts at once while a backlog remains), so a key for a new survey, the leader's
@@ -51,7 +55,7 @@ export interface CredentialsServiceDeps {
   mixMaxWaitSeconds: number;
   /** How often the leader mixes (RESULTS_REFRESH_SECONDS); 0: only when asked (tests). */
   intervalSeconds: number;
-  /** Most answers one mixing step takes (MIX_BATCH; tests pass a small one). */
+  /** Most inbox rows one mixing step takes (MIX_BATCH; tests pass a small one). */
   mixBatch?: number;
   onError?: (err: unknown) => void;
   clock?: () => Date;
@@ -214,23 +218,39 @@ export function createCredentialsService(
   /** One mixing step, in one transaction: see `mix`. */
   function mixBatch(limit: number, force: boolean) {
     return repo.mix(limit, async (waiting, holdersByCountry, withdrawn) => {
-      const opened = waiting.map((w) => openJson(deps.keys.inbox, w.payload) as InboxPayload);
+      // A row holds the answers of one commit (one answer, unwrapped, in rows from before).
+      const opened = waiting.flatMap((w) => {
+        const value = openJson(deps.keys.inbox, w.payload) as InboxPayload | InboxPayload[];
+        return Array.isArray(value) ? value : [value];
+      });
       // What a withdrawn credential left waiting is dropped (it leaves the inbox all the same).
-      const gone = await withdrawn([...new Set(opened.map((p) => withdrawalKey(p.t)))]);
-      const open = opened.filter((p) => !gone.has(withdrawalKey(p.t)));
+      const keyOf = new Map<string, string>();
+      for (const p of opened) if (!keyOf.has(p.t)) keyOf.set(p.t, withdrawalKey(p.t));
+      const gone = await withdrawn([...keyOf.values()]);
+      const open = opened.filter((p) => !gone.has(keyOf.get(p.t)!));
       if (!open.length) return { answers: [], ratings: [] };
       const people = new Set(open.map((p) => p.t)).size;
       const oldest = Math.min(...open.map((p) => p.at));
       const due = clock().getTime() - oldest >= deps.mixMaxWaitSeconds * 1000;
       if (!force && people < deps.mixMinPeople && !due) return null;
       const holders = await holdersByCountry([...new Set(open.map((p) => p.s))]);
+      // One sealed profile per credential: its respondent's, written with its first answer.
+      const profiles = new Map<string, string>();
+      const profileOf = (p: InboxPayload) => {
+        let sealed = profiles.get(p.t);
+        if (sealed === undefined) {
+          sealed = sealProfile(deps.profileKey, {
+            gender: p.p[0] as never,
+            ageBand: p.p[1],
+            country: (holders.get(p.s)?.get(p.p[2]) ?? 0) >= COUNTRY_K ? p.p[2] : 'other',
+          });
+          profiles.set(p.t, sealed);
+        }
+        return sealed;
+      };
       const mixedAnswers = shuffled(open.filter((p) => p.k !== 'rating')).map((p): MixedAnswer => ({
         tag: p.t,
-        profile: sealProfile(deps.profileKey, {
-          gender: p.p[0] as never,
-          ageBand: p.p[1],
-          country: (holders.get(p.s)?.get(p.p[2]) ?? 0) >= COUNTRY_K ? p.p[2] : 'other',
-        }),
+        profile: profileOf(p),
         questionId: p.q,
         choiceId: p.c,
         text: p.x,
@@ -419,8 +439,9 @@ export function createCredentialsService(
         ),
         answeredOn: now.toISOString().slice(0, 10),
       };
-      // Sealed values are padded to a power of two (lib/profile-seal.ts): a closed answer's
-      // row is as long as any other's; a written one's says its length to a factor of two.
+      // Sealed with the other answers of its commit, in one inbox row padded to a power of two
+      // (lib/profile-seal.ts): a row's length says how many answers it holds to a factor of
+      // two, and a written answer's length only within it.
       const payload: InboxPayload = {
         t: redeemer.tag,
         s: q.surveyId,
@@ -450,7 +471,7 @@ export function createCredentialsService(
         // Instant feedback (v1_*) shows the graph right after the answer; v2_* only at the end.
         results: q.variant.startsWith('v1_') ? await deps.results.forQuestion(q) : null,
       });
-      if (await repo.redeem(receipt, sealJson(deps.keys.inbox, payload))) {
+      if (await repo.redeem(receipt, payload)) {
         return { status: 201, body: await reply(receipt.answeredOn) };
       }
       const stored = await repo.findRedemption(receipt.key);
@@ -493,7 +514,7 @@ export function createCredentialsService(
         p: ['undisclosed', '', ''],
         at: now.getTime(),
       };
-      await repo.enqueue(sealJson(deps.keys.inbox, payload));
+      await repo.enqueue(payload);
       return { qid: q.qid, score };
     },
 

@@ -5,6 +5,7 @@ import type { Database } from '../../db/client.js';
 import { answerInbox, answers, respondents } from '../../db/schema.js';
 import { seedSampleContent } from '../../db/seed/seed.js';
 import { deriveCredentialKeys, deriveProfileKey } from '../../lib/keys.js';
+import { sealJson } from '../../lib/profile-seal.js';
 import { createMember } from '../../test/accounts.js';
 import { createTestApp, testSecrets } from '../../test/app.js';
 import {
@@ -21,8 +22,9 @@ import { createCredentialsService } from './credentials.service.js';
 
 /**
  * The mixer keeps up with a backlog: one timer pass takes batch after batch while full ones come,
- * instead of one batch per RESULTS_REFRESH_SECONDS. Batches of 50 here stand for the real 5,000
- * (the rules of a batch do not depend on its size); the inbox is filled through redemption.
+ * instead of one batch per RESULTS_REFRESH_SECONDS. Batches of 50 rows here stand for the real 250
+ * (the rules of a batch do not depend on its size); the inbox is filled through redemption, one
+ * answer at a time, so one answer per row.
  */
 const BATCH = 50;
 const ANSWERS = 130;
@@ -33,23 +35,28 @@ describe.each(engines)('the mixer drains a backlog in one pass, on %s', (engine)
   const secrets = testSecrets();
   let survey: ReleasedSurvey;
 
-  /** A second mixer on the same database and secrets, with small batches (the app's: 5,000). */
+  /** A second mixer on the same database and secrets, with small batches (the app's: 250 rows). */
   const mixer = () =>
-    createCredentialsService(createCredentialsRepository(database.db), {
-      surveys: createSurveysService(createSurveysRepository(database.db)),
-      results: app.results,
-      keys: deriveCredentialKeys(secrets),
-      profileKey: deriveProfileKey(secrets),
-      mixMinPeople: 5,
-      mixMaxWaitSeconds: 600,
-      // A pass's time is its interval (at least 2 s): 30 s, so a slow machine still ends the
-      // pass by draining, not by its time.
-      intervalSeconds: 30,
-      mixBatch: BATCH,
-      onError: (err) => {
-        throw err;
+    createCredentialsService(
+      createCredentialsRepository(database.db, {
+        sealInbox: (entries) => sealJson(deriveCredentialKeys(secrets).inbox, entries),
+      }),
+      {
+        surveys: createSurveysService(createSurveysRepository(database.db)),
+        results: app.results,
+        keys: deriveCredentialKeys(secrets),
+        profileKey: deriveProfileKey(secrets),
+        mixMinPeople: 5,
+        mixMaxWaitSeconds: 600,
+        // A pass's time is its interval (at least 2 s): 30 s, so a slow machine still ends the
+        // pass by draining, not by its time.
+        intervalSeconds: 30,
+        mixBatch: BATCH,
+        onError: (err) => {
+          throw err;
+        },
       },
-    });
+    );
   const waiting = async () => (await database.db.select({ n: count() }).from(answerInbox))[0]!.n;
   const written = async () =>
     (
