@@ -137,9 +137,10 @@ process.on('SIGTERM', () => void shutdown('SIGTERM'));
 if (cluster.isWorker) process.on('disconnect', () => void shutdown('primary gone'));
 
 const started = Date.now();
+// A worker reads the secrets its primary resolved (and wrote, for the embedded default) first.
+const secrets = resolveSecrets(config.secrets, config.dataDir);
 // Workers of a cluster find the database migrated and seeded by their primary.
 if (!cluster.isWorker) await prepare();
-const secrets = resolveSecrets(config.secrets, config.dataDir);
 
 async function prepare(): Promise<void> {
   if (config.databaseUrl) await reachDatabase();
@@ -149,10 +150,9 @@ async function prepare(): Promise<void> {
   // milliseconds on a table without dead rows.
   await database.unbounded((db) => db.execute('vacuum users'));
   // Once: the respondents of the old way of answering are severed from their accounts.
-  const secretsNow = resolveSecrets(config.secrets, config.dataDir);
   const severed = await severOldRespondents(
     database,
-    { pseudonymKey: derivePseudonymKey(secretsNow), profileKey: deriveProfileKey(secretsNow) },
+    { pseudonymKey: derivePseudonymKey(secrets), profileKey: deriveProfileKey(secrets) },
     { scrub: database.owned === true },
   );
   if (severed) {
@@ -168,7 +168,7 @@ async function prepare(): Promise<void> {
   }
   if (config.seedSampleAnswers) {
     const { respondentsAdded } = await seedSampleAnswers(database.db, {
-      profileKey: deriveProfileKey(secretsNow),
+      profileKey: deriveProfileKey(secrets),
     });
     if (respondentsAdded)
       log.warn({ respondentsAdded }, 'made-up sample answers loaded (SEED_SAMPLE_ANSWERS)');

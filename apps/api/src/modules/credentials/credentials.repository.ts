@@ -13,6 +13,7 @@ import {
   users,
 } from '../../db/schema.js';
 import { groupCommit } from '../../lib/group-commit.js';
+import { sqlState } from '../../lib/sql-state.js';
 
 /**
  * A mix and a withdrawal take this transaction lock, so a withdrawal never misses answers a
@@ -98,6 +99,7 @@ export interface CredentialsRepositoryOptions {
 }
 
 const NO_BATCHING: AnswerBatching = { maxRows: 1, inFlight: 1 };
+const NOT_NULL_VIOLATION = '23502';
 
 /** Credential keys, issuances, redemptions and the answer inbox: Drizzle only. */
 export function createCredentialsRepository(db: Db, options: CredentialsRepositoryOptions) {
@@ -113,6 +115,8 @@ export function createCredentialsRepository(db: Db, options: CredentialsReposito
     const first = new Map<string, number>();
     items.forEach((v, i) => first.has(v.receipt.key) || first.set(v.receipt.key, i));
     const unique = [...first.values()].map((i) => items[i]!);
+    if (await redeemAllNew(unique))
+      return items.map((_, i) => first.get(items[i]!.receipt.key) === i);
     const keys = await db.transaction(async (tx) => {
       const stored = new Set(
         rowsOf<{ key: string }>(
@@ -133,6 +137,34 @@ export function createCredentialsRepository(db: Db, options: CredentialsReposito
       return stored;
     });
     return items.map((v, i) => first.get(v.receipt.key) === i && keys.has(v.receipt.key));
+  }
+
+  /**
+   * The usual case, in one statement (one round trip, no transaction to open and close): every
+   * receipt is new, and the inbox row holds every answer. When one of them was stored before,
+   * the row's payload is null, which the column refuses (not-null violation, 23502): the whole
+   * statement is undone, receipts included, and false says so (`redeemTogether` then writes
+   * the receipts first and seals only the answers of those stored).
+   */
+  async function redeemAllNew(unique: readonly Redeemed[]): Promise<boolean> {
+    try {
+      await db.execute(sql`
+        with r as (
+          insert into redemptions (key, answer_mac, idempotency_mac, answered_on)
+          select * from unnest(
+            ${sql.param(unique.map((v) => v.receipt.key))}::text[],
+            ${sql.param(unique.map((v) => v.receipt.answerMac))}::text[],
+            ${sql.param(unique.map((v) => v.receipt.idempotencyMac))}::text[],
+            ${sql.param(unique.map((v) => v.receipt.answeredOn))}::date[])
+          on conflict (key) do nothing returning 1)
+        insert into answer_inbox (payload)
+        select case when (select count(*) from r) = ${unique.length}
+                    then ${options.sealInbox(unique.map((v) => v.entry))} end`);
+      return true;
+    } catch (err) {
+      if (sqlState(err) === NOT_NULL_VIOLATION) return false;
+      throw err;
+    }
   }
 
   /**
