@@ -58,9 +58,18 @@ describe.each(sizes)('staff see numbers masked, on a %s', (size, options) => {
     }
     await expect(main.getByText(/^\+\d+ [• ]+\d{0,3}$/).count()).resolves.toBeGreaterThan(0);
     await screenshot(page, `masked-users-${size}`);
+    // Words are refused beside the field, not searched as nothing (which lists everyone).
+    await search.fill('hello 😀');
+    await search.press('Enter');
+    await page.getByText('Search by the digits of a phone number.').waitFor();
+    await expect(search.getAttribute('aria-invalid')).resolves.toBe('true');
+    await screenshot(page, `users-search-refused-${size}`);
     await search.fill(member.e164.slice(1, -1));
     await search.press('Enter');
-    await page.waitForURL(new RegExp(`phone=${member.e164.slice(1, -1)}`));
+    await page.getByText(new RegExp(`starting with \\+${member.e164.slice(1, -1)}$`)).waitFor();
+    await expect(search.getAttribute('aria-invalid')).resolves.toBeNull();
+    // The search went in a request's body: the page's address never holds the digits.
+    expect(page.url()).not.toContain(member.e164.slice(1, -1));
     // Until the search's answer arrives the whole list stays, where the admin looks alike.
     await expect.poll(() => row.count()).toBe(1);
     await row.getByText(masked, { exact: true }).waitFor();

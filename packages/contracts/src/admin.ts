@@ -122,12 +122,30 @@ export const AdminUserSchema = z.object({
 export type AdminUser = z.infer<typeof AdminUserSchema>;
 
 /**
- * `GET /api/v1/admin/users/?phone=`: accounts whose number starts with the digits given, masked;
- * an account whose whole number was searched shows it.
+ * `GET /api/v1/admin/users/` and `POST /api/v1/admin/users/search/`: accounts, masked; an account
+ * whose whole number was searched shows it.
  */
 export const AdminUserListSchema = pagedSchema(AdminUserSchema);
 export type AdminUserList = z.infer<typeof AdminUserListSchema>;
 
+/**
+ * `GET /api/v1/admin/users/`: every account, newest first. A number never goes in a URL (browser
+ * history, proxies' logs, the Referer header): searching by one is a POST.
+ */
+export const UserListQuerySchema = PageQuerySchema.extend({
+  phone: z
+    .unknown()
+    .optional()
+    .refine(
+      (v) => v === undefined,
+      'Search by number with POST /api/v1/admin/users/search/: a number never goes in a URL.',
+    ),
+});
+
+/**
+ * `POST /api/v1/admin/users/search/`: accounts whose number starts with these digits (country
+ * code first), in the body; empty: every account.
+ */
 export const UserSearchQuerySchema = PageQuerySchema.extend({
   phone: z
     .string()

@@ -95,13 +95,20 @@ describe('what the log never holds', () => {
     ).id;
     expect(timing.length).toBeGreaterThan(20);
     await send(app, 'PUT', `/api/v1/questions/answer-time-end/${timing}`, undefined, call);
-    // An admin looks the number up (the search is in the URL).
+    // An admin looks the number up (in the body), and an old client tries it in the URL (400).
     const admin = await createMember(app, { role: 'admin' });
-    const search = await get(app, `/api/v1/admin/users/?phone=${encodeURIComponent(PHONE)}`, {
+    const search = await post(
+      app,
+      '/api/v1/admin/users/search/',
+      { phone: PHONE },
+      { token: admin.token, ip },
+    );
+    expect(search.statusCode).toBe(200);
+    const inUrl = await get(app, `/api/v1/admin/users/?phone=${encodeURIComponent(PHONE)}`, {
       token: admin.token,
       ip,
     });
-    expect(search.statusCode).toBe(200);
+    expect(inUrl.statusCode).toBe(400);
     await get(app, '/api/v1/user/detail/', { token: tokens.access, ip });
     await post(app, '/api/v1/user/delete/', { password: `${PASSWORD}x` }, call);
     expect((await post(app, '/api/v1/user/delete/', { password: PASSWORD }, call)).statusCode).toBe(

@@ -4,6 +4,7 @@ import {
   RevealNumberRequestSchema,
   RevealedNumberSchema,
   RoleChangeRequestSchema,
+  UserListQuerySchema,
   UserSearchQuerySchema,
 } from '@candor/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -24,19 +25,38 @@ export const usersRoutes: FastifyPluginAsyncZod<{ service: UsersService }> = asy
     {
       schema: {
         tags,
-        summary: 'Accounts whose number starts with the digits given, newest first',
+        summary: 'Every account, newest first, numbers masked',
         description:
-          'Numbers are masked ("+44 ••• ••• •123"), except the account whose whole number was ' +
-          'searched for (phone_whole). The whole number of another needs reveal-number.',
-        querystring: UserSearchQuerySchema,
+          'Numbers are masked ("+44 ••• ••• •123"). To find an account by its number, POST ' +
+          'users/search/: a number never goes in a URL.',
+        querystring: UserListQuerySchema,
         response: { 200: AdminUserListSchema, ...errors },
       },
     },
-    async (request) => {
-      const url = new URL(`${publicOrigin(request)}/api/v1/admin/users/`);
-      if (request.query.phone) url.searchParams.set('phone', request.query.phone);
-      return service.search(request.query, url.toString());
+    async (request) =>
+      service.search(
+        { page: request.query.page, page_size: request.query.page_size },
+        `${publicOrigin(request)}/api/v1/admin/users/`,
+      ),
+  );
+
+  app.post(
+    '/users/search/',
+    {
+      schema: {
+        tags,
+        summary: 'Accounts whose number starts with the digits given, newest first',
+        description:
+          'The digits go in the body, so no URL, history or log holds them. To turn a page, POST ' +
+          'the same body with `page` (`next` and `previous` say which pages exist). Numbers are ' +
+          'masked ("+44 ••• ••• •123"), except the account whose whole number was searched for ' +
+          '(phone_whole). The whole number of another needs reveal-number.',
+        body: UserSearchQuerySchema,
+        response: { 200: AdminUserListSchema, ...errors },
+      },
     },
+    async (request) =>
+      service.search(request.body, `${publicOrigin(request)}/api/v1/admin/users/search/`),
   );
 
   app.post(

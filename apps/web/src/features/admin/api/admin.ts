@@ -67,11 +67,14 @@ export const adminQueries = {
       queryFn: ({ signal }) => apiRequest<PasskeyList>(`${base}/passkeys/`, { signal }),
     }),
   usersAll: () => [...adminQueries.all(), 'users'] as const,
+  /** Every account, or those whose number starts with `phone`: searched by POST, so never in a URL. */
   users: (phone: string, page: number) =>
     queryOptions({
       queryKey: [...adminQueries.usersAll(), phone, page] as const,
       queryFn: ({ signal }) =>
-        apiRequest<AdminUserList>(withQuery(`${base}/users/`, { phone, page }), { signal }),
+        phone
+          ? apiPost<AdminUserList>(`${base}/users/search/`, { phone, page }, { signal })
+          : apiRequest<AdminUserList>(withQuery(`${base}/users/`, { page }), { signal }),
       placeholderData: keepPreviousData,
     }),
   auditLogAll: () => [...adminQueries.all(), 'audit-log'] as const,

@@ -42,15 +42,26 @@ function StatusBadge({ status }: { status: AdminUser['status'] }) {
   return <span className={`status-badge status-badge--${status}`}>{STATUS_LABELS[status]}</span>;
 }
 
+/** The digits of a number as people type them: country code first, with +, spaces, dots or dashes. */
+const NUMBER_TYPED = /^\+?[\d\s().-]*$/;
+
 function SearchForm({ initial, onSearch }: { initial: string; onSearch: (q: string) => void }) {
   const [value, setValue] = useState(initial);
+  const [error, setError] = useState<string | null>(null);
   const id = useId();
   return (
     <form
       className="admin-search"
       role="search"
+      noValidate
       onSubmit={(e) => {
         e.preventDefault();
+        if (!NUMBER_TYPED.test(value.trim())) {
+          // Said, not stripped: "hello" searched as nothing would list every account.
+          setError('Search by the digits of a phone number.');
+          return;
+        }
+        setError(null);
         onSearch(value.replace(/\D/g, ''));
       }}
     >
@@ -68,7 +79,8 @@ function SearchForm({ initial, onSearch }: { initial: string; onSearch: (q: stri
           inputMode="tel"
           autoComplete="off"
           placeholder="e.g. 1202555"
-          aria-describedby={`${id}-hint`}
+          aria-describedby={error ? `${id}-hint ${id}-error` : `${id}-hint`}
+          aria-invalid={error ? true : undefined}
           value={value}
           onChange={(e) => setValue(e.target.value)}
         />
@@ -76,6 +88,11 @@ function SearchForm({ initial, onSearch }: { initial: string; onSearch: (q: stri
           Search
         </button>
       </div>
+      {error && (
+        <p id={`${id}-error`} className="field__error" role="alert">
+          {error}
+        </p>
+      )}
     </form>
   );
 }
@@ -91,8 +108,9 @@ interface Pending {
  * suspend, lift a suspension (admins only). Dialogs and toasts name accounts by masked number.
  */
 export function UsersPanel() {
-  const { params, page, set } = usePageParams();
-  const phone = (params.get('phone') ?? '').replace(/\D/g, '');
+  const { page, set } = usePageParams();
+  // The search stays in the page, never in its URL (history, Referer): numbers are personal.
+  const [phone, setPhone] = useState('');
   const list = useQuery(adminQueries.users(phone, page));
   const change = useUserChange();
   const me = useAuthStore((s) => s.user?.uuid);
@@ -284,7 +302,13 @@ export function UsersPanel() {
         `${n === 1 ? '1 account' : `${n} accounts`}${phone ? ` starting with +${phone}` : ''}`
       }
       filters={
-        <SearchForm key={phone} initial={phone} onSearch={(q) => set({ phone: q, page: null })} />
+        <SearchForm
+          initial={phone}
+          onSearch={(q) => {
+            setPhone(q);
+            set({ page: null });
+          }}
+        />
       }
       query={list}
       what="The accounts"
