@@ -106,6 +106,16 @@ const NOT_NULL_VIOLATION = '23502';
  */
 const REPLAY_BACKOFF_MS = 1000;
 
+/** The receipts' INSERT, a receipt stored before skipped: returns the keys it stored. */
+const insertReceipts = (unique: readonly Redeemed[]) => sql`
+  insert into redemptions (key, answer_mac, idempotency_mac, answered_on)
+  select * from unnest(
+    ${sql.param(unique.map((v) => v.receipt.key))}::text[],
+    ${sql.param(unique.map((v) => v.receipt.answerMac))}::text[],
+    ${sql.param(unique.map((v) => v.receipt.idempotencyMac))}::text[],
+    ${sql.param(unique.map((v) => v.receipt.answeredOn))}::date[])
+  on conflict (key) do nothing returning key`;
+
 /** Credential keys, issuances, redemptions and the answer inbox: Drizzle only. */
 export function createCredentialsRepository(db: Db, options: CredentialsRepositoryOptions) {
   const batching = options.batching ?? NO_BATCHING;
@@ -132,16 +142,7 @@ export function createCredentialsRepository(db: Db, options: CredentialsReposito
     }
     const keys = await db.transaction(async (tx) => {
       const stored = new Set(
-        rowsOf<{ key: string }>(
-          await tx.execute(sql`
-            insert into redemptions (key, answer_mac, idempotency_mac, answered_on)
-            select * from unnest(
-              ${sql.param(unique.map((v) => v.receipt.key))}::text[],
-              ${sql.param(unique.map((v) => v.receipt.answerMac))}::text[],
-              ${sql.param(unique.map((v) => v.receipt.idempotencyMac))}::text[],
-              ${sql.param(unique.map((v) => v.receipt.answeredOn))}::date[])
-            on conflict (key) do nothing returning key`),
-        ).map((r) => r.key),
+        rowsOf<{ key: string }>(await tx.execute(insertReceipts(unique))).map((r) => r.key),
       );
       const entries = unique.filter((v) => stored.has(v.receipt.key)).map((v) => v.entry);
       if (entries.length) {
@@ -162,14 +163,7 @@ export function createCredentialsRepository(db: Db, options: CredentialsReposito
   async function redeemAllNew(unique: readonly Redeemed[]): Promise<boolean> {
     try {
       await db.execute(sql`
-        with r as (
-          insert into redemptions (key, answer_mac, idempotency_mac, answered_on)
-          select * from unnest(
-            ${sql.param(unique.map((v) => v.receipt.key))}::text[],
-            ${sql.param(unique.map((v) => v.receipt.answerMac))}::text[],
-            ${sql.param(unique.map((v) => v.receipt.idempotencyMac))}::text[],
-            ${sql.param(unique.map((v) => v.receipt.answeredOn))}::date[])
-          on conflict (key) do nothing returning 1)
+        with r as (${insertReceipts(unique)})
         insert into answer_inbox (payload)
         select case when (select count(*) from r) = ${unique.length}
                     then ${options.sealInbox(unique.map((v) => v.entry))} end`);
