@@ -34,7 +34,7 @@ import { openDatabase } from '../apps/api/src/db/client';
 import { choices, questions, surveys, users } from '../apps/api/src/db/schema';
 import { seedSampleContent } from '../apps/api/src/db/seed/seed';
 import { deriveCredentialKeys, deriveKeys } from '../apps/api/src/lib/keys';
-import { openJson } from '../apps/api/src/lib/profile-seal';
+import { inboxEntries } from '../apps/api/src/modules/credentials/credentials.service';
 import { createTokenService } from '../apps/api/src/lib/tokens';
 import { openSessions } from '../apps/api/src/test/sessions';
 import { type CpuUse, ceiling, cpuMeter } from './cpu';
@@ -125,9 +125,7 @@ export async function drained(client: pg.Client, secret: string): Promise<Draine
 /** The answers waiting in these inbox rows: a row holds the answers one commit redeemed. */
 function inboxAnswers(rows: Array<{ payload: string }>, secret: string): number {
   const { inbox } = deriveCredentialKeys({ pseudonymSecret: secret });
-  return rows
-    .map((r) => openJson(inbox, r.payload))
-    .reduce<number>((n, v) => n + (Array.isArray(v) ? v.length : 1), 0);
+  return rows.flatMap((r) => inboxEntries(inbox, r.payload)).length;
 }
 
 /** The embedded PostgreSQL's URL while its server runs: port and password from its folder. */

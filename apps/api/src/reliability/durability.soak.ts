@@ -16,10 +16,10 @@ import { type EmbeddedPostgres, startEmbeddedPostgres } from '../db/embedded-pos
 import { answerInbox, answers, choices, questions, surveys, users } from '../db/schema.js';
 import { seedSampleContent } from '../db/seed/seed.js';
 import { deriveCredentialKeys, deriveKeys } from '../lib/keys.js';
-import { openJson } from '../lib/profile-seal.js';
 import { createTokenService } from '../lib/tokens.js';
 import { obtainCredentialsOverHttp, redeemOverHttp } from '../test/credentials.js';
 import { createScratchPostgres } from '../test/database.js';
+import { inboxEntries } from '../modules/credentials/credentials.service.js';
 import { openSessions } from '../test/sessions.js';
 import { stopProcess } from '../test/servers.js';
 import { freePort } from '../lib/free-port.js';
@@ -189,9 +189,7 @@ async function storedOrWaiting(
     // An inbox row holds the answers one commit redeemed: opened with the run's secret.
     const { inbox } = deriveCredentialKeys({ pseudonymSecret });
     const rows = await database.db.select({ payload: answerInbox.payload }).from(answerInbox);
-    const waiting = rows
-      .map((r) => openJson(inbox, r.payload))
-      .reduce<number>((n, v) => n + (Array.isArray(v) ? v.length : 1), 0);
+    const waiting = rows.flatMap((r) => inboxEntries(inbox, r.payload)).length;
     return (
       (await count(
         sql`select count(*) as n from ${answers} where ${inArray(answers.questionId, ids)}`,

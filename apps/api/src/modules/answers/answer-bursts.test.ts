@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { eq, sql } from 'drizzle-orm';
+import { type SQL, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../../app.js';
 import type { Database } from '../../db/client.js';
@@ -12,27 +12,20 @@ import { createTestApp, testSecrets } from '../../test/app.js';
 import { memberDevice } from '../../test/credentials.js';
 import { closeAll, createTestDatabase, engines } from '../../test/database.js';
 
-/** Rows stored by one statement share its transaction id (`xmin`): how many commits wrote them. */
-async function commitsOf(database: Database, questionId: number): Promise<number> {
-  const rows = await database.db.execute(
-    sql`select count(distinct xmin::text)::int as n from answers where question_id = ${questionId}`,
+/** Rows stored by one commit share its transaction id (`xmin`): how many commits wrote them. */
+async function commitsOf(database: Database, rows: SQL): Promise<number> {
+  const result = await database.db.execute(
+    sql`select count(distinct xmin::text)::int as n from ${rows}`,
   );
-  const list = (Array.isArray(rows) ? rows : (rows as { rows: unknown[] }).rows) as Array<{
+  const list = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as Array<{
     n: number;
   }>;
   return list[0]!.n;
 }
 
-/** How many commits wrote the stored receipts (each commit's rows share its `xmin`). */
-async function receiptCommits(database: Database): Promise<number> {
-  const rows = await database.db.execute(
-    sql`select count(distinct xmin::text)::int as n from redemptions`,
-  );
-  const list = (Array.isArray(rows) ? rows : (rows as { rows: unknown[] }).rows) as Array<{
-    n: number;
-  }>;
-  return list[0]!.n;
-}
+/** A question's answers, and every stored receipt. */
+const answersTo = (questionId: number) => sql`answers where question_id = ${questionId}`;
+const receipts = sql`redemptions`;
 
 describe.each(engines)('answers arriving together on %s', (engine) => {
   let database: Database;
@@ -80,7 +73,7 @@ describe.each(engines)('answers arriving together on %s', (engine) => {
       .where(eq(answers.questionId, q.id));
     expect(stored!.n).toBe(120);
     // The mixer writes them in batches: one statement per answer would be 120 commits.
-    expect(await commitsOf(database, q.id)).toBeLessThan(40);
+    expect(await commitsOf(database, answersTo(q.id))).toBeLessThan(40);
   });
 
   it('acknowledges credential answers that arrive together after a few commits (group commit)', async () => {
@@ -89,14 +82,14 @@ describe.each(engines)('answers arriving together on %s', (engine) => {
       Array.from({ length: 120 }, async () => memberDevice(app, await createMember(app))),
     );
     await Promise.all(devices.map((d) => d.credentialOf(q.qid)));
-    const before = await receiptCommits(database);
+    const before = await commitsOf(database, receipts);
     const replies = await Promise.all(
       devices.map((d, i) => d.answer(q.qid, { choice: q.labels[i % q.labels.length] })),
     );
     expect(replies.map((r) => r.statusCode)).toEqual(devices.map(() => 201));
     // Receipts and inbox rows are written when the answer is acknowledged: one statement and
     // one commit per answer would be 120 commits.
-    const commits = (await receiptCommits(database)) - before;
+    const commits = (await commitsOf(database, receipts)) - before;
     expect(commits).toBeGreaterThan(0);
     expect(commits).toBeLessThan(40);
     // Each commit's answers wait sealed together, in one inbox row.

@@ -103,6 +103,15 @@ const sha256 = (...parts: Array<string | Buffer>) => {
 const mac = (key: Buffer, value: string) =>
   b64(crypto.createHmac('sha256', key).update(value).digest());
 
+/**
+ * The answers and ratings of one inbox row, opened with the inbox key: a list (the answers one
+ * commit redeemed, or one rating), or one answer alone in rows an older build wrote.
+ */
+export function inboxEntries<T = unknown>(inboxKey: Buffer, payload: string): T[] {
+  const value = openJson(inboxKey, payload) as T | T[];
+  return Array.isArray(value) ? value : [value];
+}
+
 /** `respondents.pseudonym` of a credential's answers: a hash only its holder can recompute. */
 export function credentialTag(prepared: Buffer): string {
   return `cred:${b64(sha256('candor credential tag\n', prepared))}`;
@@ -218,11 +227,7 @@ export function createCredentialsService(
   /** One mixing step, in one transaction: see `mix`. */
   function mixBatch(limit: number, force: boolean) {
     return repo.mix(limit, async (waiting, holdersByCountry, withdrawn) => {
-      // A row holds the answers of one commit (one answer, unwrapped, in rows from before).
-      const opened = waiting.flatMap((w) => {
-        const value = openJson(deps.keys.inbox, w.payload) as InboxPayload | InboxPayload[];
-        return Array.isArray(value) ? value : [value];
-      });
+      const opened = waiting.flatMap((w) => inboxEntries<InboxPayload>(deps.keys.inbox, w.payload));
       // What a withdrawn credential left waiting is dropped (it leaves the inbox all the same).
       const keyOf = new Map<string, string>();
       for (const p of opened) if (!keyOf.has(p.t)) keyOf.set(p.t, withdrawalKey(p.t));
