@@ -193,8 +193,8 @@ export async function prepare(
     });
     const members = Math.ceil(PAIRS / targets.length);
     await database.db.execute(sql`
-      insert into users (phone_e164, country, status, phone_verified_at)
-      select '+1555' || lpad(g::text, 7, '0'),
+      insert into users (phone_lookup, country, status, phone_verified_at)
+      select 'bench:' || g,
              (array['US','GB','IN','NG'])[1 + g % 4], 'active', now()
       from generate_series(1, ${members}) g`);
     const uuids = (await database.db.select({ uuid: users.uuid }).from(users)).map((u) => u.uuid);

@@ -31,8 +31,8 @@ async function prepare(databaseUrl: string, jwtSecret: string) {
       insert into questions (survey_id, position, type, text)
       select id, 1, 'Closed', 'A question?' from s`);
     await database.db.execute(sql`
-      insert into users (phone_e164, country, status, phone_verified_at)
-      select '+1555' || lpad(g::text, 7, '0'), 'US', 'active', now()
+      insert into users (phone_lookup, country, status, phone_verified_at)
+      select 'bench:' || g, 'US', 'active', now()
       from generate_series(1, ${MEMBERS}) g`);
     const uuids = (await database.db.select({ uuid: users.uuid }).from(users)).map((u) => u.uuid);
     const tokens = createTokenService(deriveKeys({ jwtSecret }), { accessTtlSeconds: 3600 });

@@ -51,7 +51,7 @@ async function prepare(database: Database, n: number, jwtSecret: string): Promis
   const [member] = await db
     .insert(users)
     .values({
-      phoneE164: '+15555550199',
+      phoneLookup: 'bench:reader',
       country: 'US',
       status: 'active',
       phoneVerifiedAt: new Date(),

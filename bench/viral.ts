@@ -73,8 +73,8 @@ async function prepare(
       labels: labels.filter((c) => c.questionId === q.id && !c.isBlank).map((c) => c.label),
     }));
     await database.db.execute(sql`
-      insert into users (phone_e164, country, status, phone_verified_at)
-      select '+1555' || lpad(g::text, 7, '0'),
+      insert into users (phone_lookup, country, status, phone_verified_at)
+      select 'bench:' || g,
              (array['US','GB','IN','NG'])[1 + g % 4], 'active', now()
       from generate_series(1, ${MEMBERS}) g`);
     const uuids = (await database.db.select({ uuid: users.uuid }).from(users)).map((u) => u.uuid);

@@ -45,6 +45,7 @@ import { createAuditRepository } from './modules/audit/audit.repository.js';
 import { auditRoutes } from './modules/audit/audit.routes.js';
 import { createAuditService } from './modules/audit/audit.service.js';
 import { createAuthRepository } from './modules/auth/auth.repository.js';
+import { type Identities, identitiesFor } from './modules/auth/identity.js';
 import { createAuthLimitsRepository } from './modules/auth/auth-limits.repository.js';
 import { createCodes } from './modules/auth/codes.js';
 import { createDeviceTokens } from './modules/auth/device-tokens.js';
@@ -118,6 +119,8 @@ declare module 'fastify' {
     leading: () => boolean;
     /** Vacuums what an erasure deleted; tests wait for it with `settled()`. */
     erasureVacuum: ErasureVacuum;
+    /** Accounts' sealed numbers and names, and their keys (crypto-shredding, issue 28). */
+    identities: Identities;
   }
 }
 
@@ -273,7 +276,9 @@ export async function buildApp({
     onSessionChange: (uuid) => sessionGate.invalidate(uuid),
     settleMs: shared ? SESSION_LEASE_MS : 0,
   });
-  const authRepository = createAuthRepository(database.db, sessionChanges);
+  const identities = identitiesFor(config, database.db, secrets);
+  app.decorate('identities', identities);
+  const authRepository = createAuthRepository(database.db, identities, sessionChanges);
   const sessionGate = createSessionGate(authRepository, {
     now: () => clock().getTime(),
     ...(shared ? { lease: { ms: SESSION_LEASE_MS } } : {}),
@@ -324,7 +329,7 @@ export async function buildApp({
   const respondents = createRespondentsService(respondentsRepository, {
     profileKey: deriveProfileKey(secrets),
   });
-  const audit = createAuditService(createAuditRepository(database.db));
+  const audit = createAuditService(createAuditRepository(database.db, identities));
   const credentialKeys = deriveCredentialKeys(secrets);
   const credentials = createCredentialsService(
     createCredentialsRepository(database.db, {
@@ -401,7 +406,7 @@ export async function buildApp({
   });
   // Link previews: a survey page's own head tags for crawlers, and its share image.
   const share = createShareService({ surveys, images, webRoot: config.webDistDir });
-  const users = createUsersService(createUsersRepository(database.db, sessionChanges), {
+  const users = createUsersService(createUsersRepository(database.db, identities, sessionChanges), {
     audit,
     clock,
   });

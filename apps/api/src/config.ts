@@ -66,6 +66,7 @@ const EnvSchema = z
     DATABASE_STARTUP_TIMEOUT_MS: z.coerce.number().int().min(0).max(3_600_000).default(60_000),
     EMBEDDED_DATABASE: z.enum(['auto', 'postgres', 'pglite']).default('auto'),
     BACKUP_DIR: z.string().min(1).optional(),
+    IDENTITY_KEYS_DIR: z.string().min(1).optional(),
     BACKUP_INTERVAL_HOURS: z.coerce.number().min(0.01).max(8760).default(24),
     BACKUP_KEEP: z.coerce.number().int().min(1).max(1000).default(7),
     BACKUP_ARCHIVE_TIMEOUT_SECONDS: z.coerce.number().int().min(0).max(86_400).default(900),
@@ -297,6 +298,12 @@ export interface Config {
   dataDir: string;
   /** Unset: the embedded PGlite database in `dataDir`. */
   databaseUrl: string | undefined;
+  /**
+   * IDENTITY_KEYS_DIR: the folder of accounts' identity keys (modules/auth/identity.ts). Unset:
+   * `dataDir/identity-keys` with the embedded database, the table `identity_keys` with
+   * DATABASE_URL.
+   */
+  identityKeysDir: string | null;
   databasePoolSize: number;
   /** How long start-up waits for a database that is not answering yet; 0: one try. */
   databaseStartupTimeoutMs: number;
@@ -400,6 +407,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: e.HOST,
     dataDir: path.resolve(e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,
+    identityKeysDir: e.IDENTITY_KEYS_DIR ? path.resolve(e.IDENTITY_KEYS_DIR) : null,
     databasePoolSize: e.DATABASE_POOL_SIZE,
     databaseStartupTimeoutMs: e.DATABASE_STARTUP_TIMEOUT_MS,
     embeddedDatabase: e.EMBEDDED_DATABASE,

@@ -17,6 +17,7 @@ import { seedSampleAnswers } from './db/seed/sample-answers.js';
 import { isDatabaseEmpty, seedSampleContent } from './db/seed/seed.js';
 import { spreadConnections, takeConnections } from './lib/cluster-connections.js';
 import { resolveSecrets } from './lib/secrets.js';
+import { identitiesFor } from './modules/auth/identity.js';
 import { deriveProfileKey, derivePseudonymKey } from './lib/keys.js';
 import { severOldRespondents } from './modules/respondents/sever.js';
 import { ensureDemoAdmin } from './modules/auth/admin-account.js';
@@ -145,6 +146,24 @@ if (!cluster.isWorker) await prepare();
 async function prepare(): Promise<void> {
   if (config.databaseUrl) await reachDatabase();
   await database.migrate();
+  // Crypto-shredding (issue 28): numbers and names an older build stored in the clear are sealed
+  // under keys of their own, once; keys whose account is gone (an erasure that stopped between
+  // its two steps) are destroyed.
+  const identities = identitiesFor(config, database.db, secrets);
+  const sealed = await identities.sealLegacy(database.db);
+  const swept = await identities.sweep(database.db);
+  if (sealed) {
+    log.warn({ sealed }, "numbers and names are now sealed under each account's own key");
+    if (database.owned === true) {
+      // The embedded server is Candor's: the clear rows leave its files and log at once.
+      await database.unbounded(async (db) => {
+        await db.execute('vacuum full users');
+        await db.execute('select pg_switch_wal()');
+        await db.execute('checkpoint');
+      });
+    }
+  }
+  if (swept) log.warn({ swept }, 'identity keys of erased accounts destroyed');
   // Prunes the dead row versions a migration left in the accounts table (0015 took gender and
   // year of birth out of every row): plain VACUUM, which blocks no reads or writes and costs
   // milliseconds on a table without dead rows.
@@ -174,7 +193,7 @@ async function prepare(): Promise<void> {
       log.warn({ respondentsAdded }, 'made-up sample answers loaded (SEED_SAMPLE_ANSWERS)');
   }
   if (config.demoAdmin) {
-    const demo = await ensureDemoAdmin(database.db);
+    const demo = await ensureDemoAdmin(database.db, identitiesFor(config, database.db, secrets));
     console.log(
       demo.password
         ? `\n  Demo admin created: ${demo.phone} / ${demo.password}  (shown once; DEMO_ADMIN=true)`

@@ -142,9 +142,15 @@ export const UserListQuerySchema = PageQuerySchema.extend({
     ),
 });
 
+/** Why a search needs a whole number: numbers are stored sealed (crypto-shredding, issue 28). */
+export const WHOLE_NUMBER_MESSAGE =
+  'Type the whole number with its country code, like +44 7700 900123: numbers are stored sealed, so part of one finds nothing.';
+
 /**
- * `POST /api/v1/admin/users/search/`: accounts whose number starts with these digits (country
- * code first), in the body; empty: every account.
+ * `POST /api/v1/admin/users/search/`: the account with this whole number (country code first;
+ * spaces and punctuation ignored), in the body; empty: every account. Numbers are stored sealed
+ * under each account's own key and found by a keyed hash of the whole number, so a part of one
+ * cannot be searched.
  */
 export const UserSearchQuerySchema = PageQuerySchema.extend({
   phone: z
@@ -152,6 +158,10 @@ export const UserSearchQuerySchema = PageQuerySchema.extend({
     .trim()
     .max(32, 'Search by the digits of a phone number.')
     .regex(/^\+?[\d\s().-]*$/, 'Search by the digits of a phone number.')
+    .refine((v) => {
+      const digits = v.replace(/\D/g, '').length;
+      return digits === 0 || (digits >= 7 && digits <= 15);
+    }, WHOLE_NUMBER_MESSAGE)
     .optional(),
 });
 export type UserSearchQuery = z.infer<typeof UserSearchQuerySchema>;

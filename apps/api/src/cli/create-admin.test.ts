@@ -7,6 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../db/client.js';
+import { resolveSecrets } from '../lib/secrets.js';
 import { get, json, post } from '../test/accounts.js';
 import { createTestApp } from '../test/app.js';
 import { staffLogin } from '../test/second-factor.js';
@@ -85,7 +86,12 @@ describe('npm run create-admin', () => {
 
     const database = await openDatabase({ dataDir });
     try {
-      const app = await createTestApp(database);
+      // The server this data folder would run: its secrets and identity keys, as the CLI used.
+      const app = await createTestApp(
+        database,
+        { dataDir, identityKeysDir: path.join(dataDir, 'identity-keys') },
+        { secrets: resolveSecrets({ jwtSecret: undefined, pseudonymSecret: undefined }, dataDir) },
+      );
       try {
         const old = await post(app, '/api/token/', {
           phone_number: '+447700900123',

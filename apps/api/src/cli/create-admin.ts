@@ -3,6 +3,8 @@
 import readline from 'node:readline';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.js';
+import { identitiesFor } from '../modules/auth/identity.js';
+import { resolveSecrets } from '../lib/secrets.js';
 import { openDatabase } from '../db/client.js';
 import {
   AdminInputError,
@@ -93,7 +95,12 @@ const database = await openDatabase({
 });
 try {
   await database.migrate();
-  const result = await createOrPromoteAdmin(database.db, {
+  const identities = identitiesFor(
+    config,
+    database.db,
+    resolveSecrets(config.secrets, config.dataDir),
+  );
+  const result = await createOrPromoteAdmin(database.db, identities, {
     phone: args.phone,
     password,
     defaultRegion: config.auth.defaultPhoneRegion,

@@ -27,6 +27,7 @@ export const ERASURE_TABLES = [
   'staff_totp',
   'staff_passkeys',
   'webauthn_challenges',
+  'identity_keys',
 ] as const;
 
 /**
@@ -34,7 +35,12 @@ export const ERASURE_TABLES = [
  * A plain VACUUM frees a dead row's space without zeroing it, so a copied table file still held
  * some erased numbers (bench/erasure-residue.ts: 1 or 2 of 5 after a checkpoint).
  */
-export const ACCOUNT_TABLES = ['users', 'otp_challenges', 'refresh_tokens'] as const;
+export const ACCOUNT_TABLES = [
+  'users',
+  'otp_challenges',
+  'refresh_tokens',
+  'identity_keys',
+] as const;
 
 /**
  * A second pass this long after the last erasure, for row versions that a transaction running
@@ -93,7 +99,16 @@ export function createErasureVacuum(
     // On a connection of its own without the statement timeouts: it may wait for a lock.
     await unbounded(async (own) => {
       await own.execute(sql`vacuum (index_cleanup on) ${tables}`);
-      if (!opts.scrub) return;
+      // Crypto-shredding (modules/auth/identity.ts): with the keys in the database, the erased
+      // key leaves the table's files at once. The table is small (a key per account, some 7 MB
+      // at 100,000), so the rewrite holds up logins for milliseconds, where rewriting `users`
+      // would not; on the embedded server the scrub below rewrites it with the others.
+      if (!opts.scrub) {
+        await own.execute(sql.raw(`set lock_timeout = '${SCRUB_LOCK_TIMEOUT_MS}ms'`));
+        await own.execute(sql`vacuum full identity_keys`);
+        await own.execute(sql`set lock_timeout = 0`);
+        return;
+      }
       const accounts = sql.join(
         ACCOUNT_TABLES.map((t) => sql.identifier(t)),
         sql`, `,

@@ -178,10 +178,25 @@ export const users = pgTable(
   {
     id: serial('id').primaryKey(),
     uuid: uuid('uuid').notNull().unique().defaultRandom(),
-    phoneE164: text('phone_e164').notNull().unique(),
+    /**
+     * HMAC-SHA256 of the E.164 number under a server key (hex): how login, signup and reset find
+     * the account from the number typed. The number itself is only in `identity`.
+     */
+    phoneLookup: text('phone_lookup').unique(),
+    /**
+     * The number and name, sealed (AES-256-GCM, padded to one length) under the account's own
+     * key, which lives outside this table (modules/auth/identity.ts): erasure destroys the key,
+     * so a copy or backup of this row taken before is unreadable after (crypto-shredding).
+     */
+    identity: text('identity'),
+    /**
+     * The number and name in the clear, as builds before 2026-11-28 stored them: emptied (null)
+     * at the first start of a newer build, which seals them into `identity`.
+     */
+    legacyPhoneE164: text('phone_e164').unique(),
+    legacyName: text('name'),
     /** `scrypt$N$r$p$salt$hash` (base64url); null until the person chooses a password. */
     passwordHash: text('password_hash'),
-    name: text('name').notNull().default(''),
     country: text('country').notNull(),
     role: userRole('role').notNull().default('member'),
     status: userStatus('status').notNull().default('pending'),
@@ -198,7 +213,8 @@ export const otpChallenges = pgTable(
   'otp_challenges',
   {
     id: serial('id').primaryKey(),
-    phoneE164: text('phone_e164').notNull(),
+    /** The number's lookup HMAC (as `users.phone_lookup`): the number itself is never stored. */
+    phoneLookup: text('phone_lookup').notNull(),
     purpose: otpPurpose('purpose').notNull(),
     /** HMAC-SHA256 of the code with a server key (hex); the code itself is never stored. */
     codeHash: text('code_hash').notNull(),
@@ -223,7 +239,7 @@ export const otpChallenges = pgTable(
     ...timestamps,
   },
   (t) => [
-    uniqueIndex('otp_challenges_phone_purpose_uq').on(t.phoneE164, t.purpose),
+    uniqueIndex('otp_challenges_lookup_purpose_uq').on(t.phoneLookup, t.purpose),
     // Expired decoys are cleared on every code issued (auth.repository.ts issueCode): found
     // through this, not by a scan whose length would tell a decoy's request from a real one.
     index('otp_challenges_decoy_expires_idx')
@@ -515,6 +531,16 @@ export const credentialWithdrawals = pgTable('credential_withdrawals', {
  * The member's vault (decision 020): sealed in their browser under a key the server never sees,
  * one of a few lengths (contracts VAULT_SIZES). Goes with the account.
  */
+/**
+ * Each account's identity key (base64url, 32 bytes), when the keys are kept in the database
+ * (`IDENTITY_KEYS=database`, the default with DATABASE_URL): see modules/auth/identity.ts. With
+ * the embedded database they are files outside it, and this table stays empty.
+ */
+export const identityKeys = pgTable('identity_keys', {
+  userUuid: uuid('user_uuid').primaryKey(),
+  key: text('key').notNull(),
+});
+
 export const vaults = pgTable('vaults', {
   userId: integer('user_id')
     .primaryKey()

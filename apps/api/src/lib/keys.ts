@@ -50,6 +50,14 @@ export function derivePseudonymKey(secrets: Pick<Secrets, 'pseudonymSecret'>): B
   return derive(secrets.pseudonymSecret, 'respondent-pseudonym');
 }
 
+/**
+ * The key of accounts' number lookups (modules/auth/identity.ts), from PSEUDONYM_SECRET: kept
+ * as long as the accounts, so not from JWT_SECRET, whose rotation would lose every login.
+ */
+export function derivePhoneLookupKey(secrets: Pick<Secrets, 'pseudonymSecret'>): Buffer {
+  return derive(secrets.pseudonymSecret, 'phone-lookup');
+}
+
 /** The key that seals respondents' breakdown fields, also from PSEUDONYM_SECRET. */
 export function deriveProfileKey(secrets: Pick<Secrets, 'pseudonymSecret'>): Buffer {
   return derive(secrets.pseudonymSecret, 'respondent-profile');

@@ -7,11 +7,13 @@
 import crypto from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { derivePhoneLookupKey } from '../lib/keys.js';
 import { hashPassword } from '../lib/passwords.js';
+import { phoneLookup } from '../modules/auth/identity.js';
 import { freshIp, freshPhone, signupBody } from '../test/accounts.js';
 import { createScratchPostgres } from '../test/database.js';
 import { messagesTo } from '../test/outbox.js';
-import { type ServerProcess, dropRedisKeys, startServer } from '../test/servers.js';
+import { SERVER_SECRETS, type ServerProcess, dropRedisKeys, startServer } from '../test/servers.js';
 
 const adminUrl = process.env.TEST_DATABASE_URL;
 const redisUrl = process.env.TEST_REDIS_URL;
@@ -87,9 +89,12 @@ describe.skipIf(!adminUrl || !redisUrl)('rate limits of two API processes', () =
   async function member(password?: string): Promise<string> {
     const phone = freshPhone();
     await db.query(
-      `insert into users (phone_e164, password_hash, country, status, phone_verified_at)
+      `insert into users (phone_lookup, password_hash, country, status, phone_verified_at)
        values ($1, $2, 'US', 'active', now())`,
-      [phone, password ? await hashPassword(password) : null],
+      [
+        phoneLookup(derivePhoneLookupKey(SERVER_SECRETS), phone),
+        password ? await hashPassword(password) : null,
+      ],
     );
     return phone;
   }

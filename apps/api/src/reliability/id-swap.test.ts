@@ -629,7 +629,7 @@ describe.each(engines)('every member route with another member’s ids, on %s', 
     const codes = await db
       .select()
       .from(otpChallenges)
-      .where(eq(otpChallenges.phoneE164, owner.phone))
+      .where(eq(otpChallenges.phoneLookup, app.identities.lookup(owner.phone)))
       .orderBy(asc(otpChallenges.id));
     const pseudonyms = [
       owner.pseudonym,

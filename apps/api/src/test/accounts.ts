@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import { ageBandOf, type AnswerProfile } from '@candor/contracts';
 import type { LightMyRequestResponse } from 'fastify';
 import type { App } from '../app.js';
@@ -116,17 +117,19 @@ export async function createMember(
   opts: MemberOptions = {},
 ): Promise<{ uuid: string; token: string; phone: string; sid: string; profile: AnswerProfile }> {
   const phone = freshPhone();
+  const uuid = crypto.randomUUID();
   const [row] = await app.db
     .insert(users)
     .values({
-      phoneE164: phone,
+      uuid,
+      ...(await app.identities.sealNew(uuid, phone, '')),
       country: opts.country ?? 'US',
       role: opts.role ?? 'member',
       status: opts.status ?? 'active',
       phoneVerifiedAt: new Date(),
     })
     .returning({ uuid: users.uuid });
-  const uuid = row!.uuid;
+  if (!row) throw new Error('createMember: no row');
   const [sid] = await openSessions(app.db, [uuid]);
   const token = await app.tokens.signAccess({ sub: uuid, role: opts.role ?? 'member', sid: sid! });
   const profile: AnswerProfile = {

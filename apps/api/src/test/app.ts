@@ -34,6 +34,21 @@ export function tempDataDir(): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), 'candor-test-'));
 }
 
+const keyDirs = new WeakMap<Database, string>();
+
+/**
+ * The identity keys' folder of a test database: every app a test builds on one database shares
+ * it, as the processes of one deployment do (modules/auth/identity.ts).
+ */
+export function identityKeysDirOf(database: Database): string {
+  let dir = keyDirs.get(database);
+  if (!dir) {
+    dir = path.join(tempDataDir(), 'identity-keys');
+    keyDirs.set(database, dir);
+  }
+  return dir;
+}
+
 /**
  * A fully registered app on the given database, ready for `inject`, with its own temporary
  * DATA_DIR unless the overrides name one. `deps` passes a clock, secrets or a logger.
@@ -45,7 +60,11 @@ export async function createTestApp(
 ) {
   const ownDir = overrides.dataDir ? undefined : tempDataDir();
   const app = await buildApp({
-    config: testConfig({ ...(ownDir ? { dataDir: ownDir } : {}), ...overrides }),
+    config: testConfig({
+      ...(ownDir ? { dataDir: ownDir } : {}),
+      identityKeysDir: identityKeysDirOf(database),
+      ...overrides,
+    }),
     database,
     secrets: testSecrets(),
     ...deps,

@@ -157,8 +157,8 @@ export async function insertMembers(
   phones: string[],
 ): Promise<Array<{ uuid: string; token: string }>> {
   const { rows } = await db.query<{ uuid: string }>(
-    `insert into users (phone_e164, country, status, phone_verified_at)
-     select p, 'US', 'active', now() from unnest($1::text[]) as p
+    `insert into users (phone_lookup, country, status, phone_verified_at)
+     select 'test:' || p, 'US', 'active', now() from unnest($1::text[]) as p
      returning uuid`,
     [phones],
   );

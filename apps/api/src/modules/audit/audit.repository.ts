@@ -1,6 +1,7 @@
 import { type SQL, and, count, desc, eq, inArray, min, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { auditLog, genres, questions, surveys, users } from '../../db/schema.js';
+import type { Identities } from '../auth/identity.js';
 
 export type AuditRow = typeof auditLog.$inferInsert;
 
@@ -41,7 +42,14 @@ const pairs = <K, V>(rows: Array<{ key: K; value: V }>) =>
   new Map(rows.map((r) => [r.key, r.value]));
 
 /** The audit log: Drizzle only. */
-export function createAuditRepository(db: Db) {
+export function createAuditRepository(db: Db, identities: Identities) {
+  /** The numbers of these accounts (sealed: opened with each account's key). */
+  async function numbersOf(rows: Array<{ uuid: string | null; identity: string | null }>) {
+    const known = rows.filter((r): r is { uuid: string; identity: string | null } => !!r.uuid);
+    const opened = await identities.open(known);
+    return new Map(opened.map((r) => [r.uuid, r.phoneE164]));
+  }
+
   return {
     /** Appends an entry; the actor is found by uuid (null if the account is gone). */
     async insert(entry: AuditInsert) {
@@ -59,7 +67,7 @@ export function createAuditRepository(db: Db) {
           .select({
             id: auditLog.id,
             actor: users.uuid,
-            actorPhone: users.phoneE164,
+            actorIdentity: users.identity,
             actorRole: auditLog.actorRole,
             action: auditLog.action,
             target: auditLog.target,
@@ -78,7 +86,17 @@ export function createAuditRepository(db: Db) {
           .leftJoin(users, eq(users.id, auditLog.actorId))
           .where(where),
       ]);
-      return { rows, total: total?.n ?? 0 };
+      const numbers = await numbersOf(
+        rows.map((r) => ({ uuid: r.actor, identity: r.actorIdentity })),
+      );
+      return {
+        rows: rows.map(({ actorIdentity: _sealed, ...r }) => ({
+          ...r,
+          // '' (a key gone) reads as no number, as a missing actor does.
+          actorPhone: (r.actor ? numbers.get(r.actor) : undefined) ?? null,
+        })),
+        total: total?.n ?? 0,
+      };
     },
 
     /** Names of what a page of entries acted on: numbers of accounts, names, question texts. */
@@ -87,9 +105,11 @@ export function createAuditRepository(db: Db) {
       const [phones, surveyNames, questionTexts, genreNames] = await Promise.all([
         refs.users.length
           ? db
-              .select({ key: users.uuid, value: users.phoneE164 })
+              .select({ uuid: users.uuid, identity: users.identity })
               .from(users)
               .where(inArray(users.uuid, refs.users))
+              .then(numbersOf)
+              .then((m) => [...m].map(([key, value]) => ({ key, value })))
           : none,
         refs.surveys.length
           ? db
@@ -123,17 +143,20 @@ export function createAuditRepository(db: Db) {
      * action.
      */
     async actors() {
-      return db
+      const rows = await db
         .select({
           uuid: users.uuid,
-          phone: users.phoneE164,
+          identity: users.identity,
           role: users.role,
           firstAt: min(auditLog.at),
         })
         .from(auditLog)
         .innerJoin(users, eq(users.id, auditLog.actorId))
-        .groupBy(users.id)
-        .orderBy(users.phoneE164);
+        .groupBy(users.id);
+      const numbers = await numbersOf(rows);
+      return rows
+        .map(({ identity: _sealed, ...r }) => ({ ...r, phone: numbers.get(r.uuid) ?? '' }))
+        .sort((a, b) => (a.phone < b.phone ? -1 : a.phone > b.phone ? 1 : 0));
     },
   };
 }

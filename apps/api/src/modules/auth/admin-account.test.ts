@@ -22,10 +22,10 @@ describe.each(engines)('admin accounts on %s', (engine) => {
   });
 
   it('creates the demo admin once, with a random password returned only then', async () => {
-    const first = await ensureDemoAdmin(database.db);
+    const first = await ensureDemoAdmin(database.db, app.identities);
     expect(first.phone).toBe(DEMO_ADMIN_PHONE);
     expect(first.password).toMatch(/^[\w-]{16}$/);
-    expect(await ensureDemoAdmin(database.db)).toEqual({ phone: DEMO_ADMIN_PHONE });
+    expect(await ensureDemoAdmin(database.db, app.identities)).toEqual({ phone: DEMO_ADMIN_PHONE });
 
     // The password, then an authenticator app set up at this first login (decision 024).
     const { access, secret } = await staffLogin(app, {
@@ -51,7 +51,7 @@ describe.each(engines)('admin accounts on %s', (engine) => {
 
     // Promoting the account again (the operator's recovery) ends its second factor with its
     // sessions: the next login enrols a new authenticator, and the old one's codes are refused.
-    await createOrPromoteAdmin(database.db, {
+    await createOrPromoteAdmin(database.db, app.identities, {
       phone: DEMO_ADMIN_PHONE,
       password: 'a recovered passphrase',
       defaultRegion: 'US',
@@ -76,14 +76,14 @@ describe.each(engines)('admin accounts on %s', (engine) => {
 
   it('refuses a bad number or a common password', async () => {
     await expect(
-      createOrPromoteAdmin(database.db, {
+      createOrPromoteAdmin(database.db, app.identities, {
         phone: '12',
         password: 'fine passphrase',
         defaultRegion: 'US',
       }),
     ).rejects.toThrow('"12" is not a valid phone number.');
     await expect(
-      createOrPromoteAdmin(database.db, {
+      createOrPromoteAdmin(database.db, app.identities, {
         phone: '+12025550199',
         password: 'iloveyou',
         defaultRegion: 'US',

@@ -4,6 +4,7 @@ import type { Db } from '../../db/client.js';
 import { hashPassword, passwordProblem } from '../../lib/passwords.js';
 import { normalisePhone } from '../../lib/phone.js';
 import { createAuthRepository } from './auth.repository.js';
+import type { Identities } from './identity.js';
 import { createSecondFactorRepository } from './second-factor.repository.js';
 
 export const DEMO_ADMIN_PHONE = '+15555550100';
@@ -44,11 +45,12 @@ export function checkAdminInput(input: Pick<AdminInput, 'phone' | 'password' | '
  */
 export async function createOrPromoteAdmin(
   db: Db,
+  identities: Identities,
   input: AdminInput,
 ): Promise<{ outcome: 'created' | 'promoted'; phone: string; uuid: string }> {
   const phone = checkAdminInput(input);
   const now = input.now ?? new Date();
-  const repo = createAuthRepository(db);
+  const repo = createAuthRepository(db, identities);
   // The web app logs in with the password's login secret, made on the device (decision 020):
   // the operator typed the password here, so the secret is made here the same way.
   const { login } = await passwordSecrets(input.password, phone.e164);
@@ -76,11 +78,14 @@ export async function createOrPromoteAdmin(
 }
 
 /** DEMO_ADMIN: the demo admin, created once with a random password (returned only then). */
-export async function ensureDemoAdmin(db: Db): Promise<{ phone: string; password?: string }> {
-  const repo = createAuthRepository(db);
+export async function ensureDemoAdmin(
+  db: Db,
+  identities: Identities,
+): Promise<{ phone: string; password?: string }> {
+  const repo = createAuthRepository(db, identities);
   if (await repo.findUserByPhone(DEMO_ADMIN_PHONE)) return { phone: DEMO_ADMIN_PHONE };
   const password = crypto.randomBytes(12).toString('base64url');
-  await createOrPromoteAdmin(db, {
+  await createOrPromoteAdmin(db, identities, {
     phone: DEMO_ADMIN_PHONE,
     password,
     defaultRegion: 'US',

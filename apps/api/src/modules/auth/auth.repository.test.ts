@@ -3,17 +3,20 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../db/client.js';
 import { otpChallenges, refreshTokens, signupEvents, users } from '../../db/schema.js';
 import { createTestDatabase, engines } from '../../test/database.js';
+import { tempDataDir } from '../../test/app.js';
 import { SIGNUP_EVENT_RETENTION_MS, createAuthRepository } from './auth.repository.js';
+import { createIdentities, fileIdentityKeys } from './identity.js';
 
 describe.each(engines)('auth repository on %s', (engine) => {
   let database: Database;
+  const identities = createIdentities(fileIdentityKeys(tempDataDir()), crypto.randomBytes(32));
   beforeAll(async () => {
     database = await createTestDatabase(engine);
   });
   afterAll(() => database.close());
 
   it('forgets signup events (IP hashes) older than a day, as the privacy page says', async () => {
-    const repo = createAuthRepository(database.db);
+    const repo = createAuthRepository(database.db, identities);
     const now = new Date();
     const old = new Date(now.getTime() - SIGNUP_EVENT_RETENTION_MS - 60_000);
     await repo.insertSignupEvent('old-ip-hash', '+1202555', old);
@@ -27,14 +30,14 @@ describe.each(engines)('auth repository on %s', (engine) => {
   it('clears expired decoys on every code issued, real or decoy: the same work for both', async () => {
     // Were they cleared on a decoy's request only, its time would tell a number nobody owns
     // from a registered one (found 2026-11-24: 45 ms against 3 ms with 300,000 old challenges).
-    const repo = createAuthRepository(database.db);
+    const repo = createAuthRepository(database.db, identities);
     const now = new Date();
     const expired = new Date(now.getTime() - 60_000);
     const later = new Date(now.getTime() + 600_000);
     const plant = (n: number, from: number) =>
       database.db.insert(otpChallenges).values(
         Array.from({ length: n }, (_, i) => ({
-          phoneE164: `+1202666${String(from + i).padStart(4, '0')}`,
+          phoneLookup: identities.lookup(`+1202666${String(from + i).padStart(4, '0')}`),
           purpose: 'reset' as const,
           codeHash: 'x',
           expiresAt: expired,
@@ -56,12 +59,12 @@ describe.each(engines)('auth repository on %s', (engine) => {
   });
 
   it('answers session checks asked together, each as if asked alone', async () => {
-    const repo = createAuthRepository(database.db);
+    const repo = createAuthRepository(database.db, identities);
     const made = await database.db
       .insert(users)
       .values(
         (['active', 'under_review', 'suspended'] as const).map((status, i) => ({
-          phoneE164: `+1202555${String(7000 + i)}`,
+          phoneLookup: identities.lookup(`+1202555${String(7000 + i)}`),
           yearOfBirth: 1990,
           gender: 'female' as const,
           country: 'US',

@@ -1,16 +1,37 @@
+import crypto from 'node:crypto';
 import DataLoader from 'dataloader';
 import { and, asc, count, eq, gt, isNull, lt, min, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { PASSWORD_TOKEN_TTL_SECONDS } from '../../lib/tokens.js';
 import { type SessionChanges, createSessionChanges } from './session-changes.js';
 import { SESSION_STATUSES } from './session-gate.js';
-import { otpChallenges, refreshTokens, signupEvents, users } from '../../db/schema.js';
+import {
+  identityKeys,
+  otpChallenges,
+  refreshTokens,
+  signupEvents,
+  users,
+} from '../../db/schema.js';
+import type { Identities, Opened } from './identity.js';
 
 /** Signup events (an IP hash and a number prefix) serve the 24-hour risk checks, then go. */
 export const SIGNUP_EVENT_RETENTION_MS = 24 * 60 * 60 * 1000;
 
-export type UserRow = typeof users.$inferSelect;
-export type NewUser = typeof users.$inferInsert;
+/** A users row as stored: its number and name sealed (identity.ts). */
+export type StoredUser = typeof users.$inferSelect;
+/** A users row with its number and name opened. */
+export type UserRow = Opened<StoredUser>;
+type SealedColumns = 'phoneLookup' | 'identity' | 'legacyPhoneE164' | 'legacyName';
+/** A new account: its number and name are sealed on the way in. */
+export type NewUser = Omit<typeof users.$inferInsert, SealedColumns | 'uuid'> & {
+  phoneE164: string;
+  name?: string;
+};
+export type UserChanges = Partial<
+  Omit<typeof users.$inferInsert, SealedColumns | 'uuid' | 'id'>
+> & {
+  name?: string;
+};
 export type ChallengeRow = typeof otpChallenges.$inferSelect;
 export type RefreshTokenRow = typeof refreshTokens.$inferSelect;
 export type OtpPurpose = ChallengeRow['purpose'];
@@ -28,8 +49,10 @@ export interface Standing {
  */
 export function createAuthRepository(
   db: Db,
+  identities: Identities,
   sessionChanges: SessionChanges = createSessionChanges(db),
 ) {
+  const lookup = identities.lookup;
   const standings = new DataLoader<{ uuid: string; familyId: string }, Standing | undefined>(
     async (keys) => {
       const result = await db.execute(sql`
@@ -50,29 +73,40 @@ export function createAuthRepository(
   );
 
   return {
+    /** The account of a number typed (found by its lookup HMAC, never by the number). */
     async findUserByPhone(phoneE164: string): Promise<UserRow | undefined> {
-      const [row] = await db.select().from(users).where(eq(users.phoneE164, phoneE164));
-      return row;
+      const [row] = await db
+        .select()
+        .from(users)
+        .where(eq(users.phoneLookup, lookup(phoneE164)));
+      return identities.openOne(row);
     },
 
     async findUserById(id: number): Promise<UserRow | undefined> {
       const [row] = await db.select().from(users).where(eq(users.id, id));
-      return row;
+      return identities.openOne(row);
     },
 
     async findUserByUuid(uuid: string): Promise<UserRow | undefined> {
       const [row] = await db.select().from(users).where(eq(users.uuid, uuid));
-      return row;
+      return identities.openOne(row);
     },
 
-    /** Inserts a pending user; undefined when the number was taken meanwhile. */
+    /**
+     * Inserts a user, its number and name sealed under a new key of its own; undefined when the
+     * number was taken meanwhile (the new key is destroyed then).
+     */
     async insertUser(values: NewUser): Promise<UserRow | undefined> {
+      const { phoneE164, name = '', ...rest } = values;
+      const uuid = crypto.randomUUID();
+      const sealed = await identities.sealNew(uuid, phoneE164, name);
       const [row] = await db
         .insert(users)
-        .values(values)
-        .onConflictDoNothing({ target: users.phoneE164 })
+        .values({ ...rest, ...sealed, uuid })
+        .onConflictDoNothing({ target: users.phoneLookup })
         .returning();
-      return row;
+      if (!row) await identities.store.destroy([uuid]);
+      return identities.openOne(row);
     },
 
     /**
@@ -83,26 +117,35 @@ export function createAuthRepository(
      */
     async updateUser(
       id: number,
-      values: Partial<NewUser>,
+      changes: UserChanges,
       onlyIfStatus?: UserStatus,
     ): Promise<UserRow | undefined> {
+      const { name, ...values } = changes;
+      let identity: string | undefined;
+      if (name !== undefined) {
+        const [stored] = await db.select().from(users).where(eq(users.id, id));
+        const current = await identities.openOne(stored);
+        if (!current) return undefined;
+        identity = await identities.reseal(current.uuid, current.phoneE164, name);
+      }
       const update = (tx: Pick<Db, 'update'>) =>
         tx
           .update(users)
-          .set({ ...values, updatedAt: sql`now()` })
+          .set({ ...values, ...(identity ? { identity } : {}), updatedAt: sql`now()` })
           .where(and(eq(users.id, id), onlyIfStatus ? eq(users.status, onlyIfStatus) : undefined))
           .returning();
       if (values.role === undefined && values.status === undefined) {
         const [row] = await update(db);
-        return row;
+        return identities.openOne(row);
       }
       const narrows =
         values.role !== undefined ||
         (values.status !== undefined && !SESSION_STATUSES.has(values.status));
-      return sessionChanges.write(narrows, async (tx) => {
-        const [row] = await update(tx);
-        return { uuid: row?.uuid, result: row };
+      const row = await sessionChanges.write(narrows, async (tx) => {
+        const [written] = await update(tx);
+        return { uuid: written?.uuid, result: written };
       });
+      return identities.openOne(row);
     },
 
     /**
@@ -126,14 +169,16 @@ export function createAuthRepository(
           .limit(limit),
         db.select({ n: count() }).from(users).where(eq(users.status, status)),
       ]);
-      return { rows, total: total?.n ?? 0 };
+      return { rows: await identities.open(rows), total: total?.n ?? 0 };
     },
 
     async findChallenge(phoneE164: string, purpose: OtpPurpose): Promise<ChallengeRow | undefined> {
       const [row] = await db
         .select()
         .from(otpChallenges)
-        .where(and(eq(otpChallenges.phoneE164, phoneE164), eq(otpChallenges.purpose, purpose)));
+        .where(
+          and(eq(otpChallenges.phoneLookup, lookup(phoneE164)), eq(otpChallenges.purpose, purpose)),
+        );
       return row;
     },
 
@@ -160,7 +205,7 @@ export function createAuthRepository(
       await db
         .insert(otpChallenges)
         .values({
-          phoneE164,
+          phoneLookup: lookup(phoneE164),
           purpose,
           codeHash,
           expiresAt,
@@ -170,7 +215,7 @@ export function createAuthRepository(
           updatedAt: now,
         })
         .onConflictDoUpdate({
-          target: [otpChallenges.phoneE164, otpChallenges.purpose],
+          target: [otpChallenges.phoneLookup, otpChallenges.purpose],
           set: {
             codeHash,
             expiresAt,
@@ -212,7 +257,7 @@ export function createAuthRepository(
         })
         .where(
           and(
-            eq(otpChallenges.phoneE164, phoneE164),
+            eq(otpChallenges.phoneLookup, lookup(phoneE164)),
             eq(otpChallenges.purpose, purpose),
             isNull(otpChallenges.usedAt),
             gt(otpChallenges.expiresAt, now),
@@ -300,15 +345,23 @@ export function createAuthRepository(
 
     /**
      * Erases the account in one transaction: what hangs on it (sessions, credential issuances,
-     * the vault, staff factors: cascade) and its number's code challenges. Nothing stored leads
-     * from it to an answer (decision 020).
+     * the vault, staff factors: cascade), its number's code challenges and, where keys are kept
+     * in the database, its identity key; then its key file (crypto-shredding: identity.ts). A
+     * stop between the two leaves a key file without its account, which the start's sweep
+     * destroys. Nothing stored leads from it to an answer (decision 020).
      */
     async deleteUser(user: Pick<UserRow, 'id' | 'uuid' | 'phoneE164'>): Promise<void> {
       await db.transaction(async (tx) => {
-        await tx.delete(otpChallenges).where(eq(otpChallenges.phoneE164, user.phoneE164));
+        if (user.phoneE164) {
+          await tx
+            .delete(otpChallenges)
+            .where(eq(otpChallenges.phoneLookup, lookup(user.phoneE164)));
+        }
+        await tx.delete(identityKeys).where(eq(identityKeys.userUuid, user.uuid));
         await tx.delete(users).where(eq(users.id, user.id));
         await sessionChanges.announce(tx, user.uuid);
       });
+      await identities.store.destroy([user.uuid]);
       await sessionChanges.committed([user.uuid], true);
     },
 
@@ -323,7 +376,7 @@ export function createAuthRepository(
           usedAt: otpChallenges.usedAt,
         })
         .from(otpChallenges)
-        .where(eq(otpChallenges.phoneE164, phoneE164));
+        .where(eq(otpChallenges.phoneLookup, lookup(phoneE164)));
     },
 
     /** Ends every session of the user; when it returns, on every process. */
@@ -339,7 +392,7 @@ export function createAuthRepository(
       tokenHash: string,
       decide: (
         row: RefreshTokenRow,
-        user: UserRow,
+        user: StoredUser,
         /** When the session began: its first token's creation (rows are never deleted). */
         start: Date,
       ) => { kind: 'rotate'; child: typeof refreshTokens.$inferInsert } | { kind: 'grace' } | null,
@@ -348,7 +401,9 @@ export function createAuthRepository(
       | { outcome: 'rotated' | 'grace'; row: RefreshTokenRow; user: UserRow }
       | { outcome: 'refused'; row?: RefreshTokenRow }
     > {
-      return db.transaction(async (tx) => {
+      // The identity is opened after the transaction: the key store may need a connection of
+      // its own, which a pool full of rotations would never free.
+      const result = await db.transaction(async (tx) => {
         const [row] = await tx
           .select()
           .from(refreshTokens)
@@ -374,6 +429,8 @@ export function createAuthRepository(
         await tx.insert(refreshTokens).values(decision.child);
         return { outcome: 'rotated' as const, row, user };
       });
+      if (result.outcome === 'refused') return result;
+      return { ...result, user: (await identities.openOne(result.user))! };
     },
 
     /** Records a signup and forgets those older than a day: the privacy page promises it. */

@@ -62,8 +62,16 @@ describe.each(engines)('auth API on %s', (engine) => {
     });
     return json<{ password_token: string }>(verified).password_token;
   };
+  /** The account's row, its number and name opened with its own key. */
   const userRow = async (phone: string) =>
-    (await database.db.select().from(users).where(eq(users.phoneE164, phone)))[0];
+    app.identities.openOne(
+      (
+        await database.db
+          .select()
+          .from(users)
+          .where(eq(users.phoneLookup, app.identities.lookup(phone)))
+      )[0],
+    );
 
   beforeAll(async () => {
     database = await createTestDatabase(engine);
@@ -95,10 +103,16 @@ describe.each(engines)('auth API on %s', (engine) => {
 
       const pending = await userRow(phone);
       expect(pending).toMatchObject({ status: 'pending', passwordHash: null, name: 'Grace' });
+      // Stored, the row names nobody: no number or name in the clear, the identity sealed and
+      // padded to one length (crypto-shredding, issue 28).
+      const [stored] = await database.db.select().from(users).where(eq(users.uuid, pending!.uuid));
+      expect(JSON.stringify(stored)).not.toContain(phone.slice(1));
+      expect(JSON.stringify(stored)).not.toContain('Grace');
+      expect(stored).toMatchObject({ legacyPhoneE164: null, legacyName: null });
       const [challenge] = await database.db
         .select()
         .from(otpChallenges)
-        .where(eq(otpChallenges.phoneE164, phone));
+        .where(eq(otpChallenges.phoneLookup, app.identities.lookup(phone)));
       expect(challenge!.codeHash).toMatch(/^[0-9a-f]{64}$/);
       expect(challenge!.codeHash).not.toContain(code);
 
@@ -178,7 +192,7 @@ describe.each(engines)('auth API on %s', (engine) => {
       const rows = await database.db
         .select()
         .from(users)
-        .where(eq(users.phoneE164, '+447700900123'));
+        .where(eq(users.phoneLookup, app.identities.lookup('+447700900123')));
       expect(rows).toHaveLength(1);
       // The later attempts got the notice, never a code.
       const texts = messagesTo(outbox(), '+447700900123');
@@ -456,7 +470,10 @@ describe.each(engines)('auth API on %s', (engine) => {
 
   describe('codes never sent (decoys)', () => {
     const challengesOf = (phone: string) =>
-      database.db.select().from(otpChallenges).where(eq(otpChallenges.phoneE164, phone));
+      database.db
+        .select()
+        .from(otpChallenges)
+        .where(eq(otpChallenges.phoneLookup, app.identities.lookup(phone)));
 
     it('do not end the password step of a number verified a moment ago', async () => {
       const phone = freshPhone();
@@ -615,13 +632,13 @@ describe.each(engines)('auth API on %s', (engine) => {
       await database.db
         .update(users)
         .set({ status: 'rejected' })
-        .where(eq(users.phoneE164, rejected));
+        .where(eq(users.phoneLookup, app.identities.lookup(rejected)));
       const suspended = freshPhone();
       await signUp(app, suspended);
       await database.db
         .update(users)
         .set({ status: 'suspended' })
-        .where(eq(users.phoneE164, suspended));
+        .where(eq(users.phoneLookup, app.identities.lookup(suspended)));
 
       const failures = [
         { phone_number: freshPhone(), password: PASSWORD },
@@ -834,7 +851,7 @@ describe.each(engines)('auth API on %s', (engine) => {
       ['+443001234567', 'The phone number is a universal access number.'],
       ['+447700900777', 'The phone number is of an unknown type.'],
     ])('puts %s under review: %s', async (phone, reason) => {
-      await database.db.delete(users).where(eq(users.phoneE164, phone));
+      await database.db.delete(users).where(eq(users.phoneLookup, app.identities.lookup(phone)));
       await signUp(app, phone, { extra: { country: 'GB' } });
       const row = await userRow(phone);
       expect(row!.status).toBe('under_review');
@@ -960,7 +977,7 @@ describe.each(engines)('auth API on %s', (engine) => {
       await database.db
         .update(users)
         .set({ status: 'suspended' })
-        .where(eq(users.phoneE164, phone));
+        .where(eq(users.phoneLookup, app.identities.lookup(phone)));
       expect(json(await get(app, DETAIL, { token: pair.access }))).toEqual(UNAUTHENTICATED);
       expect(json(await post(app, REFRESH, { refresh: pair.refresh }))).toEqual(TOKEN_INVALID);
     });
@@ -1032,7 +1049,7 @@ describe.each(engines)('auth API on %s', (engine) => {
       await database.db
         .update(users)
         .set({ role: 'moderator' })
-        .where(eq(users.phoneE164, modPhone));
+        .where(eq(users.phoneLookup, app.identities.lookup(modPhone)));
       // Password, then the TOTP second factor enrolled at this first staff login (decision 024).
       moderator = (
         await staffLogin(app, { phone: modPhone, password: PASSWORD }, { now: () => time.now })
@@ -1076,7 +1093,7 @@ describe.each(engines)('auth API on %s', (engine) => {
         await database.db
           .update(users)
           .set({ createdAt: new Date(time.now) })
-          .where(eq(users.phoneE164, phone));
+          .where(eq(users.phoneLookup, app.identities.lookup(phone)));
       }
       const res = await get(app, `${SIGNUPS}?page_size=2`, {
         token: moderator,
@@ -1139,7 +1156,10 @@ describe.each(engines)('auth API on %s', (engine) => {
       const reviewAll = await appWith({ auth: { ...app.config.auth, reviewAllSignups: true } });
       const phone = freshPhone();
       await signUp(reviewAll, phone);
-      await database.db.update(users).set({ role: 'moderator' }).where(eq(users.phoneE164, phone));
+      await database.db
+        .update(users)
+        .set({ role: 'moderator' })
+        .where(eq(users.phoneLookup, app.identities.lookup(phone)));
       const own = (await staffLogin(app, { phone, password: PASSWORD }, { now: () => time.now }))
         .access;
       const { uuid } = (await userRow(phone))!;

@@ -131,10 +131,13 @@ describe.each(cases)('limits under concurrent bursts on %s with %s limits', (eng
     const [challenge] = await database.db
       .select()
       .from(otpChallenges)
-      .where(eq(otpChallenges.phoneE164, phone));
+      .where(eq(otpChallenges.phoneLookup, app.identities.lookup(phone)));
     expect(challenge!.wrongTries).toBe(5);
     expect(challenge!.usedAt).toBeNull();
-    const [user] = await database.db.select().from(users).where(eq(users.phoneE164, phone));
+    const [user] = await database.db
+      .select()
+      .from(users)
+      .where(eq(users.phoneLookup, app.identities.lookup(phone)));
     expect(user!.status).toBe('pending');
   });
 

@@ -12,11 +12,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { AdminSurveySchema } from '@candor/contracts';
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../../app.js';
 import { type Database, openDatabase } from '../../db/client.js';
 import { ERASURE_TABLES } from '../../db/erasure-vacuum.js';
+import { users } from '../../db/schema.js';
 import { createMember, freshIp, freshPhone, json, post, signUp } from '../../test/accounts.js';
 import { createTestApp } from '../../test/app.js';
 import { memberDevice } from '../../test/credentials.js';
@@ -136,14 +137,21 @@ describe.each(targets)('erasure leaves no readable row version on %s', (target) 
       people.push({ phone, name, text, access, device });
     }
     await app.credentials.mix(true);
-    // The pages do hold them before (else the check below would prove nothing).
+    // The pages hold their rows and texts before (else the check below would prove nothing),
+    // but never a number or name in the clear: those are sealed under each account's own key.
+    const backup = await sealedRows(people.map((p) => p.phone));
     const usersBefore = await tuplesOf('users');
     const answersBefore = await tuplesOf('answers');
-    for (const p of people) {
-      expect(holding(usersBefore, p.phone)).toBeGreaterThan(0);
-      expect(holding(usersBefore, p.name)).toBeGreaterThan(0);
+    for (const [i, p] of people.entries()) {
+      expect(holding(usersBefore, backup[i]!.identity!)).toBeGreaterThan(0);
       expect(holding(answersBefore, p.text)).toBeGreaterThan(0);
+      expect(holding(usersBefore, p.phone)).toBe(0);
+      expect(holding(usersBefore, p.name)).toBe(0);
     }
+    // With the keys, the copy opens (the check below would prove nothing otherwise).
+    expect((await app.identities.open(backup)).map((r) => [r.phoneE164, r.name])).toEqual(
+      people.map((p) => [p.phone, p.name]),
+    );
 
     // Each device withdraws its answers, then the accounts are erased together, as several
     // people might at the same moment.
@@ -159,14 +167,34 @@ describe.each(targets)('erasure leaves no readable row version on %s', (target) 
     const tables = Object.fromEntries(
       await Promise.all(ERASURE_TABLES.map(async (t) => [t, await tuplesOf(t)] as const)),
     );
-    for (const p of people) {
+    for (const [i, p] of people.entries()) {
       for (const [table, tuples] of Object.entries(tables)) {
         expect(holding(tuples, p.phone), `${table}: phone`).toBe(0);
         expect(holding(tuples, p.name), `${table}: name`).toBe(0);
         expect(holding(tuples, p.text), `${table}: text`).toBe(0);
+        expect(holding(tuples, backup[i]!.identity!), `${table}: sealed identity`).toBe(0);
       }
     }
+    // Crypto-shredding: the rows copied before the erasure (a backup, the archived log) open to
+    // nothing now, with every secret the server has: each key was destroyed with its account.
+    expect(await app.identities.store.get(backup.map((r) => r.uuid))).toEqual(new Map());
+    expect((await app.identities.open(backup)).map((r) => [r.phoneE164, r.name])).toEqual(
+      people.map(() => ['', '']),
+    );
   }, 120_000);
+
+  /** The users rows of these numbers as stored (what a backup copies). */
+  async function sealedRows(phones: string[]) {
+    const rows = [];
+    for (const phone of phones) {
+      const [row] = await database.db
+        .select()
+        .from(users)
+        .where(eq(users.phoneLookup, app.identities.lookup(phone)));
+      rows.push(row!);
+    }
+    return rows;
+  }
 
   /** Every file of the data folder's PostgreSQL, read from a copy as a thief would take it. */
   function copiedFiles(): Array<{ rel: string; bytes: Buffer }> {
@@ -205,10 +233,13 @@ describe.each(targets)('erasure leaves no readable row version on %s', (target) 
         people.push({ phone, name, text, access, device });
       }
       await app.credentials.mix(true);
+      // The folder holds their sealed rows before, never a number or name in the clear.
+      const backup = await sealedRows(people.map((p) => p.phone));
       const before = copiedFiles();
-      for (const p of people) {
-        expect(filesHolding(before, p.phone).length).toBeGreaterThan(0);
-        expect(filesHolding(before, p.name).length).toBeGreaterThan(0);
+      for (const [i, p] of people.entries()) {
+        expect(filesHolding(before, backup[i]!.identity!).length).toBeGreaterThan(0);
+        for (const form of numberForms(p.phone)) expect(filesHolding(before, form)).toEqual([]);
+        expect(filesHolding(before, p.name)).toEqual([]);
       }
 
       for (const p of people) expect((await p.device.withdraw(gid)).statusCode).toBe(200);
@@ -221,7 +252,8 @@ describe.each(targets)('erasure leaves no readable row version on %s', (target) 
       await app.erasureVacuum.settled();
 
       const after = copiedFiles();
-      for (const p of people) {
+      for (const [i, p] of people.entries()) {
+        expect(filesHolding(after, backup[i]!.identity!)).toEqual([]);
         for (const form of numberForms(p.phone)) expect(filesHolding(after, form)).toEqual([]);
         expect(filesHolding(after, p.name)).toEqual([]);
         expect(filesHolding(after, p.text)).toEqual([]);

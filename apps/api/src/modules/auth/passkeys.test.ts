@@ -55,7 +55,7 @@ describe.each(engines)('staff passkeys on %s', (engine) => {
     const [row] = await database.db
       .update(users)
       .set({ role })
-      .where(eq(users.phoneE164, phone))
+      .where(eq(users.phoneLookup, app.identities.lookup(phone)))
       .returning({ uuid: users.uuid });
     const login = await staffLogin(app, { phone, password: PASSWORD }, { now: clock });
     return {

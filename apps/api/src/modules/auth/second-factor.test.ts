@@ -36,7 +36,10 @@ describe.each(engines)('staff second factor on %s', (engine) => {
   async function account(role: 'member' | 'moderator' | 'admin') {
     const phone = freshPhone();
     await signUp(app, phone, { password: PASSWORD });
-    await database.db.update(users).set({ role }).where(eq(users.phoneE164, phone));
+    await database.db
+      .update(users)
+      .set({ role })
+      .where(eq(users.phoneLookup, app.identities.lookup(phone)));
     return { phone, password: PASSWORD };
   }
   const passwordStep = async (who: { phone: string; password: string }, ip = freshIp()) => {
@@ -111,7 +114,7 @@ describe.each(engines)('staff second factor on %s', (engine) => {
       .select({ sealed: staffTotp.secretSealed, confirmed: staffTotp.confirmedAt })
       .from(staffTotp)
       .innerJoin(users, eq(users.id, staffTotp.userId))
-      .where(eq(users.phoneE164, who.phone));
+      .where(eq(users.phoneLookup, app.identities.lookup(who.phone)));
     expect(row!.sealed).not.toContain(secret);
     expect(row!.sealed).toMatch(/^v1\./);
     expect(row!.confirmed).toBeNull();
@@ -206,7 +209,10 @@ describe.each(engines)('staff second factor on %s', (engine) => {
   it('refuses to refresh a member session into a staff one when the role is written by hand', async () => {
     const phone = freshPhone();
     const member = await signUp(app, phone, { password: PASSWORD });
-    await database.db.update(users).set({ role: 'admin' }).where(eq(users.phoneE164, phone));
+    await database.db
+      .update(users)
+      .set({ role: 'admin' })
+      .where(eq(users.phoneLookup, app.identities.lookup(phone)));
     // The API ends sessions on every role change; a role set in SQL does not, and the session
     // it leaves was opened without a second factor: no staff token comes out of it.
     const refreshed = await post(app, '/api/token/refresh/', { refresh: member.refresh });
@@ -254,11 +260,11 @@ describe.each(engines)('staff second factor on %s', (engine) => {
     const [target] = await database.db
       .select({ uuid: users.uuid })
       .from(users)
-      .where(eq(users.phoneE164, moderator.phone));
+      .where(eq(users.phoneLookup, app.identities.lookup(moderator.phone)));
     const [self] = await database.db
       .select({ uuid: users.uuid })
       .from(users)
-      .where(eq(users.phoneE164, admin.phone));
+      .where(eq(users.phoneLookup, app.identities.lookup(admin.phone)));
     const resetOf = (uuid: string, token: string) =>
       post(app, `/api/v1/admin/users/${uuid}/second-factor/reset/`, {}, { token });
 

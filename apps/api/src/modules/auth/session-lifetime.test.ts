@@ -65,7 +65,10 @@ describe.each(engines)('session lifetimes on %s', (engine) => {
     async (role) => {
       const phone = freshPhone();
       await signUp(app, phone, { password: PASSWORD });
-      await database.db.update(users).set({ role }).where(eq(users.phoneE164, phone));
+      await database.db
+        .update(users)
+        .set({ role })
+        .where(eq(users.phoneLookup, app.identities.lookup(phone)));
       // Password, then the TOTP second factor (enrolled at the first login, decision 024).
       let secret: string | undefined;
       const login = async () => {

@@ -72,7 +72,10 @@ describe.each(engines)('access tokens end with their session on %s', (engine) =>
     const target = targets()[which]![1];
     const phone = freshPhone();
     const { access } = await signUp(one, phone, { password: PASSWORD });
-    const [row] = await database.db.select().from(users).where(eq(users.phoneE164, phone));
+    const [row] = await database.db
+      .select()
+      .from(users)
+      .where(eq(users.phoneLookup, one.identities.lookup(phone)));
     // Used (and so cached) on the target first.
     expect((await get(target, MINE, { token: access })).statusCode).toBe(200);
     const suspended = await post(one, `${ADMIN_USERS}${row!.uuid}/suspend/`, {}, { token: admin });
@@ -103,10 +106,16 @@ describe.each(engines)('access tokens end with their session on %s', (engine) =>
     const target = targets()[which]![1];
     const phone = freshPhone();
     await signUp(one, phone, { password: PASSWORD });
-    await database.db.update(users).set({ role: 'admin' }).where(eq(users.phoneE164, phone));
+    await database.db
+      .update(users)
+      .set({ role: 'admin' })
+      .where(eq(users.phoneLookup, one.identities.lookup(phone)));
     // Password, then the TOTP second factor enrolled at this first staff login (decision 024).
     const { access } = await staffLogin(one, { phone, password: PASSWORD });
-    const [row] = await database.db.select().from(users).where(eq(users.phoneE164, phone));
+    const [row] = await database.db
+      .select()
+      .from(users)
+      .where(eq(users.phoneLookup, one.identities.lookup(phone)));
     expect((await get(target, ADMIN_USERS, { token: access })).statusCode).toBe(200);
     const demoted = await post(
       one,
@@ -154,7 +163,10 @@ describe.each(engines)('access tokens end with their session on %s', (engine) =>
       await vi.waitFor(async () => expect(await listeners()).toBe(2), { timeout: 10_000 });
       const phone = freshPhone();
       const { access } = await signUp(one, phone, { password: PASSWORD });
-      const [row] = await database.db.select().from(users).where(eq(users.phoneE164, phone));
+      const [row] = await database.db
+        .select()
+        .from(users)
+        .where(eq(users.phoneLookup, one.identities.lookup(phone)));
       expect((await get(other, MINE, { token: access })).statusCode).toBe(200);
       await post(one, `${ADMIN_USERS}${row!.uuid}/suspend/`, {}, { token: admin });
       expect(await nextStatus(other, MINE, { token: access })).toBe(401);

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, gt, like, min, sql } from 'drizzle-orm';
+import { and, count, desc, eq, gt, min, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import {
   auditLog,
@@ -9,9 +9,11 @@ import {
   webauthnChallenges,
 } from '../../db/schema.js';
 import { type AuditInsert, insertAuditEntry } from '../audit/audit.repository.js';
+import type { UserRow } from '../auth/auth.repository.js';
+import type { Identities } from '../auth/identity.js';
 import type { SessionChanges } from '../auth/session-changes.js';
 
-export type UserRow = typeof users.$inferSelect;
+export type { UserRow };
 
 /** What a reveal found: the number, the actor over their limit (and when a slot frees), or none. */
 export type RevealOutcome =
@@ -23,21 +25,28 @@ export type RevealOutcome =
  * Accounts as admins see and change them: Drizzle only. Role and status writes are announced
  * through `sessionChanges` (the auth repository's too), so tokens stop at once.
  */
-export function createUsersRepository(db: Db, sessionChanges: SessionChanges) {
+export function createUsersRepository(
+  db: Db,
+  identities: Identities,
+  sessionChanges: SessionChanges,
+) {
   return {
     async findByUuid(uuid: string): Promise<UserRow | undefined> {
       const [row] = await db.select().from(users).where(eq(users.uuid, uuid));
-      return row;
+      return identities.openOne(row);
     },
 
-    /** Accounts whose E.164 number starts with `prefix` (all when empty), newest first. */
-    async searchByPhone(prefix: string, offset: number, limit: number) {
-      const where = prefix ? like(users.phoneE164, `${prefix}%`) : undefined;
+    /**
+     * The account of the whole E.164 number `phone` (every account when empty), newest first:
+     * found by its lookup HMAC, since the number itself is sealed.
+     */
+    async searchByPhone(phone: string, offset: number, limit: number) {
+      const where = phone ? eq(users.phoneLookup, identities.lookup(phone)) : undefined;
       const [rows, [total]] = await Promise.all([
         db.select().from(users).where(where).orderBy(desc(users.id)).offset(offset).limit(limit),
         db.select({ n: count() }).from(users).where(where),
       ]);
-      return { rows, total: total?.n ?? 0 };
+      return { rows: await identities.open(rows), total: total?.n ?? 0 };
     },
 
     /**
@@ -51,7 +60,8 @@ export function createUsersRepository(db: Db, sessionChanges: SessionChanges) {
       entry: AuditInsert,
       limit: { max: number; windowSeconds: number },
     ): Promise<RevealOutcome> {
-      return db.transaction(async (tx) => {
+      // The number is opened after the transaction: the key store may need a connection of its own.
+      const outcome = await db.transaction(async (tx) => {
         const [actor] = await tx
           .select({ id: users.id })
           .from(users)
@@ -73,17 +83,23 @@ export function createUsersRepository(db: Db, sessionChanges: SessionChanges) {
               ),
             );
           if ((recent?.n ?? 0) >= limit.max) {
-            return { kind: 'limited', retryAfterMs: Math.max(1000, Number(recent?.freesInMs)) };
+            return {
+              kind: 'limited' as const,
+              retryAfterMs: Math.max(1000, Number(recent?.freesInMs)),
+            };
           }
         }
         const [user] = await tx
-          .select({ phoneE164: users.phoneE164 })
+          .select({ uuid: users.uuid, identity: users.identity })
           .from(users)
           .where(eq(users.uuid, uuid));
-        if (!user) return { kind: 'not_found' };
+        if (!user) return { kind: 'not_found' as const };
         await insertAuditEntry(tx, entry);
-        return { kind: 'revealed', phoneE164: user.phoneE164 };
+        return { kind: 'sealed' as const, user };
       });
+      if (outcome.kind !== 'sealed') return outcome;
+      const opened = await identities.openOne(outcome.user);
+      return { kind: 'revealed', phoneE164: opened!.phoneE164 };
     },
 
     /** Sets the role or the status; what the user's tokens may do changes with it. */
@@ -92,14 +108,15 @@ export function createUsersRepository(db: Db, sessionChanges: SessionChanges) {
       values: Partial<Pick<UserRow, 'role' | 'status'>>,
     ): Promise<UserRow | undefined> {
       // Announced with the write; it returns once every process honours it.
-      return sessionChanges.write(true, async (tx) => {
-        const [row] = await tx
+      const row = await sessionChanges.write(true, async (tx) => {
+        const [written] = await tx
           .update(users)
           .set({ ...values, updatedAt: sql`now()` })
           .where(eq(users.id, id))
           .returning();
-        return { uuid: row?.uuid, result: row };
+        return { uuid: written?.uuid, result: written };
       });
+      return identities.openOne(row);
     },
 
     /**

@@ -23,7 +23,7 @@ export const REVEALS_PER_HOUR = 10;
  * itself, the one the admin searched for and so already knows.
  */
 function toAdminUser(u: UserRow, whole?: string): AdminUser {
-  const shown = u.phoneE164 === whole;
+  const shown = whole !== undefined && whole !== '' && u.phoneE164 === whole;
   return {
     uuid: u.uuid,
     phone_number: shown ? u.phoneE164 : maskPhoneNumber(u.phoneE164),
@@ -62,19 +62,19 @@ export function createUsersService(repo: UsersRepository, deps: UsersServiceDeps
 
   return {
     /**
-     * Accounts whose number starts with the digits searched, newest first, masked: a search
-     * for a whole number shows that account's number (the searcher typed it).
+     * The account of the whole number searched (shown whole: the searcher typed it), or every
+     * account when none is, newest first, masked.
      */
     async search(query: UserSearchQuery, listUrl: string): Promise<AdminUserList> {
       const digits = (query.phone ?? '').replace(/\D/g, '');
-      const prefix = digits ? `+${digits}` : '';
+      const whole = digits ? `+${digits}` : '';
       const { rows, total } = await repo.searchByPhone(
-        prefix,
+        whole,
         (query.page - 1) * query.page_size,
         query.page_size,
       );
       const links = pageLinks(listUrl, query, total);
-      return { count: total, ...links, results: rows.map((u) => toAdminUser(u, prefix)) };
+      return { count: total, ...links, results: rows.map((u) => toAdminUser(u, whole)) };
     },
 
     /**
@@ -101,6 +101,13 @@ export function createUsersService(repo: UsersRepository, deps: UsersServiceDeps
         throw new RateLimitedError(
           outcome.retryAfterMs,
           `You have revealed ${REVEALS_PER_HOUR} numbers in the last hour. Try again later.`,
+        );
+      }
+      // Its key is gone (a key folder lost without its mirror): nothing opens the number.
+      if (!outcome.phoneE164) {
+        throw new AppError(
+          'NOT_FOUND',
+          'This account’s number can no longer be read: its key is gone.',
         );
       }
       return { uuid: target, phone_number: outcome.phoneE164 };

@@ -61,7 +61,7 @@ const loggedIn: Fact[] = [
   },
   {
     q: 'Do you store my year of birth, phone number, country and gender?',
-    a: 'Yes, in two places that never meet. Your account holds your phone number (it proves you are one real person) and country. Candor staff see your number masked (its country code and last 3 digits); they see it whole only when they search for exactly that number or reveal it for a reason the audit log records. Your year of birth and gender are stored on your devices and in your vault, which is encrypted with a key only your devices have: never next to your account. Your answers are stored with an anonymous credential Candor cannot tie to your account, next to your age band, gender and country only in encrypted form, with the day only, never the time.',
+    a: 'Yes, in two places that never meet. Your account holds your phone number (it proves you are one real person), your name if you gave one, and your country. The number and name are encrypted with a key of their own, kept apart from the database: deleting your account destroys that key, so not even our backups can show them again. Candor staff see your number masked (its country code and last 3 digits); they see it whole only when they search for exactly that number or reveal it for a reason the audit log records. Your year of birth and gender are stored on your devices and in your vault, which is encrypted with a key only your devices have: never next to your account. Your answers are stored with an anonymous credential Candor cannot tie to your account, next to your age band, gender and country only in encrypted form, with the day only, never the time.',
   },
   ...shared,
 ];

@@ -383,9 +383,10 @@ describe('the vault against the real API', () => {
     };
     walk(dataDir);
     const all = files.map((f) => fs.readFileSync(f).toString('latin1'));
-    // The search reads where the row is: the stored blob and the member's number are found.
+    // The search reads where the row is: the stored blob is found. The member's number is not:
+    // it is sealed under the account's own key (decision 026).
     expect(all.some((text) => text.includes(row.blob!.slice(0, 64)))).toBe(true);
-    expect(all.some((text) => text.includes(PHONE))).toBe(true);
+    expect(all.some((text) => text.includes(PHONE))).toBe(false);
     for (const s of secrets) expect(all.filter((text) => text.includes(s))).toHaveLength(0);
   }, 60_000);
 });

@@ -1,4 +1,10 @@
-import { type AdminUser, type Role, RoleSchema, maskPhoneNumber } from '@candor/contracts';
+import {
+  type AdminUser,
+  type Role,
+  RoleSchema,
+  WHOLE_NUMBER_MESSAGE,
+  maskPhoneNumber,
+} from '@candor/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { toast } from 'sonner';
@@ -61,6 +67,11 @@ function SearchForm({ initial, onSearch }: { initial: string; onSearch: (q: stri
           setError('Search by the digits of a phone number.');
           return;
         }
+        const digits = value.replace(/\D/g, '').length;
+        if (digits > 0 && (digits < 7 || digits > 15)) {
+          setError(WHOLE_NUMBER_MESSAGE);
+          return;
+        }
         setError(null);
         onSearch(value.replace(/\D/g, ''));
       }}
@@ -69,7 +80,7 @@ function SearchForm({ initial, onSearch }: { initial: string; onSearch: (q: stri
         Phone number
       </label>
       <p id={`${id}-hint`} className="field__hint admin-search__hint">
-        Its first digits, country code first. Press Enter to search.
+        The whole number, country code first. Press Enter to search.
       </p>
       <div className="admin-search__row">
         <input
@@ -78,7 +89,7 @@ function SearchForm({ initial, onSearch }: { initial: string; onSearch: (q: stri
           type="search"
           inputMode="tel"
           autoComplete="off"
-          placeholder="e.g. 1202555"
+          placeholder="e.g. +1 202 555 0143"
           aria-describedby={error ? `${id}-hint ${id}-error` : `${id}-hint`}
           aria-invalid={error ? true : undefined}
           value={value}
@@ -299,7 +310,7 @@ export function UsersPanel() {
       id="users-title"
       title="Users"
       count={(n) =>
-        `${n === 1 ? '1 account' : `${n} accounts`}${phone ? ` starting with +${phone}` : ''}`
+        `${n === 1 ? '1 account' : `${n} accounts`}${phone ? ` with the number +${phone}` : ''}`
       }
       filters={
         <SearchForm
