@@ -19,6 +19,7 @@ import {
   createIdentities,
   databaseIdentityKeys,
   fileIdentityKeys,
+  identitiesFor,
   phoneLookup,
 } from './identity.js';
 
@@ -64,6 +65,38 @@ describe('identity keys in files', () => {
     const then = (Date.now() - SWEEP_AFTER_MS - 60_000) / 1000;
     fs.utimesSync(path.join(dir, old), then, then);
     expect(await store.orphanCandidates()).toEqual([old]);
+  });
+});
+
+describe('where a deployment keeps its keys', () => {
+  const secrets = { pseudonymSecret: crypto.randomBytes(48).toString('base64url') };
+  // Never queried here: only the choice of store is.
+  const db = undefined as unknown as Database['db'];
+
+  it('embedded: files in DATA_DIR, copied into BACKUP_DIR when Candor takes backups', async () => {
+    const [dataDir, backupDir] = [tempDataDir(), tempDataDir()];
+    const backup = { dir: backupDir, intervalHours: 24, keep: 7, archiveTimeoutSeconds: 900 };
+    const config = { identityKeysDir: null, databaseUrl: undefined, dataDir, backup };
+    const identities = identitiesFor(config, db, secrets);
+    expect(identities.store.kind).toBe('files');
+    const uuid = crypto.randomUUID();
+    await identities.sealNew(uuid, '+447700900123', '');
+    expect(fs.existsSync(path.join(dataDir, 'identity-keys', uuid))).toBe(true);
+    expect(fs.existsSync(path.join(backupDir, 'identity-keys', uuid))).toBe(true);
+    // The same secret gives the same lookups after a restart.
+    expect(identitiesFor(config, db, secrets).lookup('+447700900123')).toBe(
+      identities.lookup('+447700900123'),
+    );
+  });
+
+  it('DATABASE_URL: the table, unless IDENTITY_KEYS_DIR names a shared folder', () => {
+    const base = { dataDir: tempDataDir(), backup: null, databaseUrl: 'postgres://x/y' };
+    expect(identitiesFor({ ...base, identityKeysDir: null }, db, secrets).store.kind).toBe(
+      'database',
+    );
+    expect(identitiesFor({ ...base, identityKeysDir: tempDataDir() }, db, secrets).store.kind).toBe(
+      'files',
+    );
   });
 });
 
