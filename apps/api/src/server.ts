@@ -140,6 +140,8 @@ if (cluster.isWorker) process.on('disconnect', () => void shutdown('primary gone
 const started = Date.now();
 // A worker reads the secrets its primary resolved (and wrote, for the embedded default) first.
 const secrets = resolveSecrets(config.secrets, config.dataDir);
+// Accounts' sealed numbers and names, for the start's own work (the app makes its own the same way).
+const identities = identitiesFor(config, database.db, secrets);
 // Workers of a cluster find the database migrated and seeded by their primary.
 if (!cluster.isWorker) await prepare();
 
@@ -149,7 +151,6 @@ async function prepare(): Promise<void> {
   // Crypto-shredding (issue 28): numbers and names an older build stored in the clear are sealed
   // under keys of their own, once; keys whose account is gone (an erasure that stopped between
   // its two steps) are destroyed.
-  const identities = identitiesFor(config, database.db, secrets);
   const sealed = await identities.sealLegacy(database.db);
   const swept = await identities.sweep(database.db);
   if (sealed) {
@@ -193,7 +194,7 @@ async function prepare(): Promise<void> {
       log.warn({ respondentsAdded }, 'made-up sample answers loaded (SEED_SAMPLE_ANSWERS)');
   }
   if (config.demoAdmin) {
-    const demo = await ensureDemoAdmin(database.db, identitiesFor(config, database.db, secrets));
+    const demo = await ensureDemoAdmin(database.db, identities);
     console.log(
       demo.password
         ? `\n  Demo admin created: ${demo.phone} / ${demo.password}  (shown once; DEMO_ADMIN=true)`

@@ -7,6 +7,7 @@ import type { Db } from '../../db/client.js';
 import { identityKeys, users } from '../../db/schema.js';
 import { derivePhoneLookupKey, hmacHex } from '../../lib/keys.js';
 import type { Secrets } from '../../lib/secrets.js';
+import { isUuid } from '../../lib/uuid.js';
 import { bucketOf, openJson, sealJson } from '../../lib/profile-seal.js';
 
 /**
@@ -36,7 +37,6 @@ export interface IdentityKeyStore {
 const KEY_BYTES = 32;
 /** A key file younger than this is never swept: its signup may not have written its row yet. */
 export const SWEEP_AFTER_MS = 10 * 60_000;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 async function syncDir(dir: string): Promise<void> {
   const handle = await fs.open(dir, 'r');
@@ -89,7 +89,7 @@ export function fileIdentityKeys(dir: string, mirror?: string): IdentityKeyStore
   return {
     kind: 'files',
     async create(uuid) {
-      if (!UUID.test(uuid)) throw new Error('an identity key is named by an account uuid');
+      if (!isUuid(uuid)) throw new Error('an identity key is named by an account uuid');
       const key = crypto.randomBytes(KEY_BYTES);
       for (const d of dirs) await writeKeyFile(d, uuid, key);
       return key;
@@ -98,7 +98,7 @@ export function fileIdentityKeys(dir: string, mirror?: string): IdentityKeyStore
       const found = new Map<string, Buffer>();
       await Promise.all(
         [...new Set(uuids)].map(async (uuid) => {
-          if (!UUID.test(uuid)) return;
+          if (!isUuid(uuid)) return;
           for (const d of dirs) {
             try {
               const key = await fs.readFile(path.join(d, uuid));
@@ -128,7 +128,7 @@ export function fileIdentityKeys(dir: string, mirror?: string): IdentityKeyStore
           if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
         }
         for (const name of entries) {
-          if (!UUID.test(name)) continue;
+          if (!isUuid(name)) continue;
           const stat = await fs.stat(path.join(d, name)).catch(() => undefined);
           if (stat && stat.mtimeMs < before) names.add(name);
         }
@@ -214,15 +214,40 @@ export function createIdentities(store: IdentityKeyStore, lookupKey: Buffer) {
     return sealJson(key, { p: phone, n: name } satisfies SealedIdentity, identityLength);
   }
 
+  /** A new account's key (made and stored now), its lookup and its sealed identity. */
+  async function sealNew(uuid: string, phone: string, name: string) {
+    const key = await store.create(uuid);
+    return { phoneLookup: lookup(phone), identity: sealWith(key, phone, name) };
+  }
+
+  /** Rows with their number and name opened; '' for both where the key is gone. */
+  async function open<T extends { uuid: string; identity: string | null }>(
+    rows: T[],
+  ): Promise<Array<Opened<T>>> {
+    const keys = await store.get(rows.filter((r) => r.identity).map((r) => r.uuid));
+    return rows.map((row) => {
+      const { identity, legacyPhoneE164, legacyName, ...rest } = row as T & {
+        legacyPhoneE164?: string | null;
+        legacyName?: string | null;
+      };
+      const key = keys.get(row.uuid);
+      let opened: SealedIdentity = { p: legacyPhoneE164 ?? '', n: legacyName ?? '' };
+      if (identity && key) {
+        try {
+          opened = openJson(key, identity) as SealedIdentity;
+        } catch {
+          // A key that does not open the row (a lost key replaced): nothing to show.
+        }
+      }
+      return { ...rest, phoneE164: opened.p, name: opened.n };
+    });
+  }
+
   return {
     store,
     lookup,
-
-    /** A new account's key (made and stored now), its lookup and its sealed identity. */
-    async sealNew(uuid: string, phone: string, name: string) {
-      const key = await store.create(uuid);
-      return { phoneLookup: lookup(phone), identity: sealWith(key, phone, name) };
-    },
+    sealNew,
+    open,
 
     /** The identity sealed again with the account's existing key (a new key if it was lost). */
     async reseal(uuid: string, phone: string, name: string): Promise<string> {
@@ -230,33 +255,10 @@ export function createIdentities(store: IdentityKeyStore, lookupKey: Buffer) {
       return sealWith(key, phone, name);
     },
 
-    /** Rows with their number and name opened; '' for both where the key is gone. */
-    async open<T extends { uuid: string; identity: string | null }>(
-      rows: T[],
-    ): Promise<Array<Opened<T>>> {
-      const keys = await store.get(rows.filter((r) => r.identity).map((r) => r.uuid));
-      return rows.map((row) => {
-        const { identity, legacyPhoneE164, legacyName, ...rest } = row as T & {
-          legacyPhoneE164?: string | null;
-          legacyName?: string | null;
-        };
-        const key = keys.get(row.uuid);
-        let opened: SealedIdentity = { p: legacyPhoneE164 ?? '', n: legacyName ?? '' };
-        if (identity && key) {
-          try {
-            opened = openJson(key, identity) as SealedIdentity;
-          } catch {
-            // A key that does not open the row (a lost key replaced): nothing to show.
-          }
-        }
-        return { ...rest, phoneE164: opened.p, name: opened.n };
-      });
-    },
-
     async openOne<T extends { uuid: string; identity: string | null }>(
       row: T | undefined,
     ): Promise<Opened<T> | undefined> {
-      return row ? (await this.open([row]))[0] : undefined;
+      return row ? (await open([row]))[0] : undefined;
     },
 
     /**
@@ -275,7 +277,7 @@ export function createIdentities(store: IdentityKeyStore, lookupKey: Buffer) {
         .from(users)
         .where(and(isNull(users.identity), isNotNull(users.legacyPhoneE164)));
       for (const row of rows) {
-        const sealed = await this.sealNew(row.uuid, row.phone!, row.name ?? '');
+        const sealed = await sealNew(row.uuid, row.phone!, row.name ?? '');
         await db
           .update(users)
           .set({ ...sealed, legacyPhoneE164: null, legacyName: null })
