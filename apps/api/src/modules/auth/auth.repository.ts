@@ -79,7 +79,14 @@ export function createAuthRepository(
         .select()
         .from(users)
         .where(eq(users.phoneLookup, lookup(phoneE164)));
-      return identities.openOne(row);
+      const opened = await identities.openOne(row);
+      if (opened?.phoneE164 !== '') return opened;
+      // The account's key is lost (its folder deleted with no BACKUP_DIR copy): the number
+      // typed is this row's number (its lookup matched), so it is sealed again under a key of
+      // the account's own. The name is gone for good; the member can enter it again.
+      const identity = await identities.reseal(opened.uuid, phoneE164, '');
+      await db.update(users).set({ identity }).where(eq(users.id, opened.id));
+      return { ...opened, phoneE164, name: '' };
     },
 
     async findUserById(id: number): Promise<UserRow | undefined> {

@@ -197,6 +197,38 @@ describe.each(engines)('identities in the database on %s', (engine) => {
     });
   });
 
+  it('seals a number again when its key is lost, at the next look-up by that number', async () => {
+    for (const store of [
+      fileIdentityKeys(path.join(tempDataDir(), 'keys')),
+      databaseIdentityKeys(database.db),
+    ]) {
+      const identities = createIdentities(store, lookupKey);
+      const repo = createAuthRepository(database.db, identities);
+      const phone = store.kind === 'files' ? '+15555550144' : '+15555550155';
+      const user = await repo.insertUser({ phoneE164: phone, name: 'Lin', country: 'US' });
+      const [before] = await database.db.select().from(users).where(eq(users.id, user!.id));
+      // The key folder deleted with no copy (or the table's row lost): the row opens to nothing.
+      await store.destroy([user!.uuid]);
+      expect(await repo.findUserById(user!.id)).toMatchObject({ phoneE164: '', name: '' });
+      // Another number finds nothing and repairs nothing.
+      expect(await repo.findUserByPhone('+15555550199')).toBeUndefined();
+
+      // The member types their number (login, reset): it is this row's, so it is sealed again.
+      expect(await repo.findUserByPhone(phone)).toMatchObject({
+        uuid: user!.uuid,
+        phoneE164: phone,
+        name: '',
+      });
+      expect(await repo.findUserById(user!.id)).toMatchObject({ phoneE164: phone, name: '' });
+      expect((await store.get([user!.uuid])).size).toBe(1);
+      const [row] = await database.db.select().from(users).where(eq(users.id, user!.id));
+      expect(row!.identity).toHaveLength(before!.identity!.length);
+      expect(row!.identity).not.toBe(before!.identity);
+      expect(row!.identity).not.toContain(phone.slice(1));
+      await repo.deleteUser(user!);
+    }
+  });
+
   it('sweeps the key files of accounts that are gone, and keeps the others', async () => {
     const dir = path.join(tempDataDir(), 'keys');
     const identities = createIdentities(fileIdentityKeys(dir), lookupKey);

@@ -152,7 +152,15 @@ export function databaseIdentityKeys(db: Db): IdentityKeyStore {
     kind: 'database',
     async create(uuid) {
       const key = crypto.randomBytes(KEY_BYTES);
-      await db.insert(identityKeys).values({ userUuid: uuid, key: key.toString('base64url') });
+      // A key made again for an account whose key was lost replaces whatever a concurrent
+      // repair stored, as a file's rename does: the row then opens at its next repair.
+      await db
+        .insert(identityKeys)
+        .values({ userUuid: uuid, key: key.toString('base64url') })
+        .onConflictDoUpdate({
+          target: identityKeys.userUuid,
+          set: { key: key.toString('base64url') },
+        });
       return key;
     },
     async get(uuids) {
