@@ -105,7 +105,15 @@ describe('results and analytics in the staff area', () => {
     expect(csv.suggestedFilename()).toMatch(/\.csv$/);
     const csvText = await readDownload(csv);
     expect(csvText.split('\n')[0]!.startsWith('"question_position"')).toBe(true);
+    expect(csvText.split('\n')[0]).toContain('"margin","sampling_margin","privacy_margin"');
     expect(csvText).toContain(question);
+
+    // How sure the numbers are: the model, for operators, one click away.
+    await page.getByText('How sure the numbers are (the ± margins)').click();
+    await expect(
+      page.getByText(/95% credibility interval, as AAPOR advises for opt-in samples/).isVisible(),
+    ).resolves.toBe(true);
+    await screenshot(page, 'admin-results-method-desktop');
 
     const [json] = await Promise.all([
       page.waitForEvent('download'),

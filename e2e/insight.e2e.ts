@@ -115,7 +115,7 @@ describe('the numbers explained in words, and breakdowns that unlock', () => {
       await note.waitFor();
       expect(await note.isVisible()).toBe(true);
       await expect(note.textContent()).resolves.toMatch(
-        /Each share is within ±\d+ points? of the true one, 95 times in 100 \(the shaded band on each bar\)\.$/,
+        /Each share is within ±\d+ points? of the true one, 95 times in 100 \(the shaded band on each bar\)\. It allows for who happened to answer as well as the blur, and speaks for people like those who answered, not for everyone\.$/,
       );
       await graph.locator('.chart--bars').waitFor();
       await screenshot(page, `insight-graph-notes-${size}`);

@@ -8,6 +8,7 @@ import {
 } from '@candor/contracts';
 import { AppError } from '../../lib/app-error.js';
 import type { Actor, AuditService } from '../audit/audit.service.js';
+import { marginOfVariance, samplingVariance } from '../results/privacy.js';
 import type { ResultsService } from '../results/results.service.js';
 import type { StaffSurvey, SurveysService } from '../surveys/surveys.service.js';
 
@@ -22,6 +23,8 @@ const CSV_COLUMNS = [
   'count',
   'percent',
   'margin',
+  'sampling_margin',
+  'privacy_margin',
   'respondents',
 ];
 /** The row of an open question's written (not blank) answers in the CSV. */
@@ -57,6 +60,24 @@ function outcomeLines(
     [WRITTEN_ANSWER, written, percent(written), margin],
     [LEAVE_BLANK_CHOICE, blank, percent(blank), margin],
   ];
+}
+
+/**
+ * A published margin split into its two parts (decision 027), from published values only: the
+ * sampling part of a share of `respondents` people, and the privacy noise's part, what is left
+ * of the margin when the sampling part is taken out (margins add as variances). Null where the
+ * share is not shown.
+ */
+export function marginParts(
+  percent: number | null,
+  margin: number | null,
+  respondents: number | null,
+): [sampling: number | null, privacy: number | null] {
+  if (percent === null || margin === null || respondents === null || respondents <= 0) {
+    return [null, null];
+  }
+  const sampling = Math.min(margin, marginOfVariance(samplingVariance(percent / 100, respondents)));
+  return [sampling, oneDecimal(Math.sqrt(Math.max(0, margin ** 2 - sampling ** 2)))];
 }
 
 export interface OperatorResultsServiceDeps {
@@ -150,8 +171,10 @@ export function createOperatorResultsService(deps: OperatorResultsServiceDeps) {
       const lines: Cell[][] = [CSV_COLUMNS];
       for (const q of data.questions) {
         const head = [q.position, q.qid, q.question];
+        const total = q.results.respondents;
         for (const [choice, count, percent, margin] of outcomeLines(q.type, q.results)) {
-          lines.push([...head, 'all', '', choice, count, percent, margin, q.results.respondents]);
+          const parts = marginParts(percent, margin, total);
+          lines.push([...head, 'all', '', choice, count, percent, margin, ...parts, total]);
         }
         for (const dimension of DIMENSIONS) {
           for (const group of q.breakdowns[dimension].groups) {
@@ -164,6 +187,7 @@ export function createOperatorResultsService(deps: OperatorResultsServiceDeps) {
                 count,
                 percent,
                 margin,
+                ...marginParts(percent, margin, group.respondents),
                 group.respondents,
               ]);
             }

@@ -13,6 +13,7 @@ import { seedSampleContent } from '../../db/seed/seed.js';
 import { type MemberOptions, createMember, freshIp, get, json } from '../../test/accounts.js';
 import { createTestApp } from '../../test/app.js';
 import { memberDevice } from '../../test/credentials.js';
+import { marginParts } from './operator-results.service.js';
 import { closeAll, createTestDatabase, engines } from '../../test/database.js';
 import { zeroNoise } from '../../test/noise.js';
 
@@ -383,7 +384,7 @@ describe.each(engines)('operators’ results and exports on %s', (engine) => {
       expect(/[^\r]\n/.test(body)).toBe(false);
       const lines = body.slice(0, -2).split('\r\n');
       expect(lines[0]).toBe(
-        '"question_position","qid","question","breakdown","group","choice","count","percent","margin","respondents"',
+        '"question_position","qid","question","breakdown","group","choice","count","percent","margin","sampling_margin","privacy_margin","respondents"',
       );
       // One row per choice, for the overall result and every group of each breakdown.
       const expectedRows = exported.questions.reduce(
@@ -399,7 +400,7 @@ describe.each(engines)('operators’ results and exports on %s', (engine) => {
       expect(lines).toHaveLength(1 + expectedRows);
 
       const rows = lines.slice(1).map(cellsOf);
-      expect(rows.every((r) => r.length === 10)).toBe(true);
+      expect(rows.every((r) => r.length === 12)).toBe(true);
       const overall = rows.filter((r) => r[1] === q.qid && r[3] === 'all');
       expect(overall.map((r) => r[5])).toEqual([
         `'${formula}`,
@@ -417,8 +418,25 @@ describe.each(engines)('operators’ results and exports on %s', (engine) => {
         '12',
         String(exported.questions[0]!.results.choices[0]!.percent),
         String(exported.questions[0]!.results.choices[0]!.margin),
+        ...marginParts(
+          exported.questions[0]!.results.choices[0]!.percent,
+          exported.questions[0]!.results.choices[0]!.margin,
+          26,
+        ).map(String),
         '26',
       ]);
+      // The two parts of every shown margin add up to it as variances (to the rounding), and
+      // neither is missing: the privacy noise and who happened to answer both count.
+      for (const r of rows.filter((row) => row[8] !== '')) {
+        const [margin, sampling, privacy] = [r[8], r[9], r[10]].map(Number) as [
+          number,
+          number,
+          number,
+        ];
+        expect(sampling).toBeGreaterThan(0);
+        expect(privacy).toBeGreaterThan(0);
+        expect(Math.abs(Math.sqrt(sampling ** 2 + privacy ** 2) - margin)).toBeLessThan(0.15);
+      }
       // Written out: quotes doubled inside a quoted cell.
       expect(body).toContain(`"'=HYPERLINK(""http://evil.example"",""click"")"`);
       expect(body).toContain(`"'+1 ""quoted"" question"`);

@@ -18,6 +18,7 @@ import {
   release,
   releasesOf,
   rowOf,
+  samplingVariance,
   thresholdOf,
   wordThreshold,
 } from './privacy.js';
@@ -201,8 +202,53 @@ describe('publishing a row', () => {
     const row = publishRow({ counts: [60, 40, -3], variances: [12, 12, 12] });
     expect(row.counts).toEqual([60, 40, 0]);
     expect(row.percents).toEqual([60, 40, 0]);
-    expect(row.margins[0]).toBeGreaterThan(3);
-    expect(row.margins[0]).toBeLessThan(10);
+    // About 100 people: sampling alone gives ±9.6 points at 60%; the noise adds a little.
+    expect(row.margins[0]).toBeGreaterThan(9.6);
+    expect(row.margins[0]).toBeLessThan(14);
+  });
+
+  it('gives margins that cover the true share 95 times in 100: who answered and the noise (seeded simulation)', () => {
+    // mulberry32: a seeded source for who happens to answer; the noise is the real sampler.
+    let state = 20261128;
+    const uniform = () => {
+      state = (state + 0x6d2b79f5) | 0;
+      let t = Math.imul(state ^ (state >>> 15), 1 | state);
+      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    };
+    const noise = seededNoise(31);
+    const draws = 2;
+    const v = draws * PARAMETERS.sigma2.all;
+    const trials = 600;
+    for (const n of [60, 600, 3000]) {
+      for (const p of [0.15, 0.4]) {
+        let covered = 0;
+        let shown = 0;
+        for (let t = 0; t < trials; t++) {
+          let x = 0;
+          for (let k = 0; k < n; k++) if (uniform() < p) x++;
+          const gauss = () =>
+            noise.gaussian(PARAMETERS.sigma2.all) + noise.gaussian(PARAMETERS.sigma2.all);
+          const row = publishRow({ counts: [x + gauss(), n - x + gauss()], variances: [v, v] });
+          // A row not shown split (too small, or one answer near all of it) claims no share.
+          if (row.percents[0] === null || row.margins[0] === null) continue;
+          shown++;
+          if (Math.abs(row.percents[0] - p * 100) <= row.margins[0]) covered++;
+        }
+        expect(shown / trials, `n ${n}, share ${p}`).toBeGreaterThan(0.8);
+        // 600 trials: the rate's standard error is about 0.9 points.
+        expect(covered / shown, `n ${n}, share ${p}`).toBeGreaterThan(0.92);
+        expect(covered / shown, `n ${n}, share ${p}`).toBeLessThan(0.985);
+      }
+    }
+  });
+
+  it('never calls a share exact: the sampling part is above 0 at 0% and 100%, and shrinks with n', () => {
+    expect(samplingVariance(0, 500)).toBeGreaterThan(0);
+    expect(samplingVariance(1, 500)).toBeGreaterThan(0);
+    expect(samplingVariance(0.3, 5000)).toBeLessThan(samplingVariance(0.3, 500));
+    // Close to p(1-p)/n where that is sound.
+    expect(samplingVariance(0.5, 1000) / (0.25 / 1000)).toBeCloseTo(1, 2);
   });
 
   it('merges pending increments, dropping cells that cancel out', () => {

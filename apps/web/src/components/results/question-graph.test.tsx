@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { apiRequest } from '../../lib/api-client';
 import {
   APPROXIMATE,
+  MARGIN_MEANS,
   type BreakdownQuery,
   FEWER_THAN_TEN,
   HIDDEN_GROUP,
@@ -161,7 +162,7 @@ describe('QuestionGraph', () => {
     );
     const caption = screen.getByRole('figure').querySelector('figcaption')!;
     expect(within(caption).getByText(new RegExp(`^${APPROXIMATE}`)).textContent).toBe(
-      `${APPROXIMATE} Each share is within ±3 points of the true one, 95 times in 100 (the shaded band on each bar).`,
+      `${APPROXIMATE} Each share is within ±3 points of the true one, 95 times in 100 (the shaded band on each bar). ${MARGIN_MEANS}`,
     );
     // Two shares of this graph are hidden: the note says what that means.
     expect(within(caption).getByText(HIDDEN_SHARE)).toBeTruthy();

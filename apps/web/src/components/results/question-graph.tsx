@@ -39,10 +39,13 @@ export const APPROXIMATE =
 export const HIDDEN_SHARE = 'Hidden: too few answers to show safely.';
 /** What "under about 4%" means, said once under a graph that shows one. */
 export const UNDER_NOISE =
-  '“Under about N%”: so few gave this answer that the blur could hide it entirely; the true share is somewhere below N%.';
+  '“Under about N%”: so few gave this answer that it cannot be told from none; the true share is somewhere below N%.';
+/** What a margin allows for, in one line (decision 027: a credibility interval). */
+export const MARGIN_MEANS =
+  'It allows for who happened to answer as well as the blur, and speaks for people like those who answered, not for everyone.';
 /** Under a breakdown: why its groups' margins differ from the overall one. */
 export const GROUP_MARGINS =
-  'Each group has its own margin (“±N”): a group holds fewer people than everyone together, so its shares are blurred more. Differences within the margins may be noise, not a finding.';
+  'Each group has its own margin (“±N”): a group holds fewer people than everyone together, so its shares are less sure. Differences within the margins may be chance, not a finding.';
 export const OTHER_COUNTRIES =
   'Countries with few answers are counted together as “Other countries”, so none of them points to a few people.';
 
@@ -541,7 +544,7 @@ function ReadingNotes({
   const own = breakdown
     ? GROUP_MARGINS
     : margin !== null
-      ? `Each share is within ${pointsText(margin)} of the true one, 95 times in 100 (the shaded band on each bar).`
+      ? `Each share is within ${pointsText(margin)} of the true one, 95 times in 100 (the shaded band on each bar). ${MARGIN_MEANS}`
       : null;
   if (onPage) {
     // Only what is this graph's own: its margin, and what its breakdown view adds.

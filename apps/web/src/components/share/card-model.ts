@@ -18,7 +18,7 @@ export interface CardModel {
   question: string;
   headline: string | null;
   rows: CardRow[];
-  /** "about 1,240 verified people · blurred for privacy, ±3 points" */
+  /** "about 1,240 verified people · each share ±3 points · blurred for privacy" */
   footnote: string;
   /** Where people can answer too: the site's address, not the survey's full link. */
   site: string;
@@ -77,7 +77,7 @@ export function cardModel({
   const n = results.respondents ?? 0;
   const footnote =
     `about ${n.toLocaleString('en')} verified people` +
-    (margin !== null ? ` · blurred for privacy, ±${margin} points` : ' · blurred for privacy');
+    (margin !== null ? ` · each share ±${margin} points · blurred for privacy` : ' · blurred for privacy');
   const own = rows.find((r) => r.mine);
   const ownMargin = own ? (answered.find((c) => c.choice === own.label)?.margin ?? null) : null;
   const headline = own

@@ -141,9 +141,20 @@ export function ResultsPanel() {
       </p>
       <p className="notice results-admin__privacy">
         Staff see the same privacy-protected numbers as members, here and in the exports: every
-        number is blurred a little (differential privacy, docs/privacy.md) and no exact count is
-        ever shown; answer times and ratings appear with the next update of the results.
+        number is blurred a little (differential privacy) and no exact count is ever shown; answer
+        times and ratings appear with the next update of the results.
       </p>
+      <details className="results-admin__method">
+        <summary>How sure the numbers are (the ± margins)</summary>
+        <p>
+          Each ± is a 95% credibility interval, as AAPOR advises for opt-in samples, which have no
+          margin of sampling error: a Bayesian interval for each share (Jeffreys prior) with the
+          variance of the privacy noise added. It speaks for people like those who answered, not for
+          a population; no weighting is applied. Groups have their own, wider intervals. The CSV
+          export gives both parts of every margin: <code>sampling_margin</code> (who happened to
+          answer) and <code>privacy_margin</code> (the blur).
+        </p>
+      </details>
       {surveys.isError ? (
         <ListError what="The surveys" onRetry={() => void surveys.refetch()} />
       ) : !surveys.data ? (
