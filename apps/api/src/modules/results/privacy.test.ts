@@ -231,9 +231,10 @@ describe('publishing a row', () => {
             noise.gaussian(PARAMETERS.sigma2.all) + noise.gaussian(PARAMETERS.sigma2.all);
           const row = publishRow({ counts: [x + gauss(), n - x + gauss()], variances: [v, v] });
           // A row not shown split (too small, or one answer near all of it) claims no share.
-          if (row.percents[0] === null || row.margins[0] === null) continue;
+          const [percent, margin] = [row.percents[0], row.margins[0]];
+          if (percent == null || margin == null) continue;
           shown++;
-          if (Math.abs(row.percents[0] - p * 100) <= row.margins[0]) covered++;
+          if (Math.abs(percent - p * 100) <= margin) covered++;
         }
         expect(shown / trials, `n ${n}, share ${p}`).toBeGreaterThan(0.8);
         // 600 trials: the rate's standard error is about 0.9 points.

@@ -64,7 +64,9 @@ describe('the result card', () => {
     expect(card.alt).toContain('Never: hidden');
     // Left blank has its row (the card adds up to 100%), in plain words, not "n =".
     expect(card.rows.map((r) => r.label)).toEqual(['Yes', 'No', 'Never', 'Left blank']);
-    expect(card.footnote).toBe('about 1,240 verified people · each share ±3 points · blurred for privacy');
+    expect(card.footnote).toBe(
+      'about 1,240 verified people · each share ±3 points · blurred for privacy',
+    );
   });
 
   it('says a share inside its noise "under about", never an exact-looking number', () => {

@@ -77,7 +77,9 @@ export function cardModel({
   const n = results.respondents ?? 0;
   const footnote =
     `about ${n.toLocaleString('en')} verified people` +
-    (margin !== null ? ` · each share ±${margin} points · blurred for privacy` : ' · blurred for privacy');
+    (margin !== null
+      ? ` · each share ±${margin} points · blurred for privacy`
+      : ' · blurred for privacy');
   const own = rows.find((r) => r.mine);
   const ownMargin = own ? (answered.find((c) => c.choice === own.label)?.margin ?? null) : null;
   const headline = own
