@@ -18,3 +18,4 @@ export * from './relative-time.js';
 export * from './survey-time.js';
 export * from './password-secrets.js';
 export * from './phone-mask.js';
+export * from './randomized-response.js';

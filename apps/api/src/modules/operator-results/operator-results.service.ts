@@ -5,10 +5,11 @@ import {
   type OperatorQuestionResults,
   type QuestionResults,
   type SurveyExport,
+  samplingVariance,
 } from '@candor/contracts';
 import { AppError } from '../../lib/app-error.js';
 import type { Actor, AuditService } from '../audit/audit.service.js';
-import { marginOfVariance, samplingVariance } from '../results/privacy.js';
+import { marginOfVariance } from '../results/privacy.js';
 import type { ResultsService } from '../results/results.service.js';
 import type { StaffSurvey, SurveysService } from '../surveys/surveys.service.js';
 

@@ -1,3 +1,4 @@
+import { samplingVariance } from '@candor/contracts';
 import { describe, expect, it } from 'vitest';
 import { seededNoise, zeroNoise } from '../../test/noise.js';
 import {
@@ -18,7 +19,6 @@ import {
   release,
   releasesOf,
   rowOf,
-  samplingVariance,
   thresholdOf,
   wordThreshold,
 } from './privacy.js';

@@ -19,7 +19,7 @@
 // person pays for at most two periods whatever the number of snapshots; a snapshot is stored and
 // served as is (reading twice gives the same numbers, nothing to average).
 
-import { AGE_BANDS } from '@candor/contracts';
+import { AGE_BANDS, samplingVariance } from '@candor/contracts';
 import { getCountries } from 'libphonenumber-js';
 
 /** The noise the mechanism draws: exact integer samplers (noise.ts), injected in tests. */
@@ -427,19 +427,6 @@ export interface PublishedRow {
 
 const oneDecimal = (n: number) => Math.round(n * 10) / 10;
 
-/**
- * The sampling part of a share's uncertainty (decision 027): the variance of a Jeffreys
- * posterior, Beta(x + 1/2, n - x + 1/2), for a share `share` of `n` people. This is the Bayesian
- * credibility interval AAPOR's guidance asks of an opt-in sample, which has no sampling frame for
- * a margin of error: it says how sure the numbers are about people like those who answered,
- * not about everyone. Unlike p(1-p)/n it is never 0, so a share near 0 or 100 is never exact.
- */
-export function samplingVariance(share: number, n: number): number {
-  const a = share * n + 0.5;
-  const b = (1 - share) * n + 0.5;
-  return (a * b) / ((a + b) ** 2 * (a + b + 1));
-}
-
 /** A share's 95% margin in points from the variance of the share (0..1 scale), one decimal. */
 export const marginOfVariance = (variance: number) => oneDecimal(Z95 * Math.sqrt(variance) * 100);
 
@@ -447,7 +434,7 @@ export const marginOfVariance = (variance: number) => oneDecimal(Z95 * Math.sqrt
  * Shapes a row of noisy counts for publication. Negative noisy counts are shown as 0; the total
  * is the sum of the noisy counts (unclamped, so empty cells' noise cancels on average). A share's
  * margin is a 95% credibility interval (decision 027): the sampling variance of its Jeffreys
- * posterior (`samplingVariance`) plus the variance of the privacy noise, taken through
+ * posterior (`samplingVariance` in the contracts, shared with randomized response) plus the variance of the privacy noise, taken through
  * count / total by the delta method. Both are computed from published values only.
  */
 export function publishRow(row: NoisyRow | undefined): PublishedRow {

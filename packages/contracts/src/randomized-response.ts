@@ -1,0 +1,111 @@
+/**
+ * Randomized response (issue 29, point 3): the statistics shared by the device, which draws the
+ * answer it sends, and the results, which turn what was sent back into an estimate of the true
+ * shares. Candor's own mechanism, written here by hand and checked by property tests and a
+ * seeded simulation (randomized-response.test.ts).
+ *
+ * The design is k-ary randomized response (Warner's for k = 2): the device sends the person's
+ * true choice with probability m / (m + k - 1) and each other choice with 1 / (m + k - 1), for a
+ * whole number m >= 1. That is local differential privacy with epsilon = ln m, exactly: the
+ * draw is one uniform integer below m + k - 1, so no rounding of a probability weakens it.
+ */
+
+/** 95% two-sided. */
+const Z95 = 1.959964;
+
+/** A question's randomized-response design: k choices, and m = e^epsilon (a whole number). */
+export interface RrDesign {
+  choices: number;
+  weight: number;
+}
+
+/** The probabilities of sending the true choice, and of sending each other choice. */
+export function rrProbabilities({ choices, weight }: RrDesign): { keep: number; other: number } {
+  if (!Number.isInteger(choices) || choices < 2) throw new RangeError('at least 2 choices');
+  if (!Number.isInteger(weight) || weight < 1) throw new RangeError('a whole weight of 1 or more');
+  const outcomes = weight + choices - 1;
+  return { keep: weight / outcomes, other: 1 / outcomes };
+}
+
+/** The local epsilon of a design: ln m. */
+export const rrEpsilon = ({ weight }: RrDesign) => Math.log(weight);
+
+/**
+ * The most anyone holding everything (the stored answer and the design) can be sure of a
+ * person's true choice, when every choice was as likely beforehand: the chance the stored
+ * choice is the true one. 4 choices at epsilon ln 9: 75%.
+ */
+export const rrCertaintyCap = (design: RrDesign) => rrProbabilities(design).keep;
+
+/**
+ * The choice the device sends for the true choice `truth` (0..k-1). `randomInt(n)` must be a
+ * uniform integer in [0, n) from a cryptographically secure source (the browser's
+ * crypto.getRandomValues); it is called once.
+ */
+export function rrReport(
+  truth: number,
+  design: RrDesign,
+  randomInt: (maxExclusive: number) => number,
+): number {
+  const { choices, weight } = design;
+  rrProbabilities(design);
+  if (!Number.isInteger(truth) || truth < 0 || truth >= choices) {
+    throw new RangeError('the true choice is one of the choices');
+  }
+  const r = randomInt(weight + choices - 1);
+  if (r < weight) return truth;
+  // The k - 1 other choices, in order, skipping the true one.
+  const other = r - weight;
+  return other < truth ? other : other + 1;
+}
+
+/**
+ * The variance of a share of n people as a Jeffreys posterior, Beta(x + 1/2, n - x + 1/2)
+ * (decision 027: AAPOR's credibility interval for an opt-in sample). Never 0.
+ */
+export function samplingVariance(share: number, n: number): number {
+  const a = share * n + 0.5;
+  const b = (1 - share) * n + 0.5;
+  return (a * b) / ((a + b) ** 2 * (a + b + 1));
+}
+
+/** An estimated true share: the point, in points (0..100, one decimal), and its 95% interval. */
+export interface RrEstimate {
+  percent: number;
+  low: number;
+  high: number;
+}
+
+const oneDecimal = (n: number) => Math.round(n * 10) / 10;
+const clamp = (n: number) => Math.min(100, Math.max(0, n));
+
+/**
+ * Turns the share sent for one choice back into an estimate of the share that truly holds it:
+ * sent = other + (keep - other) * true, so true = (sent - other) / (keep - other). The margin
+ * of the sent share (sampling and any published noise, as every published row gives it) is
+ * divided by (keep - other) the same way. The point and the interval are kept within 0..100.
+ */
+export function rrEstimate(sentPercent: number, sentMargin: number, design: RrDesign): RrEstimate {
+  const { keep, other } = rrProbabilities(design);
+  const gain = keep - other;
+  const point = (sentPercent / 100 - other) / gain;
+  const margin = sentMargin / 100 / gain;
+  return {
+    percent: oneDecimal(clamp(point * 100)),
+    low: oneDecimal(clamp((point - margin) * 100)),
+    high: oneDecimal(clamp((point + margin) * 100)),
+  };
+}
+
+/**
+ * Estimates from the counts of what was sent (no published noise): each choice's estimate with
+ * the Jeffreys sampling interval of its sent share (`samplingVariance`), through `rrEstimate`.
+ */
+export function rrEstimateCounts(sent: readonly number[], design: RrDesign): RrEstimate[] {
+  const n = sent.reduce((a, b) => a + b, 0);
+  return sent.map((count) => {
+    const share = n > 0 ? count / n : 0;
+    const margin = Z95 * Math.sqrt(samplingVariance(share, n)) * 100;
+    return rrEstimate(share * 100, margin, design);
+  });
+}
