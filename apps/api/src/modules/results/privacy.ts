@@ -434,8 +434,8 @@ export const marginOfVariance = (variance: number) => oneDecimal(Z95 * Math.sqrt
  * Shapes a row of noisy counts for publication. Negative noisy counts are shown as 0; the total
  * is the sum of the noisy counts (unclamped, so empty cells' noise cancels on average). A share's
  * margin is a 95% credibility interval (decision 027): the sampling variance of its Jeffreys
- * posterior (`samplingVariance` in the contracts, shared with randomized response) plus the variance of the privacy noise, taken through
- * count / total by the delta method. Both are computed from published values only.
+ * posterior (`samplingVariance`, in the contracts) plus the variance of the privacy noise, taken
+ * through count / total by the delta method. Both come from published values only.
  */
 export function publishRow(row: NoisyRow | undefined): PublishedRow {
   const size = row?.counts.length ?? 0;
