@@ -18,4 +18,5 @@ export * from './relative-time.js';
 export * from './survey-time.js';
 export * from './password-secrets.js';
 export * from './phone-mask.js';
+export * from './intervals.js';
 export * from './randomized-response.js';

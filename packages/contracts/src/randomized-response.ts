@@ -10,8 +10,7 @@
  * draw is one uniform integer below m + k - 1, so no rounding of a probability weakens it.
  */
 
-/** 95% two-sided. */
-const Z95 = 1.959964;
+import { marginPoints, samplingVariance } from './intervals.js';
 
 /** A question's randomized-response design: k choices, and m = e^epsilon (a whole number). */
 export interface RrDesign {
@@ -59,16 +58,6 @@ export function rrReport(
   return other < truth ? other : other + 1;
 }
 
-/**
- * The variance of a share of n people as a Jeffreys posterior, Beta(x + 1/2, n - x + 1/2)
- * (decision 027: AAPOR's credibility interval for an opt-in sample). Never 0.
- */
-export function samplingVariance(share: number, n: number): number {
-  const a = share * n + 0.5;
-  const b = (1 - share) * n + 0.5;
-  return (a * b) / ((a + b) ** 2 * (a + b + 1));
-}
-
 /** An estimated true share: the point, in points (0..100, one decimal), and its 95% interval. */
 export interface RrEstimate {
   percent: number;
@@ -105,7 +94,6 @@ export function rrEstimateCounts(sent: readonly number[], design: RrDesign): RrE
   const n = sent.reduce((a, b) => a + b, 0);
   return sent.map((count) => {
     const share = n > 0 ? count / n : 0;
-    const margin = Z95 * Math.sqrt(samplingVariance(share, n)) * 100;
-    return rrEstimate(share * 100, margin, design);
+    return rrEstimate(share * 100, marginPoints(samplingVariance(share, n)), design);
   });
 }

@@ -19,7 +19,7 @@
 // person pays for at most two periods whatever the number of snapshots; a snapshot is stored and
 // served as is (reading twice gives the same numbers, nothing to average).
 
-import { AGE_BANDS, samplingVariance } from '@candor/contracts';
+import { AGE_BANDS, marginPoints, samplingVariance } from '@candor/contracts';
 import { getCountries } from 'libphonenumber-js';
 
 /** The noise the mechanism draws: exact integer samplers (noise.ts), injected in tests. */
@@ -373,8 +373,6 @@ export function release(
 export const MIN_ROW_TOTAL = 10;
 /** A row where one answer has this noisy share or more is not shown split (dominance). */
 export const DOMINANCE = 0.95;
-/** z of a two-sided 95% interval. */
-const Z95 = 1.959964;
 
 /** A row of noisy counts (one per outcome) and the variance of each count's noise. */
 export interface NoisyRow {
@@ -428,7 +426,7 @@ export interface PublishedRow {
 const oneDecimal = (n: number) => Math.round(n * 10) / 10;
 
 /** A share's 95% margin in points from the variance of the share (0..1 scale), one decimal. */
-export const marginOfVariance = (variance: number) => oneDecimal(Z95 * Math.sqrt(variance) * 100);
+export const marginOfVariance = (variance: number) => oneDecimal(marginPoints(variance));
 
 /**
  * Shapes a row of noisy counts for publication. Negative noisy counts are shown as 0; the total
