@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { LEAVE_BLANK_CHOICE, OPEN_ANSWER_MAX_LENGTH } from './constants.js';
 import { GenreSchema, QuestionTypeSchema, SurveyVariantSchema } from './surveys.js';
+import { RR_MAX_WEIGHT } from './randomized-response.js';
 
 // Survey authoring for admins under /api/v1/admin (docs/decisions/010-authoring.md).
 
@@ -140,6 +141,17 @@ export const QuestionInputSchema = z
     video_captions_2: captionsLink.nullable().default(null),
     /** Character limit of an open answer; ignored for closed questions. */
     max_length: z.number().int().min(1).max(OPEN_ANSWER_MAX_LENGTH).nullable().default(null),
+    /**
+     * Randomized response (decision 028): the device keeps the true choice with weight m, each
+     * other choice with weight 1. Closed questions only; fixed once the survey is published.
+     */
+    rr_weight: z
+      .number()
+      .int('Pick one of the offered strengths.')
+      .min(2, 'Pick one of the offered strengths.')
+      .max(RR_MAX_WEIGHT, 'Pick one of the offered strengths.')
+      .nullable()
+      .default(null),
   })
   .strict()
   .superRefine((q, ctx) => {
@@ -156,6 +168,9 @@ export const QuestionInputSchema = z
     }
     if (q.type === 'Open' && labels.length) {
       issue('choices', 'Open questions have no choices: people write their answer.');
+    }
+    if (q.type === 'Open' && q.rr_weight !== null) {
+      issue('rr_weight', 'Only questions with choices can randomize the answer sent.');
     }
     if (q.video_link_2 && !q.video_link_1) issue('video_link_2', 'Fill in the first video first.');
     for (const n of [1, 2] as const) {
@@ -186,6 +201,8 @@ export const AdminQuestionSchema = z.object({
   video_captions_1: z.string().nullable(),
   video_captions_2: z.string().nullable(),
   max_length: z.number().int().nullable(),
+  /** Randomized response's weight m (decision 028); null for an ordinary question. */
+  rr_weight: z.number().int().nullable(),
   /** About how many answered, as published (blurred for privacy): 0 until the first update. */
   answers_count: z.number().int().min(0),
   /** Published: the type stays, the question cannot be deleted, its choices stay (answered or not). */

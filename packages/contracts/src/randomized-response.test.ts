@@ -5,6 +5,7 @@ import {
   rrEpsilon,
   rrEstimate,
   rrEstimateCounts,
+  rrEstimateRow,
   rrProbabilities,
   rrReport,
 } from './randomized-response.js';
@@ -105,5 +106,65 @@ describe('randomized response', () => {
         expect(c / trials, `n ${n}`).toBeLessThan(0.985);
       }
     }
+  });
+
+  it('estimates a published row of everyone counted, the blank share left as it is', () => {
+    // 20% left it blank; of the 80% who answered, the truth is 60 / 30 / 10.
+    const design = { choices: 3, weight: 3 };
+    const { keep, other } = rrProbabilities(design);
+    const truth = [0.6, 0.3, 0.1];
+    const row = [
+      ...truth.map((t, i) => ({
+        choice: `c${i}`,
+        percent: 80 * (other + (keep - other) * t),
+        margin: 4,
+        is_blank: false,
+      })),
+      { choice: '', percent: 20, margin: 3, is_blank: true },
+    ];
+    const estimates = rrEstimateRow(row, design.weight);
+    expect(estimates[3]).toBeNull();
+    truth.forEach((t, i) => {
+      const e = estimates[i]!;
+      expect(e.percent).toBeCloseTo(80 * t, 1);
+      // The sent margin divided by keep - other (0.4 here): 4 points become 10.
+      expect(e.high - e.percent).toBeCloseTo(Math.min(10, 80 - e.percent), 0);
+      expect(e.percent - e.low).toBeCloseTo(Math.min(10, e.percent), 0);
+    });
+    // A hidden answered share hides every estimate: none is guessed at.
+    expect(rrEstimateRow([{ ...row[0]!, percent: null }, ...row.slice(1)], 3)).toEqual([
+      null,
+      null,
+      null,
+      null,
+    ]);
+  });
+
+  it('keeps every estimate of a row within what answered, low <= point <= high', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.float({ min: 0, max: 60, noNaN: true }), { minLength: 2, maxLength: 6 }),
+        fc.float({ min: 0, max: 40, noNaN: true }),
+        fc.float({ min: 0, max: 30, noNaN: true }),
+        fc.integer({ min: 2, max: 99 }),
+        (shares, blank, margin, weight) => {
+          const row = [
+            ...shares.map((percent) => ({ percent, margin, is_blank: false })),
+            { percent: blank, margin, is_blank: true },
+          ];
+          const answered = Math.min(
+            100,
+            shares.reduce((a, b) => a + b, 0),
+          );
+          for (const e of rrEstimateRow(row, weight)) {
+            if (e === null) continue;
+            expect(e.low).toBeLessThanOrEqual(e.percent);
+            expect(e.percent).toBeLessThanOrEqual(e.high);
+            expect(e.low).toBeGreaterThanOrEqual(0);
+            expect(e.high).toBeLessThanOrEqual(Math.round(answered * 10) / 10 + 0.05);
+          }
+        },
+      ),
+    );
   });
 });

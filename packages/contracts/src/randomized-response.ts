@@ -11,6 +11,15 @@
  */
 
 import { marginPoints, samplingVariance } from './intervals.js';
+import type { ShareWithMargin } from './results.js';
+
+/**
+ * The weights (m) an author picks from, strongest deniability first: with 4 choices they let an
+ * operator holding everything be at most 50%, 75% or 86% sure of anyone's true choice.
+ */
+export const RR_WEIGHTS = [3, 9, 19] as const;
+/** The largest weight the API takes (epsilon ln 99, about 4.6): beyond it deniability is thin. */
+export const RR_MAX_WEIGHT = 99;
 
 /** A question's randomized-response design: k choices, and m = e^epsilon (a whole number). */
 export interface RrDesign {
@@ -72,18 +81,51 @@ const clamp = (n: number) => Math.min(100, Math.max(0, n));
  * Turns the share sent for one choice back into an estimate of the share that truly holds it:
  * sent = other + (keep - other) * true, so true = (sent - other) / (keep - other). The margin
  * of the sent share (sampling and any published noise, as every published row gives it) is
- * divided by (keep - other) the same way. The point and the interval are kept within 0..100.
+ * divided by (keep - other) the same way.
+ *
+ * `answeredPercent` is the share of the row that chose an answer rather than leaving it blank
+ * (leaving blank is never randomized): shares are of everyone counted, so the point is
+ * (sent - answered * other) / (keep - other), and it and its interval are kept within
+ * 0..answered. The blank share is taken as known: its own uncertainty is not added.
  */
-export function rrEstimate(sentPercent: number, sentMargin: number, design: RrDesign): RrEstimate {
+export function rrEstimate(
+  sentPercent: number,
+  sentMargin: number,
+  design: RrDesign,
+  answeredPercent = 100,
+): RrEstimate {
   const { keep, other } = rrProbabilities(design);
   const gain = keep - other;
-  const point = (sentPercent / 100 - other) / gain;
-  const margin = sentMargin / 100 / gain;
-  return {
-    percent: oneDecimal(clamp(point * 100)),
-    low: oneDecimal(clamp((point - margin) * 100)),
-    high: oneDecimal(clamp((point + margin) * 100)),
-  };
+  const point = (sentPercent - answeredPercent * other) / gain;
+  const margin = sentMargin / gain;
+  const within = (n: number) => oneDecimal(Math.min(answeredPercent, clamp(n)));
+  return { percent: within(point), low: within(point - margin), high: within(point + margin) };
+}
+
+/**
+ * The estimates of one published row of a randomized-response question (choices in order, the
+ * leave-blank one among them): null for the blank choice, and for every choice while any
+ * answered share is hidden (a hidden share is never guessed at). Post-processing of what the
+ * row publishes, so it costs no privacy.
+ */
+export function rrEstimateRow(
+  rows: ReadonlyArray<ShareWithMargin & { is_blank: boolean }>,
+  weight: number,
+): Array<RrEstimate | null> {
+  const answered = rows.filter((r) => !r.is_blank);
+  const none = rows.map(() => null);
+  if (answered.length < 2 || answered.some((r) => r.percent === null || r.margin === null)) {
+    return none;
+  }
+  const answeredPercent = Math.min(
+    100,
+    answered.reduce((sum, r) => sum + r.percent!, 0),
+  );
+  if (answeredPercent <= 0) return none;
+  const design = { choices: answered.length, weight };
+  return rows.map((r) =>
+    r.is_blank ? null : rrEstimate(r.percent!, r.margin!, design, answeredPercent),
+  );
 }
 
 /**

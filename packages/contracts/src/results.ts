@@ -15,6 +15,19 @@ export const ChoiceResultSchema = z.object({
   /** Half-width of the share's 95% interval under the noise, in percentage points. */
   margin: z.number().min(0).nullable(),
   is_blank: z.boolean(),
+  /**
+   * Randomized-response questions (decision 028): what devices sent for this choice, as
+   * published; `count`, `percent` and `margin` above are then the estimate of the true choices
+   * worked back from it (`rrEstimateRow`), the margin wide enough for the estimate's whole
+   * interval. Null for other questions.
+   */
+  sent: z
+    .object({
+      count: z.number().int().min(0).nullable(),
+      percent: z.number().min(0).max(100).nullable(),
+      margin: z.number().min(0).nullable(),
+    })
+    .nullable(),
 });
 export type ChoiceResult = z.infer<typeof ChoiceResultSchema>;
 
@@ -104,6 +117,12 @@ export type WordCount = z.infer<typeof WordCountSchema>;
 export const QuestionResultsSchema = z.object({
   qid: z.uuid(),
   type: QuestionTypeSchema,
+  /**
+   * Randomized response's weight m (decision 028): each choice's count, share and margin are
+   * estimates of the true choices, and `sent` holds what devices sent. Null for an ordinary
+   * question.
+   */
+  rr_weight: z.number().int().nullable(),
   /** About how many people are counted, left-blank included; null while too few. */
   respondents: z.number().int().min(0).nullable(),
   /** Of them, about how many left it blank; null when not shown. */

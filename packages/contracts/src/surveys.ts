@@ -41,6 +41,12 @@ export const QuestionSchema = z.object({
   randomise_answers: z.boolean(),
   /** Character limit of an open answer; null for closed questions (Candor extension). */
   max_length: z.number().int().positive().nullable(),
+  /**
+   * Randomized response (decision 028, Candor extension): the weight m with which the device
+   * keeps the true choice, against 1 for each other choice, drawing the choice it sends before
+   * anything leaves it; null for an ordinary question. Leaving blank is never randomized.
+   */
+  rr_weight: z.number().int().min(2).nullable(),
 });
 export type Question = z.infer<typeof QuestionSchema>;
 

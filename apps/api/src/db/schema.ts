@@ -108,12 +108,15 @@ export const questions = pgTable(
     randomiseAnswers: boolean('randomise_answers').notNull().default(true),
     /** Character limit of open answers; null for closed questions. */
     maxLength: integer('max_length'),
+    /** Randomized response's weight m (decision 028); null for an ordinary question. */
+    rrWeight: integer('rr_weight'),
     submittedAt: timestamp('submitted_at', { withTimezone: true }).notNull().defaultNow(),
     ...timestamps,
   },
   (t) => [
     uniqueIndex('questions_survey_position_uq').on(t.surveyId, t.position),
     check('questions_timer_nonnegative', sql`${t.timerSeconds} >= 0`),
+    check('questions_rr_weight_range', sql`${t.rrWeight} is null or ${t.rrWeight} >= 2`),
   ],
 );
 

@@ -32,10 +32,11 @@ describe('answerJson', () => {
   const results: QuestionResults = {
     qid: crypto.randomUUID(),
     type: 'Closed',
+    rr_weight: null,
     respondents: 120,
     blank: 10,
     margin: 4,
-    choices: [{ choice: 'Yes', count: 110, percent: 100, margin: 4, is_blank: false }],
+    choices: [{ choice: 'Yes', count: 110, percent: 100, margin: 4, is_blank: false, sent: null }],
     dominated: true,
     breakdown: null,
     breakdown_unlocks: {
@@ -219,6 +220,7 @@ describe.each(engines)('answers API on %s', (engine) => {
         results: {
           qid: q.qid,
           type: 'Closed',
+          rr_weight: null,
           respondents: null,
           blank: null,
           margin: null,
@@ -228,6 +230,7 @@ describe.each(engines)('answers API on %s', (engine) => {
             percent: null,
             margin: null,
             is_blank: label === LEAVE_BLANK_CHOICE,
+            sent: null,
           })),
           dominated: false,
           breakdown: null,

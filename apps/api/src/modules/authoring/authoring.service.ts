@@ -65,6 +65,7 @@ function questionParts(input: QuestionInput) {
     videoCaptions2: input.video_captions_2,
     randomiseAnswers: input.randomise_answers,
     maxLength: closed ? null : (input.max_length ?? DEFAULT_OPEN_MAX_LENGTH),
+    rrWeight: closed ? input.rr_weight : null,
   };
   const labels = closed ? input.choices.filter((c) => !isBlankLabel(c)) : [];
   return { values, labels, blank: closed ? LEAVE_BLANK_CHOICE : null };
@@ -133,6 +134,7 @@ export function createAuthoringService(
         video_captions_1: q.videoCaptions1,
         video_captions_2: q.videoCaptions2,
         max_length: q.maxLength,
+        rr_weight: q.rrWeight,
         answers_count: totals.get(q.id) ?? 0,
         locked,
         locked_choices: locked ? own.map((c) => c.label) : [],
@@ -324,6 +326,21 @@ export function createAuthoringService(
           throw new AppError(
             'ANSWERS_EXIST',
             `This survey is published, so its choices stay as they are: removing or renaming ${quoted(missing)} would change what people's answers mean. You can move ${one ? 'it' : 'them'}, and add new choices beside ${one ? 'it' : 'them'}.`,
+          );
+        }
+        // Randomized response's estimates hold only for the design every answer was drawn
+        // under: its weight and its number of choices (decision 028).
+        if (found.published && (q.rrWeight ?? null) !== values.rrWeight) {
+          throw new AppError(
+            'ANSWERS_EXIST',
+            "This survey is published, so whether this question randomizes the answer sent, and how strongly, stays as it is: people's answers were drawn under it. Add a new question instead.",
+          );
+        }
+        const added = labels.filter((l) => !kept.includes(l));
+        if (found.published && q.rrWeight !== null && added.length) {
+          throw new AppError(
+            'ANSWERS_EXIST',
+            'This question randomizes the answer sent, so its choices stay as they are: the estimates rest on their number. Add a new question instead.',
           );
         }
         before = { text: q.text, video1: q.videoLink1, video2: q.videoLink2 };

@@ -107,6 +107,7 @@ describe.each(engines)('survey authoring on %s', (engine) => {
       type: 'Open',
       question: 'What would you do with a raise nobody knew about?',
       max_length: 200,
+      rr_weight: null,
     });
     expect(both.questions.map((q) => q.position)).toEqual([1, 2]);
     const [video, open] = both.questions;
@@ -453,6 +454,71 @@ describe.each(engines)('survey authoring on %s', (engine) => {
     const closed = await editQuestion(q.qid, closedQuestion());
     expect(closed.statusCode).toBe(409);
     expect(json(closed).detail).toContain('keep their type');
+  });
+
+  it('a randomized-response question: closed only, its strength and choices fixed once published', async () => {
+    const created = await draft();
+    const badOpen = await post(
+      app,
+      `${ADMIN}/surveys/${created.gid}/questions/`,
+      { type: 'Open', question: 'Tell us.', rr_weight: 9 },
+      call(),
+    );
+    expect(badOpen.statusCode).toBe(400);
+    expect(json(badOpen)).toEqual({
+      rr_weight: ['Only questions with choices can randomize the answer sent.'],
+    });
+    const weak = await post(
+      app,
+      `${ADMIN}/surveys/${created.gid}/questions/`,
+      closedQuestion({ rr_weight: 1 }),
+      call(),
+    );
+    expect(weak.statusCode).toBe(400);
+    expect(json(weak)).toEqual({ rr_weight: ['Pick one of the offered strengths.'] });
+
+    const q = (await addQuestion(created.gid, closedQuestion({ rr_weight: 9 }))).questions[0]!;
+    expect(q.rr_weight).toBe(9);
+    // A draft may change it freely.
+    const changed = await editQuestion(q.qid, closedQuestion({ rr_weight: 3 }));
+    expect(adminSurvey(changed).questions[0]!.rr_weight).toBe(3);
+    const plain = (await addQuestion(created.gid, closedQuestion())).questions[1]!;
+    expect(plain.rr_weight).toBeNull();
+    await post(app, `${ADMIN}/surveys/${created.gid}/publish/`, {}, call());
+
+    // Members' devices read the design they draw with.
+    const preview = SurveyDetailSchema.parse(
+      json(await get(app, `${ADMIN}/surveys/${created.gid}/preview/`, call())),
+    );
+    expect(preview.questions.map((x) => x.rr_weight)).toEqual([3, null]);
+
+    // Published: the answers were drawn under this design, so it stays, choices included.
+    for (const body of [
+      closedQuestion({ rr_weight: null }),
+      closedQuestion({ rr_weight: 19 }),
+      closedQuestion({ rr_weight: 3, choices: ['Yes', 'No', 'Maybe', 'Sometimes'] }),
+    ]) {
+      const refused = await editQuestion(q.qid, body);
+      expect(refused.statusCode, refused.body).toBe(409);
+      expect(json(refused).detail).toMatch(/randomizes the answer sent/);
+    }
+    const becomes = await editQuestion(plain.qid, closedQuestion({ rr_weight: 9 }));
+    expect(becomes.statusCode).toBe(409);
+    expect(json(becomes).detail).toMatch(/randomizes the answer sent/);
+    // The wording and the order may still change.
+    const fine = await editQuestion(
+      q.qid,
+      closedQuestion({
+        rr_weight: 3,
+        question: 'Lied about pay?',
+        choices: ['No', 'Yes', 'Maybe'],
+      }),
+    );
+    expect(fine.statusCode, fine.body).toBe(200);
+    expect(adminSurvey(fine).questions[0]).toMatchObject({
+      rr_weight: 3,
+      choices: ['No', 'Yes', 'Maybe'],
+    });
   });
 
   it('saves a sample video question unchanged (its videos are files of this site)', async () => {

@@ -1,6 +1,7 @@
 import {
   type Breakdown,
   type BreakdownDimension,
+  type ChoiceResult,
   LEAVE_BLANK_CHOICE,
   type OperatorQuestionResults,
   type QuestionResults,
@@ -27,6 +28,10 @@ const CSV_COLUMNS = [
   'sampling_margin',
   'privacy_margin',
   'respondents',
+  'rr_weight',
+  'sent_count',
+  'sent_percent',
+  'sent_margin',
 ];
 /** The row of an open question's written (not blank) answers in the CSV. */
 export const WRITTEN_ANSWER = 'Written answer';
@@ -45,12 +50,22 @@ export function csvCell(value: string | number | null): string {
 
 type Cell = string | number | null;
 
-/** The published numbers of one row (overall or a group) as (choice, count, percent, margin). */
+/** One outcome of a row: a choice (or written / blank), its numbers, what devices sent. */
+interface OutcomeLine {
+  choice: string;
+  count: number | null;
+  percent: number | null;
+  margin: number | null;
+  /** Randomized-response questions: what devices sent, the numbers above being estimates. */
+  sent: ChoiceResult['sent'];
+}
+
+/** The published numbers of one row (overall or a group), one line per outcome. */
 function outcomeLines(
   type: QuestionResults['type'],
   row: Pick<QuestionResults, 'respondents' | 'blank' | 'choices' | 'margin'>,
-): Array<[choice: string, count: number | null, percent: number | null, margin: number | null]> {
-  if (type === 'Closed') return row.choices.map((c) => [c.choice, c.count, c.percent, c.margin]);
+): OutcomeLine[] {
+  if (type === 'Closed') return row.choices;
   // Open questions publish respondents and blank (both noisy); written = respondents - blank.
   // Their two shares have one margin (the row's: written and blank are each other's rest).
   const { respondents: total, blank, margin } = row;
@@ -58,8 +73,43 @@ function outcomeLines(
   const percent = (n: number | null) =>
     n === null || total === null ? null : total > 0 ? oneDecimal((n / total) * 100) : 0;
   return [
-    [WRITTEN_ANSWER, written, percent(written), margin],
-    [LEAVE_BLANK_CHOICE, blank, percent(blank), margin],
+    { choice: WRITTEN_ANSWER, count: written, percent: percent(written), margin, sent: null },
+    { choice: LEAVE_BLANK_CHOICE, count: blank, percent: percent(blank), margin, sent: null },
+  ];
+}
+
+/**
+ * The CSV cells of one outcome line after its group's columns: its numbers, its margin's two
+ * parts and the row's respondents, then randomized response's weight and what was sent. An
+ * estimate's margin is the sent share's divided by the same factor, so its parts are the sent
+ * share's parts scaled to it.
+ */
+export function lineCells(
+  line: OutcomeLine,
+  respondents: number | null,
+  rrWeight: number | null,
+): Cell[] {
+  const { choice, count, percent, margin, sent } = line;
+  let parts = marginParts(percent, margin, respondents);
+  if (sent && margin !== null && sent.margin) {
+    const scale = margin / sent.margin;
+    const [sampling, privacy] = marginParts(sent.percent, sent.margin, respondents);
+    parts = [
+      sampling === null ? null : oneDecimal(sampling * scale),
+      privacy === null ? null : oneDecimal(privacy * scale),
+    ];
+  }
+  return [
+    choice,
+    count,
+    percent,
+    margin,
+    ...parts,
+    respondents,
+    rrWeight,
+    sent?.count ?? null,
+    sent?.percent ?? null,
+    sent?.margin ?? null,
   ];
 }
 
@@ -173,23 +223,18 @@ export function createOperatorResultsService(deps: OperatorResultsServiceDeps) {
       for (const q of data.questions) {
         const head = [q.position, q.qid, q.question];
         const total = q.results.respondents;
-        for (const [choice, count, percent, margin] of outcomeLines(q.type, q.results)) {
-          const parts = marginParts(percent, margin, total);
-          lines.push([...head, 'all', '', choice, count, percent, margin, ...parts, total]);
+        const rr = q.results.rr_weight;
+        for (const line of outcomeLines(q.type, q.results)) {
+          lines.push([...head, 'all', '', ...lineCells(line, total, rr)]);
         }
         for (const dimension of DIMENSIONS) {
           for (const group of q.breakdowns[dimension].groups) {
-            for (const [choice, count, percent, margin] of outcomeLines(q.type, group)) {
+            for (const line of outcomeLines(q.type, group)) {
               lines.push([
                 ...head,
                 dimension,
                 group.key,
-                choice,
-                count,
-                percent,
-                margin,
-                ...marginParts(percent, margin, group.respondents),
-                group.respondents,
+                ...lineCells(line, group.respondents, rr),
               ]);
             }
           }

@@ -13,7 +13,7 @@ import { seedSampleContent } from '../../db/seed/seed.js';
 import { type MemberOptions, createMember, freshIp, get, json } from '../../test/accounts.js';
 import { createTestApp } from '../../test/app.js';
 import { memberDevice } from '../../test/credentials.js';
-import { marginParts } from './operator-results.service.js';
+import { lineCells, marginParts } from './operator-results.service.js';
 import { closeAll, createTestDatabase, engines } from '../../test/database.js';
 import { zeroNoise } from '../../test/noise.js';
 
@@ -39,6 +39,29 @@ function cellsOf(line: string): string[] {
   if (at !== line.length) throw new Error(`not a fully quoted CSV line: ${line}`);
   return cells;
 }
+
+describe('a randomized-response line of the CSV (decision 028)', () => {
+  it('gives the estimate, its margin’s parts scaled from the sent share’s, then what was sent', () => {
+    const sent = { count: 120, percent: 30, margin: 4 };
+    // 3 choices at m = 3: keep - other = 0.4, so the estimate’s margin is 4 / 0.4 = 10.
+    const line = { choice: 'Often', count: 50, percent: 12.5, margin: 10, sent };
+    const [choice, count, percent, margin, sampling, privacy, respondents, ...rest] = lineCells(
+      line,
+      400,
+      3,
+    );
+    expect([choice, count, percent, margin, respondents]).toEqual(['Often', 50, 12.5, 10, 400]);
+    const [sentSampling, sentPrivacy] = marginParts(30, 4, 400);
+    expect(sampling).toBeCloseTo(sentSampling! * 2.5, 1);
+    expect(privacy).toBeCloseTo(sentPrivacy! * 2.5, 1);
+    expect(Math.hypot(sampling as number, privacy as number)).toBeCloseTo(10, 0);
+    expect(rest).toEqual([3, 120, 30, 4]);
+    // An ordinary line: its own parts, and nothing sent apart.
+    const plain = lineCells({ ...line, sent: null }, 400, null);
+    expect(plain.slice(4, 6)).toEqual(marginParts(12.5, 10, 400));
+    expect(plain.slice(7)).toEqual([null, null, null, null]);
+  });
+});
 
 describe.each(engines)('operators’ results and exports on %s', (engine) => {
   let database: Database;
@@ -384,7 +407,7 @@ describe.each(engines)('operators’ results and exports on %s', (engine) => {
       expect(/[^\r]\n/.test(body)).toBe(false);
       const lines = body.slice(0, -2).split('\r\n');
       expect(lines[0]).toBe(
-        '"question_position","qid","question","breakdown","group","choice","count","percent","margin","sampling_margin","privacy_margin","respondents"',
+        '"question_position","qid","question","breakdown","group","choice","count","percent","margin","sampling_margin","privacy_margin","respondents","rr_weight","sent_count","sent_percent","sent_margin"',
       );
       // One row per choice, for the overall result and every group of each breakdown.
       const expectedRows = exported.questions.reduce(
@@ -400,7 +423,7 @@ describe.each(engines)('operators’ results and exports on %s', (engine) => {
       expect(lines).toHaveLength(1 + expectedRows);
 
       const rows = lines.slice(1).map(cellsOf);
-      expect(rows.every((r) => r.length === 12)).toBe(true);
+      expect(rows.every((r) => r.length === 16)).toBe(true);
       const overall = rows.filter((r) => r[1] === q.qid && r[3] === 'all');
       expect(overall.map((r) => r[5])).toEqual([
         `'${formula}`,
@@ -424,6 +447,11 @@ describe.each(engines)('operators’ results and exports on %s', (engine) => {
           26,
         ).map(String),
         '26',
+        // An ordinary question: no randomized response, nothing sent apart.
+        '',
+        '',
+        '',
+        '',
       ]);
       // The two parts of every shown margin add up to it as variances (to the rounding), and
       // neither is missing: the privacy noise and who happened to answer both count.

@@ -1,11 +1,12 @@
-import type {
-  BreakdownDimension,
-  BreakdownUnlock,
-  BreakdownUnlocks,
-  ChoiceResult,
-  QuestionResults,
-  ResultGroup,
-  SurveyResults,
+import {
+  rrEstimateRow,
+  type BreakdownDimension,
+  type BreakdownUnlock,
+  type BreakdownUnlocks,
+  type ChoiceResult,
+  type QuestionResults,
+  type ResultGroup,
+  type SurveyResults,
 } from '@candor/contracts';
 import { AppError } from '../../lib/app-error.js';
 import {
@@ -109,12 +110,41 @@ const outcomesOfQuestion = (q: Pick<CatalogQuestion, 'type' | 'choices'>) =>
 const outcomeOfAnswer = (r: Pick<CountedRow, 'choiceId' | 'isBlank'>): OutcomeKey =>
   r.choiceId !== null ? `c${r.choiceId}` : r.isBlank ? 'b' : 'w';
 
+/**
+ * A randomized-response question's choices (decision 028): each answer's count, share and
+ * margin become the estimate of the true choices worked back from what devices sent
+ * (`rrEstimateRow`), the margin covering the estimate's whole interval, and what was sent is
+ * kept beside it. Leaving blank is never randomized: its row stays as sent. Post-processing of
+ * the published row, so it costs no privacy.
+ */
+function estimated(
+  shares: Array<Omit<ChoiceResult, 'sent'>>,
+  row: PublishedRow,
+  weight: number,
+): ChoiceResult[] {
+  const estimates = rrEstimateRow(shares, weight);
+  return shares.map((c, i) => {
+    const sent = { count: c.count, percent: c.percent, margin: c.margin };
+    const e = estimates[i];
+    if (c.is_blank) return { ...c, sent };
+    if (!e || row.total === null) return { ...c, count: null, percent: null, margin: null, sent };
+    const margin = Math.max(e.percent - e.low, e.high - e.percent);
+    return {
+      ...c,
+      count: Math.round((e.percent / 100) * row.total),
+      percent: e.percent,
+      margin: Math.round(margin * 10) / 10,
+      sent,
+    };
+  });
+}
+
 /** Choice rows, respondents and blank of one published row of the question's outcomes. */
 function describe(q: CatalogQuestion, row: PublishedRow) {
   const outcomes = outcomesOfQuestion(q);
   const blankAt =
     q.type === 'Closed' ? q.choices.findIndex((c) => c.isBlank) : outcomes.indexOf('b');
-  const choices: ChoiceResult[] =
+  const shares =
     q.type === 'Closed'
       ? q.choices.map((c, i) => ({
           choice: c.label,
@@ -124,7 +154,14 @@ function describe(q: CatalogQuestion, row: PublishedRow) {
           is_blank: c.isBlank,
         }))
       : [];
-  const margins = row.margins.filter((m): m is number => m !== null);
+  const choices: ChoiceResult[] =
+    q.rrWeight === null
+      ? shares.map((c) => ({ ...c, sent: null }))
+      : estimated(shares, row, q.rrWeight);
+  // Closed: its choices' margins (a randomized question's are its estimates'); open: its row's.
+  const margins = (q.type === 'Closed' ? choices.map((c) => c.margin) : row.margins).filter(
+    (m): m is number => m !== null,
+  );
   return {
     respondents: row.total,
     blank: blankAt >= 0 ? (row.counts[blankAt] ?? null) : 0,
@@ -235,6 +272,7 @@ export function toResults(
   return {
     qid: q.qid,
     type: q.type,
+    rr_weight: q.rrWeight,
     ...describe(q, overall),
     dominated: overall.dominated,
     breakdown: dimension ? { dimension, groups: breakdownOf(q, snapshot, dimension) } : null,

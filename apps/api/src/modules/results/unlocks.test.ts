@@ -9,10 +9,11 @@ import { breakdownUnlocks, toResults } from './results.service.js';
 // reaches `group_minimum` is shown, one answer fewer is not. Checked on exact snapshots (no
 // noise), for questions of several sizes after several updates.
 
-function question(choices: number): Pick<CatalogQuestion, 'qid' | 'type' | 'choices'> {
+function question(choices: number): Pick<CatalogQuestion, 'qid' | 'type' | 'choices' | 'rrWeight'> {
   return {
     qid: '00000000-0000-4000-8000-000000000001',
     type: 'Closed',
+    rrWeight: null,
     choices: Array.from({ length: choices }, (_, i) => ({
       id: i + 1,
       label: i === choices - 1 ? '' : `Choice ${i + 1}`,

@@ -50,6 +50,7 @@ function toQuestion(q: SurveyWithContent['questions'][number]): Question {
     choices: q.choices.map((c) => c.label),
     randomise_answers: q.randomiseAnswers,
     max_length: q.maxLength,
+    rr_weight: q.rrWeight,
   };
 }
 
@@ -80,6 +81,8 @@ export interface CatalogQuestion {
   type: Question['type'];
   /** Open questions' character limit. */
   maxLength: number | null;
+  /** Randomized response's weight m (decision 028); null for an ordinary question. */
+  rrWeight: number | null;
   surveyGid: string;
   /** The survey's internal key (its credential key is filed under it). */
   surveyId: number;
@@ -111,6 +114,7 @@ function catalogOf(
     qid: q.qid,
     type: q.type,
     maxLength: q.maxLength,
+    rrWeight: q.rrWeight,
     surveyGid: s.gid,
     surveyId: s.id,
     variant: s.variant,

@@ -245,6 +245,7 @@ describe.each(engines)('surveys API on %s', (engine) => {
         choices: ['Yes', 'No', LEAVE_BLANK_CHOICE],
         randomise_answers: false,
         max_length: null,
+        rr_weight: null,
         video_link_1: '/sample/video/owl.mp4',
         video_captions_1: '/sample/video/owl.vtt',
         video_link_2: null,
@@ -257,6 +258,7 @@ describe.each(engines)('surveys API on %s', (engine) => {
         choices: [],
         randomise_answers: false,
         max_length: 140,
+        rr_weight: null,
         video_link_1: null,
       });
       expect(plain).toMatchObject({

@@ -28,6 +28,10 @@ const shared: Fact[] = [
     a: 'No one can be sure of it, not even our staff. Every number in the results is blurred with a little random noise, released in a few updates as more people answer, and each answer counts in at most two of them. That is differential privacy, and we state the bound: epsilon 4.1 per person and question over its whole life (4.7 for written answers, delta one in a billion). Small groups are not shown, and nobody can replay your answer by suspending or re-adding accounts.',
   },
   {
+    q: 'What about questions people would rather not answer truthfully?',
+    a: 'Some questions are marked “Private even from us”. On those, before your answer leaves your phone, the phone rolls a die and sometimes sends another answer instead of yours; your own answer stays on your phone, for your mirror. The question says how often, and how sure anyone could ever be of your answer (for example, at most 75%). Nobody, Candor included, can know what you chose, even holding everything we store; the results estimate the true shares from many answers and say so, with wider margins. Leaving a question blank is never swapped.',
+  },
+  {
     q: 'What if I share this device?',
     a: 'Answers given before logging in belong to that browser tab alone: whoever logs in there is asked before they are added to an account, once the tab is closed they are never sent and are deleted the next time Candor opens in that browser, and logging out or "This is not my device" (on the login screen) deletes them at once.',
   },

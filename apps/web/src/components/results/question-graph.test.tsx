@@ -32,20 +32,29 @@ const closed: Question = {
   choices: ['Yes', 'No', 'Maybe', LEAVE_BLANK_CHOICE],
   randomise_answers: false,
   max_length: null,
+  rr_weight: null,
 };
 const open: Question = { ...closed, type: 'Open', choices: [], max_length: 200 };
 
 const results: QuestionResults = {
   qid,
   type: 'Closed',
+  rr_weight: null,
   respondents: 60,
   blank: 6,
   margin: null,
   choices: [
-    { choice: 'Yes', count: 36, percent: 60, margin: null, is_blank: false },
-    { choice: 'No', count: null, percent: null, margin: null, is_blank: false },
-    { choice: 'Maybe', count: null, percent: null, margin: null, is_blank: false },
-    { choice: LEAVE_BLANK_CHOICE, count: 6, percent: 10, margin: null, is_blank: true },
+    { choice: 'Yes', count: 36, percent: 60, margin: null, is_blank: false, sent: null },
+    { choice: 'No', count: null, percent: null, margin: null, is_blank: false, sent: null },
+    { choice: 'Maybe', count: null, percent: null, margin: null, is_blank: false, sent: null },
+    {
+      choice: LEAVE_BLANK_CHOICE,
+      count: 6,
+      percent: 10,
+      margin: null,
+      is_blank: true,
+      sent: null,
+    },
   ],
   dominated: false,
   breakdown: null,
@@ -77,6 +86,51 @@ function wrap(children: ReactNode) {
 afterEach(() => vi.unstubAllGlobals());
 
 describe('QuestionGraph', () => {
+  it('says a randomized-response question’s shares are estimates, with its die, on every view', () => {
+    const randomized = { ...closed, rr_weight: 9 };
+    const { unmount } = render(
+      wrap(
+        <QuestionGraph
+          breakdownQuery={breakdownQuery}
+          question={randomized}
+          results={{ ...results, rr_weight: 9 }}
+          mine="Yes"
+        />,
+      ),
+    );
+    const choicesCount = closed.choices.filter((c) => c !== LEAVE_BLANK_CHOICE).length;
+    const note = `Estimated: each phone sent its person’s answer 9 times in ${8 + choicesCount} and otherwise another one at random`;
+    expect(screen.getByText(note, { exact: false })).toBeTruthy();
+    unmount();
+    // Where the page explains the numbers once, the estimate is still said under this graph.
+    render(
+      wrap(
+        <QuestionGraph
+          breakdownQuery={breakdownQuery}
+          question={randomized}
+          results={{ ...results, rr_weight: 9 }}
+          mine="Yes"
+          notesOnPage
+        />,
+      ),
+    );
+    expect(screen.getByText(note, { exact: false })).toBeTruthy();
+  });
+
+  it('says nothing of estimates for an ordinary question', () => {
+    render(
+      wrap(
+        <QuestionGraph
+          breakdownQuery={breakdownQuery}
+          question={closed}
+          results={results}
+          mine="Yes"
+        />,
+      ),
+    );
+    expect(screen.queryByText('Estimated:', { exact: false })).toBeNull();
+  });
+
   it('says why there is no chart while fewer than 10 people are counted', () => {
     render(
       wrap(
@@ -270,9 +324,30 @@ describe('QuestionGraph', () => {
                 blank: null,
                 margin: 10.6,
                 choices: [
-                  { choice: 'Yes', count: 14, percent: 58.3, margin: 10.6, is_blank: false },
-                  { choice: 'No', count: null, percent: null, margin: null, is_blank: false },
-                  { choice: 'Maybe', count: null, percent: null, margin: null, is_blank: false },
+                  {
+                    choice: 'Yes',
+                    count: 14,
+                    percent: 58.3,
+                    margin: 10.6,
+                    is_blank: false,
+                    sent: null,
+                  },
+                  {
+                    choice: 'No',
+                    count: null,
+                    percent: null,
+                    margin: null,
+                    is_blank: false,
+                    sent: null,
+                  },
+                  {
+                    choice: 'Maybe',
+                    count: null,
+                    percent: null,
+                    margin: null,
+                    is_blank: false,
+                    sent: null,
+                  },
                   {
                     choice: LEAVE_BLANK_CHOICE,
                     count: null,
@@ -411,10 +486,17 @@ describe('QuestionGraph: every share says how sure it is (issue 29)', () => {
     blank: 40,
     margin: 4.9,
     choices: [
-      { choice: 'Yes', count: 199, percent: 50, margin: 4.9, is_blank: false },
-      { choice: 'No', count: 123, percent: 31, margin: 4.5, is_blank: false },
-      { choice: 'Maybe', count: 0, percent: 0, margin: 2.4, is_blank: false },
-      { choice: LEAVE_BLANK_CHOICE, count: 76, percent: 19, margin: 3.9, is_blank: true },
+      { choice: 'Yes', count: 199, percent: 50, margin: 4.9, is_blank: false, sent: null },
+      { choice: 'No', count: 123, percent: 31, margin: 4.5, is_blank: false, sent: null },
+      { choice: 'Maybe', count: 0, percent: 0, margin: 2.4, is_blank: false, sent: null },
+      {
+        choice: LEAVE_BLANK_CHOICE,
+        count: 76,
+        percent: 19,
+        margin: 3.9,
+        is_blank: true,
+        sent: null,
+      },
     ],
   };
 
@@ -485,10 +567,17 @@ describe('QuestionGraph: every share says how sure it is (issue 29)', () => {
     const thirds: QuestionResults = {
       ...full,
       choices: [
-        { choice: 'Yes', count: 133, percent: 33.4, margin: 4, is_blank: false },
-        { choice: 'No', count: 133, percent: 33.3, margin: 4, is_blank: false },
-        { choice: 'Maybe', count: 93, percent: 23.3, margin: 4, is_blank: false },
-        { choice: LEAVE_BLANK_CHOICE, count: 40, percent: 10, margin: 3, is_blank: true },
+        { choice: 'Yes', count: 133, percent: 33.4, margin: 4, is_blank: false, sent: null },
+        { choice: 'No', count: 133, percent: 33.3, margin: 4, is_blank: false, sent: null },
+        { choice: 'Maybe', count: 93, percent: 23.3, margin: 4, is_blank: false, sent: null },
+        {
+          choice: LEAVE_BLANK_CHOICE,
+          count: 40,
+          percent: 10,
+          margin: 3,
+          is_blank: true,
+          sent: null,
+        },
       ],
     };
     const { rerender } = render(
@@ -523,10 +612,24 @@ describe('QuestionGraph: every share says how sure it is (issue 29)', () => {
       blank: 0,
       margin,
       choices: [
-        { choice: 'Yes', count: 1, percent: yes, margin, is_blank: false },
-        { choice: 'No', count: 1, percent: 100 - yes, margin, is_blank: false },
-        { choice: 'Maybe', count: 0, percent: 0, margin: margin / 2, is_blank: false },
-        { choice: LEAVE_BLANK_CHOICE, count: 0, percent: 0, margin: margin / 2, is_blank: true },
+        { choice: 'Yes', count: 1, percent: yes, margin, is_blank: false, sent: null },
+        { choice: 'No', count: 1, percent: 100 - yes, margin, is_blank: false, sent: null },
+        {
+          choice: 'Maybe',
+          count: 0,
+          percent: 0,
+          margin: margin / 2,
+          is_blank: false,
+          sent: null,
+        },
+        {
+          choice: LEAVE_BLANK_CHOICE,
+          count: 0,
+          percent: 0,
+          margin: margin / 2,
+          is_blank: true,
+          sent: null,
+        },
       ],
     });
     vi.stubGlobal(

@@ -10,6 +10,7 @@ import {
 } from '@candor/contracts';
 import { type QueryKey, useQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
+import { rrResultsNote } from '../privacy/randomized-response';
 import { BREAKDOWN_OPTIONS, groupLabel } from './group-labels';
 import { type MineState, stateExplained, stateNote } from './own-answer';
 import { pointsText, shareText, verifiedPeople, wholeMargin, withinNoise } from './shares';
@@ -532,7 +533,10 @@ function ReadingNotes({
   hiddenShare,
   otherCountries,
   onPage,
+  estimated,
 }: {
+  /** A randomized-response question's note (`rrResultsNote`): its shares are estimates. */
+  estimated: string | null;
   margin: number | null;
   breakdown: boolean;
   under: boolean;
@@ -546,11 +550,20 @@ function ReadingNotes({
     : margin !== null
       ? `Each share is within ${pointsText(margin)} of the true one, 95 times in 100 (the shaded band on each bar). ${MARGIN_MEANS}`
       : null;
+  const rr = estimated ? (
+    <li className="graph__note graph__note--estimated">
+      <span className="graph__mark" aria-hidden="true">
+        ⚄
+      </span>
+      <span>{estimated}</span>
+    </li>
+  ) : null;
   if (onPage) {
     // Only what is this graph's own: its margin, and what its breakdown view adds.
-    if (!own && !otherCountries) return null;
+    if (!own && !otherCountries && !rr) return null;
     return (
       <ul className="graph__notes">
+        {rr}
         {own ? (
           <li className="graph__note">
             <span className="graph__mark" aria-hidden="true">
@@ -572,6 +585,7 @@ function ReadingNotes({
   }
   return (
     <ul className="graph__notes">
+      {rr}
       <li className="graph__note">
         <span className="graph__mark" aria-hidden="true">
           ≈
@@ -784,6 +798,7 @@ export function QuestionGraph({
             }
             otherCountries={closed && view === 'country'}
             onPage={notesOnPage}
+            estimated={rrResultsNote(question)}
           />
         ) : null}
         {pending ? <span className="graph__pending">{pending}</span> : null}

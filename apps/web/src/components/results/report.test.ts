@@ -12,13 +12,21 @@ import {
 const results = (over: Partial<QuestionResults> = {}): QuestionResults => ({
   qid: 'q',
   type: 'Closed',
+  rr_weight: null,
   respondents: 300,
   blank: 30,
   margin: 4,
   choices: [
-    { choice: 'Yes', count: 150, percent: 50, margin: 4, is_blank: false },
-    { choice: 'No', count: 120, percent: 40, margin: 4, is_blank: false },
-    { choice: LEAVE_BLANK_CHOICE, count: 30, percent: 10, margin: 3, is_blank: true },
+    { choice: 'Yes', count: 150, percent: 50, margin: 4, is_blank: false, sent: null },
+    { choice: 'No', count: 120, percent: 40, margin: 4, is_blank: false, sent: null },
+    {
+      choice: LEAVE_BLANK_CHOICE,
+      count: 30,
+      percent: 10,
+      margin: 3,
+      is_blank: true,
+      sent: null,
+    },
   ],
   dominated: false,
   breakdown: null,
@@ -71,9 +79,16 @@ describe('the end results as a report', () => {
     expect(pageMarks([results()])).toEqual({ under: false, hidden: false });
     const under = results({
       choices: [
-        { choice: 'Yes', count: 290, percent: 97, margin: 4, is_blank: false },
-        { choice: 'No', count: 3, percent: 1, margin: 4, is_blank: false },
-        { choice: 'Maybe', count: null, percent: null, margin: null, is_blank: false },
+        { choice: 'Yes', count: 290, percent: 97, margin: 4, is_blank: false, sent: null },
+        { choice: 'No', count: 3, percent: 1, margin: 4, is_blank: false, sent: null },
+        {
+          choice: 'Maybe',
+          count: null,
+          percent: null,
+          margin: null,
+          is_blank: false,
+          sent: null,
+        },
       ],
     });
     expect(pageMarks([results(), under])).toEqual({ under: true, hidden: true });

@@ -128,9 +128,9 @@ describe('standings', () => {
     respondents: 400,
     next_update_after: 320,
     choices: [
-      { choice: 'Yes', count: 48, percent: 12, margin: 2.6, is_blank: false },
-      { choice: 'No', count: 352, percent: 88, margin: 2.6, is_blank: false },
-      { choice: '', count: 0, percent: 0, margin: 1, is_blank: true },
+      { choice: 'Yes', count: 48, percent: 12, margin: 2.6, is_blank: false, sent: null },
+      { choice: 'No', count: 352, percent: 88, margin: 2.6, is_blank: false, sent: null },
+      { choice: '', count: 0, percent: 0, margin: 1, is_blank: true, sent: null },
     ],
   };
 
@@ -169,8 +169,8 @@ describe('standings', () => {
       results: {
         ...results,
         choices: [
-          { choice: 'Yes', count: 0, percent: 0, margin: 3.2, is_blank: false },
-          { choice: 'No', count: 400, percent: 100, margin: 3.2, is_blank: false },
+          { choice: 'Yes', count: 0, percent: 0, margin: 3.2, is_blank: false, sent: null },
+          { choice: 'No', count: 400, percent: 100, margin: 3.2, is_blank: false, sent: null },
         ],
       },
       state: 'counted',

@@ -5,14 +5,15 @@ import { canMakeCard, cardModel } from './card-model';
 const results = (over: Partial<QuestionResults> = {}): QuestionResults => ({
   qid: '0b4cf0d1-6a3e-4c55-9f5c-2d7f4ad3c2a1',
   type: 'Closed',
+  rr_weight: null,
   respondents: 1240,
   blank: 40,
   margin: 2.7,
   choices: [
-    { choice: 'Yes', count: 700, percent: 56.5, margin: 2.7, is_blank: false },
-    { choice: 'No', count: 420, percent: 33.9, margin: 2.6, is_blank: false },
-    { choice: 'Never', count: null, percent: null, margin: null, is_blank: false },
-    { choice: 'Leave blank', count: 40, percent: 3.2, margin: 1, is_blank: true },
+    { choice: 'Yes', count: 700, percent: 56.5, margin: 2.7, is_blank: false, sent: null },
+    { choice: 'No', count: 420, percent: 33.9, margin: 2.6, is_blank: false, sent: null },
+    { choice: 'Never', count: null, percent: null, margin: null, is_blank: false, sent: null },
+    { choice: 'Leave blank', count: 40, percent: 3.2, margin: 1, is_blank: true, sent: null },
   ],
   dominated: false,
   breakdown: null,
@@ -72,9 +73,16 @@ describe('the result card', () => {
   it('says a share inside its noise "under about", never an exact-looking number', () => {
     const few = results({
       choices: [
-        { choice: 'Yes', count: 1200, percent: 96.8, margin: 2.7, is_blank: false },
-        { choice: 'No', count: 0, percent: 0, margin: 2.2, is_blank: false },
-        { choice: 'Leave blank', count: 40, percent: 3.2, margin: 1, is_blank: true },
+        { choice: 'Yes', count: 1200, percent: 96.8, margin: 2.7, is_blank: false, sent: null },
+        { choice: 'No', count: 0, percent: 0, margin: 2.2, is_blank: false, sent: null },
+        {
+          choice: 'Leave blank',
+          count: 40,
+          percent: 3.2,
+          margin: 1,
+          is_blank: true,
+          sent: null,
+        },
       ],
     });
     const card = cardModel({ ...base, results: few, mine: 'No', showMine: true });

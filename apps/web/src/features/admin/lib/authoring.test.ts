@@ -104,6 +104,7 @@ const saved: AdminQuestion = {
   video_captions_1: null,
   video_captions_2: null,
   max_length: null,
+  rr_weight: null,
   answers_count: 12,
   locked: true,
   locked_choices: ['Yes'],
@@ -128,7 +129,10 @@ describe('question form values', () => {
       video_captions_1: null,
       video_captions_2: null,
       max_length: null,
+      rr_weight: null,
     });
+    const randomized = { ...saved, rr_weight: 9 };
+    expect(questionInput(questionValues(randomized)).rr_weight).toBe(9);
   });
 
   it('sends an open question without choices, blanks as null, and passes the contract', () => {
@@ -138,6 +142,8 @@ describe('question form values', () => {
       question: '  What scares you?  ',
       timer_seconds: '',
       max_length: '280',
+      // Left over from when it was closed: an open question never randomizes.
+      rr_weight: '9',
       video_link_1: '   ',
     };
     const input = questionInput(values);
@@ -146,6 +152,7 @@ describe('question form values', () => {
       choices: [],
       timer_seconds: 0,
       max_length: 280,
+      rr_weight: null,
       video_link_1: null,
     });
     expect(QuestionInputSchema.safeParse(input).success).toBe(true);

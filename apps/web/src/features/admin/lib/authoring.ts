@@ -153,6 +153,8 @@ export interface QuestionFormValues {
   video_captions_1: string;
   video_captions_2: string;
   max_length: string;
+  /** Randomized response's weight m as text ('' when off): one of RR_WEIGHTS. */
+  rr_weight: string;
 }
 
 /** An empty closed question with two blank choices to fill in. */
@@ -170,6 +172,7 @@ export const newQuestionValues = (): QuestionFormValues => ({
   video_captions_1: '',
   video_captions_2: '',
   max_length: '',
+  rr_weight: '',
 });
 
 /** A saved question as form values. */
@@ -185,6 +188,7 @@ export function questionValues(q: AdminQuestion): QuestionFormValues {
     video_captions_1: q.video_captions_1 ?? '',
     video_captions_2: q.video_captions_2 ?? '',
     max_length: q.max_length === null ? '' : String(q.max_length),
+    rr_weight: q.rr_weight === null ? '' : String(q.rr_weight),
   };
 }
 
@@ -208,6 +212,7 @@ export function questionInput(values: QuestionFormValues): QuestionInput {
     video_captions_1: orNull(values.video_captions_1),
     video_captions_2: orNull(values.video_captions_2),
     max_length: closed || values.max_length.trim() === '' ? null : wholeNumber(values.max_length),
+    rr_weight: closed && values.rr_weight !== '' ? Number(values.rr_weight) : null,
   };
 }
 

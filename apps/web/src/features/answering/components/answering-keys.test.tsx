@@ -22,6 +22,7 @@ const closed: Question = {
   choices: ['Yes', 'No', 'Maybe', LEAVE_BLANK_CHOICE],
   randomise_answers: false,
   max_length: null,
+  rr_weight: null,
 };
 
 beforeEach(() => {

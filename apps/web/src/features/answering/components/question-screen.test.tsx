@@ -16,6 +16,7 @@ const closed: Question = {
   choices: ['Yes', 'No', LEAVE_BLANK_CHOICE],
   randomise_answers: false,
   max_length: null,
+  rr_weight: null,
 };
 const open: Question = { ...closed, type: 'Open', choices: [], max_length: 20 };
 

@@ -11,6 +11,7 @@ import {
   useScreenKeys,
 } from '../lib/keys';
 import { LandscapeAlert } from '../../../components/landscape-alert';
+import { RrExplainer } from '../../../components/privacy/randomized-response';
 import { Countdown } from './countdown';
 import { EnterHint } from './key-hint';
 import { QuestionVideo } from './question-video';
@@ -254,6 +255,7 @@ export function QuestionScreen({
         <h1 id={headingId} className="question__text" tabIndex={-1}>
           {question.question}
         </h1>
+        <RrExplainer question={question} />
         {question.type === 'Closed' ? (
           <ul className={`answers${settled ? '' : ' answers--settling'}`} aria-label="Answers">
             {choices.map((choice, index) => {

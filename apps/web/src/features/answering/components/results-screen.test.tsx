@@ -26,18 +26,27 @@ const question = (i: number): Question => ({
   choices: ['Yes', 'No', LEAVE_BLANK_CHOICE],
   randomise_answers: false,
   max_length: null,
+  rr_weight: null,
 });
 
 const resultsOf = (q: Question, margin: number): QuestionResults => ({
   qid: q.qid,
   type: 'Closed',
+  rr_weight: null,
   respondents: 400,
   blank: 20,
   margin,
   choices: [
-    { choice: 'Yes', count: 240, percent: 60, margin, is_blank: false },
-    { choice: 'No', count: 140, percent: 35, margin, is_blank: false },
-    { choice: LEAVE_BLANK_CHOICE, count: 20, percent: 5, margin: 2, is_blank: true },
+    { choice: 'Yes', count: 240, percent: 60, margin, is_blank: false, sent: null },
+    { choice: 'No', count: 140, percent: 35, margin, is_blank: false, sent: null },
+    {
+      choice: LEAVE_BLANK_CHOICE,
+      count: 20,
+      percent: 5,
+      margin: 2,
+      is_blank: true,
+      sent: null,
+    },
   ],
   dominated: false,
   breakdown: null,

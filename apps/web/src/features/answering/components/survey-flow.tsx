@@ -19,6 +19,7 @@ import {
 } from '../api/outbox';
 import { ranOutQid } from '../lib/deadline';
 import { useEnterToGoOn } from '../lib/keys';
+import { choiceToSend } from '../lib/randomized-response';
 import {
   asksRating,
   instantFeedback,
@@ -304,7 +305,9 @@ export function SurveyFlow({ survey, member, panel, renderIntro }: Props) {
         qid: question.qid,
         gid,
         body: {
-          ...(input.choice !== undefined ? { choice: input.choice } : { text: input.text ?? '' }),
+          ...(input.choice !== undefined
+            ? { choice: choiceToSend(question, input.choice) }
+            : { text: input.text ?? '' }),
           ...(duration_ms !== undefined && { duration_ms }),
         },
         answer: input.answer,

@@ -25,6 +25,7 @@ const question = (n: number, over: Partial<Question> = {}): Question => ({
   choices: ['Yes', 'No', 'Maybe', LEAVE_BLANK_CHOICE],
   randomise_answers: true,
   max_length: null,
+  rr_weight: null,
   ...over,
 });
 const qs = [1, 2, 3, 4, 5].map((n) => question(n));

@@ -28,6 +28,7 @@ const question = (qid: string) => ({
   choices: ['Yes', 'No', 'Leave blank'],
   randomise_answers: false,
   max_length: null,
+  rr_weight: null,
   gid: '00000000-0000-4000-8000-000000000000',
   name: 'Survey',
   status: 'Open' as const,

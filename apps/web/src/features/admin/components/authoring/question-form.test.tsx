@@ -20,6 +20,7 @@ const saved: AdminQuestion = {
   video_captions_1: null,
   video_captions_2: null,
   max_length: null,
+  rr_weight: null,
   answers_count: 3,
   locked: false,
   locked_choices: [],

@@ -4,6 +4,8 @@ import {
   MAX_TIMER_SECONDS,
   OPEN_ANSWER_MAX_LENGTH,
   QuestionInputSchema,
+  RR_WEIGHTS,
+  rrCertaintyCap,
 } from '@candor/contracts';
 import { useEffect, useId, useState } from 'react';
 import { type Path, useForm, useWatch } from 'react-hook-form';
@@ -34,9 +36,19 @@ const FIELDS: FieldName[] = [
   'video_captions_1',
   'video_captions_2',
   'max_length',
+  'rr_weight',
 ];
 
 const shape = QuestionInputSchema.shape;
+
+/** Randomized response's strengths, as the editor names them (RR_WEIGHTS, strongest first). */
+const RR_STRENGTH: Partial<Record<number, string>> = {
+  3: 'Strongest deniability',
+  9: 'Balanced',
+  19: 'Lighter, narrower margins',
+};
+/** A strength's name; a weight set through the API outside the editor's three, by its number. */
+const strengthName = (weight: number) => RR_STRENGTH[weight] ?? `weight ${weight}`;
 
 /** What the API stores when the longest answer is left blank (DEFAULT_OPEN_MAX_LENGTH there). */
 const DEFAULT_OPEN_MAX_LENGTH = 280;
@@ -111,6 +123,9 @@ export function QuestionForm({
     name: ['video_captions_1', 'video_captions_2'],
   });
   const embedded = videoLinks.map((l: string | undefined) => isHostedVideo(l ?? ''));
+  const choiceRows = useWatch({ control: form.control, name: 'choices' });
+  // The die's odds depend on how many answers there are: said with the numbers as they stand.
+  const answers = Math.max(2, choiceRows.filter((c) => c.label.trim() !== '').length);
   const lockedChoices = question?.locked_choices ?? [];
   const typeLocked = question?.locked ?? false;
 
@@ -291,6 +306,42 @@ export function QuestionForm({
               </span>
             </span>
           </label>
+          {typeLocked ? (
+            // Fixed once published: said, not offered (its value stays in the form as saved).
+            <div className="field">
+              <p className="field__label">Randomized response</p>
+              <p className="field__hint">
+                {question?.rr_weight ? `On (${strengthName(question.rr_weight)}). ` : 'Off. '}
+                Fixed once the survey is published: answers were drawn under it.
+              </p>
+            </div>
+          ) : (
+            <Field
+              label="Randomized response"
+              hint="For questions people would otherwise lie about. Each phone rolls a die before sending and sometimes sends another answer, so nobody, Candor included, can know anyone’s answer; results are estimated back, with wider margins. Leaving blank is never swapped."
+              error={errors.rr_weight?.message}
+            >
+              {({ id, describedBy, invalid }) => (
+                <select
+                  id={id}
+                  className="input"
+                  aria-describedby={describedBy}
+                  aria-invalid={invalid || undefined}
+                  {...form.register('rr_weight', { onChange: () => form.clearErrors('rr_weight') })}
+                >
+                  <option value="">Off: answers are sent as given</option>
+                  {RR_WEIGHTS.map((weight) => {
+                    const cap = Math.round(rrCertaintyCap({ choices: answers, weight }) * 100);
+                    return (
+                      <option key={weight} value={String(weight)}>
+                        {`${strengthName(weight)}: sent as given ${weight} times in ${weight + answers - 1}, at most ${cap}% sure of anyone`}
+                      </option>
+                    );
+                  })}
+                </select>
+              )}
+            </Field>
+          )}
         </>
       ) : (
         <Field

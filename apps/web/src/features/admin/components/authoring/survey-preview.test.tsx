@@ -20,6 +20,7 @@ const question = (n: number) => ({
   choices: ['Yes', 'No', 'Leave blank'],
   randomise_answers: false,
   max_length: null,
+  rr_weight: null,
 });
 const survey: SurveyDetail = {
   gid,

@@ -1,0 +1,2 @@
+ALTER TABLE "questions" ADD COLUMN "rr_weight" integer;--> statement-breakpoint
+ALTER TABLE "questions" ADD CONSTRAINT "questions_rr_weight_range" CHECK ("questions"."rr_weight" is null or "questions"."rr_weight" >= 2);

@@ -1,0 +1,164 @@
+// Issue 29, point 3 (decision 028): a randomized-response question as its author makes it and
+// a member answers it. The device draws the answer it sends before anything leaves it; the
+// person's own answer stays on the device and in their mirror.
+import type { AdminSurvey, AnswerRequest, SurveyDetail } from '@candor/contracts';
+import type { Page } from 'playwright-core';
+import { describe, expect } from 'vitest';
+import { AUTHORED_PREFIX, call, token } from './api';
+import { axeViolations } from './axe';
+import { desktop, phone } from './chromium';
+import { type Admin, it } from './fixtures';
+import { deviceAnswers, logIn, openAdmin, questionHeading, screenshot, staffTab } from './screens';
+
+const QUESTION = 'Have you ever cheated on a partner?';
+const CHOICES = ['Yes', 'No', 'I would rather not think about it'];
+const SUMMARY = 'Private even from us: your phone may send another answer';
+
+/** A draft survey made by API, opened in the editor of the staff area. */
+async function draftSurvey(admin: Admin, name: string): Promise<string> {
+  const made = await call('/api/v1/admin/surveys/', {
+    body: {
+      name,
+      cover_headline: 'The one you never told',
+      release_date: new Date(Date.now() - 3 * 86_400_000).toISOString(),
+    },
+    token: await token(admin),
+    ip: admin.ip,
+  });
+  expect(made.status).toBe(201);
+  return ((await made.json()) as AdminSurvey).gid;
+}
+
+/**
+ * Lets the test fix the device's next draw: while `window.__rrForce` is set, a one-word draw
+ * (what the randomized-response draw asks crypto.getRandomValues for) returns it. Everything
+ * else the page draws stays random.
+ */
+async function forceableDraw(page: Page) {
+  await page.addInitScript(() => {
+    const original = crypto.getRandomValues.bind(crypto);
+    crypto.getRandomValues = <T extends ArrayBufferView | null>(array: T): T => {
+      const forced = (window as { __rrForce?: number }).__rrForce;
+      if (forced !== undefined && array instanceof Uint32Array && array.length === 1) {
+        array[0] = forced;
+        return array;
+      }
+      return original(array as never);
+    };
+  });
+}
+
+describe('randomized-response questions (decision 028)', () => {
+  it(
+    'an admin turns it on, a member’s phone sends a drawn answer and keeps their own',
+    {
+      timeout: 180_000,
+    },
+    async ({ people, admin }) => {
+      const name = `${AUTHORED_PREFIX}Secrets ${Date.now().toString(36).slice(-4)}`;
+      const gid = await draftSurvey(admin, name);
+
+      // The author picks a strength, each said with its odds for this question's answers.
+      const staff = await people.newPage(desktop, admin);
+      await openAdmin(staff.page, admin);
+      await staffTab(staff.page, 'Surveys').click();
+      await staff.page.getByRole('link', { name, exact: true }).click();
+      await staff.page.getByRole('button', { name: 'Add question' }).first().click();
+      const form = staff.page.locator('form.question-form');
+      await form.getByLabel('Question', { exact: true }).fill(QUESTION);
+      for (const [i, choice] of CHOICES.entries()) {
+        const field = form.getByLabel(`Choice ${i + 1}`, { exact: true });
+        if (!(await field.count()))
+          await form.getByRole('button', { name: 'Add a choice' }).click();
+        await field.fill(choice);
+      }
+      await form.getByLabel('Shuffle the choices for each person').uncheck();
+      const strength = form.getByLabel('Randomized response', { exact: true });
+      // 3 answers: the strongest sends the person's own 3 times in 5, so at most 60% sure.
+      await expect(strength.locator('option').allTextContents()).resolves.toEqual([
+        'Off: answers are sent as given',
+        'Strongest deniability: sent as given 3 times in 5, at most 60% sure of anyone',
+        'Balanced: sent as given 9 times in 11, at most 82% sure of anyone',
+        'Lighter, narrower margins: sent as given 19 times in 21, at most 90% sure of anyone',
+      ]);
+      await strength.selectOption({ index: 1 });
+      await screenshot(staff.page, 'rr-authoring-desktop');
+      await form.getByRole('button', { name: 'Add question', exact: true }).click();
+      await form.waitFor({ state: 'detached' });
+      const publish = await call(`/api/v1/admin/surveys/${gid}/publish/`, {
+        body: {},
+        token: await token(admin),
+        ip: admin.ip,
+      });
+      expect(publish.status).toBe(200);
+      const detail = (await (
+        await call(`/api/v1/surveys/${gid}/video-survey`)
+      ).json()) as SurveyDetail;
+      expect(detail.questions[0]!.rr_weight).toBe(3);
+      // Published: the strength is said, no longer offered.
+      await staff.page.reload();
+      await staff.page.getByRole('button', { name: /^Edit question 1/ }).click();
+      await staff.page
+        .locator('form.question-form')
+        .getByText('On (Strongest deniability). Fixed once the survey is published')
+        .waitFor();
+
+      // A member answers "Yes"; the device's draw is fixed to its 5th side: another answer.
+      const member = await people.member();
+      const { page, watch } = await people.newPage(phone, member);
+      await forceableDraw(page);
+      const sent: AnswerRequest[] = [];
+      page.on('request', (req) => {
+        if (
+          req.method() === 'POST' &&
+          req.url().endsWith(`/questions/${detail.questions[0]!.qid}/answer/`)
+        ) {
+          sent.push(req.postDataJSON() as AnswerRequest);
+        }
+      });
+      await logIn(page, member);
+      await page.getByRole('link', { name: 'My mirror' }).waitFor();
+      await page.goto(`/surveys/${gid}`);
+      await page.getByRole('button', { name: 'Start the survey' }).click();
+      await questionHeading(page, QUESTION).waitFor();
+      const explainer = page.locator('details.rr-explainer');
+      await explainer.getByText(SUMMARY).click();
+      await explainer
+        .getByText(
+          'the phone rolls a 5-sided die. On 3 sides it sends your answer; on each of the other 2, another answer instead.',
+          { exact: false },
+        )
+        .waitFor();
+      await explainer.getByText('at most 60% sure of it', { exact: false }).waitFor();
+      await screenshot(page, 'rr-question-phone');
+      expect(await axeViolations(page)).toEqual([]);
+
+      // Side 5 of 5 (r = 4): past the 3 that keep "Yes", the second other answer.
+      await page.evaluate(() => {
+        (window as { __rrForce?: number }).__rrForce = 4;
+      });
+      await page
+        .getByRole('list', { name: 'Answers' })
+        .getByRole('button', { name: 'Yes' })
+        .click();
+      await page.getByRole('heading', { name: 'How everyone answered' }).waitFor();
+      await page.evaluate(() => {
+        delete (window as { __rrForce?: number }).__rrForce;
+      });
+      await expect.poll(() => sent.length, { timeout: 15_000 }).toBeGreaterThan(0);
+      expect(sent.every((b) => b.choice === 'I would rather not think about it')).toBe(true);
+      // The person's own answer stays on this device, never sent.
+      const own = await deviceAnswers(page, member.user.uuid);
+      expect(own.get(detail.questions[0]!.qid)).toBe('Yes');
+
+      // The mirror shows their own answer, not the one the phone sent.
+      await page.getByRole('link', { name: 'My mirror' }).click();
+      const section = page.getByRole('region', { name, exact: true });
+      await section.waitFor();
+      await expect(section.textContent()).resolves.toContain('Yes');
+      await expect(section.textContent()).resolves.not.toContain('rather not think');
+      await screenshot(page, 'rr-mirror-phone');
+      watch.assertNoErrors();
+    },
+  );
+});
