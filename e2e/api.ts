@@ -252,6 +252,8 @@ export async function answerByApi(
   gid: string,
   q: Pick<SurveyDetail['questions'][number], 'qid' | 'type' | 'choices'>,
   text = 'It depends.',
+  /** A closed question's choice to send: the first one unless told. */
+  choice = q.choices[0],
 ): Promise<void> {
   const res = await fetch(`${baseURL}/api/v1/questions/${q.qid}/answer/`, {
     method: 'POST',
@@ -262,7 +264,7 @@ export async function answerByApi(
       ...(who.ip ? { 'X-Forwarded-For': who.ip } : {}),
     },
     body: JSON.stringify({
-      ...(q.type === 'Open' ? { text } : { choice: q.choices[0] }),
+      ...(q.type === 'Open' ? { text } : { choice }),
       // The class a device without a profile sends (decision 020).
       profile: { gender: 'undisclosed', age_band: 'undisclosed', country: 'GB' },
     }),

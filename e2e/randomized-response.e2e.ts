@@ -1,10 +1,10 @@
 // Issue 29, point 3 (decision 028): a randomized-response question as its author makes it and
 // a member answers it. The device draws the answer it sends before anything leaves it; the
 // person's own answer stays on the device and in their mirror.
-import type { AdminSurvey, AnswerRequest, SurveyDetail } from '@candor/contracts';
+import type { AdminSurvey, AnswerRequest, QuestionResults, SurveyDetail } from '@candor/contracts';
 import type { Page } from 'playwright-core';
 import { describe, expect } from 'vitest';
-import { AUTHORED_PREFIX, call, token } from './api';
+import { AUTHORED_PREFIX, answerByApi, call, token } from './api';
 import { axeViolations } from './axe';
 import { desktop, phone } from './chromium';
 import { type Admin, it } from './fixtures';
@@ -159,6 +159,80 @@ describe('randomized-response questions (decision 028)', () => {
       await expect(section.textContent()).resolves.not.toContain('rather not think');
       await screenshot(page, 'rr-mirror-phone');
       watch.assertNoErrors();
+    },
+  );
+
+  it(
+    'published results read as estimates, each answer with its range, on a phone and a desktop',
+    {
+      timeout: 240_000,
+    },
+    async ({ people, admin }) => {
+      const as = async (path: string, body: object) =>
+        call(path, { body, token: await token(admin), ip: admin.ip });
+      const made = await as('/api/v1/admin/surveys/', {
+        name: `${AUTHORED_PREFIX}Estimates ${Date.now().toString(36).slice(-4)}`,
+        cover_headline: 'What people would not say out loud',
+        release_date: new Date(Date.now() - 3 * 86_400_000).toISOString(),
+      });
+      const { gid } = (await made.json()) as AdminSurvey;
+      expect(
+        (
+          await as(`/api/v1/admin/surveys/${gid}/questions/`, {
+            type: 'Closed',
+            question: QUESTION,
+            choices: CHOICES,
+            randomise_answers: false,
+            rr_weight: 9,
+          })
+        ).status,
+      ).toBe(201);
+      expect((await as(`/api/v1/admin/surveys/${gid}/publish/`, {})).status).toBe(200);
+      const detail = (await (
+        await call(`/api/v1/surveys/${gid}/video-survey`)
+      ).json()) as SurveyDetail;
+      const q = detail.questions[0]!;
+      // What 36 members' phones sent (well past the first update's 20, whatever its noise): the
+      // results are worked back from it.
+      const sentChoices = [...Array<string>(12).fill('Yes'), ...Array<string>(24).fill('No')];
+      for (const choice of sentChoices) {
+        await answerByApi(await people.member(), gid, q, undefined, choice);
+      }
+      await expect
+        .poll(
+          async () =>
+            ((await (await call(`/api/v1/questions/${q.qid}/results/`)).json()) as QuestionResults)
+              .respondents,
+          { timeout: 60_000, interval: 1000 },
+        )
+        .not.toBeNull();
+
+      for (const [size, options] of [
+        ['phone', phone],
+        ['desktop', desktop],
+      ] as const) {
+        // A visitor answers and sees everyone's answers at once (instant feedback).
+        const { page, watch } = await people.newPage({ ...options, reducedMotion: 'reduce' });
+        await page.goto(`/surveys/${gid}`);
+        await page.getByRole('button', { name: 'Start the survey' }).click();
+        await questionHeading(page, QUESTION).waitFor();
+        await page
+          .getByRole('list', { name: 'Answers' })
+          .getByRole('button', { name: 'No', exact: true })
+          .click();
+        const graph = page.getByRole('figure', { name: 'How everyone answered' });
+        await graph
+          .getByText('Estimated: each phone sent its person’s answer 9 times in 11', {
+            exact: false,
+          })
+          .waitFor();
+        const ranges = await graph.locator('.bars__range').allTextContents();
+        expect(ranges.length).toBeGreaterThan(0);
+        for (const r of ranges) expect(r).toMatch(/^ · estimated \d+–\d+%$/);
+        await screenshot(page, `rr-results-${size}`);
+        expect(await axeViolations(page)).toEqual([]);
+        watch.assertNoErrors();
+      }
     },
   );
 });

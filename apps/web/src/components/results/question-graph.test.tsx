@@ -93,12 +93,23 @@ describe('QuestionGraph', () => {
         <QuestionGraph
           breakdownQuery={breakdownQuery}
           question={randomized}
-          results={{ ...results, rr_weight: 9 }}
+          results={{
+            ...results,
+            rr_weight: 9,
+            choices: results.choices.map((c) => ({
+              ...c,
+              margin: 6,
+              sent: { count: c.count, percent: c.percent, margin: 4 },
+            })),
+          }}
           mine="Yes"
         />,
       ),
     );
     const choicesCount = closed.choices.filter((c) => c !== LEAVE_BLANK_CHOICE).length;
+    // Each answer's estimate with its range ("estimated 23% (15-31%)" in issue 29's words).
+    // "Yes" is 60% with a margin of 6: 54 to 66.
+    expect(screen.getAllByText('estimated 54–66%', { exact: false }).length).toBeGreaterThan(0);
     const note = `Estimated: each phone sent its person’s answer 9 times in ${8 + choicesCount} and otherwise another one at random`;
     expect(screen.getByText(note, { exact: false })).toBeTruthy();
     unmount();

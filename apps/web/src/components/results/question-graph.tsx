@@ -127,6 +127,15 @@ interface BarRow {
   blank?: boolean;
   /** The largest answer other than the person's own: the headline names it. */
   lead?: boolean;
+  /** A randomized-response question's answer: its share is an estimate, said with its range. */
+  estimated?: boolean;
+}
+
+/** "estimated 15–31%": an estimate's 95% range in whole points, as the issue's reader reads it. */
+export function estimateRange(percent: number, margin: number): string {
+  const low = Math.max(0, Math.round(percent - margin));
+  const high = Math.min(100, Math.round(percent + margin));
+  return `estimated ${low}–${high}%`;
 }
 
 /** The CSS of a share's 95% interval over its track: from its low end to its high end. */
@@ -164,6 +173,9 @@ function Bars({
             <span className="bars__label">
               {r.label}
               {r.mine ? <span className="bars__mine"> · {note}</span> : null}
+              {r.estimated && r.percent !== null && r.margin !== null && !under ? (
+                <span className="bars__range"> · {estimateRange(r.percent, r.margin)}</span>
+              ) : null}
             </span>
             <span
               className={`bars__track${r.percent === null ? ' bars__track--hidden' : ''}`}
@@ -209,6 +221,8 @@ function barRowsOf(choices: ChoiceResult[], mine: string | null): BarRow[] {
     margin: c.margin,
     mine: c.is_blank ? blankMine : c.choice === mine,
     blank: c.is_blank,
+    // What was sent is kept apart (`sent`): the share shown is worked back from it.
+    estimated: c.sent !== null && !c.is_blank,
   }));
 }
 
@@ -754,7 +768,9 @@ export function QuestionGraph({
                               ? 'hidden'
                               : `${shareText(r.percent, r.margin)}${
                                   r.margin !== null && !withinNoise(r.percent, r.margin)
-                                    ? `, give or take ${wholeMargin(r.margin)}`
+                                    ? r.estimated
+                                      ? `, ${estimateRange(r.percent, r.margin)}`
+                                      : `, give or take ${wholeMargin(r.margin)}`
                                     : ''
                                 }`}
                           </td>
