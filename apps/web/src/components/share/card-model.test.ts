@@ -70,6 +70,19 @@ describe('the result card', () => {
     );
   });
 
+  it('says a randomized-response question’s shares are estimates', () => {
+    const card = cardModel({
+      ...base,
+      results: results({ rr_weight: 9 }),
+      mine: 'No',
+      showMine: true,
+    });
+    expect(card.footnote).toBe(
+      'about 1,240 verified people · estimated from randomized answers · each share ±3 points · blurred for privacy',
+    );
+    expect(card.alt).toContain('estimated from randomized answers');
+  });
+
   it('says a share inside its noise "under about", never an exact-looking number', () => {
     const few = results({
       choices: [

@@ -75,8 +75,11 @@ export function cardModel({
   const margins = results.choices.flatMap((c) => (c.margin === null ? [] : [c.margin]));
   const margin = margins.length ? Math.max(1, Math.round(Math.max(...margins))) : null;
   const n = results.respondents ?? 0;
+  // A randomized-response question's shares are estimates: the card says so (decision 028).
+  const estimated = results.rr_weight !== null;
   const footnote =
     `about ${n.toLocaleString('en')} verified people` +
+    (estimated ? ' · estimated from randomized answers' : '') +
     (margin !== null
       ? ` · each share ±${margin} points · blurred for privacy`
       : ' · blurred for privacy');
