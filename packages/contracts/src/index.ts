@@ -20,3 +20,4 @@ export * from './password-secrets.js';
 export * from './phone-mask.js';
 export * from './intervals.js';
 export * from './randomized-response.js';
+export * from './honesty-gap.js';

@@ -1,0 +1,46 @@
+/**
+ * The honesty gap (issue 29, point 4; decision 029, proposed): one question asked both directly
+ * and with randomized response, each respondent given one of the two at random. The gap is how
+ * many more points choose an answer when nobody can know it: the randomized arm's estimate less
+ * the direct arm's share. Both are published rows (noisy, with their margins, decisions 011 and
+ * 027), so the gap is post-processing of them and costs no privacy. The arms hold different
+ * people, so their errors are independent and the 95% margins add as variances.
+ */
+
+import type { ShareWithMargin } from './results.js';
+
+/** A gap in points (randomized less direct, one decimal) with its 95% interval. */
+export interface HonestyGap {
+  points: number;
+  margin: number;
+  low: number;
+  high: number;
+}
+
+const oneDecimal = (n: number) => Math.round(n * 10) / 10;
+
+/**
+ * The gap for one answer, from its share in the direct arm and its estimate in the randomized
+ * arm (both of everyone counted in their arm); null while either is hidden or has no margin.
+ */
+export function honestyGap(
+  direct: ShareWithMargin,
+  randomized: ShareWithMargin,
+): HonestyGap | null {
+  if (direct.percent === null || randomized.percent === null) return null;
+  if (direct.margin === null || randomized.margin === null) return null;
+  const points = randomized.percent - direct.percent;
+  const margin = Math.hypot(direct.margin, randomized.margin);
+  return {
+    points: oneDecimal(points),
+    margin: oneDecimal(margin),
+    low: oneDecimal(points - margin),
+    high: oneDecimal(points + margin),
+  };
+}
+
+/**
+ * Whether the gap is clearly there: its interval leaves out 0. Only then may a screen say that
+ * more (or fewer) choose the answer when nobody can know; otherwise "no clear gap".
+ */
+export const clearGap = (gap: HonestyGap) => gap.low > 0 || gap.high < 0;
