@@ -1,19 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { seededInts as seeded } from './testing/seeded.js';
 import { clearGap, honestyGap } from './honesty-gap.js';
 import { marginPoints, samplingVariance } from './intervals.js';
 import { rrEstimateCounts, rrReport } from './randomized-response.js';
-
-/** mulberry32: the same people and draws on every run. */
-function seeded(seed: number) {
-  let state = seed;
-  return (maxExclusive: number) => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return Math.floor((((t ^ (t >>> 14)) >>> 0) / 4294967296) * maxExclusive);
-  };
-}
 
 const share = fc.record({
   percent: fc.float({ min: 0, max: 100, noNaN: true }),

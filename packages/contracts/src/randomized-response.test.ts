@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { seededInts as seeded } from './testing/seeded.js';
 import {
   rrCertaintyCap,
   rrEpsilon,
@@ -9,17 +10,6 @@ import {
   rrProbabilities,
   rrReport,
 } from './randomized-response.js';
-
-/** mulberry32: a seeded source, so the simulation gives the same draws on every run. */
-function seeded(seed: number) {
-  let state = seed;
-  return (maxExclusive: number) => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return Math.floor((((t ^ (t >>> 14)) >>> 0) / 4294967296) * maxExclusive);
-  };
-}
 
 const designs = fc.record({
   choices: fc.integer({ min: 2, max: 8 }),

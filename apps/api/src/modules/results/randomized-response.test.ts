@@ -1,6 +1,6 @@
 import { rrReport } from '@candor/contracts';
 import { describe, expect, it } from 'vitest';
-import { seededNoise, zeroNoise } from '../../test/noise.js';
+import { seededInts as seeded, seededNoise, zeroNoise } from '../../test/noise.js';
 import type { CatalogQuestion } from '../surveys/surveys.service.js';
 import { DIMENSIONS, type Snapshot, cellKey, emptyPending, release } from './privacy.js';
 import { toResults } from './results.service.js';
@@ -27,17 +27,6 @@ function question(rrWeight: number | null): CatalogQuestion {
     choices,
     choiceByLabel: new Map(choices.map((c) => [c.label, c])),
     choiceById: new Map(choices.map((c) => [c.id, c])),
-  };
-}
-
-/** mulberry32: the people's true choices and their devices' draws, the same on every run. */
-function seeded(seed: number) {
-  let state = seed;
-  return (maxExclusive: number) => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return Math.floor((((t ^ (t >>> 14)) >>> 0) / 4294967296) * maxExclusive);
   };
 }
 
