@@ -72,6 +72,12 @@ export interface RrEstimate {
   percent: number;
   low: number;
   high: number;
+  /**
+   * The half-width of the interval before it is kept within 0..answered: the sent margin over
+   * (keep - other). Published as the estimate's margin, so a point clipped to 0 reads "under
+   * about N%", never an exact-looking "0-0%".
+   */
+  margin: number;
 }
 
 const oneDecimal = (n: number) => Math.round(n * 10) / 10;
@@ -99,7 +105,12 @@ export function rrEstimate(
   const point = (sentPercent - answeredPercent * other) / gain;
   const margin = sentMargin / gain;
   const within = (n: number) => oneDecimal(Math.min(answeredPercent, clamp(n)));
-  return { percent: within(point), low: within(point - margin), high: within(point + margin) };
+  return {
+    percent: within(point),
+    low: within(point - margin),
+    high: within(point + margin),
+    margin: oneDecimal(margin),
+  };
 }
 
 /**

@@ -113,7 +113,8 @@ const outcomeOfAnswer = (r: Pick<CountedRow, 'choiceId' | 'isBlank'>): OutcomeKe
 /**
  * A randomized-response question's choices (decision 028): each answer's count, share and
  * margin become the estimate of the true choices worked back from what devices sent
- * (`rrEstimateRow`), the margin covering the estimate's whole interval, and what was sent is
+ * (`rrEstimateRow`), the margin the sent one's over keep - other (never narrowed where the point
+ * is kept within 0..answered), and what was sent is
  * kept beside it. Leaving blank is never randomized: its row stays as sent. Post-processing of
  * the published row, so it costs no privacy.
  */
@@ -128,12 +129,12 @@ function estimated(
     const e = estimates[i];
     if (c.is_blank) return { ...c, sent };
     if (!e || row.total === null) return { ...c, count: null, percent: null, margin: null, sent };
-    const margin = Math.max(e.percent - e.low, e.high - e.percent);
     return {
       ...c,
       count: Math.round((e.percent / 100) * row.total),
       percent: e.percent,
-      margin: Math.round(margin * 10) / 10,
+      // Unclipped: an estimate kept at 0 still says how unsure it is ("under about N%").
+      margin: e.margin,
       sent,
     };
   });

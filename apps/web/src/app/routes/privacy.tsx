@@ -29,7 +29,7 @@ const shared: Fact[] = [
   },
   {
     q: 'What about questions people would rather not answer truthfully?',
-    a: 'Some questions are marked “Private even from us”. On those, before your answer leaves your phone, the phone rolls a die and sometimes sends another answer instead of yours; your own answer stays on your phone, for your mirror. The question says how often, and how sure anyone could ever be of your answer (for example, at most 75%). Nobody, Candor included, can know what you chose, even holding everything we store; the results estimate the true shares from many answers and say so, with wider margins. Leaving a question blank is never swapped.',
+    a: 'Some questions are marked “Private even from us”. On those, before your answer leaves your phone, the phone rolls a die and sometimes sends another answer instead of yours; your own answer stays on your devices and in your encrypted vault, for your mirror. The question says how often, and how sure anyone could be of your answer without other clues (for example, at most 75%). Nobody, Candor included, can know what you chose, even holding everything we store; the results estimate the true shares from many answers and say so, with wider margins. Leaving a question blank is never swapped.',
   },
   {
     q: 'What if I share this device?',

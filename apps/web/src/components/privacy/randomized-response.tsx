@@ -69,12 +69,13 @@ export function RrExplainer({ question }: { question: Pick<Question, 'choices' |
         <p>
           Before your answer leaves this phone, the phone rolls a {die.sides}-sided die. On{' '}
           {die.weight} sides it sends your answer; on each of the other {die.others}, another answer
-          instead. Your own answer stays on this phone, for your mirror.
+          instead. Your own answer stays on your devices and in your encrypted vault, for your
+          mirror.
         </p>
         <p>
-          So nobody, Candor included, can know what you chose: whoever holds what was sent can be at
-          most {die.cap}% sure of it. Across many people the swaps even out, and the results
-          estimate the true shares.
+          So what was sent proves nothing about you: whoever holds it, Candor included, can be at
+          most {die.cap}% sure of your answer without other clues. Across many people the swaps even
+          out, and the results estimate the true shares. Leaving it blank is sent as it is.
         </p>
       </div>
     </details>

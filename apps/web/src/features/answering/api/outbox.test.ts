@@ -385,6 +385,23 @@ describe('outbox', () => {
     expect(stored.size).toBe(0);
   });
 
+  it('takes no second answer to a question whose first still waits, even once its record is gone', async () => {
+    // Logged out while the answer waited: the record goes, the unsent item stays. Answering
+    // again after logging back in must not queue a second one (for a randomized-response
+    // question, a second draw of the same person's answer: decision 028).
+    await setOutboxOwner('user-1');
+    setApiBase('http://127.0.0.1:9/api');
+    await answer(8);
+    await setOutboxOwner(null);
+    await setOutboxOwner('user-1');
+    expect(await db.answeredQuestions.count()).toBe(0);
+    await answer(8, 'No');
+    expect(await db.outbox.count()).toBe(1);
+    setApiBase(base);
+    await flushOutbox();
+    expect(stored.get(QID(8))?.body).toMatchObject({ choice: 'Yes' });
+  });
+
   it('never sends the answers of a visitor a login finds when the person discards them', async () => {
     await answer(1);
     await answer(2, 'No');

@@ -642,7 +642,15 @@ export async function recordAnswer(input: {
       .equals(input.qid)
       .filter((a) => a.owner === owner)
       .first();
-    if (existing) return;
+    // An answer still waiting to be sent counts too (its record may be gone: a logout deletes
+    // the records, not the unsent items). Sending a second one would, for a randomized-response
+    // question, send a second draw of the same person's answer (decision 028).
+    const waiting = await db()
+      .outbox.where('qid')
+      .equals(input.qid)
+      .filter((item) => item.owner === owner && item.kind === 'answer')
+      .first();
+    if (existing || waiting) return;
     await db().answeredQuestions.add({
       qid: input.qid,
       gid: input.gid,

@@ -13,6 +13,8 @@ describe('the device’s draw (decision 028)', () => {
     expect(choiceToSend(question(null), 'Often', draw)).toBe('Often');
     expect(choiceToSend(question(9), LEAVE_BLANK_CHOICE, draw)).toBe(LEAVE_BLANK_CHOICE);
     expect(draw).not.toHaveBeenCalled();
+    // A choice the question does not have is refused, never sent undrawn.
+    expect(() => choiceToSend(question(9), 'Sometimes', draw)).toThrow(RangeError);
   });
 
   it('draws once among m + k - 1 outcomes: m keep the choice, one goes to each other choice', () => {

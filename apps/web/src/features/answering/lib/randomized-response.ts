@@ -32,7 +32,8 @@ export function choiceToSend(
   if (question.rr_weight === null || choice === LEAVE_BLANK_CHOICE) return choice;
   const answers = question.choices.filter((c) => c !== LEAVE_BLANK_CHOICE);
   const truth = answers.indexOf(choice);
-  if (truth < 0) return choice;
+  // Never send a choice undrawn: one the question does not have is refused, not passed on.
+  if (truth < 0) throw new RangeError('not one of the question’s answers');
   const sent = rrReport(truth, { choices: answers.length, weight: question.rr_weight }, randomInt);
   return answers[sent]!;
 }

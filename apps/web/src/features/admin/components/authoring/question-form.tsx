@@ -318,7 +318,7 @@ export function QuestionForm({
           ) : (
             <Field
               label="Randomized response"
-              hint="For questions people would otherwise lie about. Each phone rolls a die before sending and sometimes sends another answer, so nobody, Candor included, can know anyone’s answer; results are estimated back, with wider margins. Leaving blank is never swapped."
+              hint="For questions people would otherwise lie about. Each phone rolls a die before sending and sometimes sends another answer, so nobody, Candor included, can know anyone’s answer; results are estimated back, with wider margins. “At most N% sure” is without other clues about the person. Leaving blank is never swapped."
               error={errors.rr_weight?.message}
             >
               {({ id, describedBy, invalid }) => (
