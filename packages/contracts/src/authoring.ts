@@ -152,6 +152,12 @@ export const QuestionInputSchema = z
       .max(RR_MAX_WEIGHT, 'Pick one of the offered strengths.')
       .nullable()
       .default(null),
+    /**
+     * The honesty gap (decision 029): on a randomized-response question, the ordinary question
+     * of the same survey, with the same choices, that it asks again; each respondent is asked
+     * one of the two. Fixed once the survey is published.
+     */
+    twin_qid: z.uuid('Pick a question of this survey.').nullable().default(null),
   })
   .strict()
   .superRefine((q, ctx) => {
@@ -171,6 +177,9 @@ export const QuestionInputSchema = z
     }
     if (q.type === 'Open' && q.rr_weight !== null) {
       issue('rr_weight', 'Only questions with choices can randomize the answer sent.');
+    }
+    if (q.twin_qid !== null && q.rr_weight === null) {
+      issue('twin_qid', 'Only a question that randomizes the answer sent can ask another again.');
     }
     if (q.video_link_2 && !q.video_link_1) issue('video_link_2', 'Fill in the first video first.');
     for (const n of [1, 2] as const) {
@@ -203,6 +212,8 @@ export const AdminQuestionSchema = z.object({
   max_length: z.number().int().nullable(),
   /** Randomized response's weight m (decision 028); null for an ordinary question. */
   rr_weight: z.number().int().nullable(),
+  /** The honesty gap's pair (decision 029): on a randomized question, the question it asks again. */
+  twin_qid: z.uuid().nullable(),
   /** About how many answered, as published (blurred for privacy): 0 until the first update. */
   answers_count: z.number().int().min(0),
   /** Published: the type stays, the question cannot be deleted, its choices stay (answered or not). */

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { seededInts as seeded } from './testing/seeded.js';
-import { clearGap, honestyGap } from './honesty-gap.js';
+import { clearGap, gapChoices, honestyGap } from './honesty-gap.js';
 import { marginPoints, samplingVariance } from './intervals.js';
 import { rrEstimateCounts, rrReport } from './randomized-response.js';
 
@@ -18,6 +18,25 @@ describe('the honesty gap', () => {
     expect(clearGap(honestyGap({ percent: 12, margin: 3 }, { percent: 15, margin: 4 })!)).toBe(
       false,
     );
+  });
+
+  it('pairs the answers by label, leaves blank out, and says nothing of a hidden share', () => {
+    const row = (
+      choice: string,
+      percent: number | null,
+      margin: number | null,
+      is_blank = false,
+    ) => ({ choice, percent, margin, is_blank });
+    const direct = [row('Yes', 12, 3), row('No', 80, 3), row('Leave blank', 8, 2, true)];
+    const randomized = [row('No', 72, 4), row('Yes', 20, 4), row('Leave blank', 8, 2, true)];
+    expect(gapChoices(direct, randomized)).toEqual([
+      { choice: 'Yes', points: 8, margin: 5, low: 3, high: 13, clear: true },
+      { choice: 'No', points: -8, margin: 5, low: -13, high: -3, clear: true },
+    ]);
+    expect(gapChoices(direct, [row('Yes', null, null), row('Maybe', 50, 4)])).toEqual([
+      { choice: 'Yes', points: null, margin: null, low: null, high: null, clear: false },
+      { choice: 'No', points: null, margin: null, low: null, high: null, clear: false },
+    ]);
   });
 
   it('never guesses at a hidden share', () => {

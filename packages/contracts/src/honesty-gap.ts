@@ -7,7 +7,7 @@
  * people, so their errors are independent and the 95% margins add as variances.
  */
 
-import type { ShareWithMargin } from './results.js';
+import type { GapChoice, ShareWithMargin } from './results.js';
 
 /** A gap in points (randomized less direct, one decimal) with its 95% interval. */
 export interface HonestyGap {
@@ -44,3 +44,28 @@ export function honestyGap(
  * more (or fewer) choose the answer when nobody can know; otherwise "no clear gap".
  */
 export const clearGap = (gap: HonestyGap) => gap.low > 0 || gap.high < 0;
+
+/** A published answer's row as the gap reads it. */
+export interface GapInput extends ShareWithMargin {
+  choice: string;
+  is_blank: boolean;
+}
+
+/**
+ * The gap for each answer to pick from (leaving blank is never randomized), in the direct
+ * question's order, matched by label: both questions have the same choices (decision 029).
+ */
+export function gapChoices(
+  direct: readonly GapInput[],
+  randomized: readonly GapInput[],
+): GapChoice[] {
+  return direct
+    .filter((d) => !d.is_blank)
+    .map((d) => {
+      const r = randomized.find((c) => c.choice === d.choice && !c.is_blank);
+      const gap = r ? honestyGap(d, r) : null;
+      return gap
+        ? { choice: d.choice, ...gap, clear: clearGap(gap) }
+        : { choice: d.choice, points: null, margin: null, low: null, high: null, clear: false };
+    });
+}

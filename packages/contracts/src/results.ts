@@ -108,6 +108,34 @@ export type BreakdownUnlocks = z.infer<typeof BreakdownUnlocksSchema>;
 export const WordCountSchema = z.object({ word: z.string(), count: z.number().int().min(0) });
 export type WordCount = z.infer<typeof WordCountSchema>;
 
+/** The honesty gap for one answer: randomized less direct, in points, with its 95% interval. */
+export const GapChoiceSchema = z.object({
+  choice: z.string(),
+  /** Null while either arm's share is not shown. */
+  points: z.number().nullable(),
+  margin: z.number().min(0).nullable(),
+  low: z.number().nullable(),
+  high: z.number().nullable(),
+  /** The interval leaves out 0: only then may a screen say more (or fewer) choose it. */
+  clear: z.boolean(),
+});
+export type GapChoice = z.infer<typeof GapChoiceSchema>;
+
+/**
+ * The honesty gap of a question asked both directly and with randomized response (decision
+ * 029): post-processing of the two questions' published rows, so it costs no privacy.
+ */
+export const HonestyGapResultSchema = z.object({
+  direct_qid: z.uuid(),
+  randomized_qid: z.uuid(),
+  /** About how many people each arm counts (`respondents` of each question); null while too few. */
+  direct_respondents: z.number().int().min(0).nullable(),
+  randomized_respondents: z.number().int().min(0).nullable(),
+  /** The choices to pick from (leaving blank is never randomized), in the direct question's order. */
+  choices: z.array(GapChoiceSchema),
+});
+export type HonestyGapResult = z.infer<typeof HonestyGapResultSchema>;
+
 /**
  * The published results of one question: a snapshot of verified members' answers under
  * differential privacy (docs/privacy.md). Snapshots come in updates, each time about twice as
@@ -123,6 +151,8 @@ export const QuestionResultsSchema = z.object({
    * question.
    */
   rr_weight: z.number().int().nullable(),
+  /** The honesty gap, on both questions of a pair (decision 029); null for most questions. */
+  honesty_gap: HonestyGapResultSchema.nullable(),
   /** About how many people are counted, left-blank included; null while too few. */
   respondents: z.number().int().min(0).nullable(),
   /** Of them, about how many left it blank; null when not shown. */

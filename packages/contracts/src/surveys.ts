@@ -47,6 +47,12 @@ export const QuestionSchema = z.object({
    * anything leaves it; null for an ordinary question. Leaving blank is never randomized.
    */
   rr_weight: z.number().int().min(2).nullable(),
+  /**
+   * The honesty gap (decision 029, Candor extension): the other question of the pair that asks
+   * the same thing directly and with randomized response; null for most questions. The device
+   * asks each person one of the two, drawn at random, and never the other.
+   */
+  twin_qid: z.uuid().nullable(),
 });
 export type Question = z.infer<typeof QuestionSchema>;
 

@@ -110,6 +110,13 @@ export const questions = pgTable(
     maxLength: integer('max_length'),
     /** Randomized response's weight m (decision 028); null for an ordinary question. */
     rrWeight: integer('rr_weight'),
+    /**
+     * The honesty gap (decision 029): on a randomized-response question, the ordinary question
+     * of the same survey it asks again; each respondent is asked one of the two.
+     */
+    twinId: integer('twin_id').references((): AnyPgColumn => questions.id, {
+      onDelete: 'set null',
+    }),
     submittedAt: timestamp('submitted_at', { withTimezone: true }).notNull().defaultNow(),
     ...timestamps,
   },
@@ -117,6 +124,8 @@ export const questions = pgTable(
     uniqueIndex('questions_survey_position_uq').on(t.surveyId, t.position),
     check('questions_timer_nonnegative', sql`${t.timerSeconds} >= 0`),
     check('questions_rr_weight_range', sql`${t.rrWeight} is null or ${t.rrWeight} >= 2`),
+    uniqueIndex('questions_twin_uq').on(t.twinId),
+    check('questions_twin_randomized', sql`${t.twinId} is null or ${t.rrWeight} is not null`),
   ],
 );
 

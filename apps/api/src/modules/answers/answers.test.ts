@@ -33,6 +33,7 @@ describe('answerJson', () => {
     qid: crypto.randomUUID(),
     type: 'Closed',
     rr_weight: null,
+    honesty_gap: null,
     respondents: 120,
     blank: 10,
     margin: 4,

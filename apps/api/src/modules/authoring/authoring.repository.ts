@@ -10,6 +10,16 @@ export type QuestionValues = Omit<
   typeof questions.$inferInsert,
   'id' | 'qid' | 'surveyId' | 'position' | 'submittedAt' | 'createdAt' | 'updatedAt'
 >;
+/** A question as the honesty-gap pairs are checked. */
+export interface PairQuestion {
+  id: number;
+  qid: string;
+  position: number;
+  type: 'Closed' | 'Open';
+  rrWeight: number | null;
+  twinId: number | null;
+  labels: string[];
+}
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
 /** Survey authoring: Drizzle only; every multi-row change is one transaction. */
@@ -124,6 +134,37 @@ export function createAuthoringRepository(db: Db) {
         .for('update');
       if (!survey || !question) return undefined;
       return { question, surveyGid: survey.gid, published: survey.publishedAt !== null };
+    },
+
+    /**
+     * A survey's questions as the honesty-gap pairs are checked (decision 029): each with its
+     * choices to pick from (the leave-blank choice left out), in the survey's order.
+     */
+    async pairContext(surveyId: number, tx: Tx | Db = db): Promise<PairQuestion[]> {
+      const [rows, labels] = await Promise.all([
+        tx
+          .select({
+            id: questions.id,
+            qid: questions.qid,
+            position: questions.position,
+            type: questions.type,
+            rrWeight: questions.rrWeight,
+            twinId: questions.twinId,
+          })
+          .from(questions)
+          .where(eq(questions.surveyId, surveyId))
+          .orderBy(asc(questions.position)),
+        tx
+          .select({ questionId: choices.questionId, label: choices.label })
+          .from(choices)
+          .innerJoin(questions, eq(questions.id, choices.questionId))
+          .where(and(eq(questions.surveyId, surveyId), eq(choices.isBlank, false)))
+          .orderBy(asc(choices.questionId), asc(choices.position)),
+      ]);
+      return rows.map((q) => ({
+        ...q,
+        labels: labels.filter((l) => l.questionId === q.id).map((l) => l.label),
+      }));
     },
 
     async choiceLabels(tx: Tx, questionId: number) {

@@ -20,6 +20,8 @@ import type { Actor, AuditService } from '../audit/audit.service.js';
 import { shareableLink } from '../surveys/surveys.service.js';
 import type { AuthoringRepository, QuestionValues, SurveyValues } from './authoring.repository.js';
 import { isUuid } from '../../lib/uuid.js';
+import { pairProblems, twinProblem } from './twins.js';
+import type { PairQuestion } from './authoring.repository.js';
 
 type SurveyInput = z.output<typeof SurveyInputSchema>;
 type QuestionInput = z.output<typeof QuestionInputSchema>;
@@ -66,6 +68,8 @@ function questionParts(input: QuestionInput) {
     randomiseAnswers: input.randomise_answers,
     maxLength: closed ? null : (input.max_length ?? DEFAULT_OPEN_MAX_LENGTH),
     rrWeight: closed ? input.rr_weight : null,
+    // Resolved against the survey's questions by `pairOf`.
+    twinId: null,
   };
   const labels = closed ? input.choices.filter((c) => !isBlankLabel(c)) : [];
   return { values, labels, blank: closed ? LEAVE_BLANK_CHOICE : null };
@@ -81,6 +85,26 @@ function slugFor(name: string): string {
     .slice(0, 40);
   return `${words || 'survey'}-${crypto.randomBytes(4).toString('hex')}`;
 }
+
+/**
+ * The question a randomized question asks again (decision 029), as its row id: checked
+ * against the survey's questions as they stand (VALIDATION_FAILED with the reason), null when
+ * the input names none.
+ */
+function pairOf(
+  input: QuestionInput,
+  selfId: number | null,
+  labels: string[],
+  questions: readonly PairQuestion[],
+): number | null {
+  if (input.twin_qid === null) return null;
+  const problem = twinProblem({ id: selfId, labels }, input.twin_qid, questions);
+  if (problem) throw new AppError('VALIDATION_FAILED', undefined, { twin_qid: [problem] });
+  return questions.find((q) => q.qid === input.twin_qid!.toLowerCase())!.id;
+}
+
+const PAIR_STARTS_TOGETHER =
+  'This survey is published, so its pairs stay as they are: a question asked both ways must start with nobody answered, or its two halves would hold different people. Add both questions to a new survey instead.';
 
 const quoted = (labels: string[]) => labels.map((l) => `“${l}”`).join(', ');
 
@@ -135,6 +159,7 @@ export function createAuthoringService(
         video_captions_2: q.videoCaptions2,
         max_length: q.maxLength,
         rr_weight: q.rrWeight,
+        twin_qid: found.questions.find((t) => t.id === q.twinId)?.qid ?? null,
         answers_count: totals.get(q.id) ?? 0,
         locked,
         locked_choices: locked ? own.map((c) => c.label) : [],
@@ -252,6 +277,11 @@ export function createAuthoringService(
           non_field_errors: ['Add at least one question before publishing.'],
         });
       }
+      const found = await repo.findSurvey(current.gid);
+      const problems = found ? pairProblems(await repo.pairContext(found.survey.id)) : [];
+      if (problems.length) {
+        throw new AppError('VALIDATION_FAILED', undefined, { non_field_errors: problems });
+      }
       await repo.setDates(current.gid, { publishedAt: clock() });
       await changed(actor, 'survey.publish', `survey:${current.gid}`, {
         release_date: current.release_date,
@@ -297,6 +327,12 @@ export function createAuthoringService(
     async addQuestion(gid: string, input: QuestionInput, actor: Actor, origin: string) {
       if (!isUuid(gid)) throw new AppError('NOT_FOUND');
       const { values, labels, blank } = questionParts(input);
+      if (input.twin_qid !== null) {
+        const found = await repo.findSurvey(gid.toLowerCase());
+        if (!found) throw new AppError('NOT_FOUND');
+        if (found.survey.publishedAt) throw new AppError('ANSWERS_EXIST', PAIR_STARTS_TOGETHER);
+        values.twinId = pairOf(input, null, labels, await repo.pairContext(found.survey.id));
+      }
       const qid = await repo.addQuestion(gid.toLowerCase(), values, labels, blank);
       if (!qid) throw new AppError('NOT_FOUND');
       await changed(actor, 'question.create', `question:${qid}`, {
@@ -336,11 +372,20 @@ export function createAuthoringService(
             "This survey is published, so whether this question randomizes the answer sent, and how strongly, stays as it is: people's answers were drawn under it. Add a new question instead.",
           );
         }
+        const pairs = await repo.pairContext(q.surveyId, tx);
+        values.twinId = pairOf(input, q.id, labels, pairs);
+        if (found.published && (q.twinId ?? null) !== values.twinId) {
+          throw new AppError('ANSWERS_EXIST', PAIR_STARTS_TOGETHER);
+        }
+        // A pair's two questions keep the same choices: the gap compares each answer's share.
+        const asked = pairs.some((o) => o.twinId === q.id);
         const added = labels.filter((l) => !kept.includes(l));
-        if (found.published && q.rrWeight !== null && added.length) {
+        if (found.published && (q.rrWeight !== null || asked) && added.length) {
           throw new AppError(
             'ANSWERS_EXIST',
-            'This question randomizes the answer sent, so its choices stay as they are: the estimates rest on their number. Add a new question instead.',
+            q.rrWeight !== null
+              ? 'This question randomizes the answer sent, so its choices stay as they are: the estimates rest on their number. Add a new question instead.'
+              : 'This question is asked again with randomized response, so its choices stay as they are: the two are compared answer by answer. Add a new question instead.',
           );
         }
         before = { text: q.text, video1: q.videoLink1, video2: q.videoLink2 };

@@ -13,7 +13,7 @@ import { openJson, sealJson, sealProfile } from '../../lib/profile-seal.js';
 import { normalise } from '../answers/answers.service.js';
 import { countsInResults } from '../respondents/respondents.service.js';
 import type { ResultsService } from '../results/results.service.js';
-import type { SurveysService } from '../surveys/surveys.service.js';
+import type { CatalogQuestion, SurveysService } from '../surveys/surveys.service.js';
 import { SUITE_NAME, type Signer, generateKeyPair, signerOf } from './blind-signer.js';
 import type { CredentialsRepository, MixedAnswer, MixedRating } from './credentials.repository.js';
 
@@ -23,6 +23,14 @@ import type { CredentialsRepository, MixedAnswer, MixedRating } from './credenti
  * respondents to fewer than 10 accounts).
  */
 export const COUNTRY_K = 10;
+/**
+ * The qid a question's receipt is filed under: its own, but for the randomized question of an
+ * honesty-gap pair, its direct twin's (decision 029). A credential answers one question of a
+ * pair: a second answer, to either, meets the first's receipt and is ALREADY_ANSWERED.
+ */
+const receiptQid = (q: Pick<CatalogQuestion, 'qid' | 'rrWeight' | 'twinQid'>) =>
+  q.rrWeight !== null && q.twinQid !== null ? q.twinQid : q.qid;
+
 const ANSWERED_OLD_WAY = 'You answered this survey while logged in: it takes no credential.';
 /**
  * Most inbox rows one mixing step takes (one transaction, one shuffle). A row holds the answers
@@ -397,11 +405,11 @@ export function createCredentialsService(
       if (!survey) return undefined;
       const redeemer = await redeemerOf(header, survey.id);
       const answered = await repo.countRedemptions(
-        survey.qids.map((qid) => mac(redeemer.receiptKey, `redeem\n${qid}`)),
+        survey.receiptQids.map((qid) => mac(redeemer.receiptKey, `redeem\n${qid}`)),
       );
       return {
         surveyId: survey.id,
-        questions: survey.qids.length,
+        questions: survey.receiptQids.length,
         answered,
         holder: redeemer.holder,
       };
@@ -435,7 +443,7 @@ export function createCredentialsService(
       );
       const now = clock();
       const receipt = {
-        key: mac(redeemer.receiptKey, `redeem\n${q.qid}`),
+        key: mac(redeemer.receiptKey, `redeem\n${receiptQid(q)}`),
         answerMac,
         // Always a digest (of a random value without a key), so every receipt has one length.
         idempotencyMac: mac(
@@ -499,7 +507,9 @@ export function createCredentialsService(
       const q = await deps.surveys.findQuestion(qid);
       if (!q) throw new AppError('NOT_FOUND');
       const redeemer = await redeemerOf(header, q.surveyId);
-      const receipt = await repo.findRedemption(mac(redeemer.receiptKey, `redeem\n${q.qid}`));
+      const receipt = await repo.findRedemption(
+        mac(redeemer.receiptKey, `redeem\n${receiptQid(q)}`),
+      );
       if (!receipt) throw new AppError('NOT_ANSWERED');
       if (receipt.answerMac === mac(redeemer.receiptKey, 'withdrawn')) {
         throw new AppError('ANSWERS_WITHDRAWN');
@@ -535,7 +545,7 @@ export function createCredentialsService(
       const redeemer = await redeemerOf(header, survey.id);
       const today = clock().toISOString().slice(0, 10);
       const withdrawn = mac(redeemer.receiptKey, 'withdrawn');
-      const receipts = survey.qids.map((qid) => ({
+      const receipts = survey.receiptQids.map((qid) => ({
         key: mac(redeemer.receiptKey, `redeem\n${qid}`),
         answerMac: withdrawn,
         idempotencyMac: withdrawn,

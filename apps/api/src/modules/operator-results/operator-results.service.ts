@@ -32,6 +32,9 @@ const CSV_COLUMNS = [
   'sent_count',
   'sent_percent',
   'sent_margin',
+  'gap_points',
+  'gap_low',
+  'gap_high',
 ];
 /** The row of an open question's written (not blank) answers in the CSV. */
 export const WRITTEN_ANSWER = 'Written answer';
@@ -39,12 +42,13 @@ export const WRITTEN_ANSWER = 'Written answer';
 const oneDecimal = (n: number) => Math.round(n * 10) / 10;
 
 /**
- * A cell as a spreadsheet will not run it: text starting with = + - @ (or a tab or CR) is a
+ * A cell as a spreadsheet will not run it: text (not a number) starting with = + - @ (or a tab or CR) is a
  * formula to Excel and LibreOffice, so it gets a leading quote; then RFC 4180 quoting.
  */
 export function csvCell(value: string | number | null): string {
   let text = value === null ? '' : String(value);
-  if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+  // A number is data, never a formula: a negative gap stays a number.
+  if (typeof value === 'string' && /^[=+\-@\t\r]/.test(text)) text = `'${text}`;
   return `"${text.replace(/"/g, '""')}"`;
 }
 
@@ -224,8 +228,19 @@ export function createOperatorResultsService(deps: OperatorResultsServiceDeps) {
         const head = [q.position, q.qid, q.question];
         const total = q.results.respondents;
         const rr = q.results.rr_weight;
+        const gaps = q.results.honesty_gap?.choices ?? [];
         for (const line of outcomeLines(q.type, q.results)) {
-          lines.push([...head, 'all', '', ...lineCells(line, total, rr)]);
+          // A pair's gap (decision 029) on each of its questions' overall rows.
+          const gap = gaps.find((g) => g.choice === line.choice);
+          lines.push([
+            ...head,
+            'all',
+            '',
+            ...lineCells(line, total, rr),
+            gap?.points ?? null,
+            gap?.low ?? null,
+            gap?.high ?? null,
+          ]);
         }
         for (const dimension of DIMENSIONS) {
           for (const group of q.breakdowns[dimension].groups) {
@@ -235,6 +250,9 @@ export function createOperatorResultsService(deps: OperatorResultsServiceDeps) {
                 dimension,
                 group.key,
                 ...lineCells(line, group.respondents, rr),
+                null,
+                null,
+                null,
               ]);
             }
           }

@@ -407,7 +407,7 @@ describe.each(engines)('operators’ results and exports on %s', (engine) => {
       expect(/[^\r]\n/.test(body)).toBe(false);
       const lines = body.slice(0, -2).split('\r\n');
       expect(lines[0]).toBe(
-        '"question_position","qid","question","breakdown","group","choice","count","percent","margin","sampling_margin","privacy_margin","respondents","rr_weight","sent_count","sent_percent","sent_margin"',
+        '"question_position","qid","question","breakdown","group","choice","count","percent","margin","sampling_margin","privacy_margin","respondents","rr_weight","sent_count","sent_percent","sent_margin","gap_points","gap_low","gap_high"',
       );
       // One row per choice, for the overall result and every group of each breakdown.
       const expectedRows = exported.questions.reduce(
@@ -423,7 +423,7 @@ describe.each(engines)('operators’ results and exports on %s', (engine) => {
       expect(lines).toHaveLength(1 + expectedRows);
 
       const rows = lines.slice(1).map(cellsOf);
-      expect(rows.every((r) => r.length === 16)).toBe(true);
+      expect(rows.every((r) => r.length === 19)).toBe(true);
       const overall = rows.filter((r) => r[1] === q.qid && r[3] === 'all');
       expect(overall.map((r) => r[5])).toEqual([
         `'${formula}`,
@@ -447,7 +447,10 @@ describe.each(engines)('operators’ results and exports on %s', (engine) => {
           26,
         ).map(String),
         '26',
-        // An ordinary question: no randomized response, nothing sent apart.
+        // An ordinary question: no randomized response, nothing sent apart, no gap.
+        '',
+        '',
+        '',
         '',
         '',
         '',

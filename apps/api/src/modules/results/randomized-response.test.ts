@@ -20,6 +20,7 @@ function question(rrWeight: number | null): CatalogQuestion {
     type: 'Closed',
     maxLength: null,
     rrWeight,
+    twinQid: null,
     surveyGid: '00000000-0000-4000-8000-000000000001',
     surveyId: 1,
     variant: 'v1_large',

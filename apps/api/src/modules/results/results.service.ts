@@ -1,4 +1,5 @@
 import {
+  gapChoices,
   rrEstimateRow,
   type BreakdownDimension,
   type BreakdownUnlock,
@@ -274,6 +275,8 @@ export function toResults(
     qid: q.qid,
     type: q.type,
     rr_weight: q.rrWeight,
+    // Filled in by the service from the twin's results (decision 029).
+    honesty_gap: null,
     ...describe(q, overall),
     dominated: overall.dominated,
     breakdown: dimension ? { dimension, groups: breakdownOf(q, snapshot, dimension) } : null,
@@ -422,7 +425,7 @@ export function createResultsService(repo: ResultsRepository, deps: ResultsServi
   }
 
   /** The published results of `q` from its snapshot, shaped once per snapshot. */
-  async function published(q: CatalogQuestion, dimension?: BreakdownDimension) {
+  async function shapedOf(q: CatalogQuestion, dimension?: BreakdownDimension) {
     const entry = await entryOf(q.id);
     const key = dimension ?? '';
     let shaped = entry.shaped.get(key);
@@ -431,6 +434,32 @@ export function createResultsService(repo: ResultsRepository, deps: ResultsServi
       entry.shaped.set(key, shaped);
     }
     return shaped;
+  }
+
+  /**
+   * The published results of `q`, with the honesty gap when it is one of a pair (decision 029):
+   * worked out from the two questions' published overall rows on each read (each is served
+   * from its own snapshot, so either may update first), which costs no privacy.
+   */
+  async function published(
+    q: CatalogQuestion,
+    dimension?: BreakdownDimension,
+  ): Promise<QuestionResults> {
+    const own = await shapedOf(q, dimension);
+    const twin = q.twinQid === null ? undefined : await deps.surveys.findQuestion(q.twinQid);
+    if (!twin) return own;
+    const other = await shapedOf(twin);
+    const [direct, randomized] = q.rrWeight !== null ? [other, own] : [own, other];
+    return {
+      ...own,
+      honesty_gap: {
+        direct_qid: direct.qid,
+        randomized_qid: randomized.qid,
+        direct_respondents: direct.respondents,
+        randomized_respondents: randomized.respondents,
+        choices: gapChoices(direct.choices, randomized.choices),
+      },
+    };
   }
 
   /**

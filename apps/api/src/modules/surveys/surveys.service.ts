@@ -36,7 +36,21 @@ export function instructionsFor(questionsCount: number): string {
   );
 }
 
-function toQuestion(q: SurveyWithContent['questions'][number]): Question {
+type ContentQuestion = SurveyWithContent['questions'][number];
+
+/** How many questions each person is asked: one of each honesty-gap pair (decision 029). */
+const askedCount = (s: SurveyWithContent) => s.questions.filter((q) => q.twinId === null).length;
+
+/**
+ * The other question of an honesty-gap pair (decision 029): the one a randomized question asks
+ * again, or the randomized question that asks this one again; null for most questions.
+ */
+function twinQidOf(s: SurveyWithContent, q: ContentQuestion): string | null {
+  const twin = s.questions.find((o) => (q.twinId !== null ? o.id === q.twinId : o.twinId === q.id));
+  return twin?.qid ?? null;
+}
+
+function toQuestion(s: SurveyWithContent, q: ContentQuestion): Question {
   return {
     qid: q.qid,
     question: q.text,
@@ -51,6 +65,7 @@ function toQuestion(q: SurveyWithContent['questions'][number]): Question {
     randomise_answers: q.randomiseAnswers,
     max_length: q.maxLength,
     rr_weight: q.rrWeight,
+    twin_qid: twinQidOf(s, q),
   };
 }
 
@@ -62,7 +77,7 @@ function toBase(s: SurveyWithContent, now: Date) {
     name: s.name,
     cover_image: s.coverImage,
     cover_headline: s.coverHeadline,
-    questions_count: s.questions.length,
+    questions_count: askedCount(s),
     status: s.closedAt ? ('Closed' as const) : ('Open' as const),
     release_date: s.releaseDate.toISOString(),
     slot: s.slot,
@@ -83,6 +98,8 @@ export interface CatalogQuestion {
   maxLength: number | null;
   /** Randomized response's weight m (decision 028); null for an ordinary question. */
   rrWeight: number | null;
+  /** The other question of an honesty-gap pair (decision 029); null for most questions. */
+  twinQid: string | null;
   surveyGid: string;
   /** The survey's internal key (its credential key is filed under it). */
   surveyId: number;
@@ -102,10 +119,7 @@ function toCatalog(s: SurveyWithContent): CatalogQuestion[] {
 /** The survey's first question as answering and results know it. */
 const firstOf = (s: SurveyWithContent): CatalogQuestion => catalogOf(s, s.questions[0]!);
 
-function catalogOf(
-  s: SurveyWithContent,
-  q: SurveyWithContent['questions'][number],
-): CatalogQuestion {
+function catalogOf(s: SurveyWithContent, q: ContentQuestion): CatalogQuestion {
   const ordered = [...q.choices]
     .sort((a, b) => Number(a.isBlank) - Number(b.isBlank) || a.position - b.position)
     .map((c) => ({ id: c.id, label: c.label, isBlank: c.isBlank }));
@@ -115,6 +129,7 @@ function catalogOf(
     type: q.type,
     maxLength: q.maxLength,
     rrWeight: q.rrWeight,
+    twinQid: twinQidOf(s, q),
     surveyGid: s.gid,
     surveyId: s.id,
     variant: s.variant,
@@ -244,9 +259,9 @@ export function createSurveysService(
       author: s.author,
       intro_screen_image: s.introImage,
       intro_screen_text: s.introText,
-      instructions: instructionsFor(s.questions.length),
+      instructions: instructionsFor(askedCount(s)),
       outro_screen_text: s.outroText,
-      questions: s.questions.map(toQuestion),
+      questions: s.questions.map((q) => toQuestion(s, q)),
       shareable_link: shareableLink(origin, s.name, s.gid),
       visitor_questions: visitorQuestions,
     };
@@ -271,7 +286,7 @@ export function createSurveysService(
           return {
             ...base,
             questions: s.questions.map((q) => ({
-              ...toQuestion(q),
+              ...toQuestion(s, q),
               gid: base.gid,
               name: base.name,
               status: base.status,
@@ -299,10 +314,17 @@ export function createSurveysService(
       return toDetail(s, clock(), origin);
     },
 
-    /** A listed survey's key and whether it is closed; undefined for any other gid. */
+    /**
+     * A listed survey's key, whether it is closed, its questions, and the qids its answers'
+     * receipts are filed under (one per question a person is asked: an honesty-gap pair shares
+     * its direct question's); undefined for any other gid.
+     */
     async findListed(
       gid: string,
-    ): Promise<{ id: number; gid: string; closed: boolean; qids: string[] } | undefined> {
+    ): Promise<
+      | { id: number; gid: string; closed: boolean; qids: string[]; receiptQids: string[] }
+      | undefined
+    > {
       if (!isUuid(gid)) return undefined;
       const s = (await listed(clock())).byGid.get(gid.toLowerCase());
       return (
@@ -311,6 +333,7 @@ export function createSurveysService(
           gid: s.gid,
           closed: s.closedAt !== null,
           qids: s.questions.map((q) => q.qid),
+          receiptQids: s.questions.filter((q) => q.twinId === null).map((q) => q.qid),
         }
       );
     },

@@ -33,6 +33,7 @@ const closed: Question = {
   randomise_answers: false,
   max_length: null,
   rr_weight: null,
+  twin_qid: null,
 };
 const open: Question = { ...closed, type: 'Open', choices: [], max_length: 200 };
 
@@ -40,6 +41,7 @@ const results: QuestionResults = {
   qid,
   type: 'Closed',
   rr_weight: null,
+  honesty_gap: null,
   respondents: 60,
   blank: 6,
   margin: null,

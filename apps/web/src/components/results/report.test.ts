@@ -13,6 +13,7 @@ const results = (over: Partial<QuestionResults> = {}): QuestionResults => ({
   qid: 'q',
   type: 'Closed',
   rr_weight: null,
+  honesty_gap: null,
   respondents: 300,
   blank: 30,
   margin: 4,

@@ -6,6 +6,7 @@ const results = (over: Partial<QuestionResults> = {}): QuestionResults => ({
   qid: '0b4cf0d1-6a3e-4c55-9f5c-2d7f4ad3c2a1',
   type: 'Closed',
   rr_weight: null,
+  honesty_gap: null,
   respondents: 1240,
   blank: 40,
   margin: 2.7,

@@ -105,6 +105,7 @@ const saved: AdminQuestion = {
   video_captions_2: null,
   max_length: null,
   rr_weight: null,
+  twin_qid: null,
   answers_count: 12,
   locked: true,
   locked_choices: ['Yes'],

@@ -23,6 +23,7 @@ const closed: Question = {
   randomise_answers: false,
   max_length: null,
   rr_weight: null,
+  twin_qid: null,
 };
 
 beforeEach(() => {

@@ -17,6 +17,7 @@ const closed: Question = {
   randomise_answers: false,
   max_length: null,
   rr_weight: null,
+  twin_qid: null,
 };
 const open: Question = { ...closed, type: 'Open', choices: [], max_length: 20 };
 

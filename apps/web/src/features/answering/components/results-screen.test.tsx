@@ -27,12 +27,14 @@ const question = (i: number): Question => ({
   randomise_answers: false,
   max_length: null,
   rr_weight: null,
+  twin_qid: null,
 });
 
 const resultsOf = (q: Question, margin: number): QuestionResults => ({
   qid: q.qid,
   type: 'Closed',
   rr_weight: null,
+  honesty_gap: null,
   respondents: 400,
   blank: 20,
   margin,

@@ -26,6 +26,7 @@ const question = (n: number, over: Partial<Question> = {}): Question => ({
   randomise_answers: true,
   max_length: null,
   rr_weight: null,
+  twin_qid: null,
   ...over,
 });
 const qs = [1, 2, 3, 4, 5].map((n) => question(n));

@@ -29,6 +29,7 @@ const question = (qid: string) => ({
   randomise_answers: false,
   max_length: null,
   rr_weight: null,
+  twin_qid: null,
   gid: '00000000-0000-4000-8000-000000000000',
   name: 'Survey',
   status: 'Open' as const,

@@ -21,6 +21,7 @@ const saved: AdminQuestion = {
   video_captions_2: null,
   max_length: null,
   rr_weight: null,
+  twin_qid: null,
   answers_count: 3,
   locked: false,
   locked_choices: [],

@@ -21,6 +21,7 @@ const question = (n: number) => ({
   randomise_answers: false,
   max_length: null,
   rr_weight: null,
+  twin_qid: null,
 });
 const survey: SurveyDetail = {
   gid,
