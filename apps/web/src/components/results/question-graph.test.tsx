@@ -142,6 +142,32 @@ describe('QuestionGraph', () => {
       ),
     );
     expect(screen.queryByText('Estimated:', { exact: false })).toBeNull();
+    expect(screen.queryByRole('region', { name: 'The honesty gap' })).toBeNull();
+  });
+
+  it('shows the honesty gap under either question of a pair', () => {
+    const gap = {
+      direct_qid: qid,
+      randomized_qid: '00000000-0000-4000-8000-000000000002',
+      direct_respondents: 400,
+      randomized_respondents: 410,
+      choices: [{ choice: 'Yes', points: 9, margin: 5, low: 4, high: 14, clear: true }],
+    };
+    render(
+      wrap(
+        <QuestionGraph
+          breakdownQuery={breakdownQuery}
+          question={closed}
+          results={{ ...results, honesty_gap: gap }}
+          mine="Yes"
+        />,
+      ),
+    );
+    const region = screen.getByRole('region', { name: 'The honesty gap' });
+    expect(region.textContent).toContain(
+      'When nobody can know, about 9 points more say “Yes” (4 to 14).',
+    );
+    expect(region.textContent).toContain('Asked directly of about 400 verified people');
   });
 
   it('says why there is no chart while fewer than 10 people are counted', () => {

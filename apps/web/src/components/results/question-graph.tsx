@@ -11,6 +11,7 @@ import {
 import { type QueryKey, useQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { rrResultsNote } from '../privacy/randomized-response';
+import { HonestyGap } from './honesty-gap';
 import { BREAKDOWN_OPTIONS, groupLabel } from './group-labels';
 import { type MineState, stateExplained, stateNote } from './own-answer';
 import { pointsText, shareText, verifiedPeople, wholeMargin, withinNoise } from './shares';
@@ -818,6 +819,7 @@ export function QuestionGraph({
           />
         ) : null}
         {pending ? <span className="graph__pending">{pending}</span> : null}
+        {results.honesty_gap ? <HonestyGap gap={results.honesty_gap} /> : null}
       </figcaption>
     </figure>
   );

@@ -71,6 +71,42 @@ describe('the result card', () => {
     );
   });
 
+  it('gives the honesty gap’s line on a question asked both ways, and says nothing of it before', () => {
+    const gap = {
+      direct_qid: '0b4cf0d1-6a3e-4c55-9f5c-2d7f4ad3c2a1',
+      randomized_qid: '0b4cf0d1-6a3e-4c55-9f5c-2d7f4ad3c2a2',
+      direct_respondents: 600,
+      randomized_respondents: 640,
+      choices: [
+        { choice: 'Yes', points: 8.2, margin: 5, low: 3.2, high: 13.2, clear: true },
+        { choice: 'No', points: -8.2, margin: 5, low: -13.2, high: -3.2, clear: true },
+      ],
+    };
+    const card = cardModel({
+      ...base,
+      results: results({ honesty_gap: gap }),
+      mine: null,
+      showMine: false,
+    });
+    expect(card.gap).toBe('When nobody can know, about 8 points more say “Yes” (3 to 13).');
+    expect(card.alt).toContain(card.gap!);
+    const unclear = { ...gap, choices: gap.choices.map((c) => ({ ...c, clear: false })) };
+    expect(
+      cardModel({
+        ...base,
+        results: results({ honesty_gap: unclear }),
+        mine: null,
+        showMine: false,
+      }).gap,
+    ).toBe('No clear gap: the two ways of asking agree within their margins.');
+    const early = { ...gap, choices: gap.choices.map((c) => ({ ...c, points: null })) };
+    expect(
+      cardModel({ ...base, results: results({ honesty_gap: early }), mine: null, showMine: false })
+        .gap,
+    ).toBeNull();
+    expect(cardModel({ ...base, results: results(), mine: null, showMine: false }).gap).toBeNull();
+  });
+
   it('says a randomized-response question’s shares are estimates', () => {
     const card = cardModel({
       ...base,

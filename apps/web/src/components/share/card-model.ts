@@ -1,5 +1,6 @@
 import type { QuestionResults } from '@candor/contracts';
 import { headlineOf } from '../results/question-graph';
+import { gapLines } from '../results/honesty-gap';
 import { shareText, withinNoise } from '../results/shares';
 
 /** One bar of the card: a choice and its published share (null when hidden for privacy). */
@@ -18,6 +19,11 @@ export interface CardModel {
   question: string;
   headline: string | null;
   rows: CardRow[];
+  /**
+   * The honesty gap's line on either question of a pair (decision 029): "When nobody can know,
+   * about 8 points more say “Yes” (3 to 13)." or "No clear gap…"; null for most questions.
+   */
+  gap: string | null;
   /** "about 1,240 verified people · each share ±3 points · blurred for privacy" */
   footnote: string;
   /** Where people can answer too: the site's address, not the survey's full link. */
@@ -100,11 +106,12 @@ export function cardModel({
           mine: false,
         })),
       );
+  const gap = results.honesty_gap ? (gapLines(results.honesty_gap)?.[0] ?? null) : null;
   const described = rows
     .map((r) => `${r.label}: ${r.text}${r.mine ? ' (my answer)' : ''}`)
     .join('; ');
   const alt =
-    `Result card from Candor. ${question} ${described}. ${footnote}.` +
+    `Result card from Candor. ${question} ${described}.${gap ? ` ${gap}` : ''} ${footnote}.` +
     (own ? ` My answer: ${own.label}.` : ' My answer is not on the card.');
-  return { survey, question, headline, rows, footnote, site, showsMine: shown, alt };
+  return { survey, question, headline, rows, gap, footnote, site, showsMine: shown, alt };
 }

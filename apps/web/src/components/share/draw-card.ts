@@ -183,6 +183,19 @@ export async function drawCard(model: CardModel): Promise<Blob> {
     y += label.length * 40 + 14 + 28 + 34;
   }
 
+  // The honesty gap (decision 029): the two ways of asking compared, in violet.
+  if (model.gap) {
+    measure.font = font(650, 30);
+    const gap = wrap(measure, model.gap, INNER, 3);
+    const gapY = y + 30;
+    paints.push((ctx) => {
+      ctx.fillStyle = t.violetDark;
+      ctx.font = font(650, 30);
+      gap.forEach((l, i) => ctx.fillText(l, PAD, gapY + i * 40, INNER));
+    });
+    y += gap.length * 40 + 24;
+  }
+
   // What the numbers are, and where to answer.
   y += 14;
   measure.font = font(500, 26);

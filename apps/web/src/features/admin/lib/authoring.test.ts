@@ -131,9 +131,14 @@ describe('question form values', () => {
       video_captions_2: null,
       max_length: null,
       rr_weight: null,
+      twin_qid: null,
     });
     const randomized = { ...saved, rr_weight: 9 };
     expect(questionInput(questionValues(randomized)).rr_weight).toBe(9);
+    // A pair is kept with its randomized question, and dropped once it no longer randomizes.
+    const paired = questionValues({ ...randomized, twin_qid: saved.qid });
+    expect(questionInput(paired).twin_qid).toBe(saved.qid);
+    expect(questionInput({ ...paired, rr_weight: '' }).twin_qid).toBeNull();
   });
 
   it('sends an open question without choices, blanks as null, and passes the contract', () => {

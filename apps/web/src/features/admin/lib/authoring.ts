@@ -155,6 +155,8 @@ export interface QuestionFormValues {
   max_length: string;
   /** Randomized response's weight m as text ('' when off): one of RR_WEIGHTS. */
   rr_weight: string;
+  /** The honesty gap's pair: the qid of the question this one asks again ('' for none). */
+  twin_qid: string;
 }
 
 /** An empty closed question with two blank choices to fill in. */
@@ -173,6 +175,7 @@ export const newQuestionValues = (): QuestionFormValues => ({
   video_captions_2: '',
   max_length: '',
   rr_weight: '',
+  twin_qid: '',
 });
 
 /** A saved question as form values. */
@@ -189,6 +192,7 @@ export function questionValues(q: AdminQuestion): QuestionFormValues {
     video_captions_2: q.video_captions_2 ?? '',
     max_length: q.max_length === null ? '' : String(q.max_length),
     rr_weight: q.rr_weight === null ? '' : String(q.rr_weight),
+    twin_qid: q.twin_qid ?? '',
   };
 }
 
@@ -201,6 +205,7 @@ const wholeNumber = (value: string) => (value.trim() === '' ? NaN : Number(value
  */
 export function questionInput(values: QuestionFormValues): QuestionInput {
   const closed = values.type === 'Closed';
+  const randomized = closed && values.rr_weight !== '';
   return {
     type: values.type,
     question: values.question.trim(),
@@ -212,7 +217,9 @@ export function questionInput(values: QuestionFormValues): QuestionInput {
     video_captions_1: orNull(values.video_captions_1),
     video_captions_2: orNull(values.video_captions_2),
     max_length: closed || values.max_length.trim() === '' ? null : wholeNumber(values.max_length),
-    rr_weight: closed && values.rr_weight !== '' ? Number(values.rr_weight) : null,
+    rr_weight: randomized ? Number(values.rr_weight) : null,
+    // Only a randomized question asks another again (decision 029).
+    twin_qid: randomized && values.twin_qid !== '' ? values.twin_qid : null,
   };
 }
 

@@ -28,6 +28,8 @@ import {
   resumeStep,
   revisit,
   shuffleFits,
+  withArms,
+  askedQuestions,
   type FlowContext,
   type Shuffle,
   type Step,
@@ -63,8 +65,8 @@ interface Props {
 
 function loadShuffle(survey: SurveyDetail): Shuffle {
   const saved = readSurveyPosition().currentShuffle as Shuffle | null;
-  if (shuffleFits(saved, survey.gid, survey.questions)) return saved!;
-  return makeShuffle(survey.gid, survey.questions);
+  const fits = shuffleFits(saved, survey.gid, survey.questions);
+  return withArms(fits ? saved! : makeShuffle(survey.gid, survey.questions), survey.questions);
 }
 
 /** The whole answering flow of one survey: intro, questions, feedback, graphs and outro. */
@@ -74,7 +76,7 @@ export function SurveyFlow({ survey, member, panel, renderIntro }: Props) {
   const loadQuestions = useSurveyStore((s) => s.loadQuestions);
   const appendAnswered = useSurveyStore((s) => s.appendAnswered);
   const setAttempted = useSurveyStore((s) => s.setAttempted);
-  const questions = useSurveyStore((s) =>
+  const allQuestions = useSurveyStore((s) =>
     s.firstSurveyGID === gid ? s.openVideoSurveyQuestions : survey.questions,
   );
   useEffect(() => loadQuestions(gid, survey.questions), [gid, survey.questions, loadQuestions]);
@@ -159,6 +161,12 @@ export function SurveyFlow({ survey, member, panel, renderIntro }: Props) {
     };
   }, [gid, memberUuid, whose, localVersion]);
   const mine = useMemo(() => local ?? new Map<string, Mine>(), [local]);
+  // One question of each honesty-gap pair (decision 029): the other is neither asked nor
+  // counted in this person's progress.
+  const questions = useMemo(
+    () => askedQuestions(allQuestions, shuffle.arms, new Set(mine.keys())),
+    [allQuestions, shuffle.arms, mine],
+  );
   useEffect(() => {
     setAttempted(
       [...mine].map(([qid, m]) => ({

@@ -1,6 +1,7 @@
 import { LEAVE_BLANK_CHOICE, type Question } from '@candor/contracts';
 import { describe, expect, it } from 'vitest';
 import {
+  askedQuestions,
   asksRating,
   makeShuffle,
   RATE_EVERY,
@@ -9,6 +10,7 @@ import {
   resumeStep,
   shuffleFits,
   timerSeconds,
+  withArms,
   type FlowContext,
 } from './flow';
 
@@ -170,5 +172,42 @@ describe('asksRating', () => {
     expect(asksRating({}, 1)).toBe(false);
     expect(asksRating({ rateAt: -3 }, 0)).toBe(true);
     expect(asksRating({ rateAt: 1 }, RATE_EVERY - 1)).toBe(true);
+  });
+});
+
+describe('honesty-gap pairs (decision 029)', () => {
+  // Q1 asked directly, Q3 the same with randomized response; Q2 is ordinary.
+  const paired = [
+    question(1, { twin_qid: question(3).qid }),
+    question(2),
+    question(3, { rr_weight: 3, twin_qid: question(1).qid }),
+  ];
+  const [direct, plain, randomized] = paired.map((q) => q.qid) as [string, string, string];
+
+  it('draws one arm per pair, keeps a drawn one, and asks one question of each pair', () => {
+    const drawn = withArms(makeShuffle('g', paired), paired, () => 1);
+    expect(drawn.arms).toEqual({ [direct]: 'randomized' });
+    // Kept as drawn: a reload asks the same.
+    expect(withArms(drawn, paired, () => 0).arms).toEqual({ [direct]: 'randomized' });
+    const asked = (arms: typeof drawn.arms, answered: string[] = []) =>
+      askedQuestions(paired, arms, new Set(answered)).map((q) => q.qid);
+    expect(asked(drawn.arms)).toEqual([plain, randomized]);
+    expect(asked({ [direct]: 'direct' })).toEqual([direct, plain]);
+    // An answer given (here or on another device) settles the pair whatever the draw.
+    expect(asked({ [direct]: 'randomized' }, [direct])).toEqual([direct, plain]);
+    expect(asked({ [direct]: 'direct' }, [randomized])).toEqual([plain, randomized]);
+    // An old save without arms asks the direct one until drawn.
+    expect(asked(undefined)).toEqual([direct, plain]);
+  });
+
+  it('assigns each arm about half the time from the secure source', () => {
+    let randomizedArms = 0;
+    for (let i = 0; i < 2000; i++) {
+      if (withArms(makeShuffle('g', paired), paired).arms![direct] === 'randomized') {
+        randomizedArms++;
+      }
+    }
+    // Binomial(2000, 1/2): sd 22.4; 5 sd either side.
+    expect(Math.abs(randomizedArms - 1000)).toBeLessThan(112);
   });
 });

@@ -5,6 +5,7 @@ import {
   type SurveyVariant,
 } from '@candor/contracts';
 import { type MineState, ownState } from '../../../components/results/own-answer';
+import { secureRandomInt } from './randomized-response';
 
 /** Where a person is in a survey. */
 export type Step =
@@ -95,6 +96,60 @@ export interface Shuffle {
    * each question is rated by about one person in RATE_EVERY (absent in older saves: 0).
    */
   rateAt?: number;
+  /**
+   * Which question of each honesty-gap pair this person is asked (decision 029), by the pair's
+   * direct question's qid: drawn once with the shuffle, so a reload asks the same one (absent
+   * in older saves: drawn when read).
+   */
+  arms?: Record<string, Arm>;
+}
+
+/** One arm of an honesty-gap pair: asked directly, or with randomized response. */
+export type Arm = 'direct' | 'randomized';
+
+/** The direct questions of the survey's honesty-gap pairs (each names its randomized twin). */
+const directOfPairs = (questions: readonly Question[]) =>
+  questions.filter((q) => q.twin_qid !== null && q.rr_weight === null);
+
+/**
+ * The shuffle with an arm for every pair of the survey, drawn where missing: one of two, each
+ * as likely, from the device's secure source (decision 029).
+ */
+export function withArms(
+  shuffle: Shuffle,
+  questions: readonly Question[],
+  randomInt: (max: number) => number = secureRandomInt,
+): Shuffle {
+  const arms = { ...shuffle.arms };
+  for (const q of directOfPairs(questions)) {
+    if (arms[q.qid] !== 'direct' && arms[q.qid] !== 'randomized') {
+      arms[q.qid] = randomInt(2) === 0 ? 'direct' : 'randomized';
+    }
+  }
+  return { ...shuffle, arms };
+}
+
+/**
+ * The questions this person is asked, in the survey's order: one of each honesty-gap pair,
+ * never both (the API takes one answer per pair from a credential). An answer already given,
+ * here or on another of the member's devices, settles the pair; otherwise the drawn arm does.
+ */
+export function askedQuestions(
+  questions: readonly Question[],
+  arms: Readonly<Record<string, Arm>> | undefined,
+  answered: ReadonlySet<string>,
+): Question[] {
+  const skipped = new Set<string>();
+  for (const direct of directOfPairs(questions)) {
+    const twin = direct.twin_qid!;
+    const arm = answered.has(direct.qid)
+      ? 'direct'
+      : answered.has(twin)
+        ? 'randomized'
+        : (arms?.[direct.qid] ?? 'direct');
+    skipped.add(arm === 'direct' ? twin : direct.qid);
+  }
+  return questions.filter((q) => !skipped.has(q.qid));
 }
 
 /**

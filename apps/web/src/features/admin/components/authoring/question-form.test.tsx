@@ -4,7 +4,7 @@ import { fireEvent, render, screen, waitFor } from '@testing-library/preact';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { isHostedVideo } from '@candor/contracts';
 import { QuestionForm } from './question-form';
-import { leave } from '../../../../test/events';
+import { leave, pick } from '../../../../test/events';
 
 const gid = '00000000-0000-4000-8000-0000000000aa';
 const saved: AdminQuestion = {
@@ -37,12 +37,12 @@ beforeEach(() => {
 });
 afterEach(() => vi.unstubAllGlobals());
 
-function show(question: AdminQuestion | null) {
+function show(question: AdminQuestion | null, others: AdminQuestion[] = []) {
   const onDone = vi.fn();
   const client = new QueryClient({ defaultOptions: { mutations: { retry: false } } });
   render(
     <QueryClientProvider client={client}>
-      <QuestionForm gid={gid} question={question} number={1} onDone={onDone} />
+      <QuestionForm gid={gid} question={question} number={1} others={others} onDone={onDone} />
     </QueryClientProvider>,
   );
   return { onDone };
@@ -51,6 +51,58 @@ function show(question: AdminQuestion | null) {
 const field = (name: string | RegExp) => screen.getByRole<HTMLInputElement>('textbox', { name });
 
 describe('QuestionForm', () => {
+  it('offers a randomized question a pair among the ordinary closed questions, and sends it', async () => {
+    const direct = { ...saved, qid: '00000000-0000-4000-8000-000000000002', position: 2 };
+    const open = {
+      ...saved,
+      qid: '00000000-0000-4000-8000-000000000003',
+      position: 3,
+      type: 'Open' as const,
+      choices: [],
+    };
+    const randomized = {
+      ...saved,
+      qid: '00000000-0000-4000-8000-000000000004',
+      position: 4,
+      rr_weight: 9,
+    };
+    fetchMock.mockResolvedValue(json(200, {}));
+    show(saved, [direct, open, randomized]);
+    const pairLabel = /Also ask it directly/;
+    // Only a randomized question asks another again.
+    expect(screen.queryByRole('combobox', { name: pairLabel })).toBeNull();
+    pick(screen.getByRole('combobox', { name: 'Randomized response' }), {
+      target: { value: '9' },
+    });
+    const pair = await screen.findByRole<HTMLSelectElement>('combobox', { name: pairLabel });
+    expect([...pair.options].map((o) => o.text)).toEqual([
+      'No: ask it this way only',
+      'Question 2: Would you?',
+    ]);
+    pick(pair, { target: { value: direct.qid } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save question' }));
+    await waitFor(() => expect(fetchMock).toHaveBeenCalled());
+    const [, init] = fetchMock.mock.calls[0] as [string, RequestInit];
+    expect(JSON.parse(String(init.body))).toMatchObject({ rr_weight: 9, twin_qid: direct.qid });
+  });
+
+  it('says a published pair instead of offering it', () => {
+    const direct = {
+      ...saved,
+      qid: '00000000-0000-4000-8000-000000000002',
+      position: 2,
+      locked: true,
+    };
+    show(
+      { ...saved, rr_weight: 3, twin_qid: direct.qid, locked: true, locked_choices: ['Yes', 'No'] },
+      [direct],
+    );
+    expect(
+      screen.getByText(/Paired with question 2: each person is asked one of the two/),
+    ).toBeTruthy();
+    expect(screen.queryByRole('combobox', { name: /Also ask it directly/ })).toBeNull();
+  });
+
   it('shows the refusal when a choice has answers, and keeps what the admin typed', async () => {
     fetchMock.mockResolvedValue(
       json(409, {

@@ -37,6 +37,7 @@ const FIELDS: FieldName[] = [
   'video_captions_2',
   'max_length',
   'rr_weight',
+  'twin_qid',
 ];
 
 const shape = QuestionInputSchema.shape;
@@ -91,11 +92,14 @@ export function QuestionForm({
   gid,
   question,
   number,
+  others,
   onDone,
   onDirtyChange,
 }: {
   gid: string;
   question: AdminQuestion | null;
+  /** The survey's other questions: a randomized question may ask one of them again. */
+  others: readonly AdminQuestion[];
   /** The question's number in the survey (the next number for a new one). */
   number: number;
   onDone: () => void;
@@ -128,6 +132,10 @@ export function QuestionForm({
   const answers = Math.max(2, choiceRows.filter((c) => c.label.trim() !== '').length);
   const lockedChoices = question?.locked_choices ?? [];
   const typeLocked = question?.locked ?? false;
+  const rrWeight = useWatch({ control: form.control, name: 'rr_weight' });
+  // What a randomized question may ask again: an ordinary question with choices (decision 029).
+  const twins = others.filter((o) => o.type === 'Closed' && o.rr_weight === null);
+  const twinOf = others.find((o) => o.qid === question?.twin_qid);
 
   /**
    * Checks the values against the contract and puts each issue under its field, leaving alone
@@ -342,6 +350,39 @@ export function QuestionForm({
               )}
             </Field>
           )}
+          {typeLocked ? (
+            twinOf && (
+              <div className="field">
+                <p className="field__label">Also asked directly</p>
+                <p className="field__hint">
+                  {`Paired with question ${twinOf.position}: each person is asked one of the two. Fixed once the survey is published.`}
+                </p>
+              </div>
+            )
+          ) : rrWeight !== '' && twins.length > 0 ? (
+            <Field
+              label="Also ask it directly (the honesty gap)"
+              hint="Each person is asked one of the two, drawn at random on their phone. The results then say how many more choose each answer when nobody can know. Both questions need the same choices; about 600 people in each half show a gap of 6 points or more."
+              error={errors.twin_qid?.message}
+            >
+              {({ id, describedBy, invalid }) => (
+                <select
+                  id={id}
+                  className="input"
+                  aria-describedby={describedBy}
+                  aria-invalid={invalid || undefined}
+                  {...form.register('twin_qid', { onChange: () => form.clearErrors('twin_qid') })}
+                >
+                  <option value="">No: ask it this way only</option>
+                  {twins.map((o) => (
+                    <option key={o.qid} value={o.qid}>
+                      {`Question ${o.position}: ${o.question}`}
+                    </option>
+                  ))}
+                </select>
+              )}
+            </Field>
+          ) : null}
         </>
       ) : (
         <Field

@@ -126,6 +126,7 @@ export function QuestionsSection({
                   gid={survey.gid}
                   question={question}
                   number={number}
+                  others={questions.filter((o) => o.qid !== question.qid)}
                   onDone={() => close(`${base}-${question.qid}-edit`)}
                   onDirtyChange={onDirtyChange}
                 />
@@ -205,6 +206,7 @@ export function QuestionsSection({
             gid={survey.gid}
             question={null}
             number={questions.length + 1}
+            others={questions}
             onDone={() => close(`${base}-add`)}
             onDirtyChange={onDirtyChange}
           />
