@@ -759,6 +759,10 @@ describe('headlineOf', () => {
     expect(headlineOf([row('Yes', 97), row('No', 1.5, true, 2.2)])).toBe(
       'Very few chose this: under about 4%, like you.',
     );
+    // With few answers the interval is wide: "very few" would claim what it cannot know.
+    expect(headlineOf([row('Yes', 40), row('No', 20, true, 61)])).toBe(
+      'Too soon to tell how many chose this, like you: under about 81%.',
+    );
     // Not counted yet: the person sides with a share they are not part of.
     expect(headlineOf([row('Yes', 45, true), row('No', 30)], 'not-counted')).toBe(
       'You side with 45%, the largest group.',

@@ -14,7 +14,14 @@ import { rrResultsNote } from '../privacy/randomized-response';
 import { HonestyGap } from './honesty-gap';
 import { BREAKDOWN_OPTIONS, groupLabel } from './group-labels';
 import { type MineState, stateExplained, stateNote } from './own-answer';
-import { pointsText, shareText, verifiedPeople, wholeMargin, withinNoise } from './shares';
+import {
+  clearlyFew,
+  pointsText,
+  shareText,
+  verifiedPeople,
+  wholeMargin,
+  withinNoise,
+} from './shares';
 import './results.css';
 
 export type { MineState } from './own-answer';
@@ -87,7 +94,10 @@ export function headlineOf(rows: HeadlineRow[], mineState: MineState = 'counted'
     const others = rows.filter((r) => r !== mine);
     const standing = standingAmong(mine, others);
     const leader = ranked.find((r) => r !== mine)!;
-    if (withinNoise(mine.percent, mine.margin)) return `Very few chose this: ${p(mine)}, like you.`;
+    if (clearlyFew(mine.percent, mine.margin)) return `Very few chose this: ${p(mine)}, like you.`;
+    if (withinNoise(mine.percent, mine.margin)) {
+      return `Too soon to tell how many chose this, like you: ${p(mine)}.`;
+    }
     switch (standing) {
       case 'largest':
         return `${with_} ${p(mine)}, the largest group.`;

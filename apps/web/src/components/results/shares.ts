@@ -16,6 +16,14 @@ export const withinNoise = (percent: number, margin: number | null) =>
 export const upperBound = (percent: number, margin: number) =>
   Math.max(1, Math.min(100, Math.ceil(percent + margin)));
 
+/**
+ * Whether a share inside its noise can still be called "very few": only when even the top of
+ * its interval is small. With few answers the interval is wide ("under about 81%"), and all it
+ * says is that it is too soon to tell.
+ */
+export const clearlyFew = (percent: number, margin: number | null) =>
+  withinNoise(percent, margin) && upperBound(percent, margin!) <= 15;
+
 /** "31%", or "under about 4%" when the share is inside its noise; "hidden" when not shown. */
 export function shareText(percent: number | null, margin: number | null): string {
   if (percent === null) return 'hidden';

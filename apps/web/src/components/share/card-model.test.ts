@@ -139,6 +139,14 @@ describe('the result card', () => {
     expect(card.rows.map((r) => r.text)).toEqual(['97%', 'under about 3%', '3%']);
     expect(card.headline).toBe('I chose “No”, like very few people (under about 3%).');
     expect(card.alt).not.toMatch(/\b0%/);
+    // A wide interval (few answers) is too soon to call "very few".
+    const wide = {
+      ...few,
+      choices: few.choices.map((c) => (c.choice === 'No' ? { ...c, percent: 20, margin: 61 } : c)),
+    };
+    expect(cardModel({ ...base, results: wide, mine: 'No', showMine: true }).headline).toBe(
+      'I chose “No”: too soon to tell how many did (under about 81%).',
+    );
   });
 
   it('is offered only for a closed question whose split is published', () => {

@@ -1,7 +1,7 @@
 import type { QuestionResults } from '@candor/contracts';
 import { headlineOf } from '../results/question-graph';
 import { gapLines } from '../results/honesty-gap';
-import { shareText, withinNoise } from '../results/shares';
+import { clearlyFew, shareText, withinNoise } from '../results/shares';
 
 /** One bar of the card: a choice and its published share (null when hidden for privacy). */
 export interface CardRow {
@@ -93,9 +93,11 @@ export function cardModel({
   const ownMargin = own ? (answered.find((c) => c.choice === own.label)?.margin ?? null) : null;
   const headline = own
     ? own.percent !== null
-      ? withinNoise(own.percent, ownMargin)
+      ? clearlyFew(own.percent, ownMargin)
         ? `I chose “${own.label}”, like very few people (${own.text}).`
-        : `I chose “${own.label}”, like ${own.text} of people.`
+        : withinNoise(own.percent, ownMargin)
+          ? `I chose “${own.label}”: too soon to tell how many did (${own.text}).`
+          : `I chose “${own.label}”, like ${own.text} of people.`
       : `I chose “${own.label}”.`
     : // Everyone's headline: the sharer's answer plays no part in it.
       headlineOf(

@@ -12,9 +12,21 @@ import { useRefocus } from './use-refocus';
 /** Which form is open: one question's, the new question's, or none. */
 type Editing = { kind: 'edit'; qid: string } | { kind: 'new' } | null;
 
-function QuestionFacts({ question }: { question: AdminQuestion }) {
+function QuestionFacts({
+  question,
+  questions,
+}: {
+  question: AdminQuestion;
+  questions: readonly AdminQuestion[];
+}) {
   const facts: string[] = [QUESTION_TYPE_LABELS[question.type]];
   if (question.type === 'Closed' && question.randomise_answers) facts.push('Shuffled');
+  if (question.rr_weight !== null) facts.push('Randomized response');
+  // The honesty gap's pair (decision 029), said on both of its questions.
+  const pairedWith = questions.find(
+    (o) => o.qid === question.twin_qid || o.twin_qid === question.qid,
+  );
+  if (pairedWith) facts.push(`Paired with question ${pairedWith.position}`);
   if (question.type === 'Open' && question.max_length) {
     facts.push(`Up to ${question.max_length.toLocaleString('en-US')} characters`);
   }
@@ -143,7 +155,7 @@ export function QuestionsSection({
                   <span className="visually-hidden">Question {number}: </span>
                   {question.question}
                 </h3>
-                <QuestionFacts question={question} />
+                <QuestionFacts question={question} questions={questions} />
                 <ChoiceList question={question} />
               </div>
               <div className="question-card__actions">
