@@ -8,7 +8,7 @@ import { AUTHORED_PREFIX, answerByApi, call, token } from './api';
 import { axeViolations } from './axe';
 import { desktop, phone } from './chromium';
 import { it } from './fixtures';
-import { openAdmin, questionHeading, screenshot, staffTab } from './screens';
+import { newQuestionForm, questionHeading, screenshot } from './screens';
 
 const QUESTION = 'Have you ever driven after a few drinks?';
 const ORDINARY = 'Do you drive most days?';
@@ -58,16 +58,7 @@ describe('the honesty gap (decision 029)', () => {
 
       // The author adds the randomized twin in the editor and pairs it with question 1.
       const staff = await people.newPage(desktop, admin);
-      await openAdmin(staff.page, admin);
-      await staffTab(staff.page, 'Surveys').click();
-      await staff.page.getByRole('link', { name, exact: true }).click();
-      await staff.page.getByRole('button', { name: 'Add question' }).first().click();
-      const form = staff.page.locator('form.question-form');
-      await form.getByLabel('Question', { exact: true }).fill(QUESTION);
-      for (const [i, choice] of CHOICES.entries()) {
-        await form.getByLabel(`Choice ${i + 1}`, { exact: true }).fill(choice);
-      }
-      await form.getByLabel('Shuffle the choices for each person').uncheck();
+      const form = await newQuestionForm(staff.page, admin, name, QUESTION, CHOICES);
       await form.getByLabel('Randomized response', { exact: true }).selectOption({ index: 1 });
       const pair = form.getByLabel('Also ask it directly (the honesty gap)');
       await expect(pair.locator('option').allTextContents()).resolves.toEqual([

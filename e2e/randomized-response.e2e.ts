@@ -8,7 +8,7 @@ import { AUTHORED_PREFIX, answerByApi, call, token } from './api';
 import { axeViolations } from './axe';
 import { desktop, phone } from './chromium';
 import { type Admin, it } from './fixtures';
-import { deviceAnswers, logIn, openAdmin, questionHeading, screenshot, staffTab } from './screens';
+import { deviceAnswers, logIn, newQuestionForm, questionHeading, screenshot } from './screens';
 
 const QUESTION = 'Have you ever cheated on a partner?';
 const CHOICES = ['Yes', 'No', 'I would rather not think about it'];
@@ -60,19 +60,7 @@ describe('randomized-response questions (decision 028)', () => {
 
       // The author picks a strength, each said with its odds for this question's answers.
       const staff = await people.newPage(desktop, admin);
-      await openAdmin(staff.page, admin);
-      await staffTab(staff.page, 'Surveys').click();
-      await staff.page.getByRole('link', { name, exact: true }).click();
-      await staff.page.getByRole('button', { name: 'Add question' }).first().click();
-      const form = staff.page.locator('form.question-form');
-      await form.getByLabel('Question', { exact: true }).fill(QUESTION);
-      for (const [i, choice] of CHOICES.entries()) {
-        const field = form.getByLabel(`Choice ${i + 1}`, { exact: true });
-        if (!(await field.count()))
-          await form.getByRole('button', { name: 'Add a choice' }).click();
-        await field.fill(choice);
-      }
-      await form.getByLabel('Shuffle the choices for each person').uncheck();
+      const form = await newQuestionForm(staff.page, admin, name, QUESTION, CHOICES);
       const strength = form.getByLabel('Randomized response', { exact: true });
       // 3 answers: the strongest sends the person's own 3 times in 5, so at most 60% sure.
       await expect(strength.locator('option').allTextContents()).resolves.toEqual([

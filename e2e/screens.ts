@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AnswerResponse, SurveyDetail } from '@candor/contracts';
-import type { BrowserContext, Download, Page } from 'playwright-core';
+import type { BrowserContext, Download, Locator, Page } from 'playwright-core';
 import { expect, inject } from 'vitest';
 import { outboxCount, waitForCode } from './api';
 import { keepSecret, nextCode, secretOf } from './second-factor';
@@ -138,6 +138,32 @@ export async function openAdmin(
 /** A tab of the staff area's navigation. */
 export const staffTab = (page: Page, name: string) =>
   page.getByRole('navigation', { name: 'Staff' }).getByRole('link', { name, exact: true });
+
+/**
+ * Logs staff in, opens the survey named `name` in the editor and its new-question form, with
+ * the question and its choices typed in; returns the form.
+ */
+export async function newQuestionForm(
+  page: Page,
+  who: Parameters<typeof openAdmin>[1],
+  name: string,
+  question: string,
+  choices: readonly string[],
+): Promise<Locator> {
+  await openAdmin(page, who);
+  await staffTab(page, 'Surveys').click();
+  await page.getByRole('link', { name, exact: true }).click();
+  await page.getByRole('button', { name: 'Add question' }).first().click();
+  const form = page.locator('form.question-form');
+  await form.getByLabel('Question', { exact: true }).fill(question);
+  for (const [i, choice] of choices.entries()) {
+    const field = form.getByLabel(`Choice ${i + 1}`, { exact: true });
+    if (!(await field.count())) await form.getByRole('button', { name: 'Add a choice' }).click();
+    await field.fill(choice);
+  }
+  await form.getByLabel('Shuffle the choices for each person').uncheck();
+  return form;
+}
 
 /** One answer a page sent, as the API saw it. */
 export interface SentAnswer {

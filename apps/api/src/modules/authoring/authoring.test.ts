@@ -21,19 +21,9 @@ import { createTestApp, testSecrets } from '../../test/app.js';
 import { memberDevice } from '../../test/credentials.js';
 import { closeAll, createTestDatabase, engines } from '../../test/database.js';
 import { seededNoise } from '../../test/noise.js';
+import { surveyBody } from '../../test/authoring.js';
 
 const ADMIN = '/api/v1/admin';
-
-const surveyBody = (extra: Partial<SurveyInput> = {}): SurveyInput => ({
-  name: 'Money talk',
-  author: 'Candor team',
-  cover_headline: 'What do you really earn?',
-  intro_screen_text: 'Four honest questions about money.',
-  outro_screen_text: 'Thank you for your honesty.',
-  variant: 'v1_large',
-  release_date: new Date(Date.now() - 60_000).toISOString(),
-  ...extra,
-});
 
 const closedQuestion = (extra: Partial<QuestionInput> = {}): QuestionInput => ({
   type: 'Closed',

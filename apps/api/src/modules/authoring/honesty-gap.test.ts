@@ -3,7 +3,6 @@ import {
   type QuestionInput,
   QuestionResultsSchema,
   SurveyDetailSchema,
-  type SurveyInput,
 } from '@candor/contracts';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,6 +14,7 @@ import { createTestApp, testSecrets } from '../../test/app.js';
 import { memberDevice } from '../../test/credentials.js';
 import { closeAll, createTestDatabase, engines } from '../../test/database.js';
 import { seededNoise } from '../../test/noise.js';
+import { surveyBody } from '../../test/authoring.js';
 
 /**
  * The honesty gap's pairs (decision 029): one question asked directly and again with
@@ -23,16 +23,13 @@ import { seededNoise } from '../../test/noise.js';
 
 const ADMIN = '/api/v1/admin';
 
-const surveyBody = (extra: Partial<SurveyInput> = {}): SurveyInput => ({
+/** The survey's own words (the rest as in every authoring test). */
+const HONEST = {
   name: 'Honest or not',
-  author: 'Candor team',
   cover_headline: 'Would you say it?',
   intro_screen_text: 'One question, asked two ways.',
   outro_screen_text: 'Thank you.',
-  variant: 'v1_large',
-  release_date: new Date(Date.now() - 60_000).toISOString(),
-  ...extra,
-});
+};
 
 const ask = (extra: Partial<QuestionInput> = {}): QuestionInput => ({
   type: 'Closed',
@@ -72,8 +69,8 @@ describe.each(engines)('honesty-gap pairs on %s', (engine) => {
     send(app, 'PUT', `${ADMIN}/questions/${qid}/`, body, call());
 
   /** A draft with a direct question and its randomized twin; returns both qids. */
-  async function pair(extra: Partial<SurveyInput> = {}) {
-    const created = await post(app, `${ADMIN}/surveys/`, surveyBody(extra), call());
+  async function pair() {
+    const created = await post(app, `${ADMIN}/surveys/`, surveyBody(HONEST), call());
     const gid = adminSurvey(created).gid;
     const direct = adminSurvey(await addQuestion(gid, ask())).questions[0]!;
     const res = await addQuestion(gid, ask({ rr_weight: 3, twin_qid: direct.qid }));
@@ -84,7 +81,7 @@ describe.each(engines)('honesty-gap pairs on %s', (engine) => {
   }
 
   it('checks a pair with the reason, in the draft and again when publishing', async () => {
-    const gid = adminSurvey(await post(app, `${ADMIN}/surveys/`, surveyBody(), call())).gid;
+    const gid = adminSurvey(await post(app, `${ADMIN}/surveys/`, surveyBody(HONEST), call())).gid;
     const direct = adminSurvey(await addQuestion(gid, ask())).questions[0]!;
     const open = adminSurvey(
       await addQuestion(gid, { type: 'Open', question: 'Why?', rr_weight: null }),
