@@ -260,6 +260,11 @@ export const MirrorItemSchema = z.object({
   snapshot_at: z.iso.datetime({ offset: true }).nullable(),
   /** The question's `next_update_after`: when an answer not in the numbers yet joins them. */
   next_update_after: z.number().int().min(0),
+  /**
+   * A randomized-response question (decision 028): `same_percent` is an estimate worked back
+   * from what devices sent, and the mirror says so.
+   */
+  estimated: z.boolean(),
 });
 export type MirrorItem = z.infer<typeof MirrorItemSchema>;
 

@@ -87,6 +87,7 @@ async function deviceItems(own: OwnAnswer[], signal: AbortSignal): Promise<Mirro
         minority: standing === null ? null : standing === 'minority',
         snapshot_at: published?.snapshot_at ?? null,
         next_update_after: published?.next_update_after ?? 0,
+        estimated: question.rr_weight !== null,
       } satisfies MirrorItem;
     }),
   );

@@ -19,6 +19,7 @@ const item: Item = {
   minority: true,
   snapshot_at: '2026-03-13T09:00:00Z',
   next_update_after: 320,
+  estimated: false,
 };
 
 const show = (over: Partial<Item> = {}) =>
@@ -41,6 +42,13 @@ describe('MirrorItem', () => {
     expect(screen.getByText("You're in the minority")).toBeTruthy();
     expect(screen.getByText('Your interest: 7/10')).toBeTruthy();
     expect(screen.getByText('12 Mar 2026')).toBeTruthy();
+  });
+
+  it('says a randomized-response question’s share is an estimate', () => {
+    const { container } = show({ estimated: true });
+    expect(container.querySelector('.mirror-item__same p')!.textContent).toBe(
+      'About 23% (±3) answered the same (of 1,240 verified people) · estimated from randomized answers',
+    );
   });
 
   it('says when the answer counts when the numbers were taken before its day', () => {

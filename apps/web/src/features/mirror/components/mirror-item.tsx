@@ -67,6 +67,9 @@ export function MirrorItem({ item, underReview = false }: { item: Item; underRev
             {item.same_percent !== null && item.respondents !== null
               ? ` (of ${verifiedPeople(item.respondents)})`
               : ''}
+            {item.estimated && item.same_percent !== null
+              ? ' · estimated from randomized answers'
+              : ''}
             {note ? <span className="mirror-item__pending"> · {note}</span> : null}
           </p>
         </div>
