@@ -69,3 +69,39 @@ export function gapChoices(
         : { choice: d.choice, points: null, margin: null, low: null, high: null, clear: false };
     });
 }
+
+/** One arm of an honesty-gap pair: asked directly, or with randomized response. */
+export type Arm = 'direct' | 'randomized';
+
+/** What pairing reads of a question (a survey's or a survey list's). */
+export interface PairedQuestion {
+  qid: string;
+  twin_qid: string | null;
+  rr_weight: number | null;
+}
+
+/**
+ * The questions a person is asked, in the survey's order: one of each honesty-gap pair, never
+ * both (the API takes one answer per pair from a credential). An answer already given settles
+ * the pair; otherwise the arm drawn on the device (`arms`, by the direct question's qid) does,
+ * and without one the direct question stands for the pair (a brick's count and time). Every
+ * screen that counts a survey's questions for a person counts these.
+ */
+export function onePerPair<Q extends PairedQuestion>(
+  questions: readonly Q[],
+  arms: Readonly<Record<string, Arm>> | undefined,
+  answered: ReadonlySet<string>,
+): Q[] {
+  const skipped = new Set<string>();
+  for (const direct of questions) {
+    if (direct.twin_qid === null || direct.rr_weight !== null) continue;
+    const twin = direct.twin_qid;
+    const arm = answered.has(direct.qid)
+      ? 'direct'
+      : answered.has(twin)
+        ? 'randomized'
+        : (arms?.[direct.qid] ?? 'direct');
+    skipped.add(arm === 'direct' ? twin : direct.qid);
+  }
+  return questions.filter((q) => !skipped.has(q.qid));
+}

@@ -7,6 +7,9 @@ function fromCause(err: unknown, key: 'code' | 'constraint'): string | undefined
   return undefined;
 }
 
+/** The constraint an error of the database names, if any (unique and check violations). */
+export const sqlConstraint = (err: unknown) => fromCause(err, 'constraint');
+
 /** The SQLSTATE (or Node error code) of an error or of one of its causes, if any. */
 export const sqlState = (err: unknown) => fromCause(err, 'code');
 

@@ -1,6 +1,9 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import {
   afterLoginPath,
+  clearSurveyPosition,
+  readPairArms,
+  savePairArms,
   readSurveyPosition,
   recordNavigation,
   saveSurveyPosition,
@@ -56,5 +59,25 @@ describe('recordNavigation', () => {
     expect(localStorage.getItem('surveyId')).toBeNull();
     expect(localStorage.getItem('activeQuestion')).toBeNull();
     expect(localStorage.getItem('currentShuffle')).toBeNull();
+  });
+});
+
+describe('the honesty-gap arms drawn on this device (decision 029)', () => {
+  it('outlive the saved place, and belong to the person who drew them', () => {
+    savePairArms({ d1: 'randomized' });
+    saveSurveyPosition({ surveyId: 'other', activeQuestion: 'q9', currentShuffle: [] });
+    clearSurveyPosition();
+    recordNavigation('/a');
+    recordNavigation('/a');
+    savePairArms({ d2: 'direct' });
+    expect(readPairArms()).toEqual({ d1: 'randomized', d2: 'direct' });
+    // Another person on this browser (a member logging in) reads none of them.
+    storeTokens({ access: `x.${btoa(JSON.stringify({ sub: 'u-2' }))}.y`, refresh: 'r' });
+    expect(readPairArms()).toEqual({});
+  });
+
+  it('reads a damaged record as none', () => {
+    localStorage.setItem('candor.pairArms', '{not json');
+    expect(readPairArms()).toEqual({});
   });
 });

@@ -83,3 +83,37 @@ export function saveSurveyPosition(position: {
 export function clearSurveyPosition(): void {
   for (const key of SURVEY_KEYS) localStorage.removeItem(key);
 }
+
+/**
+ * The honesty-gap arms drawn on this device (decision 029), per person (the logged-in member,
+ * else this tab's visitor session) and the pair's direct question: kept apart from the saved
+ * place, which answering another survey replaces, so a person who leaves a pair unanswered is
+ * asked the same question of it when they come back, and cannot redraw it by leaving. Another
+ * person on a shared browser reads none of them.
+ */
+const ARMS_KEY = 'candor.pairArms';
+type Arms = Record<string, 'direct' | 'randomized'>;
+
+function allArms(): Record<string, Arms> {
+  try {
+    const parsed: unknown = JSON.parse(localStorage.getItem(ARMS_KEY) ?? '{}');
+    return parsed && typeof parsed === 'object' ? (parsed as Record<string, Arms>) : {};
+  } catch {
+    return {};
+  }
+}
+
+/** This person's drawn arms, by the pair's direct question. */
+export function readPairArms(): Arms {
+  const mine = allArms()[placeOwner()];
+  return mine && typeof mine === 'object' ? mine : {};
+}
+
+/** Keeps this person's drawn arms beside those kept before. */
+export function savePairArms(arms: Arms): void {
+  if (Object.keys(arms).length === 0) return;
+  const all = allArms();
+  const owner = placeOwner();
+  all[owner] = { ...all[owner], ...arms };
+  localStorage.setItem(ARMS_KEY, JSON.stringify(all));
+}

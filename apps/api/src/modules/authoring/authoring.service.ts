@@ -14,7 +14,7 @@ import {
 } from '@candor/contracts';
 import type { z } from 'zod';
 import { AppError } from '../../lib/app-error.js';
-import { UNIQUE_VIOLATION, sqlState } from '../../lib/sql-state.js';
+import { UNIQUE_VIOLATION, sqlConstraint, sqlState } from '../../lib/sql-state.js';
 import type { ResultsService } from '../results/results.service.js';
 import type { Actor, AuditService } from '../audit/audit.service.js';
 import { shareableLink } from '../surveys/surveys.service.js';
@@ -101,6 +101,19 @@ function pairOf(
   const problem = twinProblem({ id: selfId, labels }, input.twin_qid, questions);
   if (problem) throw new AppError('VALIDATION_FAILED', undefined, { twin_qid: [problem] });
   return questions.find((q) => q.qid === input.twin_qid!.toLowerCase())!.id;
+}
+
+/**
+ * Two pairings of one question at once: the checks of both passed, the unique index took one.
+ * Said as the check would have said it, never as an error of the server.
+ */
+function pairTaken(err: unknown): never {
+  if (sqlState(err) === UNIQUE_VIOLATION && sqlConstraint(err) === 'questions_twin_uq') {
+    throw new AppError('VALIDATION_FAILED', undefined, {
+      twin_qid: ['That question is asked again by another question already.'],
+    });
+  }
+  throw err;
 }
 
 const PAIR_STARTS_TOGETHER =
@@ -333,7 +346,7 @@ export function createAuthoringService(
         if (found.survey.publishedAt) throw new AppError('ANSWERS_EXIST', PAIR_STARTS_TOGETHER);
         values.twinId = pairOf(input, null, labels, await repo.pairContext(found.survey.id));
       }
-      const qid = await repo.addQuestion(gid.toLowerCase(), values, labels, blank);
+      const qid = await repo.addQuestion(gid.toLowerCase(), values, labels, blank).catch(pairTaken);
       if (!qid) throw new AppError('NOT_FOUND');
       await changed(actor, 'question.create', `question:${qid}`, {
         survey: gid.toLowerCase(),
@@ -390,7 +403,7 @@ export function createAuthoringService(
         }
         before = { text: q.text, video1: q.videoLink1, video2: q.videoLink2 };
         await repo.updateQuestion(tx, q.id, values, labels, blank);
-      });
+      }).catch(pairTaken);
       // What changed in the wording and the videos, which answers were given under, is kept.
       const details: Record<string, string | null> = { survey: gid };
       if (before && before.text !== values.text) {

@@ -3,6 +3,7 @@
 // on a survey's page, its intro as it first paints with the survey it was drawn from.
 import {
   HOME_SURVEY_LIST_PATH,
+  onePerPair,
   PAGE_DATA_ID,
   type SurveyDetail,
   SurveyDetailSchema,
@@ -143,7 +144,7 @@ function brick(survey: SurveySummary, position: string): string {
   const time =
     closed || survey.questions.length === 0
       ? ''
-      : ` · about ${surveyMinutes(survey.questions)} min`;
+      : ` · about ${surveyMinutes(onePerPair(survey.questions, undefined, new Set()))} min`;
   const people =
     survey.respondents !== null && survey.respondents > 0
       ? `<span class="brick__people">About ${survey.respondents.toLocaleString('en-US')} ` +

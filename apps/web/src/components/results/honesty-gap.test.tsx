@@ -24,6 +24,26 @@ describe('the honesty gap in words', () => {
     ]);
   });
 
+  it('says a two-answer gap once, and a gap under a point as such', () => {
+    const two = gap({
+      choices: [
+        { choice: 'Yes', points: 8.2, margin: 5, low: 3.2, high: 13.2, clear: true },
+        { choice: 'No', points: -8.2, margin: 5, low: -13.2, high: -3.2, clear: true },
+      ],
+    });
+    expect(gapLines(two)).toEqual([
+      'When nobody can know, about 8 points more say “Yes” (3 to 13).',
+    ]);
+    const tiny = gap({
+      choices: [
+        { choice: 'A', points: 0.3, margin: 0.2, low: 0.1, high: 0.5, clear: true },
+        { choice: 'B', points: 0, margin: 1, low: -1, high: 1, clear: false },
+        { choice: 'C', points: -0.3, margin: 1, low: -1.3, high: 0.7, clear: false },
+      ],
+    });
+    expect(gapLines(tiny)).toEqual(['When nobody can know, under 1 point more say “A” (0 to 1).']);
+  });
+
   it('says “no clear gap” when every interval holds 0, and nothing until both are published', () => {
     const unclear = gap({ choices: gap().choices.map((c) => ({ ...c, clear: false })) });
     expect(gapLines(unclear)).toEqual([NO_CLEAR_GAP]);

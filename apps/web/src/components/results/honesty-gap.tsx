@@ -10,14 +10,14 @@ export const NO_CLEAR_GAP = 'No clear gap: the two ways of asking agree within t
 
 const points = (n: number) => {
   const whole = Math.round(Math.abs(n));
-  return `${whole} ${whole === 1 ? 'point' : 'points'}`;
+  return whole === 0 ? 'under 1 point' : `about ${whole} ${whole === 1 ? 'point' : 'points'}`;
 };
 
 /** "When nobody can know, about 8 points more say “Yes” (3 to 13)." */
 function clearLine(c: GapChoice): string {
   const more = c.points! > 0;
   const [low, high] = more ? [c.low!, c.high!] : [-c.high!, -c.low!];
-  return `When nobody can know, about ${points(c.points!)} ${more ? 'more' : 'fewer'} say “${c.choice}” (${Math.round(low)} to ${Math.round(high)}).`;
+  return `When nobody can know, ${points(c.points!)} ${more ? 'more' : 'fewer'} say “${c.choice}” (${Math.round(low)} to ${Math.round(high)}).`;
 }
 
 /**
@@ -26,8 +26,10 @@ function clearLine(c: GapChoice): string {
  */
 export function gapLines(gap: HonestyGapResult): string[] | null {
   if (gap.choices.length === 0 || gap.choices.some((c) => c.points === null)) return null;
+  // With two answers one gap is the other's mirror ("8 more say Yes" is "8 fewer say No"): the
+  // answer more people give when nobody can know is said, once.
   const clear = gap.choices
-    .filter((c) => c.clear)
+    .filter((c) => c.clear && (gap.choices.length !== 2 || c.points! > 0))
     .sort((a, b) => Math.abs(b.points!) - Math.abs(a.points!));
   return clear.length ? clear.map(clearLine) : [NO_CLEAR_GAP];
 }

@@ -5,7 +5,9 @@ import { Link, useLocation, useNavigate } from 'react-router';
 import { closedToMeOnDevice, useLocalAnswers } from '../../../lib/local-answers';
 import {
   clearSurveyPosition,
+  readPairArms,
   readSurveyPosition,
+  savePairArms,
   saveSurveyPosition,
 } from '../../../lib/survey-storage';
 import { answeringQueries } from '../api/answers';
@@ -66,7 +68,15 @@ interface Props {
 function loadShuffle(survey: SurveyDetail): Shuffle {
   const saved = readSurveyPosition().currentShuffle as Shuffle | null;
   const fits = shuffleFits(saved, survey.gid, survey.questions);
-  return withArms(fits ? saved! : makeShuffle(survey.gid, survey.questions), survey.questions);
+  const base = fits ? saved! : makeShuffle(survey.gid, survey.questions);
+  // The pairs' arms drawn before stand, whatever became of the saved place (decision 029).
+  const kept = readPairArms();
+  const mine = Object.fromEntries(
+    survey.questions.flatMap((q) => (kept[q.qid] ? [[q.qid, kept[q.qid]!] as const] : [])),
+  );
+  const shuffle = withArms({ ...base, arms: { ...base.arms, ...mine } }, survey.questions);
+  savePairArms(shuffle.arms ?? {});
+  return shuffle;
 }
 
 /** The whole answering flow of one survey: intro, questions, feedback, graphs and outro. */

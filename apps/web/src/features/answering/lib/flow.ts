@@ -1,5 +1,7 @@
 import {
+  type Arm,
   LEAVE_BLANK_CHOICE,
+  onePerPair,
   type Question,
   type QuestionResults,
   type SurveyVariant,
@@ -104,9 +106,6 @@ export interface Shuffle {
   arms?: Record<string, Arm>;
 }
 
-/** One arm of an honesty-gap pair: asked directly, or with randomized response. */
-export type Arm = 'direct' | 'randomized';
-
 /** The direct questions of the survey's honesty-gap pairs (each names its randomized twin). */
 const directOfPairs = (questions: readonly Question[]) =>
   questions.filter((q) => q.twin_qid !== null && q.rr_weight === null);
@@ -129,28 +128,8 @@ export function withArms(
   return { ...shuffle, arms };
 }
 
-/**
- * The questions this person is asked, in the survey's order: one of each honesty-gap pair,
- * never both (the API takes one answer per pair from a credential). An answer already given,
- * here or on another of the member's devices, settles the pair; otherwise the drawn arm does.
- */
-export function askedQuestions(
-  questions: readonly Question[],
-  arms: Readonly<Record<string, Arm>> | undefined,
-  answered: ReadonlySet<string>,
-): Question[] {
-  const skipped = new Set<string>();
-  for (const direct of directOfPairs(questions)) {
-    const twin = direct.twin_qid!;
-    const arm = answered.has(direct.qid)
-      ? 'direct'
-      : answered.has(twin)
-        ? 'randomized'
-        : (arms?.[direct.qid] ?? 'direct');
-    skipped.add(arm === 'direct' ? twin : direct.qid);
-  }
-  return questions.filter((q) => !skipped.has(q.qid));
-}
+/** The questions this person is asked: one of each honesty-gap pair (contracts' `onePerPair`). */
+export const askedQuestions = onePerPair;
 
 /**
  * The interest rating is asked after one question in this many, not after every one (issue 30,

@@ -1,4 +1,4 @@
-import type { SurveySummary } from '@candor/contracts';
+import { onePerPair, type SurveySummary } from '@candor/contracts';
 import { useMemo } from 'react';
 import { Link } from 'react-router';
 import { embeddedBrickPosition } from '../../../lib/page-data';
@@ -27,9 +27,11 @@ export function Brick({
   const closed = survey.status === 'Closed';
   const covered = Boolean(survey.cover_image);
   const known = answered !== null;
-  const progress = known ? progressOf(survey.questions, answered) : null;
+  // One question of each honesty-gap pair is asked (decision 029): the one answered, if any.
+  const asked = onePerPair(survey.questions, undefined, answered ?? new Set<string>());
+  const progress = known ? progressOf(asked, answered) : null;
   const label = progress && progressLabel(progress, closed);
-  const time = timeLabel(survey.questions, answered ?? undefined, closed);
+  const time = timeLabel(asked, answered ?? undefined, closed);
   const people = peopleLabel(survey.respondents);
   const count = `${survey.questions_count} ${survey.questions_count === 1 ? 'question' : 'questions'}`;
   return (

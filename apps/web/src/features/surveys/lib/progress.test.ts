@@ -1,4 +1,4 @@
-import type { TimedQuestion } from '@candor/contracts';
+import { onePerPair, type TimedQuestion } from '@candor/contracts';
 import { describe, expect, it } from 'vitest';
 import { peopleLabel, progressLabel, progressOf, timeLabel } from './progress';
 
@@ -20,6 +20,22 @@ describe('where the person on this device stands with a survey', () => {
     expect(progressOf(survey, new Set())).toEqual({ kind: 'new' });
     expect(progressOf(survey, answered(5))).toEqual({ kind: 'continue', answered: 5, total: 25 });
     expect(progressOf(survey, answered(25))).toEqual({ kind: 'done' });
+  });
+
+  it('counts one question of each honesty-gap pair: done once either is answered', () => {
+    const pair = [
+      { ...q('d'), twin_qid: 'r', rr_weight: null },
+      { ...q('o'), twin_qid: null, rr_weight: null },
+      { ...q('r'), twin_qid: 'd', rr_weight: 3 },
+    ];
+    const asked = (answered: string[]) => onePerPair(pair, undefined, new Set(answered));
+    expect(progressOf(asked(['o']), new Set(['o']))).toEqual({
+      kind: 'continue',
+      answered: 1,
+      total: 2,
+    });
+    expect(progressOf(asked(['o', 'r']), new Set(['o', 'r']))).toEqual({ kind: 'done' });
+    expect(timeLabel(asked(['o', 'r']), new Set(['o', 'r']), false)).toBeNull();
   });
 
   it('counts only the survey’s own questions (an answer to one since removed does not count)', () => {
