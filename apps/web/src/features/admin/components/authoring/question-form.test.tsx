@@ -66,8 +66,17 @@ describe('QuestionForm', () => {
       position: 4,
       rr_weight: 9,
     };
+    // Question 5 is asked again by question 6 already: not offered.
+    const taken = { ...saved, qid: '00000000-0000-4000-8000-000000000005', position: 5 };
+    const takenBy = {
+      ...saved,
+      qid: '00000000-0000-4000-8000-000000000006',
+      position: 6,
+      rr_weight: 3,
+      twin_qid: taken.qid,
+    };
     fetchMock.mockResolvedValue(json(200, {}));
-    show(saved, [direct, open, randomized]);
+    show(saved, [direct, open, randomized, taken, takenBy]);
     const pairLabel = /Also ask it directly/;
     // Only a randomized question asks another again.
     expect(screen.queryByRole('combobox', { name: pairLabel })).toBeNull();

@@ -133,8 +133,11 @@ export function QuestionForm({
   const lockedChoices = question?.locked_choices ?? [];
   const typeLocked = question?.locked ?? false;
   const rrWeight = useWatch({ control: form.control, name: 'rr_weight' });
-  // What a randomized question may ask again: an ordinary question with choices (decision 029).
-  const twins = others.filter((o) => o.type === 'Closed' && o.rr_weight === null);
+  // What a randomized question may ask again: an ordinary question with choices that no other
+  // randomized question asks again already (decision 029).
+  const twins = others.filter(
+    (o) => o.type === 'Closed' && o.rr_weight === null && !others.some((x) => x.twin_qid === o.qid),
+  );
   const twinOf = others.find((o) => o.qid === question?.twin_qid);
 
   /**
