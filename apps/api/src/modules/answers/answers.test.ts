@@ -222,6 +222,7 @@ describe.each(engines)('answers API on %s', (engine) => {
           qid: q.qid,
           type: 'Closed',
           rr_weight: null,
+          honesty_gap: null,
           respondents: null,
           blank: null,
           margin: null,
