@@ -12,7 +12,7 @@ import { apiPost, apiRequest, onSessionEnded } from './api-client';
 import { deviceHeaders, keepDeviceToken } from './device-token';
 import { forgetAccountOnDevice } from './local-answers';
 import { secretsFor } from './password-secrets';
-import { clearSurveyPosition } from './survey-storage';
+import { clearSurveyPosition, forgetPairArms } from './survey-storage';
 import { clearTokens, readTokens, storeTokens, tokenSubject } from './tokens';
 
 // The vault (Dexie, its crypto) loads after the first paint, when a session needs it: a first
@@ -149,8 +149,10 @@ export const useAuthStore = create<AuthState>()((set, get) => ({
       .catch(() => undefined);
     await closeVault(get().user?.uuid ?? tokenSubject());
     const tokens = readTokens();
+    // The next person on this device must not land where this one was in a survey, nor read
+    // which surveys' pairs they were drawn for (forgotten while the session still names them).
+    forgetPairArms();
     clearTokens();
-    // The next person on this device must not land where this one was in a survey.
     clearSurveyPosition();
     set({ auth: false, user: null });
     if (tokens) {
@@ -163,6 +165,7 @@ export const useAuthStore = create<AuthState>()((set, get) => ({
     // The account is gone: what this browser still holds of it (unsent answers too) goes.
     void forgetAccountOnDevice(tokenSubject());
     void closeVault(tokenSubject());
+    forgetPairArms();
     clearTokens();
     clearSurveyPosition();
     set({ auth: false, user: null });

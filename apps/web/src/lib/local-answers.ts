@@ -2,7 +2,7 @@ import type { Gender } from '@candor/contracts';
 import { create } from 'zustand';
 import { forgetDeviceTokens } from './device-token';
 import { tokenSubject } from './tokens';
-import { clearSurveyPosition } from './survey-storage';
+import { clearSurveyPosition, PAIR_ARMS_KEY } from './survey-storage';
 
 /**
  * What this browser keeps of answers given here, as the shell sees it (issue 28, shared
@@ -143,9 +143,9 @@ export async function forgetAccountOnDevice(uuid: string | null): Promise<void> 
 }
 
 // The browser storage a person leaves behind while answering: the survey place (spec keys), a
-// timed question's deadline. sessionStorage (the tab's place, a signup under way with its
+// timed question's deadline, the honesty-gap arms drawn. sessionStorage (the tab's place, a signup under way with its
 // number, a panel link, the visitor session) is cleared whole.
-const LOCAL_KEYS = ['candor.questionDeadline'];
+const LOCAL_KEYS = ['candor.questionDeadline', PAIR_ARMS_KEY];
 
 /**
  * "This is not my device": clears everything this browser keeps of answering, for anyone:

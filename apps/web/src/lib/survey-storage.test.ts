@@ -2,6 +2,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import {
   afterLoginPath,
   clearSurveyPosition,
+  forgetPairArms,
   readPairArms,
   savePairArms,
   readSurveyPosition,
@@ -74,6 +75,16 @@ describe('the honesty-gap arms drawn on this device (decision 029)', () => {
     // Another person on this browser (a member logging in) reads none of them.
     storeTokens({ access: `x.${btoa(JSON.stringify({ sub: 'u-2' }))}.y`, refresh: 'r' });
     expect(readPairArms()).toEqual({});
+  });
+
+  it('are forgotten for the person leaving (logout), and kept for anyone else', () => {
+    savePairArms({ d1: 'direct' });
+    storeTokens({ access: `x.${btoa(JSON.stringify({ sub: 'u-3' }))}.y`, refresh: 'r' });
+    savePairArms({ d2: 'randomized' });
+    forgetPairArms();
+    expect(readPairArms()).toEqual({});
+    expect(localStorage.getItem('candor.pairArms')).not.toContain('u-3');
+    expect(localStorage.getItem('candor.pairArms')).toContain('d1');
   });
 
   it('reads a damaged record as none', () => {

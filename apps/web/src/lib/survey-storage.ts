@@ -91,12 +91,12 @@ export function clearSurveyPosition(): void {
  * asked the same question of it when they come back, and cannot redraw it by leaving. Another
  * person on a shared browser reads none of them.
  */
-const ARMS_KEY = 'candor.pairArms';
+export const PAIR_ARMS_KEY = 'candor.pairArms';
 type Arms = Record<string, 'direct' | 'randomized'>;
 
 function allArms(): Record<string, Arms> {
   try {
-    const parsed: unknown = JSON.parse(localStorage.getItem(ARMS_KEY) ?? '{}');
+    const parsed: unknown = JSON.parse(localStorage.getItem(PAIR_ARMS_KEY) ?? '{}');
     return parsed && typeof parsed === 'object' ? (parsed as Record<string, Arms>) : {};
   } catch {
     return {};
@@ -115,5 +115,22 @@ export function savePairArms(arms: Arms): void {
   const all = allArms();
   const owner = placeOwner();
   all[owner] = { ...all[owner], ...arms };
-  localStorage.setItem(ARMS_KEY, JSON.stringify(all));
+  localStorage.setItem(PAIR_ARMS_KEY, JSON.stringify(all));
+}
+
+/**
+ * Forgets this person's drawn arms (logout, an erased account): like the device's record of
+ * their answers, which logout deletes, nothing of which surveys they opened stays behind. Their
+ * answers, back from the vault at the next login, settle the pairs they answered.
+ */
+export function forgetPairArms(): void {
+  try {
+    const owner = placeOwner();
+    const all = allArms();
+    if (!(owner in all)) return;
+    const rest = Object.fromEntries(Object.entries(all).filter(([who]) => who !== owner));
+    localStorage.setItem(PAIR_ARMS_KEY, JSON.stringify(rest));
+  } catch {
+    // Storage refused: it holds nothing to forget, and a logout goes on.
+  }
 }
