@@ -68,6 +68,24 @@ export async function drawCard(model: CardModel): Promise<Blob> {
   const font = (weight: number, px: number) => `${weight} ${px}px ${t.font}`;
   const paints: Paint[] = [];
   let y = PAD;
+  /** Up to three wrapped lines of text from `top`, in one weight, size and colour; its bottom. */
+  const paragraph = (
+    text: string,
+    weight: number,
+    px: number,
+    line: number,
+    color: string,
+    top: number,
+  ) => {
+    measure.font = font(weight, px);
+    const lines = wrap(measure, text, INNER, 3);
+    paints.push((ctx) => {
+      ctx.fillStyle = color;
+      ctx.font = font(weight, px);
+      lines.forEach((l, i) => ctx.fillText(l, PAD, top + px + i * line, INNER));
+    });
+    return top + lines.length * line;
+  };
 
   // The mark and the name, as in the navbar.
   paints.push((ctx) => {
@@ -122,17 +140,7 @@ export async function drawCard(model: CardModel): Promise<Blob> {
   });
   y += question.length * questionLine + 16;
 
-  if (model.headline) {
-    measure.font = font(500, 36);
-    const headline = wrap(measure, model.headline, INNER, 3);
-    const headlineY = y + 36;
-    paints.push((ctx) => {
-      ctx.fillStyle = t.soft;
-      ctx.font = font(500, 36);
-      headline.forEach((l, i) => ctx.fillText(l, PAD, headlineY + i * 46, INNER));
-    });
-    y += headline.length * 46 + 12;
-  }
+  if (model.headline) y = paragraph(model.headline, 500, 36, 46, t.soft, y) + 12;
   y += 40;
 
   // A bar per choice: its name and share above, the bar below; the sharer's own (when shown)
@@ -184,17 +192,7 @@ export async function drawCard(model: CardModel): Promise<Blob> {
   }
 
   // The honesty gap (decision 029): the two ways of asking compared, in violet.
-  if (model.gap) {
-    measure.font = font(650, 30);
-    const gap = wrap(measure, model.gap, INNER, 3);
-    const gapY = y + 30;
-    paints.push((ctx) => {
-      ctx.fillStyle = t.violetDark;
-      ctx.font = font(650, 30);
-      gap.forEach((l, i) => ctx.fillText(l, PAD, gapY + i * 40, INNER));
-    });
-    y += gap.length * 40 + 24;
-  }
+  if (model.gap) y = paragraph(model.gap, 650, 30, 40, t.violetDark, y) + 24;
 
   // What the numbers are, and where to answer.
   y += 14;
