@@ -80,6 +80,9 @@ export interface PairedQuestion {
   rr_weight: number | null;
 }
 
+/** Whether a question is the direct (ordinary) question of an honesty-gap pair. */
+export const isDirectOfPair = (q: PairedQuestion) => q.twin_qid !== null && q.rr_weight === null;
+
 /**
  * The questions a person is asked, in the survey's order: one of each honesty-gap pair, never
  * both (the API takes one answer per pair from a credential). An answer already given settles
@@ -93,9 +96,8 @@ export function onePerPair<Q extends PairedQuestion>(
   answered: ReadonlySet<string>,
 ): Q[] {
   const skipped = new Set<string>();
-  for (const direct of questions) {
-    if (direct.twin_qid === null || direct.rr_weight !== null) continue;
-    const twin = direct.twin_qid;
+  for (const direct of questions.filter(isDirectOfPair)) {
+    const twin = direct.twin_qid!;
     const arm = answered.has(direct.qid)
       ? 'direct'
       : answered.has(twin)

@@ -1,5 +1,6 @@
 import {
   type Arm,
+  isDirectOfPair,
   LEAVE_BLANK_CHOICE,
   onePerPair,
   type Question,
@@ -106,10 +107,6 @@ export interface Shuffle {
   arms?: Record<string, Arm>;
 }
 
-/** The direct questions of the survey's honesty-gap pairs (each names its randomized twin). */
-const directOfPairs = (questions: readonly Question[]) =>
-  questions.filter((q) => q.twin_qid !== null && q.rr_weight === null);
-
 /**
  * The shuffle with an arm for every pair of the survey, drawn where missing: one of two, each
  * as likely, from the device's secure source (decision 029).
@@ -120,7 +117,7 @@ export function withArms(
   randomInt: (max: number) => number = secureRandomInt,
 ): Shuffle {
   const arms = { ...shuffle.arms };
-  for (const q of directOfPairs(questions)) {
+  for (const q of questions.filter(isDirectOfPair)) {
     if (arms[q.qid] !== 'direct' && arms[q.qid] !== 'randomized') {
       arms[q.qid] = randomInt(2) === 0 ? 'direct' : 'randomized';
     }
