@@ -43,16 +43,17 @@ export function secretOf(e164: string, dir = runTotpDir()): string | undefined {
 let queue: Promise<unknown> = Promise.resolve();
 
 /**
- * A code of the number's secret that the API takes now and that was never given: the API takes
- * the steps before and after the current one too, so three logins fit in one 30-second step;
- * past that this waits for the next step.
+ * A code of the number's secret that the API takes now and that was never given. The API takes
+ * the steps before and after the current one too, but a code of the step before can expire
+ * between this and the request reaching the API (CI once lost a login so), so codes are of the
+ * current step or the next: two logins fit in one 30-second step, past that this waits.
  */
 export function nextCode(e164: string, dir = runTotpDir()): Promise<string> {
   const next = queue.then(async () => {
     const file = fileOf(dir, e164);
     const record = JSON.parse(fs.readFileSync(file, 'utf8')) as TotpRecord;
     const current = Math.floor(Date.now() / 1000 / PERIOD);
-    const step = Math.max(record.step + 1, current - 1);
+    const step = Math.max(record.step + 1, current);
     if (step > current + 1) {
       await new Promise((r) => setTimeout(r, (step - 1) * PERIOD * 1000 - Date.now() + 100));
     }
