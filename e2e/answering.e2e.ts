@@ -415,4 +415,44 @@ describe('answering in Chromium', () => {
     watch.assertNoErrors();
     await context.close();
   });
+
+  for (const [name, size] of [
+    ['phone', phone],
+    ['desktop', desktop],
+  ] as const) {
+    it(`someone who taps through faster than anyone reads is told, once, to take their time (${name})`, async ({
+      people,
+    }) => {
+      // Three closed questions with nothing to watch or time: what a visitor answers for free.
+      const plain = (q: SurveyDetail['questions'][number]) =>
+        q.type === 'Closed' && !q.video_link_1 && q.timer_length === '0:00:00';
+      const s = await survey((x) => x.status === 'Open' && x.questions.slice(0, 3).every(plain));
+      const { context, page, watch } = await people.newPage(size);
+      await page.goto(`/surveys/${s.gid}`);
+      await page.getByRole('button', { name: 'Start the survey' }).click();
+      const note = page.locator('.question__pace');
+      // Tapping the first answer of each as soon as it takes a tap: under 300 ms a word.
+      for (const [i, q] of s.questions.slice(0, 2).entries()) {
+        await answer(page, q);
+        const next = s.questions[i + 1]!;
+        const heading = questionHeading(page, next.question);
+        const goOn = page.getByRole('button', { name: /Skip rating|^Next/ });
+        await expect
+          .poll(async () => (await heading.isVisible()) || (await goOn.isVisible()))
+          .toBe(true);
+        if (!(await heading.isVisible())) await goOn.click();
+        await heading.waitFor();
+        if (i === 0) await expect(note.count()).resolves.toBe(0);
+      }
+      // Two of two answers rushed: the third question says so, kindly, and its heading reads it.
+      await expect(note.textContent()).resolves.toMatch(/^No rush\. There are no right answers/);
+      const described = await questionHeading(page, s.questions[2]!.question).getAttribute(
+        'aria-describedby',
+      );
+      expect(described).toBe(await note.getAttribute('id'));
+      await screenshot(page, `take-your-time-${name}`);
+      watch.assertNoErrors();
+      await context.close();
+    });
+  }
 });

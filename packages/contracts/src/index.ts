@@ -21,3 +21,4 @@ export * from './phone-mask.js';
 export * from './intervals.js';
 export * from './randomized-response.js';
 export * from './honesty-gap.js';
+export * from './answer-pace.js';

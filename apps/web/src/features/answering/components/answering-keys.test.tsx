@@ -82,7 +82,12 @@ describe('keys on a question', () => {
 
     press('b');
     expect(onAnswer).toHaveBeenCalledTimes(1);
-    expect(onAnswer).toHaveBeenCalledWith({ choice: 'No', answer: 'No', isBlank: false });
+    expect(onAnswer).toHaveBeenCalledWith({
+      choice: 'No',
+      answer: 'No',
+      isBlank: false,
+      position: 1,
+    });
     expect(no.getAttribute('aria-pressed')).toBe('true');
     // One answer: later keys, and a tap, change nothing.
     press('a');
@@ -99,6 +104,7 @@ describe('keys on a question', () => {
       choice: 'Maybe',
       answer: 'Maybe',
       isBlank: false,
+      position: 2,
     });
     byNumber.view.unmount();
 

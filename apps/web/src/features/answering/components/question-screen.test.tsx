@@ -51,7 +51,12 @@ describe('QuestionScreen', () => {
     fireEvent.click(yes);
     fireEvent.click(screen.getByRole('button', { name: 'No' }));
     expect(onAnswer).toHaveBeenCalledTimes(1);
-    expect(onAnswer).toHaveBeenCalledWith({ choice: 'Yes', answer: 'Yes', isBlank: false });
+    expect(onAnswer).toHaveBeenCalledWith({
+      choice: 'Yes',
+      answer: 'Yes',
+      isBlank: false,
+      position: 0,
+    });
     expect(yes.getAttribute('aria-pressed')).toBe('true');
   });
 
@@ -78,7 +83,53 @@ describe('QuestionScreen', () => {
     const onAnswer = recorded();
     render(questionScreen(closed, onAnswer));
     fireEvent.click(screen.getByRole('button', { name: 'No' }), { detail: 0 });
-    expect(onAnswer).toHaveBeenCalledWith({ choice: 'No', answer: 'No', isBlank: false });
+    expect(onAnswer).toHaveBeenCalledWith({
+      choice: 'No',
+      answer: 'No',
+      isBlank: false,
+      position: 1,
+    });
+  });
+
+  it('says where the picked answer sat on this person’s screen, for their pace', () => {
+    const onAnswer = recorded();
+    render(
+      <QuestionScreen
+        question={closed}
+        choices={['No', 'Yes', LEAVE_BLANK_CHOICE]}
+        number={1}
+        total={3}
+        busy={false}
+        onAnswer={onAnswer}
+        onNext={vi.fn()}
+      />,
+    );
+    fireEvent.click(screen.getByRole('button', { name: 'Yes' }));
+    expect(onAnswer).toHaveBeenCalledWith({
+      choice: 'Yes',
+      answer: 'Yes',
+      isBlank: false,
+      position: 1,
+    });
+  });
+
+  it('tells a rushing person kindly, above the question, only when asked to', () => {
+    const { unmount } = render(questionScreen(closed, recorded()));
+    expect(screen.queryByRole('status')).toBeNull();
+    unmount();
+    render(
+      <QuestionScreen
+        question={closed}
+        choices={closed.choices}
+        number={2}
+        total={3}
+        busy={false}
+        onAnswer={recorded()}
+        onNext={vi.fn()}
+        takeYourTime
+      />,
+    );
+    expect(screen.getByRole('status').textContent).toMatch(/^No rush\. There are no right answers/);
   });
 
   it('always offers leave-blank, sent as the blank choice', () => {

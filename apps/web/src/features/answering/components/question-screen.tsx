@@ -25,6 +25,8 @@ export interface AnswerInput {
   isBlank: boolean;
   /** Recorded as left blank because the question's time ran out. */
   timedOut?: boolean;
+  /** Where the picked choice sat on the screen (0 first), for the pace (answer-pace.ts). */
+  position?: number;
 }
 
 interface Props {
@@ -39,6 +41,8 @@ interface Props {
   onNext: () => void;
   /** An answer is being recorded: every control is disabled so a double tap stores one answer. */
   busy: boolean;
+  /** The person has been rushing: a kind word to take their time, above the question. */
+  takeYourTime?: boolean;
 }
 
 /** A video of the screen is playing: going on by itself would cut it off. */
@@ -72,8 +76,10 @@ export function QuestionScreen({
   onAnswer,
   onNext,
   busy,
+  takeYourTime = false,
 }: Props) {
   const headingId = useId();
+  const paceId = useId();
   const videoCount = [question.video_link_1, question.video_link_2].filter(Boolean).length;
   const screenRef = useRef<HTMLElement>(null);
   const nextRef = useRef<HTMLButtonElement>(null);
@@ -156,7 +162,7 @@ export function QuestionScreen({
     void submit(
       choice === LEAVE_BLANK_CHOICE
         ? blankFor(question)
-        : { choice, answer: choice, isBlank: false },
+        : { choice, answer: choice, isBlank: false, position: choices.indexOf(choice) },
     );
   // The second tap of a double tap on the screen before (Start, Skip) lands on whatever answer
   // now lies under the finger, and an answer cannot be changed: a tap or click that comes this
@@ -252,7 +258,19 @@ export function QuestionScreen({
         </div>
       ) : null}
       <div className="question__main">
-        <h1 id={headingId} className="question__text" tabIndex={-1}>
+        {takeYourTime ? (
+          <p id={paceId} className="question__pace" role="status">
+            No rush. There are no right answers here, and a moment with each question makes what you
+            learn about yourself truer.
+          </p>
+        ) : null}
+        <h1
+          id={headingId}
+          className="question__text"
+          tabIndex={-1}
+          // Focus lands on the heading: the kind word is read with it, not lost above it.
+          aria-describedby={takeYourTime ? paceId : undefined}
+        >
           {question.question}
         </h1>
         <RrExplainer question={question} />

@@ -1,4 +1,12 @@
-import type { QuestionResults, SurveyDetail } from '@candor/contracts';
+import {
+  LEAVE_BLANK_CHOICE,
+  paceOf,
+  readingFloorMs,
+  takeYourTime,
+  type PacedAnswer,
+  type QuestionResults,
+  type SurveyDetail,
+} from '@candor/contracts';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
@@ -250,6 +258,25 @@ export function SurveyFlow({ survey, member, panel, renderIntro }: Props) {
   const durationOf = (qid: string) =>
     shownAt.current?.qid === qid ? Math.round(performance.now() - shownAt.current.at) : undefined;
 
+  // The pace of this visit's answers (issue 29, point 5), kept in memory only: someone who
+  // rushes or straight-lines is told once, on the next question, to take their time.
+  const paced = useRef<PacedAnswer[]>([]);
+  const [slowDownAt, setSlowDownAt] = useState<number | null>(null);
+  const notePace = (index: number, input: AnswerInput, ms: number | undefined) => {
+    const question = questions[index];
+    if (!question) return;
+    const shown = shuffle.choices[question.qid] ?? question.choices;
+    paced.current.push({
+      ms,
+      floorMs: readingFloorMs(question, LEAVE_BLANK_CHOICE),
+      position: input.position ?? null,
+      choices: shown.filter((c) => c !== LEAVE_BLANK_CHOICE).length,
+      blank: input.isBlank,
+      timedOut: input.timedOut === true,
+    });
+    if (slowDownAt === null && takeYourTime(paceOf(paced.current))) setSlowDownAt(index + 1);
+  };
+
   // After Start, an answer or Next, focus moves to the new screen's heading: a screen reader
   // announces the new question, and Tab goes on from the top of the screen. A written answer's
   // box takes it instead, so typing starts at once (the box is described by the question).
@@ -334,6 +361,7 @@ export function SurveyFlow({ survey, member, panel, renderIntro }: Props) {
       const given = { answer: input.answer, isBlank: input.isBlank };
       setLocal((m) => new Map(m).set(question.qid, given));
       if (input.timedOut) setTimedOut((t) => new Set(t).add(question.qid));
+      notePace(index, input, duration_ms);
       setAnsweredAt((t) => ({ ...t, [question.qid]: Date.now() }));
       appendAnswered({ qid: question.qid, gid, date: '', owner: '', ...given });
       if (response?.results) {
@@ -438,6 +466,7 @@ export function SurveyFlow({ survey, member, panel, renderIntro }: Props) {
             number={step.index + 1}
             total={questions.length}
             busy={busy}
+            takeYourTime={slowDownAt === step.index}
             onAnswer={(input) => answer(step.index, input)}
             onNext={() => go({ kind: 'feedback', index: step.index })}
           />
