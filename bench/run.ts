@@ -1,9 +1,11 @@
 // `npm run bench`: every scenario, each several times, medians and ratios to a baseline measured
 // in the same run. Paste the printed tables into docs/performance.md.
 // Scenarios: read-api, answer-ingest, results-read, page-weight, lighthouse, startup, memory, viral
-// (default: all), and queue-cost and credential-issuance (only when named). Needs `npm run build` first.
+// (default: all), and queue-cost, credential-issuance, backup-cost and publish-cycle (only when
+// named). Needs `npm run build` first.
 import { answerIngestBench, backupCostBench } from './answer-ingest';
 import { credentialIssuanceBench } from './credential-issuance';
+import { publishCycleBench } from './publish-cycle';
 import { resultsReadBench } from './results-read';
 import { lighthouseBench } from './lighthouse';
 import { machineInfo } from './lib';
@@ -29,6 +31,7 @@ const extra: Record<string, () => Promise<string>> = {
   'queue-cost': queueCostBench,
   'credential-issuance': credentialIssuanceBench,
   'backup-cost': backupCostBench,
+  'publish-cycle': publishCycleBench,
 };
 
 const chosen = process.argv.slice(2).length ? process.argv.slice(2) : Object.keys(scenarios);
