@@ -322,21 +322,25 @@ export function createResultsRepository(db: Db) {
     },
 
     /**
-     * Ends the open period of a question: locks its tally, gives `make` the locked state (with
-     * the question's outcomes and its newest approved sample answers, whoever wrote them) and
-     * stores the snapshot, next threshold noise and what stays pending (held changes) it
-     * returns. `make` may decline (undefined).
+     * Ends the open periods of `questionIds` together: locks their tallies (in question order,
+     * as a fold does), gives `make` each locked state (with the question's outcomes and its
+     * newest approved sample answers, whoever wrote them) and stores the snapshots, next
+     * threshold noises and what stays pending (held changes) it returns, in one statement and
+     * one commit. `make` may decline one (undefined). Returns the questions released.
      */
     async release(
-      questionId: number,
+      questionIds: number[],
       now: Date,
       make: (
         input: ReleaseInput,
       ) =>
         { snapshot: Snapshot; thresholdNoise: number; pending: StoredPending | null } | undefined,
-    ): Promise<boolean> {
+    ): Promise<number[]> {
+      if (!questionIds.length) return [];
+      const ids = [...new Set(questionIds)].sort((a, b) => a - b);
       return db.transaction(async (tx) => {
-        const [row] = rowsOf<{
+        const rows = rowsOf<{
+          question_id: number;
           pending: StoredPending | null;
           snapshot: Snapshot | null;
           threshold_noise: number | null;
@@ -344,43 +348,49 @@ export function createResultsRepository(db: Db) {
           choice_ids: number[] | null;
         }>(
           await tx.execute(sql`
-            select t.pending, t.snapshot, t.threshold_noise, q.type,
+            select t.question_id, t.pending, t.snapshot, t.threshold_noise, q.type,
                    (select coalesce(json_agg(c.id order by c.position), '[]'::json)
                     from choices c where c.question_id = q.id) as choice_ids
             from question_tallies t join questions q on q.id = t.question_id
-            where t.question_id = ${questionId}
+            where t.question_id = any(${sql.param(ids)}::int[])
+            order by t.question_id
             for update of t`),
         );
-        if (!row) return false;
-        // Chosen by the texts and their moderation alone, never by their writers' standing:
-        // staff change standing, and a text that came or went with a suspension or an approval
-        // would name its writer (decision 011, "Samples").
-        const samples =
-          row.type === 'Open'
-            ? rowsOf<{ text: string }>(
-                await tx.execute(sql`
-                  select a.text from answers a
-                  where a.question_id = ${questionId} and a.moderation = 'approved'
-                  order by a.answered_on desc, a.id limit ${SAMPLES}`),
-              ).map((r) => r.text)
-            : [];
-        const made = make({
-          questionId,
-          pending: row.pending,
-          snapshot: row.snapshot,
-          thresholdNoise: row.threshold_noise ?? 0,
-          type: row.type,
-          choiceIds: (row.choice_ids ?? []).map(Number),
-          samples,
-        });
-        if (!made) return false;
+        const made: Array<[number, ReturnType<typeof make> & object]> = [];
+        for (const row of rows) {
+          const questionId = Number(row.question_id);
+          // Chosen by the texts and their moderation alone, never by their writers' standing:
+          // staff change standing, and a text that came or went with a suspension or an
+          // approval would name its writer (decision 011, "Samples").
+          const samples =
+            row.type === 'Open'
+              ? rowsOf<{ text: string }>(
+                  await tx.execute(sql`
+                    select a.text from answers a
+                    where a.question_id = ${questionId} and a.moderation = 'approved'
+                    order by a.answered_on desc, a.id limit ${SAMPLES}`),
+                ).map((r) => r.text)
+              : [];
+          const one = make({
+            questionId,
+            pending: row.pending,
+            snapshot: row.snapshot,
+            thresholdNoise: row.threshold_noise ?? 0,
+            type: row.type,
+            choiceIds: (row.choice_ids ?? []).map(Number),
+            samples,
+          });
+          if (one) made.push([questionId, one]);
+        }
+        if (!made.length) return [];
+        const stored = made.map(([id, m]) => [id, m.snapshot, m.pending, m.thresholdNoise]);
         await tx.execute(sql`
-          update question_tallies
-          set snapshot = ${JSON.stringify(made.snapshot)}::jsonb,
-              pending = ${made.pending === null ? null : JSON.stringify(made.pending)}::jsonb,
-              threshold_noise = ${made.thresholdNoise}, published_at = ${now.toISOString()}::timestamptz
-          where question_id = ${questionId}`);
-        return true;
+          update question_tallies t
+          set snapshot = e->1, pending = nullif(e->2, 'null'::jsonb),
+              threshold_noise = (e->>3)::int, published_at = ${now.toISOString()}::timestamptz
+          from jsonb_array_elements(${JSON.stringify(stored)}::jsonb) e
+          where t.question_id = (e->>0)::int`);
+        return made.map(([id]) => id);
       });
     },
 

@@ -337,6 +337,13 @@ export const cryptoNoise: Noise = {
   laplace: (scale) => discreteLaplaceOf(scale),
 };
 
+/**
+ * Questions released in one transaction by a tick: one lock, one statement and one commit for
+ * the lot, where each used four round trips and a commit; few enough that a fold waiting on
+ * their locks waits for a few tens of milliseconds (bench/publish-cycle.ts).
+ */
+const RELEASE_BATCH = 50;
+
 /** Profiles opened, per process (respondent id -> profile); the oldest leaves when full. */
 const PROFILE_CACHE = 100_000;
 
@@ -473,7 +480,16 @@ export function createResultsService(repo: ResultsRepository, deps: ResultsServi
     cause: ReleaseCause = 'forced',
     closing = false,
   ): Promise<boolean> {
-    const done = await repo.release(questionId, clock(), (input) => {
+    const done = await releaseAll(new Map([[questionId, { cause, closing }]]));
+    return done.length > 0;
+  }
+
+  /** Ends the open periods of the questions given, each for its cause, in one transaction. */
+  async function releaseAll(
+    causes: Map<number, { cause: ReleaseCause; closing: boolean }>,
+  ): Promise<number[]> {
+    const done = await repo.release([...causes.keys()], clock(), (input) => {
+      const { cause, closing } = causes.get(input.questionId)!;
       const { released, kept } = releasable(
         openPending(deps.profileKey, input.pending) ?? emptyPending(),
         input.snapshot?.periods ?? 0,
@@ -498,7 +514,7 @@ export function createResultsService(repo: ResultsRepository, deps: ResultsServi
         pending: kept && sealPending(deps.profileKey, kept),
       };
     });
-    cache.delete(questionId);
+    for (const id of done) cache.delete(id);
     return done;
   }
 
@@ -506,8 +522,8 @@ export function createResultsService(repo: ResultsRepository, deps: ResultsServi
    * Folds the queue, then tests every question's open period (each test draws fresh noise,
    * whether or not anything is pending: skipping quiet questions would itself depend on the
    * data) and releases those that ended, and once in its life each question of a survey just
-   * closed (decision 021: a reopen releases nothing, nor does a second close).
-   * Returns the questions released.
+   * closed (decision 021: a reopen releases nothing, nor does a second close), RELEASE_BATCH
+   * questions to a transaction (bench/publish-cycle.ts). Returns the questions released.
    */
   async function tick(): Promise<number[]> {
     while ((await repo.fold(counting)) >= FOLD_BATCH) {
@@ -516,15 +532,18 @@ export function createResultsService(repo: ResultsRepository, deps: ResultsServi
       // hundred rows at a time, a transaction each, and never reaching the release below.
     }
     await repo.ensureTallies(() => counting.thresholdNoise());
-    const released: number[] = [];
+    const ended = new Map<number, { cause: ReleaseCause; closing: boolean }>();
     for (const t of await repo.triggers()) {
       // Tested even when closing: the noise drawn must not depend on which questions close.
       const over = periodIsOver(t.events, t.periods, t.thresholdNoise, noise);
       if (over || t.closing) {
-        if (await releaseNow(t.questionId, over ? 'trigger' : 'close', t.closing)) {
-          released.push(t.questionId);
-        }
+        ended.set(t.questionId, { cause: over ? 'trigger' : 'close', closing: t.closing });
       }
+    }
+    const released: number[] = [];
+    const batch = [...ended];
+    for (let i = 0; i < batch.length; i += RELEASE_BATCH) {
+      released.push(...(await releaseAll(new Map(batch.slice(i, i + RELEASE_BATCH)))));
     }
     return released;
   }
