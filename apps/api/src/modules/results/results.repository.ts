@@ -358,7 +358,7 @@ export function createResultsRepository(db: Db) {
         );
         const made: Array<[number, ReturnType<typeof make> & object]> = [];
         for (const row of rows) {
-          const questionId = Number(row.question_id);
+          const questionId = row.question_id;
           // Chosen by the texts and their moderation alone, never by their writers' standing:
           // staff change standing, and a text that came or went with a suspension or an
           // approval would name its writer (decision 011, "Samples").
