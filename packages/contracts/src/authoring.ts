@@ -166,7 +166,8 @@ export const QuestionInputSchema = z
     const labels = q.choices.filter((c) => c.toLowerCase() !== LEAVE_BLANK_CHOICE.toLowerCase());
     const seen = new Set<string>();
     for (const label of labels) {
-      if (seen.has(label.toLowerCase())) issue('choices', `“${label}” is listed twice.`);
+      // An empty choice is already refused as empty: "“” is listed twice" would say it again.
+      if (label && seen.has(label.toLowerCase())) issue('choices', `“${label}” is listed twice.`);
       seen.add(label.toLowerCase());
     }
     if (q.type === 'Closed' && labels.length < 2) {

@@ -89,7 +89,10 @@ async function errorHandler(app: FastifyInstance) {
         const issues = error.validation as FastifySchemaValidationError[];
         for (const issue of issues) {
           const field = issue.instancePath.split('/').find(Boolean) ?? NON_FIELD;
-          (fields[field] ??= []).push(issue.message ?? 'Invalid value.');
+          const message = issue.message ?? 'Invalid value.';
+          // Each problem once: two empty choices are one problem of `choices`, not two.
+          const messages = (fields[field] ??= []);
+          if (!messages.includes(message)) messages.push(message);
         }
         return reply.status(400).send(fields);
       }

@@ -446,6 +446,18 @@ describe.each(engines)('survey authoring on %s', (engine) => {
     expect(json(closed).detail).toContain('keep their type');
   });
 
+  it('says each problem of a question once: two empty choices are one “cannot be empty”', async () => {
+    const created = await draft();
+    const res = await post(
+      app,
+      `${ADMIN}/surveys/${created.gid}/questions/`,
+      closedQuestion({ choices: ['', '  '] }),
+      call(),
+    );
+    expect(res.statusCode).toBe(400);
+    expect(json(res)).toEqual({ choices: ['Choices cannot be empty.'] });
+  });
+
   it('a randomized-response question: closed only, its strength and choices fixed once published', async () => {
     const created = await draft();
     const badOpen = await post(

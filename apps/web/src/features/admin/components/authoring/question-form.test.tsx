@@ -166,6 +166,16 @@ describe('QuestionForm', () => {
     expect(screen.queryByText('“cats” is listed twice.')).toBeNull();
   });
 
+  it('says an empty choice once, under its own box, and not again as a repeat', async () => {
+    show(null);
+    fireEvent.change(field('Question'), { target: { value: 'Cats or dogs?' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Add question' }));
+    expect(await screen.findAllByText('Choices cannot be empty.')).toHaveLength(2);
+    expect(field('Choice 1').getAttribute('aria-invalid')).toBe('true');
+    expect(screen.queryByText(/is listed twice/)).toBeNull();
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
+
   it('adds a new question and closes', async () => {
     fetchMock.mockResolvedValue(json(201, { gid, questions: [] }));
     const { onDone } = show(null);
