@@ -25,15 +25,21 @@ const open: Question = { ...closed, type: 'Open', choices: [], max_length: 20 };
 const recorded = () => vi.fn((_input: AnswerInput) => Promise.resolve(true));
 
 /** The screen of `question` (total 3), recording answers with `onAnswer`. */
-const questionScreen = (question: Question, onAnswer: ReturnType<typeof recorded>, number = 1) => (
+const questionScreen = (
+  question: Question,
+  onAnswer: ReturnType<typeof recorded>,
+  number = 1,
+  { choices = question.choices, takeYourTime = false } = {},
+) => (
   <QuestionScreen
     question={question}
-    choices={question.choices}
+    choices={choices}
     number={number}
     total={3}
     busy={false}
     onAnswer={onAnswer}
     onNext={vi.fn()}
+    takeYourTime={takeYourTime}
   />
 );
 
@@ -93,17 +99,7 @@ describe('QuestionScreen', () => {
 
   it('says where the picked answer sat on this person’s screen, for their pace', () => {
     const onAnswer = recorded();
-    render(
-      <QuestionScreen
-        question={closed}
-        choices={['No', 'Yes', LEAVE_BLANK_CHOICE]}
-        number={1}
-        total={3}
-        busy={false}
-        onAnswer={onAnswer}
-        onNext={vi.fn()}
-      />,
-    );
+    render(questionScreen(closed, onAnswer, 1, { choices: ['No', 'Yes', LEAVE_BLANK_CHOICE] }));
     fireEvent.click(screen.getByRole('button', { name: 'Yes' }));
     expect(onAnswer).toHaveBeenCalledWith({
       choice: 'Yes',
@@ -117,18 +113,7 @@ describe('QuestionScreen', () => {
     const { unmount } = render(questionScreen(closed, recorded()));
     expect(screen.queryByRole('status')).toBeNull();
     unmount();
-    render(
-      <QuestionScreen
-        question={closed}
-        choices={closed.choices}
-        number={2}
-        total={3}
-        busy={false}
-        onAnswer={recorded()}
-        onNext={vi.fn()}
-        takeYourTime
-      />,
-    );
+    render(questionScreen(closed, recorded(), 2, { takeYourTime: true }));
     expect(screen.getByRole('status').textContent).toMatch(/^No rush\. There are no right answers/);
   });
 
