@@ -1,8 +1,12 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { useAuthStore } from './auth-store';
 import { readSurveyPosition, saveSurveyPosition } from './survey-storage';
+import { readTokens } from './tokens';
 
-afterEach(() => localStorage.clear());
+afterEach(() => {
+  localStorage.clear();
+  vi.unstubAllGlobals();
+});
 
 describe('the auth store', () => {
   it.each([
@@ -20,6 +24,46 @@ describe('the auth store', () => {
       activeQuestion: null,
       currentShuffle: null,
     });
+    expect(useAuthStore.getState().auth).toBe(false);
+  });
+
+  it('keeps a session that started though loading the account failed on the way', async () => {
+    // A reload or a link followed as the login lands aborts the account's request: the person
+    // is logged in all the same, and the next page loads their account.
+    const pair = { access: 'a.b.c', refresh: 'r.s.t' };
+    vi.stubGlobal(
+      'fetch',
+      vi.fn((url: string) =>
+        url.endsWith('/api/token/')
+          ? Promise.resolve(new Response(JSON.stringify(pair), { status: 200 }))
+          : Promise.reject(new TypeError('Failed to fetch')),
+      ),
+    );
+    await expect(
+      useAuthStore.getState().login({ phone_number: '+12025550123', password: 'long enough pw' }),
+    ).rejects.toThrow();
+    expect(readTokens()).toEqual(pair);
+    expect(useAuthStore.getState().auth).toBe(true);
+  });
+
+  it('ends nothing but the attempt when the login itself is refused', async () => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(() =>
+        Promise.resolve(
+          new Response(
+            JSON.stringify({ detail: 'Wrong number or password.', code: 'INVALID_CREDENTIALS' }),
+            {
+              status: 401,
+            },
+          ),
+        ),
+      ),
+    );
+    await expect(
+      useAuthStore.getState().login({ phone_number: '+12025550123', password: 'long enough pw' }),
+    ).rejects.toThrow();
+    expect(readTokens()).toBeNull();
     expect(useAuthStore.getState().auth).toBe(false);
   });
 });

@@ -104,6 +104,7 @@ export const useAuthStore = create<AuthState>()((set, get) => ({
 
   async login(credentials) {
     set({ loading: true });
+    let started = false;
     try {
       const { login, vaultRoot } = await secretsFor(credentials.password, credentials.phone_number);
       const typed = { vaultRoot, password: credentials.password };
@@ -118,10 +119,16 @@ export const useAuthStore = create<AuthState>()((set, get) => ({
         await get().holdVaultSecret(typed);
         return signedIn;
       }
+      started = true;
       return await get().startSession(signedIn, { secret: typed });
     } catch (err) {
-      clearTokens();
-      set({ auth: false, user: null });
+      // A session that started stays: loading the account after it can fail on the way (the
+      // person reloads or follows a link at once, the network drops), and restore() loads it
+      // then, as after any reload. Ending it here logged people out who had just logged in.
+      if (!started) {
+        clearTokens();
+        set({ auth: false, user: null });
+      }
       throw err;
     } finally {
       set({ loading: false });
