@@ -46,6 +46,30 @@ describe('the auth store', () => {
     expect(useAuthStore.getState().auth).toBe(true);
   });
 
+  it('ends a session whose account could not be loaded for another reason, and revokes it', async () => {
+    const pair = { access: 'a.b.c', refresh: 'r.s.t' };
+    const fetchMock = vi.fn((url: string) =>
+      Promise.resolve(
+        url.endsWith('/api/token/')
+          ? new Response(JSON.stringify(pair), { status: 200 })
+          : url.endsWith('/user/logout/')
+            ? new Response(null, { status: 204 })
+            : new Response(JSON.stringify({ detail: 'Server error.', code: 'INTERNAL' }), {
+                status: 500,
+              }),
+      ),
+    );
+    vi.stubGlobal('fetch', fetchMock);
+    await expect(
+      useAuthStore.getState().login({ phone_number: '+12025550123', password: 'long enough pw' }),
+    ).rejects.toThrow();
+    expect(readTokens()).toBeNull();
+    expect(useAuthStore.getState().auth).toBe(false);
+    expect(
+      fetchMock.mock.calls.map(([url]) => url).filter((u) => u.endsWith('/user/logout/')),
+    ).toHaveLength(1);
+  });
+
   it('ends nothing but the attempt when the login itself is refused', async () => {
     vi.stubGlobal(
       'fetch',

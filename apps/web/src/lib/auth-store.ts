@@ -8,7 +8,7 @@ import {
 } from '@candor/contracts';
 import { create } from 'zustand';
 import type { VaultSecret } from './vault';
-import { apiPost, apiRequest, onSessionEnded } from './api-client';
+import { ApiError, apiPost, apiRequest, onSessionEnded } from './api-client';
 import { deviceHeaders, keepDeviceToken } from './device-token';
 import { forgetAccountOnDevice } from './local-answers';
 import { secretsFor } from './password-secrets';
@@ -122,12 +122,20 @@ export const useAuthStore = create<AuthState>()((set, get) => ({
       started = true;
       return await get().startSession(signedIn, { secret: typed });
     } catch (err) {
-      // A session that started stays: loading the account after it can fail on the way (the
-      // person reloads or follows a link at once, the network drops), and restore() loads it
-      // then, as after any reload. Ending it here logged people out who had just logged in.
-      if (!started) {
+      // A session that started stays when loading the account only failed on the way (the
+      // person reloads or follows a link at once, the network drops): restore() loads it then,
+      // as after any reload. Ending it logged people out who had just logged in. Any other
+      // failure ends it, so nobody walks away from a "failed" login still logged in.
+      const onTheWay =
+        (err instanceof ApiError && err.code === 'NETWORK') ||
+        (err instanceof DOMException && err.name === 'AbortError');
+      if (!started || !onTheWay) {
+        const tokens = readTokens();
         clearTokens();
         set({ auth: false, user: null });
+        if (started && tokens) {
+          await apiPost('/v1/user/logout/', { refresh: tokens.refresh }).catch(() => undefined);
+        }
       }
       throw err;
     } finally {

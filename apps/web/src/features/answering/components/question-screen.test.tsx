@@ -111,10 +111,15 @@ describe('QuestionScreen', () => {
 
   it('tells a rushing person kindly, above the question, only when asked to', () => {
     const { unmount } = render(questionScreen(closed, recorded()));
-    expect(screen.queryByRole('status')).toBeNull();
+    expect(document.querySelector('.question__pace')).toBeNull();
     unmount();
     render(questionScreen(closed, recorded(), 2, { takeYourTime: true }));
-    expect(screen.getByRole('status').textContent).toMatch(/^No rush\. There are no right answers/);
+    const note = document.querySelector('.question__pace')!;
+    expect(note.textContent).toMatch(/^No rush\. There are no right answers/);
+    // Read with the heading, where focus lands.
+    expect(screen.getByRole('heading', { level: 1 }).getAttribute('aria-describedby')).toBe(
+      note.id,
+    );
   });
 
   it('always offers leave-blank, sent as the blank choice', () => {

@@ -259,7 +259,7 @@ export function QuestionScreen({
       ) : null}
       <div className="question__main">
         {takeYourTime ? (
-          <p id={paceId} className="question__pace" role="status">
+          <p id={paceId} className="question__pace">
             No rush. There are no right answers here, and a moment with each question makes what you
             learn about yourself truer.
           </p>
@@ -268,7 +268,9 @@ export function QuestionScreen({
           id={headingId}
           className="question__text"
           tabIndex={-1}
-          // Focus lands on the heading: the kind word is read with it, not lost above it.
+          // Focus lands on the heading (or a written answer's box): the kind word is read with
+          // it, not lost above it. No live region: one that mounts with its text is not
+          // reliably announced, and would say it twice where it is.
           aria-describedby={takeYourTime ? paceId : undefined}
         >
           {question.question}
@@ -302,6 +304,7 @@ export function QuestionScreen({
         ) : (
           <OpenAnswer
             questionId={headingId}
+            noteId={takeYourTime ? paceId : undefined}
             maxLength={question.max_length ?? OPEN_ANSWER_MAX_LENGTH}
             disabled={busy || picked !== null}
             settled={settled}
@@ -330,6 +333,7 @@ export function QuestionScreen({
 
 function OpenAnswer({
   questionId,
+  noteId,
   maxLength,
   disabled,
   settled,
@@ -337,6 +341,8 @@ function OpenAnswer({
 }: {
   /** The question's heading: read with the box, which takes the focus (issue 30, point 9). */
   questionId: string;
+  /** The kind word to take one's time, when shown: read with the box too. */
+  noteId?: string | undefined;
   maxLength: number;
   disabled: boolean;
   /** Past the pause in which a tap is taken for a double tap's second half (GHOST_TAP_MS). */
@@ -372,7 +378,7 @@ function OpenAnswer({
             e.currentTarget.form?.requestSubmit();
           }
         }}
-        aria-describedby={`${questionId} ${id}-count`}
+        aria-describedby={[questionId, noteId, `${id}-count`].filter(Boolean).join(' ')}
       />
       <p id={`${id}-count`} className="field__hint open-answer__count">
         {text.length} / {maxLength} characters · only the words are kept, never your name

@@ -259,9 +259,12 @@ export function SurveyFlow({ survey, member, panel, renderIntro }: Props) {
     shownAt.current?.qid === qid ? Math.round(performance.now() - shownAt.current.at) : undefined;
 
   // The pace of this visit's answers (issue 29, point 5), kept in memory only: someone who
-  // rushes or straight-lines is told once, on the next question, to take their time.
+  // rushes or straight-lines is told once, on the next question shown (whichever the flow goes
+  // to), to take their time.
   const paced = useRef<PacedAnswer[]>([]);
-  const [slowDownAt, setSlowDownAt] = useState<number | null>(null);
+  const [slowDown, setSlowDown] = useState<
+    { after: number; on?: undefined } | { after?: undefined; on: number } | null
+  >(null);
   const notePace = (index: number, input: AnswerInput, ms: number | undefined) => {
     const question = questions[index];
     if (!question) return;
@@ -274,7 +277,7 @@ export function SurveyFlow({ survey, member, panel, renderIntro }: Props) {
       blank: input.isBlank,
       timedOut: input.timedOut === true,
     });
-    if (slowDownAt === null && takeYourTime(paceOf(paced.current))) setSlowDownAt(index + 1);
+    if (slowDown === null && takeYourTime(paceOf(paced.current))) setSlowDown({ after: index });
   };
 
   // After Start, an answer or Next, focus moves to the new screen's heading: a screen reader
@@ -298,6 +301,14 @@ export function SurveyFlow({ survey, member, panel, renderIntro }: Props) {
   const go = (next: Step) => {
     setMoves((n) => n + 1);
     setStep(next);
+    // A kind word that is due goes on the next question the person is taken to.
+    if (
+      next.kind === 'question' &&
+      slowDown?.after !== undefined &&
+      next.index !== slowDown.after
+    ) {
+      setSlowDown({ on: next.index });
+    }
     window.scrollTo({ top: 0 });
     // An answered question's entry becomes its feedback's: Back then skips the question (it is
     // answered once) to the screen before it.
@@ -466,7 +477,7 @@ export function SurveyFlow({ survey, member, panel, renderIntro }: Props) {
             number={step.index + 1}
             total={questions.length}
             busy={busy}
-            takeYourTime={slowDownAt === step.index}
+            takeYourTime={slowDown?.on === step.index}
             onAnswer={(input) => answer(step.index, input)}
             onNext={() => go({ kind: 'feedback', index: step.index })}
           />
