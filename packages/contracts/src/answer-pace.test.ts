@@ -40,7 +40,7 @@ describe('the pace of a survey’s answers (issue 29, point 5)', () => {
   it('reads a closed question and its choices at 300 ms a word, never a leave-blank, a written answer or a video', () => {
     const q = closed('Have you ever lied to a doctor?', ['Yes', 'No, never', 'Leave blank']);
     // 7 words of question, 1 + 2 of choices.
-    expect(readingFloorMs(q, 'Leave blank')).toBe(10 * 300);
+    expect(readingFloorMs(q)).toBe(10 * 300);
     expect(readingFloorMs({ ...q, type: 'Open', choices: [] })).toBeNull();
     expect(readingFloorMs({ ...q, video_link_1: 'https://v.example/1.mp4' })).toBeNull();
   });

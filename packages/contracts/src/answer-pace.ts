@@ -4,6 +4,8 @@
 // screens import it. Nothing of it leaves the device in this slice: the web app reads the pace to
 // tell a rushing person, kindly, to take their time.
 
+import { LEAVE_BLANK_CHOICE } from './constants.js';
+
 /**
  * The speeding floor per word of the question and its choices: 300 ms, the threshold of Zhang
  * and Conrad (2014, "Speeding in web surveys", Survey Research Methods 8(2)), below which
@@ -33,9 +35,9 @@ const words = (text: string) => text.split(/\s+/).filter(Boolean).length;
  * The least time, in ms, in which the question and its choices can be read; null where speed
  * says nothing: a written answer (typing takes its own time) or a video (watching does).
  */
-export function readingFloorMs(q: PacedQuestion, leaveBlank = ''): number | null {
+export function readingFloorMs(q: PacedQuestion): number | null {
   if (q.type !== 'Closed' || q.video_link_1) return null;
-  const read = [q.question, ...q.choices.filter((c) => c !== leaveBlank)];
+  const read = [q.question, ...q.choices.filter((c) => c !== LEAVE_BLANK_CHOICE)];
   return read.reduce((sum, text) => sum + words(text), 0) * SPEEDING_MS_PER_WORD;
 }
 

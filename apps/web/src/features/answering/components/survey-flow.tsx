@@ -271,7 +271,7 @@ export function SurveyFlow({ survey, member, panel, renderIntro }: Props) {
     const shown = shuffle.choices[question.qid] ?? question.choices;
     paced.current.push({
       ms,
-      floorMs: readingFloorMs(question, LEAVE_BLANK_CHOICE),
+      floorMs: readingFloorMs(question),
       position: input.position ?? null,
       choices: shown.filter((c) => c !== LEAVE_BLANK_CHOICE).length,
       blank: input.isBlank,
