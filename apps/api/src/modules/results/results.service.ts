@@ -53,6 +53,7 @@ import {
   type CountedRow,
   type Counting,
   FOLD_BATCH,
+  type ReleaseInput,
   type ResultsRepository,
   type StoredPending,
 } from './results.repository.js';
@@ -484,38 +485,53 @@ export function createResultsService(repo: ResultsRepository, deps: ResultsServi
     return done.length > 0;
   }
 
-  /** Ends the open periods of the questions given, each for its cause, in one transaction. */
+  /**
+   * Ends the open periods of the questions given, each for its cause, in one transaction. A
+   * question whose release cannot be built (a damaged stored period) is reported and left for
+   * the next tick; it never holds back the others of its batch.
+   */
   async function releaseAll(
     causes: Map<number, { cause: ReleaseCause; closing: boolean }>,
   ): Promise<number[]> {
     const done = await repo.release([...causes.keys()], clock(), (input) => {
-      const { cause, closing } = causes.get(input.questionId)!;
-      const { released, kept } = releasable(
-        openPending(deps.profileKey, input.pending) ?? emptyPending(),
-        input.snapshot?.periods ?? 0,
-        cause,
-      );
-      const snapshot = release(
-        input.snapshot ?? undefined,
-        released,
-        outcomesOf(input.type, input.choiceIds),
-        input.samples,
-        noise,
-        cause,
-        closing,
-      );
-      // Drawn whatever the cause, and dropped unless the trigger ended the period: every release
-      // draws the same noise as before, so the seeded attack tests keep their calibrated draws
-      // (as with the `under-18` cell, privacy.ts); it changes nothing for privacy.
-      const drawn = newThresholdNoise(noise);
-      return {
-        snapshot,
-        thresholdNoise: cause === 'trigger' ? drawn : input.thresholdNoise,
-        pending: kept && sealPending(deps.profileKey, kept),
-      };
+      try {
+        return releaseOne(input, causes.get(input.questionId)!);
+      } catch (err) {
+        deps.onError?.(err);
+        return undefined;
+      }
     });
     for (const id of done) cache.delete(id);
     return done;
+  }
+
+  function releaseOne(
+    input: ReleaseInput,
+    { cause, closing }: { cause: ReleaseCause; closing: boolean },
+  ) {
+    const { released, kept } = releasable(
+      openPending(deps.profileKey, input.pending) ?? emptyPending(),
+      input.snapshot?.periods ?? 0,
+      cause,
+    );
+    const snapshot = release(
+      input.snapshot ?? undefined,
+      released,
+      outcomesOf(input.type, input.choiceIds),
+      input.samples,
+      noise,
+      cause,
+      closing,
+    );
+    // Drawn whatever the cause, and dropped unless the trigger ended the period: every release
+    // draws the same noise as before, so the seeded attack tests keep their calibrated draws
+    // (as with the `under-18` cell, privacy.ts); it changes nothing for privacy.
+    const drawn = newThresholdNoise(noise);
+    return {
+      snapshot,
+      thresholdNoise: cause === 'trigger' ? drawn : input.thresholdNoise,
+      pending: kept && sealPending(deps.profileKey, kept),
+    };
   }
 
   /**

@@ -260,6 +260,42 @@ describe.each(engines)('results on %s', (engine) => {
     expect(await tick()).not.toContain(q.id);
   });
 
+  it('releases the rest of a batch when one question cannot be released, and that one at a later tick', async () => {
+    const [broken, sound] = closedOf('time-travel');
+    for (const q of [broken!, sound!]) await answerAs(q, { choice: q.labels[0] });
+    await tick();
+    // A damaged open period: its seal no longer opens (as after a wrong key or a bad restore).
+    const pending = sql`jsonb_build_object('sealed', 'AAAA', 'events', 1)`;
+    await database.db.execute(
+      sql`update question_tallies set pending = ${pending} where question_id = ${broken!.id}`,
+    );
+    time.now += 60_000;
+    await database.db
+      .update(surveys)
+      .set({ closedAt: clock() })
+      .where(eq(surveys.slug, 'time-travel'));
+    const errors: unknown[] = [];
+    const service = createResultsService(createResultsRepository(database.db), {
+      surveys: { findListed: async () => undefined, findQuestion: async () => undefined },
+      profileKey,
+      refreshSeconds: 0,
+      noise: zeroNoise,
+      clock,
+      onError: (err) => errors.push(err),
+    });
+    const released = await service.tick();
+    expect(released).toContain(sound!.id);
+    expect(released).not.toContain(broken!.id);
+    expect(errors).toHaveLength(1);
+    expect(approximateTotal((await snapshotOf(database.db, sound!.id)) ?? undefined)).toBe(1);
+    // Mended, it is released at the next tick; the others are not released twice.
+    await database.db.execute(
+      sql`update question_tallies set pending = null where question_id = ${broken!.id}`,
+    );
+    expect(await service.tick()).toEqual([broken!.id]);
+    expect(errors).toHaveLength(1);
+  });
+
   it('shows every reader the same published results, with a session or without', async () => {
     const q = closedOf('taboos')[5]!;
     const notYet = await createMember(app);
