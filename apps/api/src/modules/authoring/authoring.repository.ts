@@ -22,6 +22,13 @@ export interface PairQuestion {
 }
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
+/**
+ * Taken by every change of the bricks' slots, so two changes cannot both take one slot: a row
+ * inserted by the other transaction is invisible to an UPDATE's snapshot, so row locks alone
+ * would still let two new surveys tie.
+ */
+export const SLOT_LOCK = 727_010;
+
 /** Survey authoring: Drizzle only; every multi-row change is one transaction. */
 export function createAuthoringRepository(db: Db) {
   /** Genre ids of the gids given; unknown gids are left out (the service compares lengths). */
@@ -35,6 +42,24 @@ export function createAuthoringRepository(db: Db) {
     await tx.delete(surveyGenres).where(eq(surveyGenres.surveyId, surveyId));
     if (ids.length)
       await tx.insert(surveyGenres).values(ids.map((genreId) => ({ surveyId, genreId })));
+  }
+
+  /**
+   * Makes room at `slot` for survey `self` (none when new): if another survey holds it, that one
+   * and every later one move down by one, so a slot given is never a tie.
+   */
+  async function makeRoom(tx: Tx, slot: number, self?: number) {
+    const others = self === undefined ? sql`true` : sql`${surveys.id} <> ${self}`;
+    const [taken] = await tx
+      .select({ id: surveys.id })
+      .from(surveys)
+      .where(and(eq(surveys.slot, slot), others))
+      .limit(1);
+    if (!taken) return;
+    await tx
+      .update(surveys)
+      .set({ slot: sql`${surveys.slot} + 1` })
+      .where(and(sql`${surveys.slot} >= ${slot}`, others));
   }
 
   /** Replaces a question's choices by labels, in order; rows whose label stays are kept. */
@@ -180,6 +205,8 @@ export function createAuthoringRepository(db: Db) {
 
     async createSurvey(values: SurveyValues & { slug: string }, genreGids: string[]) {
       return db.transaction(async (tx) => {
+        await tx.execute(sql`select pg_advisory_xact_lock(${SLOT_LOCK})`);
+        if (values.slot !== undefined) await makeRoom(tx, values.slot);
         const [last] = await tx.select({ slot: max(surveys.slot) }).from(surveys);
         const [row] = await tx
           .insert(surveys)
@@ -192,6 +219,14 @@ export function createAuthoringRepository(db: Db) {
 
     async updateSurvey(gid: string, values: SurveyValues, genreGids: string[]) {
       return db.transaction(async (tx) => {
+        if (values.slot !== undefined) {
+          await tx.execute(sql`select pg_advisory_xact_lock(${SLOT_LOCK})`);
+          const [self] = await tx
+            .select({ id: surveys.id })
+            .from(surveys)
+            .where(eq(surveys.gid, gid));
+          if (self) await makeRoom(tx, values.slot, self.id);
+        }
         const [row] = await tx
           .update(surveys)
           .set({ ...values, updatedAt: new Date() })
@@ -296,6 +331,7 @@ export function createAuthoringRepository(db: Db) {
     /** Slots 1..n in the order given; surveys left out keep theirs, after the ones given. */
     async orderSurveys(gids: string[]) {
       return db.transaction(async (tx) => {
+        await tx.execute(sql`select pg_advisory_xact_lock(${SLOT_LOCK})`);
         const rows = await tx
           .select({ gid: surveys.gid })
           .from(surveys)

@@ -689,6 +689,39 @@ describe.each(engines)('survey authoring on %s', (engine) => {
     expect(await auditTargets()).toContain('survey.order surveys');
   });
 
+  it('moves the others down for a slot given, never a tie, even for surveys made at once', async () => {
+    const slots = async () =>
+      AdminSurveyListSchema.parse(json(await get(app, `${ADMIN}/surveys/`, call()))).results;
+    const before = await slots();
+    const first = before.find((s) => s.slot === 1)!;
+    const made = await draft({ name: 'Slot one', slot: 1 });
+    expect(made.slot).toBe(1);
+    const after = await slots();
+    expect(after.find((s) => s.gid === first.gid)!.slot).toBe(2);
+    // Every other survey kept its order, one further down.
+    for (const s of before) {
+      expect(after.find((a) => a.gid === s.gid)!.slot, s.name).toBe(s.slot + 1);
+    }
+    // Moving one to a taken slot moves the holder of that slot down too.
+    const second = after.find((s) => s.slot === 3)!;
+    const moved = await send(
+      app,
+      'PUT',
+      `${ADMIN}/surveys/${made.gid}/`,
+      surveyBody({ name: made.name, slot: 3 }),
+      call(),
+    );
+    expect(moved.statusCode, moved.body).toBe(200);
+    const again = await slots();
+    expect(again.find((s) => s.gid === made.gid)!.slot).toBe(3);
+    expect(again.find((s) => s.gid === second.gid)!.slot).toBe(4);
+    expect(again.find((s) => s.gid === first.gid)!.slot).toBe(2);
+    // A burst of new surveys, all for slot 3: each takes it in turn, none tie.
+    await Promise.all(Array.from({ length: 6 }, (_, i) => draft({ name: `Burst ${i}`, slot: 3 })));
+    const last = await slots();
+    expect(new Set(last.map((s) => s.slot)).size).toBe(last.length);
+  });
+
   it('adds, renames and deletes genres, refusing a name twice', async () => {
     const made = await post(app, `${ADMIN}/genres/`, { genre_name: 'Faith' }, call());
     expect(made.statusCode, made.body).toBe(201);

@@ -315,8 +315,8 @@ export function SurveyForm({
             label="Slot"
             hint={
               survey
-                ? 'Its place among the bricks (1 is first). The Surveys tab reorders them too.'
-                : 'Its place among the bricks (1 is first). Leave blank to add it after the last.'
+                ? 'Its place among the bricks (1 is first); the one there moves down. The Surveys tab reorders them too.'
+                : 'Its place among the bricks (1 is first); the one there moves down. Leave blank to add it after the last.'
             }
             error={errors.slot?.message}
           >
