@@ -187,6 +187,23 @@ describe('survey authoring in the staff area', () => {
     await expect
       .poll(() => page.locator('.question-card__choice--locked').count())
       .toBeGreaterThan(0);
+    // Adding a choice to the live question asks first: those who answered never saw it.
+    await page.getByRole('button', { name: 'Edit question 2' }).click();
+    const form = page.locator('form.question-form');
+    await form.getByRole('button', { name: 'Add a choice' }).click();
+    await form.getByLabel('Choice 4', { exact: true }).fill('Only on weekends');
+    await form.getByRole('button', { name: 'Save question' }).click();
+    const ask = page.getByRole('dialog', { name: 'Add a choice to a live question?' });
+    await ask
+      .getByText(/answered it without “Only on weekends”|answered question 2 without “Only/)
+      .waitFor();
+    await screenshot(page, 'admin-add-choice-live-desktop');
+    await ask.getByRole('button', { name: 'Add it' }).click();
+    await form.waitFor({ state: 'detached' });
+    await page
+      .locator('.question-card', { hasText: videoQuestion })
+      .getByText('Only on weekends')
+      .waitFor();
     await page.getByRole('button', { name: 'Close survey' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Close survey' }).click();
     await page.locator('.survey-status').getByText('Closed', { exact: true }).first().waitFor();

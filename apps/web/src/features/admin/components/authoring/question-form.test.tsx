@@ -133,6 +133,43 @@ describe('QuestionForm', () => {
     expect(JSON.parse(String(init.body))).toMatchObject({ choices: ['Yes', 'Nope'] });
   });
 
+  it('asks before adding a choice to a published question, and saves only on yes', async () => {
+    fetchMock.mockResolvedValue(json(200, { gid, questions: [] }));
+    const published = {
+      ...saved,
+      answers_count: 1240,
+      locked: true,
+      locked_choices: ['Yes', 'No'],
+    };
+    const { onDone } = show(published);
+    fireEvent.click(screen.getByRole('button', { name: 'Add a choice' }));
+    fireEvent.change(field('Choice 3'), { target: { value: 'Maybe' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save question' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Add a choice to a live question?' });
+    expect(dialog.textContent).toContain('About 1,240 people answered question 1 without “Maybe”');
+    expect(fetchMock).not.toHaveBeenCalled();
+    // Keep editing: nothing is sent, and the new choice is still in the form.
+    fireEvent.click(screen.getByRole('button', { name: 'Keep editing' }));
+    expect(fetchMock).not.toHaveBeenCalled();
+    expect(field('Choice 3').value).toBe('Maybe');
+    fireEvent.click(screen.getByRole('button', { name: 'Save question' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Add it' }));
+    await waitFor(() => expect(onDone).toHaveBeenCalled());
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+    const [, init] = fetchMock.mock.calls[0] as [string, RequestInit];
+    expect(JSON.parse(String(init.body))).toMatchObject({ choices: ['Yes', 'No', 'Maybe'] });
+  });
+
+  it('saves a published question without asking when no choice is new', async () => {
+    fetchMock.mockResolvedValue(json(200, { gid, questions: [] }));
+    const published = { ...saved, locked: true, locked_choices: ['Yes', 'No'] };
+    const { onDone } = show(published);
+    fireEvent.change(field('Question'), { target: { value: 'Would you, really?' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save question' }));
+    await waitFor(() => expect(onDone).toHaveBeenCalled());
+    expect(screen.queryByRole('dialog')).toBeNull();
+  });
+
   it('puts the API field errors under their fields', async () => {
     fetchMock.mockResolvedValue(json(400, { question: ['Write the question.'] }));
     show(saved);

@@ -3,6 +3,7 @@ import {
   type AdminQuestion,
   MAX_TIMER_SECONDS,
   OPEN_ANSWER_MAX_LENGTH,
+  type QuestionInput,
   QuestionInputSchema,
   RR_WEIGHTS,
   rrCertaintyCap,
@@ -21,6 +22,7 @@ import {
   questionValues,
 } from '../../lib/authoring';
 import { applyIssues, applyServerErrors } from '../../../../lib/form-errors';
+import { ConfirmDialog } from '../confirm-dialog';
 import { ChoicesEditor } from './choices-editor';
 
 type FieldName = keyof QuestionFormValues;
@@ -112,7 +114,9 @@ export function QuestionForm({
     mode: 'onTouched',
     defaultValues: question ? questionValues(question) : newQuestionValues(),
   });
-  const { errors, isSubmitting, isDirty } = form.formState;
+  const { errors, isDirty } = form.formState;
+  // A save confirmed in the dialog runs after handleSubmit has returned: the mutation says.
+  const isSubmitting = form.formState.isSubmitting || save.isPending;
   const unsaved = isDirty && !isSubmitting;
   useEffect(() => {
     onDirtyChange?.(unsaved);
@@ -120,6 +124,8 @@ export function QuestionForm({
   // A closed form (saved or cancelled) holds nothing unsaved.
   useEffect(() => () => onDirtyChange?.(false), [onDirtyChange]);
   const [refusal, setRefusal] = useState<string[]>([]);
+  /** A save that adds choices to a published question, waiting for the operator's yes. */
+  const [adding, setAdding] = useState<{ input: QuestionInput; added: string[] } | null>(null);
   const type = useWatch({ control: form.control, name: 'type' });
   const videoLinks = useWatch({ control: form.control, name: ['video_link_1', 'video_link_2'] });
   const captionValues = useWatch({
@@ -158,24 +164,40 @@ export function QuestionForm({
     return false;
   };
 
+  /**
+   * Saves the input, unless it adds choices to a published question and the operator has not
+   * yet confirmed that: those who already answered never saw the new choices.
+   */
+  const submit = async (input: QuestionInput, confirmed: boolean) => {
+    if (!confirmed && question?.locked) {
+      const added = (input.choices ?? []).filter(
+        (label) => !question.locked_choices.includes(label),
+      );
+      if (added.length) {
+        setAdding({ input, added });
+        return;
+      }
+    }
+    try {
+      await save.mutateAsync({ qid: question?.qid ?? null, input });
+      successToast(question ? `Question ${number} saved` : `Question ${number} added`);
+      onDone();
+    } catch (err) {
+      const rest = applyServerErrors(
+        err,
+        form.setError,
+        FIELDS,
+        'The question could not be saved. Try again.',
+      );
+      setRefusal(rest);
+    }
+  };
+
   const onSubmit = form.handleSubmit(
     async (values) => {
       setRefusal([]);
       if (!checkAll(values, new Set())) return;
-      const input = questionInput(values);
-      try {
-        await save.mutateAsync({ qid: question?.qid ?? null, input });
-        successToast(question ? `Question ${number} saved` : `Question ${number} added`);
-        onDone();
-      } catch (err) {
-        const rest = applyServerErrors(
-          err,
-          form.setError,
-          FIELDS,
-          'The question could not be saved. Try again.',
-        );
-        setRefusal(rest);
-      }
+      await submit(questionInput(values), false);
     },
     // An instant check failed: the contract's other issues show at the same time.
     (failed) => {
@@ -460,6 +482,36 @@ export function QuestionForm({
           Cancel
         </button>
       </div>
+      <ConfirmDialog
+        open={adding !== null}
+        title={
+          adding && adding.added.length > 1
+            ? `Add ${adding.added.length} choices to a live question?`
+            : 'Add a choice to a live question?'
+        }
+        confirmLabel={adding && adding.added.length > 1 ? 'Add them' : 'Add it'}
+        cancelLabel="Keep editing"
+        onCancel={() => setAdding(null)}
+        onConfirm={() => {
+          const input = adding!.input;
+          setAdding(null);
+          void submit(input, true);
+        }}
+      >
+        <p>
+          {question && question.answers_count > 0
+            ? `About ${question.answers_count.toLocaleString('en')} ${question.answers_count === 1 ? 'person' : 'people'} answered question ${number} without `
+            : `Question ${number} is published, so people may have answered it without `}
+          {adding?.added.map((label, i) => (
+            <span key={label}>
+              {i > 0 ? (i === adding.added.length - 1 ? ' and ' : ', ') : null}“{label}”
+            </span>
+          ))}
+          . Their answers stay as they were, so a new choice counts only from now on and starts
+          behind the others.
+        </p>
+        <p>To compare like with like, add a new question instead.</p>
+      </ConfirmDialog>
     </form>
   );
 }
