@@ -27,7 +27,7 @@ afterEach(() => {
 
 // jsdom has <dialog> but not its modal methods: the least of them, so a dialog opens and closes
 // in unit tests (its focus trapping and backdrop are a browser's, tested end to end).
-if (typeof HTMLDialogElement !== 'undefined' && !HTMLDialogElement.prototype.showModal) {
+if (!('showModal' in HTMLDialogElement.prototype)) {
   HTMLDialogElement.prototype.showModal = function showModal(this: HTMLDialogElement) {
     this.open = true;
   };
