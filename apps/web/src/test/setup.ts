@@ -27,11 +27,12 @@ afterEach(() => {
 
 // jsdom has <dialog> but not its modal methods: the least of them, so a dialog opens and closes
 // in unit tests (its focus trapping and backdrop are a browser's, tested end to end).
-if (!('showModal' in HTMLDialogElement.prototype)) {
-  HTMLDialogElement.prototype.showModal = function showModal(this: HTMLDialogElement) {
+const dialog: Partial<HTMLDialogElement> = HTMLDialogElement.prototype;
+if (!dialog.showModal) {
+  dialog.showModal = function showModal(this: HTMLDialogElement) {
     this.open = true;
   };
-  HTMLDialogElement.prototype.close = function close(this: HTMLDialogElement) {
+  dialog.close = function close(this: HTMLDialogElement) {
     if (!this.open) return;
     this.open = false;
     this.dispatchEvent(new Event('close'));
