@@ -140,6 +140,8 @@ describe('survey authoring in the staff area', () => {
     await page.getByRole('link', { name: 'Preview' }).click();
     await page.getByText('Preview: answers are not recorded.').waitFor();
     await screenshot(page, 'admin-survey-preview-desktop');
+    // Drawn at its size on the site (compared with the home page below).
+    const previewBrick = (await page.locator('.preview-bricks .brick').boundingBox())!;
     await page.getByRole('link', { name: 'Back to the editor' }).click();
     await page.waitForURL(`${baseURL}/admin/surveys/${gid}`);
 
@@ -151,6 +153,9 @@ describe('survey authoring in the staff area', () => {
     const person = await people.newPage(desktop);
     await signUp(person.page, person.who);
     await person.page.goto('/');
+    const siteBrick = (await person.page.locator('.brick', { hasText: name }).boundingBox())!;
+    expect(Math.abs(siteBrick.width - previewBrick.width)).toBeLessThanOrEqual(1);
+    expect(Math.abs(siteBrick.height - previewBrick.height)).toBeLessThanOrEqual(1);
     await person.page.locator('.brick', { hasText: name }).getByRole('link').click();
     await person.page.waitForURL(`${baseURL}/surveys/${gid}`);
     await person.page.getByRole('button', { name: 'Start the survey' }).click();

@@ -130,8 +130,8 @@ function PreviewFlow({ survey, screens }: { survey: SurveyDetail; screens: Previ
             <h1 className="preview-step__eyebrow">On the home page</h1>
             {screens.brick(survey, () => go({ kind: 'intro' }))}
             <p className="field__hint">
-              A {survey.variant.split('_')[1]} brick (the variant sets its size), in the home page’s
-              two-column grid.
+              A {survey.variant.split('_')[1]} brick (the variant sets its size), drawn as wide as
+              on the home page at this screen size.
             </p>
             <button type="button" className="button" onClick={() => go({ kind: 'intro' })}>
               Open the intro
@@ -210,7 +210,10 @@ function PreviewFlow({ survey, screens }: { survey: SurveyDetail; screens: Previ
           </Link>
         </div>
       </div>
-      <div className="preview-stage">{screen}</div>
+      {/* The brick in a grid as wide as the home page's, so it is drawn at its size on the site. */}
+      <div className={step.kind === 'home' ? 'preview-stage preview-stage--home' : 'preview-stage'}>
+        {screen}
+      </div>
     </>
   );
 }
