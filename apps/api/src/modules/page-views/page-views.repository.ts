@@ -1,4 +1,4 @@
-import { and, count, desc, gte, isNotNull, lte } from 'drizzle-orm';
+import { and, count, desc, gte, isNotNull, lte, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { pageViews } from '../../db/schema.js';
 
@@ -11,7 +11,12 @@ export function createPageViewsRepository(db: Db) {
 
     /** Views per day, per route pattern and per referring host between two days (inclusive). */
     async stats(from: string, to: string) {
-      const inPeriod = and(gte(pageViews.day, from), lte(pageViews.day, to));
+      // Views of the staff area stored before they were dropped (page-views.service) are left out.
+      const inPeriod = and(
+        gte(pageViews.day, from),
+        lte(pageViews.day, to),
+        sql`${pageViews.path} <> '/admin' and ${pageViews.path} not like '/admin/%'`,
+      );
       const views = count();
       const [perDay, perPath, perReferrer] = await Promise.all([
         db

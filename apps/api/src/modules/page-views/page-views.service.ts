@@ -10,6 +10,8 @@ const MINUTE_MS = 60_000;
 const DAY_MS = 86_400_000;
 const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 const HOST = /^[a-z0-9.-]{1,253}(:\d{1,5})?$/;
+/** The staff area: its views are staff's own work, never the product's traffic. */
+export const isStaffArea = (path: string) => path === '/admin' || path.startsWith('/admin/');
 
 /** A referring host as stored: lowercased, or null when it is not a plain host[:port]. */
 export function referrerHostOf(value: string | null | undefined): string | null {
@@ -31,7 +33,8 @@ export function createPageViewsService(repo: PageViewsRepository, deps: PageView
   const clock = deps.clock ?? (() => new Date());
   return {
     async record(view: PageViewRequest, ip: string): Promise<void> {
-      if (!deps.enabled) return;
+      // Accepted and dropped: a view of the staff area is not counted, whoever sends it.
+      if (!deps.enabled || isStaffArea(view.path)) return;
       const key = `pv:ip:${hmacHex(deps.ipKey, ip).slice(0, 32)}`;
       const hits = await deps.limits.hit(key, MINUTE_MS);
       if (hits.count > PAGE_VIEWS_PER_IP_PER_MINUTE) throw new RateLimitedError(hits.resetInMs);
