@@ -108,6 +108,22 @@ export const authoringRoutes: FastifyPluginAsyncZod<{
   );
 
   app.post(
+    '/surveys/:gid/duplicate/',
+    {
+      schema: {
+        tags,
+        summary: "Copy a survey's content (never its answers) into a new draft",
+        params: GidParamsSchema,
+        response: { 201: AdminSurveySchema, ...errors },
+      },
+    },
+    async (request, reply) =>
+      reply
+        .status(201)
+        .send(await service.duplicate(request.params.gid, request.user!, publicOrigin(request))),
+  );
+
+  app.post(
     '/surveys/:gid/reopen/',
     {
       schema: {

@@ -9,7 +9,7 @@ import {
   type GenreInput,
   LEAVE_BLANK_CHOICE,
   type QuestionInputSchema,
-  type SurveyInputSchema,
+  SurveyInputSchema,
   type SurveyState,
 } from '@candor/contracts';
 import type { z } from 'zod';
@@ -73,6 +73,24 @@ function questionParts(input: QuestionInput) {
   };
   const labels = closed ? input.choices.filter((c) => !isBlankLabel(c)) : [];
   return { values, labels, blank: closed ? LEAVE_BLANK_CHOICE : null };
+}
+
+/** An admin question as the input that makes it again, asking `twin` again (or nothing). */
+function questionOf(q: AdminQuestion, twin: string | null): QuestionInput {
+  return {
+    type: q.type,
+    question: q.question,
+    choices: q.type === 'Closed' ? q.choices.filter((c) => !isBlankLabel(c)) : [],
+    randomise_answers: q.randomise_answers,
+    timer_seconds: q.timer_seconds,
+    video_link_1: q.video_link_1,
+    video_link_2: q.video_link_2,
+    video_captions_1: q.video_captions_1,
+    video_captions_2: q.video_captions_2,
+    max_length: q.type === 'Open' ? q.max_length : null,
+    rr_weight: q.rr_weight,
+    twin_qid: twin,
+  };
 }
 
 /** A slug nobody else has: the name's words and a random tail (never shown to members). */
@@ -324,6 +342,46 @@ export function createAuthoringService(
       await repo.setDates(current.gid, { closedAt: null });
       await changed(actor, 'survey.reopen', `survey:${current.gid}`);
       return load(current.gid, origin);
+    },
+
+    /**
+     * A new draft with the survey's content (texts, images, genres, questions, choices and
+     * pairs), never its answers: named "… (copy)", after the last brick, released now.
+     */
+    async duplicate(gid: string, actor: Actor, origin: string): Promise<AdminSurvey> {
+      const from = await load(gid, origin);
+      const input = SurveyInputSchema.parse({
+        name: `${from.name.slice(0, 113)} (copy)`,
+        author: from.author,
+        cover_headline: from.cover_headline,
+        intro_screen_text: from.intro_screen_text,
+        outro_screen_text: from.outro_screen_text,
+        cover_image: from.cover_image,
+        intro_screen_image: from.intro_screen_image,
+        variant: from.variant,
+        release_date: clock().toISOString(),
+        genres: from.genres.map((g) => g.unique_GID),
+      });
+      const copy = await repo.createSurvey(
+        { ...surveyValues(input), slug: slugFor(input.name) },
+        input.genres,
+      );
+      await changed(actor, 'survey.create', `survey:${copy}`, {
+        name: input.name,
+        copy_of: from.gid,
+      });
+      // The questions in order, then each pair: a randomized question may ask a later one again.
+      const qidOf = new Map<string, string>();
+      for (const q of from.questions) {
+        const made = await this.addQuestion(copy, questionOf(q, null), actor, origin);
+        qidOf.set(q.qid, made.questions.at(-1)!.qid);
+      }
+      for (const q of from.questions) {
+        if (q.twin_qid === null) continue;
+        const twin = qidOf.get(q.twin_qid) ?? null;
+        await this.updateQuestion(qidOf.get(q.qid)!, questionOf(q, twin), actor, origin);
+      }
+      return load(copy, origin);
     },
 
     async orderSurveys(gids: string[], actor: Actor): Promise<AdminSurveyList> {

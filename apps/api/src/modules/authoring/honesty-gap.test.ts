@@ -1,4 +1,5 @@
 import {
+  type AdminSurvey,
   AdminSurveySchema,
   type QuestionInput,
   QuestionResultsSchema,
@@ -144,6 +145,38 @@ describe.each(engines)('honesty-gap pairs on %s', (engine) => {
     expect(detail.questions.map((q) => q.twin_qid)).toEqual([twin.qid, null, direct.qid]);
     expect(detail.questions_count).toBe(2);
     expect(detail.instructions).toMatch(/^2 questions\./);
+  });
+
+  it('duplicates a published survey into a draft with its questions and its pair, never its answers', async () => {
+    const { gid, direct, randomized } = await pair();
+    expect((await post(app, `${ADMIN}/surveys/${gid}/publish/`, {}, call())).statusCode).toBe(200);
+    const res = await post(app, `${ADMIN}/surveys/${gid}/duplicate/`, {}, call());
+    expect(res.statusCode, res.body).toBe(201);
+    const copy = adminSurvey(res);
+    const from = adminSurvey(await get(app, `${ADMIN}/surveys/${gid}/`, call()));
+    expect(copy.gid).not.toBe(gid);
+    expect(copy).toMatchObject({ name: 'Honest or not (copy)', state: 'draft', answers_count: 0 });
+    expect(copy.date_published).toBeNull();
+    const content = (q: AdminSurvey['questions'][number]) => [
+      q.type,
+      q.question,
+      q.choices,
+      q.rr_weight,
+    ];
+    expect(copy.questions.map(content)).toEqual(from.questions.map(content));
+    // The pair is the copy's own: the randomized copy asks the copied direct question again.
+    const [copiedDirect, copiedRandomized] = copy.questions;
+    expect(copiedRandomized!.twin_qid).toBe(copiedDirect!.qid);
+    expect([copiedDirect!.qid, copiedRandomized!.qid]).not.toContain(direct);
+    expect(from.questions.find((q) => q.qid === randomized)!.twin_qid).toBe(direct);
+    expect(copy.questions.every((q) => !q.locked && q.answers_count === 0)).toBe(true);
+    const missing = await post(
+      app,
+      `${ADMIN}/surveys/${crypto.randomUUID()}/duplicate/`,
+      {},
+      call(),
+    );
+    expect(missing.statusCode).toBe(404);
   });
 
   it('pairs a question once when two pairings race (never an error of the server)', async () => {
