@@ -9,6 +9,7 @@ import {
   type SurveyDetail,
   type SurveyList,
   type SurveySummary,
+  promotedOnHome,
   type TokenPair,
   type TotpEnrolment,
   type User,
@@ -192,10 +193,15 @@ export async function eraseIfPresent(who: Caller): Promise<void> {
   if (res.status !== 204) throw new Error(`Could not erase ${who.e164}: ${res.status}`);
 }
 
-/** The surveys the API lists, in slot order (what the home page must show). */
+/** The surveys the API lists, in slot order (the home page shows those of homeSurveys). */
 export async function listedSurveys(): Promise<SurveySummary[]> {
   const res = await call('/api/v1/surveys/open-closed-random-video-surveys?page_size=100');
   return ((await res.json()) as SurveyList).results;
+}
+
+/** The surveys whose bricks the home page shows: nothing closed and empty (promotedOnHome). */
+export async function homeSurveys(): Promise<SurveySummary[]> {
+  return (await listedSurveys()).filter(promotedOnHome);
 }
 
 /** Surveys the end-to-end tests author themselves are named so; sample-survey finders skip them. */

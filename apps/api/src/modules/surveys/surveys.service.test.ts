@@ -1,7 +1,5 @@
-import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Database } from '../../db/client.js';
-import { questions, surveys } from '../../db/schema.js';
 import { seedSampleContent } from '../../db/seed/seed.js';
 import type { SeedSurvey } from '../../db/seed/types.js';
 import { createTestDatabase } from '../../test/database.js';
@@ -79,56 +77,5 @@ describe('surveys service: content served from memory', () => {
     await service.list(page, URL_);
     await service.list(page, URL_);
     expect(load).toHaveBeenCalledTimes(2);
-  });
-});
-
-describe('surveys service: what the home page promotes', () => {
-  let database: Database;
-  const now = new Date('2026-06-01T12:00:00Z');
-  /** The published number of each survey's first question, by its survey's slug. */
-  const published = new Map<string, number | null>([
-    ['open-empty', null],
-    ['closed-counted', 120],
-    ['closed-empty', null],
-  ]);
-  let slugOfQuestion: Map<number, string>;
-
-  beforeAll(async () => {
-    database = await createTestDatabase('pglite');
-    await seedSampleContent(database.db, {
-      now,
-      surveys: [
-        survey('open-empty', 1, -48),
-        { ...survey('closed-counted', 2, -48), closedOffsetHours: 1 },
-        { ...survey('closed-empty', 3, -48), closedOffsetHours: 1 },
-      ],
-    });
-    const rows = await database.db
-      .select({ id: questions.id, slug: surveys.slug })
-      .from(questions)
-      .innerJoin(surveys, eq(surveys.id, questions.surveyId));
-    slugOfQuestion = new Map(rows.map((r) => [r.id, r.slug]));
-  });
-  afterAll(() => database.close());
-
-  it('leaves out a closed survey with no published result, and nothing else', async () => {
-    const service = createSurveysService(createSurveysRepository(database.db), {
-      clock: () => now,
-      cacheSeconds: 0,
-      respondentsOf: async (qs) =>
-        new Map(qs.map((q) => [q.id, published.get(slugOfQuestion.get(q.id)!) ?? null])),
-    });
-    const list = await service.list(page, URL_);
-    // Open and empty: still asking, so shown. Closed with a result: shown. Closed and empty: not.
-    expect(list.results.map((s) => [s.name, s.status, s.respondents])).toEqual([
-      ['open-empty', 'Open', null],
-      ['closed-counted', 'Closed', 120],
-    ]);
-    expect(list.count).toBe(2);
-    // Its own page stays, for links and the mirror.
-    const gid = (
-      await database.db.select().from(surveys).where(eq(surveys.slug, 'closed-empty'))
-    )[0]!.gid;
-    expect((await service.getByGid(gid, 'http://candor.test')).status).toBe('Closed');
   });
 });

@@ -279,11 +279,7 @@ export function createSurveysService(
       const snap = await listed(clock());
       const now = new Date(snap.loadedAt);
       return memoize(snap, `list ${page.page} ${page.page_size} ${listUrl}`, () => {
-        // A closed survey with no published result is not promoted: it can take no answer and
-        // has nothing to show (its page stays, for links and the mirror). Published numbers only.
-        const surveys = snap.surveys.filter(
-          (s) => !s.closedAt || (snap.respondents.get(s.gid) ?? null) !== null,
-        );
+        const { surveys } = snap;
         const offset = (page.page - 1) * page.page_size;
         const results: SurveySummary[] = surveys.slice(offset, offset + page.page_size).map((s) => {
           const base = toBase(s, now);

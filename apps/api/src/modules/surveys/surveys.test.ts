@@ -74,7 +74,6 @@ const fixtures: SeedSurvey[] = [
     variant: 'v2_large',
   }),
   fixture('fourth-wall', 'Fourth Wall', { slot: 4, releaseOffsetHours: -100 }),
-  fixture('sixth-sense', 'Sixth Sense', { slot: 6, releaseOffsetHours: -200 }),
   fixture('second-thoughts', 'Second Thoughts', {
     slot: 2,
     releaseOffsetHours: -25,
@@ -84,13 +83,12 @@ const fixtures: SeedSurvey[] = [
   fixture('not-yet', 'Not Yet', { slot: 0, releaseOffsetHours: 24 }),
 ];
 
-// Last Orders is closed with no published result: not promoted (surveys.service.test.ts).
 const LISTED_IN_SLOT_ORDER = [
+  'Last Orders',
   'Second Thoughts',
   'Night Owls',
   'Fourth Wall',
   'Fifth Element',
-  'Sixth Sense',
 ];
 
 describe.each(engines)('surveys API on %s', (engine) => {
@@ -155,7 +153,7 @@ describe.each(engines)('surveys API on %s', (engine) => {
       expect(body.next).toBeNull();
       expect(body.previous).toBeNull();
       expect(body.results.map((s) => s.name)).toEqual(LISTED_IN_SLOT_ORDER);
-      expect(body.results.map((s) => s.slot)).toEqual([2, 3, 4, 5, 6]);
+      expect(body.results.map((s) => s.slot)).toEqual([1, 2, 3, 4, 5]);
     });
 
     it('hides a scheduled survey and a draft', async () => {
@@ -205,20 +203,22 @@ describe.each(engines)('surveys API on %s', (engine) => {
       expect(genres.map((g) => g.genre_name)).toEqual(['Ethics', 'Money']);
     });
 
-    it('does not promote a closed survey with no published result', async () => {
-      const listed = (await getList()).results;
-      expect(listed.map((s) => s.name)).not.toContain('Last Orders');
-      expect(listed.map((s) => [s.status, s.closed_at])).toEqual(listed.map(() => ['Open', null]));
+    it('lists a closed survey with status Closed and closed_at set', async () => {
+      const closed = await listedSurvey('Last Orders');
+      expect(closed.status).toBe('Closed');
+      expect(closed.closed_at).toBe(new Date(now.getTime() - 5 * HOUR_MS).toISOString());
+      const open = (await getList()).results.filter((s) => s.name !== 'Last Orders');
+      expect(open.map((s) => [s.status, s.closed_at])).toEqual(open.map(() => ['Open', null]));
     });
 
     it('flags only surveys released within the last 24 hours', async () => {
       const flags = (await getList()).results.map((s) => [s.name, s.is_within_24_hours]);
       expect(flags).toEqual([
+        ['Last Orders', false],
         ['Second Thoughts', false], // released 25 h ago
         ['Night Owls', true], // released 2 h ago
         ['Fourth Wall', false],
         ['Fifth Element', false],
-        ['Sixth Sense', false],
       ]);
     });
 
@@ -230,6 +230,8 @@ describe.each(engines)('surveys API on %s', (engine) => {
           expect([q.gid, q.name, q.status]).toEqual([survey.gid, survey.name, survey.status]);
         }
       }
+      const closed = results.find((s) => s.name === 'Last Orders')!;
+      expect(closed.questions[0]!.status).toBe('Closed');
     });
 
     it('gives the questions in order, with their choices, timers, videos and limits', async () => {
@@ -292,7 +294,7 @@ describe.each(engines)('surveys API on %s', (engine) => {
 
       const last = await getList('?page=3&page_size=2');
       expect(last).toMatchObject({ count: 5, next: null, previous: pageUrl(2, 2) });
-      expect(last.results.map((s) => s.name)).toEqual(['Sixth Sense']);
+      expect(last.results.map((s) => s.name)).toEqual(['Fifth Element']);
     });
 
     it('follows the next link it gave', async () => {

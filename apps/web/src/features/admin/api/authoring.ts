@@ -79,6 +79,15 @@ export function useCreateSurvey() {
   });
 }
 
+/** Copies a survey's content, never its answers, into a new draft (201, the copy). */
+export function useDuplicateSurvey() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (gid: string) => apiPost<AdminSurvey>(`${base}/surveys/${id(gid)}/duplicate/`, {}),
+    onSuccess: (survey) => surveyChanged(queryClient, survey),
+  });
+}
+
 /** Saves a survey's fields (the whole SurveyInput). */
 export function useUpdateSurvey(gid: string) {
   const queryClient = useQueryClient();

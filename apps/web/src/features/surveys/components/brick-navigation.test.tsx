@@ -112,6 +112,18 @@ describe('BrickNavigation', () => {
     );
   });
 
+  it('promotes nothing closed and empty: a closed survey with no published result has no brick', () => {
+    const empty = survey({ name: 'Empty', slot: 0, status: 'Closed', genres: [genre('Faith')] });
+    render(
+      <MemoryRouter>
+        <BrickNavigation surveys={[...surveys, empty]} />
+      </MemoryRouter>,
+    );
+    expect(names()).toEqual(['First', 'Second', 'Third']);
+    // Nor its genre in the filter: it would lead to nothing.
+    expect(screen.queryByRole('button', { name: 'Faith' })).toBeNull();
+  });
+
   it('marks closed surveys, and new ones once the device is read (never a closed one)', async () => {
     renderBricks();
     const [first, second] = screen.getAllByRole('listitem');

@@ -1,4 +1,4 @@
-import type { SurveySummary } from '@candor/contracts';
+import { type SurveySummary, promotedOnHome } from '@candor/contracts';
 import { type MouseEvent, useMemo } from 'react';
 import { useSearchParams } from 'react-router';
 import { useDeviceAnswers } from '../lib/use-device-answers';
@@ -9,7 +9,8 @@ import '../styles/surveys.css';
  * The home page's bricks in slot order, with a genre filter kept in the URL (?genre=...); each
  * says where this device's person stands with its survey once the device's records are read.
  */
-export function BrickNavigation({ surveys }: { surveys: SurveySummary[] }) {
+export function BrickNavigation({ surveys: listed }: { surveys: SurveySummary[] }) {
+  const surveys = useMemo(() => listed.filter(promotedOnHome), [listed]);
   const [params, setParams] = useSearchParams();
   const selected = params.get('genre');
   // What this device's person answered (never asked of the API: decision 020); null at first.

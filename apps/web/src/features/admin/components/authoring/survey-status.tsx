@@ -1,10 +1,14 @@
 import { copyLink } from '../../../../lib/copy-link';
 import type { AdminSurvey } from '@candor/contracts';
 import { useState } from 'react';
-import { Link } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { toast } from 'sonner';
 import { successToast } from '../../../../lib/toasts';
-import { type SurveyTransition, useSurveyTransition } from '../../api/authoring';
+import {
+  type SurveyTransition,
+  useDuplicateSurvey,
+  useSurveyTransition,
+} from '../../api/authoring';
 import { STATE_NOTES, answersText } from '../../lib/authoring';
 import { actionErrorText } from '../../lib/wording';
 import { ConfirmDialog } from '../confirm-dialog';
@@ -32,7 +36,7 @@ const ASK: Record<
     note: (unreleased) =>
       unreleased
         ? 'It will not open for answers. It is not on the home page yet; from its release date its brick appears there, marked closed. You can reopen it later.'
-        : 'People can no longer answer it. Its brick stays on the home page, marked closed, with the results. You can reopen it later.',
+        : 'People can no longer answer it. Its brick stays on the home page, marked closed, with the results; without any published result it leaves the home page. You can reopen it later.',
     confirm: 'Close survey',
     danger: true,
   },
@@ -98,6 +102,8 @@ function ShareLink({ link, from }: { link: string; from: string | null }) {
 /** Where the survey stands, what can happen next (publish, close, reopen), preview and link. */
 export function SurveyStatus({ survey }: { survey: AdminSurvey }) {
   const transition = useSurveyTransition(survey.gid);
+  const duplicate = useDuplicateSurvey();
+  const navigate = useNavigate();
   const [asking, setAsking] = useState<SurveyTransition | null>(null);
   const noQuestions = survey.questions.length === 0;
   // Published but not on the site yet: scheduled, or closed before its release date.
@@ -171,6 +177,23 @@ export function SurveyStatus({ survey }: { survey: AdminSurvey }) {
         <Link to={`/admin/surveys/${survey.gid}/preview`} className="button">
           Preview
         </Link>
+        <button
+          type="button"
+          className="button"
+          disabled={duplicate.isPending}
+          onClick={() =>
+            duplicate.mutate(survey.gid, {
+              onSuccess: (copy) => {
+                successToast(`Copied as a new draft: “${copy.name}”`);
+                void navigate(`/admin/surveys/${copy.gid}`);
+              },
+              onError: (err) =>
+                toast.error(actionErrorText(err, 'The survey could not be copied. Try again.')),
+            })
+          }
+        >
+          {duplicate.isPending ? 'Copying…' : 'Duplicate'}
+        </button>
       </div>
       {survey.state === 'draft' && noQuestions ? (
         <p id="survey-publish-note" className="field__hint survey-status__hint">
