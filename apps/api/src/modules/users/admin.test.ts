@@ -189,7 +189,7 @@ describe.each(engines)('staff area on %s', (engine) => {
       body: survey,
       who: ['admin'],
     },
-    ...(['publish', 'close', 'reopen'] as const).map((verb) => ({
+    ...(['publish', 'close', 'reopen', 'duplicate'] as const).map((verb) => ({
       method: 'POST' as const,
       url: () => `/api/v1/admin/surveys/${unknown()}/${verb}/`,
       body: {},
