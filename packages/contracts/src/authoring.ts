@@ -90,12 +90,26 @@ export const SurveyInputSchema = z
     /** Position among the home page's bricks; left out on create: after the last one. */
     slot: z.number().int().min(0).max(100_000).optional(),
     release_date: when,
+    /**
+     * A scheduled close: from then on it takes no answers, as if closed by hand (null: open until
+     * closed). Ignored while the survey is closed; reopening clears it.
+     */
+    closes_at: when.nullable().default(null),
     genres: z
       .array(z.uuid('Pick genres from the list.'))
       .max(10, 'Pick at most 10 genres.')
       .default([]),
   })
-  .strict();
+  .strict()
+  .superRefine((s, ctx) => {
+    if (s.closes_at && Date.parse(s.closes_at) <= Date.parse(s.release_date)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['closes_at'],
+        message: 'Close it after its release date.',
+      });
+    }
+  });
 export type SurveyInput = z.input<typeof SurveyInputSchema>;
 
 const videoLink = z
@@ -233,7 +247,10 @@ const adminSurveyBase = {
   slot: z.number().int(),
   release_date: when,
   date_published: when.nullable(),
+  /** When it closed (past); null while it takes answers. */
   closed_at: when.nullable(),
+  /** Its scheduled close, while still to come; null when none is set or once it has closed. */
+  closes_at: when.nullable(),
   questions_count: z.number().int().min(0),
   /** About how many answers, as published (blurred for privacy): the questions' sum. */
   answers_count: z.number().int().min(0),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { timeAgo } from './relative-time.js';
+import { timeAgo, timeUntil } from './relative-time.js';
 
 const now = new Date('2026-06-01T12:00:00Z');
 const ago = (seconds: number) => new Date(now.getTime() - seconds * 1000);
@@ -28,5 +28,20 @@ describe('timeAgo', () => {
   it('accepts ISO strings and treats the future as just now', () => {
     expect(timeAgo(ago(7_200).toISOString(), now)).toBe('2 hours ago');
     expect(timeAgo(new Date(now.getTime() + 60_000), now)).toBe('just now');
+  });
+});
+
+describe('timeUntil', () => {
+  const ahead = (seconds: number) => new Date(now.getTime() + seconds * 1000);
+  it.each([
+    [-30, 'in under a minute'],
+    [0, 'in under a minute'],
+    [59, 'in under a minute'],
+    [60, 'in 1 minute'],
+    [2 * 3_600 + 5, 'in 2 hours'],
+    [3 * 86_400, 'in 3 days'],
+    [14 * 86_400, 'in 2 weeks'],
+  ])('%i seconds ahead reads "%s"', (seconds, text) => {
+    expect(timeUntil(ahead(seconds).toISOString(), now)).toBe(text);
   });
 });

@@ -19,3 +19,13 @@ export function timeAgo(date: Date | string, now: Date = new Date()): string {
   }
   return 'just now';
 }
+
+/** "in under a minute", else "in 3 days" in the largest unit that fits: a time still to come. */
+export function timeUntil(date: Date | string, now: Date = new Date()): string {
+  const seconds = Math.floor((new Date(date).getTime() - now.getTime()) / 1000);
+  for (const [name, size] of units) {
+    const count = Math.floor(seconds / size);
+    if (count >= 1) return `in ${count} ${name}${count === 1 ? '' : 's'}`;
+  }
+  return 'in under a minute';
+}

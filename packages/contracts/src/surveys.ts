@@ -76,6 +76,8 @@ const surveyBase = {
   date_published: z.iso.datetime({ offset: true }).nullable(),
   is_within_24_hours: z.boolean(),
   closed_at: z.iso.datetime({ offset: true }).nullable(),
+  /** An open survey's scheduled close, when one is set (Candor extension); null otherwise. */
+  closes_at: z.iso.datetime({ offset: true }).nullable(),
   variant: SurveyVariantSchema,
   genres: z.array(GenreSchema),
 };

@@ -203,21 +203,39 @@ export function createAuthoringRepository(db: Db) {
 
     transaction: <T>(work: (tx: Tx) => Promise<T>) => db.transaction(work),
 
-    async createSurvey(values: SurveyValues & { slug: string }, genreGids: string[]) {
+    /** `closesAt`: a scheduled close (the survey is a draft until published, so never closed). */
+    async createSurvey(
+      values: SurveyValues & { slug: string; closesAt: Date | null },
+      genreGids: string[],
+    ) {
       return db.transaction(async (tx) => {
         await tx.execute(sql`select pg_advisory_xact_lock(${SLOT_LOCK})`);
         if (values.slot !== undefined) await makeRoom(tx, values.slot);
         const [last] = await tx.select({ slot: max(surveys.slot) }).from(surveys);
         const [row] = await tx
           .insert(surveys)
-          .values({ ...values, slot: values.slot ?? (last?.slot ?? 0) + 1 })
+          .values({
+            ...values,
+            closedAt: values.closesAt,
+            slot: values.slot ?? (last?.slot ?? 0) + 1,
+          })
           .returning({ id: surveys.id, gid: surveys.gid });
         await setGenres(tx, row!.id, await genreIds(tx, genreGids));
         return row!.gid;
       });
     },
 
-    async updateSurvey(gid: string, values: SurveyValues, genreGids: string[]) {
+    /**
+     * `closesAt` becomes the scheduled close, unless the survey has closed by `now`: a close in
+     * the same instant wins (the row's own value decides, so no read can go stale first).
+     */
+    async updateSurvey(
+      gid: string,
+      values: SurveyValues & { closesAt: Date | null },
+      genreGids: string[],
+      now: Date,
+    ) {
+      const { closesAt, ...content } = values;
       return db.transaction(async (tx) => {
         if (values.slot !== undefined) {
           await tx.execute(sql`select pg_advisory_xact_lock(${SLOT_LOCK})`);
@@ -229,7 +247,13 @@ export function createAuthoringRepository(db: Db) {
         }
         const [row] = await tx
           .update(surveys)
-          .set({ ...values, updatedAt: new Date() })
+          .set({
+            ...content,
+            closedAt: sql`case when ${surveys.closedAt} <= ${now.toISOString()}::timestamptz
+                               then ${surveys.closedAt}
+                               else ${closesAt?.toISOString() ?? null}::timestamptz end`,
+            updatedAt: new Date(),
+          })
           .where(eq(surveys.gid, gid))
           .returning({ id: surveys.id });
         if (!row) return false;

@@ -17,7 +17,7 @@ import { AppError } from '../../lib/app-error.js';
 import { UNIQUE_VIOLATION, sqlConstraint, sqlState } from '../../lib/sql-state.js';
 import type { ResultsService } from '../results/results.service.js';
 import type { Actor, AuditService } from '../audit/audit.service.js';
-import { shareableLink } from '../surveys/surveys.service.js';
+import { closedBy, shareableLink } from '../surveys/surveys.service.js';
 import type { AuthoringRepository, QuestionValues, SurveyValues } from './authoring.repository.js';
 import { isUuid } from '../../lib/uuid.js';
 import { pairProblems, twinProblem } from './twins.js';
@@ -33,7 +33,7 @@ const DEFAULT_OPEN_MAX_LENGTH = 280;
 /** Where a survey stands now. */
 export function stateOf(s: SurveyRow, now: Date): SurveyState {
   if (!s.publishedAt) return 'draft';
-  if (s.closedAt) return 'closed';
+  if (closedBy(s.closedAt, now)) return 'closed';
   return s.releaseDate > now ? 'scheduled' : 'open';
 }
 
@@ -214,19 +214,34 @@ export function createAuthoringService(
   }
 
   function summary(s: SurveyRow, questionsCount: number, answersCount: number): AdminSurveySummary {
+    const now = clock();
+    const closed = closedBy(s.closedAt, now);
     return {
       gid: s.gid,
       name: s.name,
-      state: stateOf(s, clock()),
+      state: stateOf(s, now),
       cover_image: s.coverImage,
       variant: s.variant,
       slot: s.slot,
       release_date: s.releaseDate.toISOString(),
       date_published: s.publishedAt?.toISOString() ?? null,
-      closed_at: s.closedAt?.toISOString() ?? null,
+      closed_at: closed ? s.closedAt!.toISOString() : null,
+      closes_at: !closed && s.closedAt ? s.closedAt.toISOString() : null,
       questions_count: questionsCount,
       answers_count: answersCount,
     };
+  }
+
+  /** The input's scheduled close, refused when it has already passed. */
+  function scheduledClose(input: SurveyInput): Date | null {
+    if (!input.closes_at) return null;
+    const at = new Date(input.closes_at);
+    if (at.getTime() <= clock().getTime()) {
+      throw new AppError('VALIDATION_FAILED', undefined, {
+        closes_at: ['That time has passed: pick a later one, or close the survey now.'],
+      });
+    }
+    return at;
   }
 
   async function checkGenres(gids: string[]) {
@@ -276,9 +291,10 @@ export function createAuthoringService(
     list,
 
     async create(input: SurveyInput, actor: Actor, origin: string): Promise<AdminSurvey> {
+      const closesAt = scheduledClose(input);
       const genreGids = await checkGenres(input.genres);
       const gid = await repo.createSurvey(
-        { ...surveyValues(input), slug: slugFor(input.name) },
+        { ...surveyValues(input), slug: slugFor(input.name), closesAt },
         genreGids,
       );
       await changed(actor, 'survey.create', `survey:${gid}`, { name: input.name });
@@ -286,15 +302,23 @@ export function createAuthoringService(
     },
 
     async update(gid: string, input: SurveyInput, actor: Actor, origin: string) {
-      if (!isUuid(gid)) throw new AppError('NOT_FOUND');
+      const current = await load(gid, origin);
+      if (current.state === 'closed' && input.closes_at) {
+        throw new AppError('VALIDATION_FAILED', undefined, {
+          closes_at: ['This survey is closed already: reopen it, then schedule its close.'],
+        });
+      }
+      const closesAt = scheduledClose(input);
       const genreGids = await checkGenres(input.genres);
-      if (!(await repo.updateSurvey(gid.toLowerCase(), surveyValues(input), genreGids))) {
+      const values = { ...surveyValues(input), closesAt };
+      if (!(await repo.updateSurvey(current.gid, values, genreGids, clock()))) {
         throw new AppError('NOT_FOUND');
       }
-      await changed(actor, 'survey.update', `survey:${gid.toLowerCase()}`, {
+      await changed(actor, 'survey.update', `survey:${current.gid}`, {
         name: input.name,
+        closes_at: input.closes_at,
       });
-      return load(gid, origin);
+      return load(current.gid, origin);
     },
 
     /** Draft to published (listed from its release date); needs at least one question. */
@@ -363,7 +387,7 @@ export function createAuthoringService(
         genres: from.genres.map((g) => g.unique_GID),
       });
       const copy = await repo.createSurvey(
-        { ...surveyValues(input), slug: slugFor(input.name) },
+        { ...surveyValues(input), slug: slugFor(input.name), closesAt: null },
         input.genres,
       );
       await changed(actor, 'survey.create', `survey:${copy}`, {

@@ -85,6 +85,7 @@ describe.each(engines)('survey authoring on %s', (engine) => {
       state: 'draft',
       date_published: null,
       closed_at: null,
+      closes_at: null,
       questions_count: 0,
       genres: [{ unique_GID: money.unique_GID }],
     });

@@ -291,8 +291,11 @@ export function createResultsRepository(db: Db) {
       });
     },
 
-    /** Every question's trigger state (not locked): what the trigger tests each tick. */
-    async triggers(): Promise<TriggerState[]> {
+    /**
+     * Every question's trigger state (not locked): what the trigger tests each tick. A survey
+     * closing at a scheduled time counts as closing once `now` has reached it.
+     */
+    async triggers(now: Date): Promise<TriggerState[]> {
       const rows = rowsOf<{
         question_id: number;
         events: number | null;
@@ -303,7 +306,7 @@ export function createResultsRepository(db: Db) {
         await db.execute(sql`
           select t.question_id, (t.pending->>'events')::int as events, t.threshold_noise,
                  (t.snapshot->>'periods')::int as periods,
-                 (s.closed_at is not null
+                 (s.closed_at <= ${now.toISOString()}::timestamptz
                    and (t.published_at is null or t.published_at < s.closed_at)
                    and coalesce((t.snapshot->>'closeReleased')::boolean, false) = false)
                    as closing

@@ -549,7 +549,7 @@ export function createResultsService(repo: ResultsRepository, deps: ResultsServi
     }
     await repo.ensureTallies(() => counting.thresholdNoise());
     const ended = new Map<number, { cause: ReleaseCause; closing: boolean }>();
-    for (const t of await repo.triggers()) {
+    for (const t of await repo.triggers(clock())) {
       // Tested even when closing: the noise drawn must not depend on which questions close.
       const over = periodIsOver(t.events, t.periods, t.thresholdNoise, noise);
       if (over || t.closing) {

@@ -13,6 +13,7 @@ import {
   promotedOnHome,
   surveyMinutes,
   timeAgo,
+  timeUntil,
 } from '@candor/contracts';
 import { isUuid } from '../../lib/uuid.js';
 import { serializeOnce } from '../../lib/serialize.js';
@@ -261,7 +262,11 @@ function surveyIntro(survey: SurveyDetail, now: Date): string {
   const video = hasVideo ? '<li>Some questions are videos, with captions.</li>' : '';
   const facts = closed
     ? `<li>${count}, each with how verified people answered it.</li>${video}`
-    : `<li>${escapeHtml(survey.instructions)}</li><li>` +
+    : `<li>${escapeHtml(survey.instructions)}</li>` +
+      (survey.closes_at
+        ? `<li>It closes for answers ${timeUntil(survey.closes_at, now)}.</li>`
+        : '') +
+      '<li>' +
       (survey.variant.startsWith('v1_')
         ? 'You see how everyone answered right after each question.'
         : 'You see how everyone answered at the end.') +

@@ -69,7 +69,15 @@ function toQuestion(s: SurveyWithContent, q: ContentQuestion): Question {
   };
 }
 
+/**
+ * Whether a survey has closed by `now`: closed by hand (the time it happened) or at a scheduled
+ * close that has come. A future `closedAt` is a scheduled close: it still takes answers.
+ */
+export const closedBy = (closedAt: Date | null, now: Date): boolean =>
+  closedAt !== null && closedAt.getTime() <= now.getTime();
+
 function toBase(s: SurveyWithContent, now: Date) {
+  const closed = closedBy(s.closedAt, now);
   const genres: Genre[] = s.genres.map((g) => ({ unique_GID: g.gid, genre_name: g.name }));
   const sinceRelease = now.getTime() - s.releaseDate.getTime();
   return {
@@ -78,12 +86,13 @@ function toBase(s: SurveyWithContent, now: Date) {
     cover_image: s.coverImage,
     cover_headline: s.coverHeadline,
     questions_count: askedCount(s),
-    status: s.closedAt ? ('Closed' as const) : ('Open' as const),
+    status: closed ? ('Closed' as const) : ('Open' as const),
     release_date: s.releaseDate.toISOString(),
     slot: s.slot,
     date_published: s.publishedAt?.toISOString() ?? null,
     is_within_24_hours: sinceRelease >= 0 && sinceRelease < DAY_MS,
-    closed_at: s.closedAt?.toISOString() ?? null,
+    closed_at: closed ? s.closedAt!.toISOString() : null,
+    closes_at: !closed && s.closedAt ? s.closedAt.toISOString() : null,
     variant: s.variant,
     genres,
   };
@@ -112,14 +121,15 @@ export interface CatalogQuestion {
   choiceById: Map<number, { id: number; label: string; isBlank: boolean }>;
 }
 
-function toCatalog(s: SurveyWithContent): CatalogQuestion[] {
-  return s.questions.map((q) => catalogOf(s, q));
+function toCatalog(s: SurveyWithContent, now: Date): CatalogQuestion[] {
+  return s.questions.map((q) => catalogOf(s, q, now));
 }
 
 /** The survey's first question as answering and results know it. */
-const firstOf = (s: SurveyWithContent): CatalogQuestion => catalogOf(s, s.questions[0]!);
+const firstOf = (s: SurveyWithContent, now: Date): CatalogQuestion =>
+  catalogOf(s, s.questions[0]!, now);
 
-function catalogOf(s: SurveyWithContent, q: ContentQuestion): CatalogQuestion {
+function catalogOf(s: SurveyWithContent, q: ContentQuestion, now: Date): CatalogQuestion {
   const ordered = [...q.choices]
     .sort((a, b) => Number(a.isBlank) - Number(b.isBlank) || a.position - b.position)
     .map((c) => ({ id: c.id, label: c.label, isBlank: c.isBlank }));
@@ -133,7 +143,7 @@ function catalogOf(s: SurveyWithContent, q: ContentQuestion): CatalogQuestion {
     surveyGid: s.gid,
     surveyId: s.id,
     variant: s.variant,
-    closed: s.closedAt !== null,
+    closed: closedBy(s.closedAt, now),
     choices: ordered,
     choiceByLabel: new Map(ordered.map((c) => [c.label, c])),
     choiceById: new Map(ordered.map((c) => [c.id, c])),
@@ -151,6 +161,8 @@ export interface StaffSurvey {
 
 interface ListedSnapshot {
   loadedAt: number;
+  /** The first scheduled close after loadedAt (ms; Infinity for none): the snapshot ends then. */
+  closesNext: number;
   surveys: SurveyWithContent[];
   byGid: Map<string, SurveyWithContent>;
   /** Questions of the listed surveys by qid, built on first use. */
@@ -212,9 +224,10 @@ export function createSurveysService(
    */
   async function respondentsBySurvey(
     surveys: SurveyWithContent[],
+    now: Date,
   ): Promise<Map<string, number | null>> {
     const firsts = surveys.flatMap((s) =>
-      s.questions.length ? [{ gid: s.gid, q: firstOf(s) }] : [],
+      s.questions.length ? [{ gid: s.gid, q: firstOf(s, now) }] : [],
     );
     if (!respondentsOf || !firsts.length) return new Map();
     const byQuestion = await respondentsOf(firsts.map((f) => f.q)).catch(
@@ -229,7 +242,11 @@ export function createSurveysService(
   let generation = 0;
 
   async function listed(now: Date): Promise<ListedSnapshot> {
-    if (snapshot && now.getTime() - snapshot.loadedAt < cacheSeconds * 1000) return snapshot;
+    const t = now.getTime();
+    // A scheduled close ends the snapshot at once: answers stop on time, not up to cacheSeconds on.
+    if (snapshot && t - snapshot.loadedAt < cacheSeconds * 1000 && t < snapshot.closesNext) {
+      return snapshot;
+    }
     if (!loading) {
       const started = generation;
       const load = repo
@@ -237,10 +254,15 @@ export function createSurveysService(
         .then(async (surveys) => {
           const loaded: ListedSnapshot = {
             loadedAt: now.getTime(),
+            closesNext: Math.min(
+              ...surveys.flatMap((s) =>
+                s.closedAt && s.closedAt.getTime() > now.getTime() ? [s.closedAt.getTime()] : [],
+              ),
+            ),
             surveys,
             byGid: new Map(surveys.map((s) => [s.gid, s])),
             answers: new Map(),
-            respondents: await respondentsBySurvey(surveys),
+            respondents: await respondentsBySurvey(surveys, now),
           };
           if (started === generation) snapshot = loaded;
           return loaded;
@@ -326,12 +348,13 @@ export function createSurveysService(
       | undefined
     > {
       if (!isUuid(gid)) return undefined;
-      const s = (await listed(clock())).byGid.get(gid.toLowerCase());
+      const snap = await listed(clock());
+      const s = snap.byGid.get(gid.toLowerCase());
       return (
         s && {
           id: s.id,
           gid: s.gid,
-          closed: s.closedAt !== null,
+          closed: closedBy(s.closedAt, new Date(snap.loadedAt)),
           qids: s.questions.map((q) => q.qid),
           receiptQids: s.questions.filter((q) => q.twinId === null).map((q) => q.qid),
         }
@@ -341,7 +364,10 @@ export function createSurveysService(
     /** The listed surveys that take answers now (credentials are issued for these at login). */
     async openSurveys(): Promise<Array<{ id: number; gid: string }>> {
       const snap = await listed(clock());
-      return snap.surveys.filter((s) => s.closedAt === null).map((s) => ({ id: s.id, gid: s.gid }));
+      const now = new Date(snap.loadedAt);
+      return snap.surveys
+        .filter((s) => !closedBy(s.closedAt, now))
+        .map((s) => ({ id: s.id, gid: s.gid }));
     },
 
     /**
@@ -351,7 +377,10 @@ export function createSurveysService(
     async findQuestion(qid: string): Promise<CatalogQuestion | undefined> {
       if (!isUuid(qid)) return undefined;
       const snap = await listed(clock());
-      snap.questions ??= new Map(snap.surveys.flatMap(toCatalog).map((q) => [q.qid, q]));
+      const now = new Date(snap.loadedAt);
+      snap.questions ??= new Map(
+        snap.surveys.flatMap((s) => toCatalog(s, now)).map((q) => [q.qid, q]),
+      );
       return snap.questions.get(qid.toLowerCase());
     },
 
@@ -363,7 +392,7 @@ export function createSurveysService(
       if (!isUuid(gid)) return undefined;
       const s = await repo.findAnyByGid(gid.toLowerCase());
       if (!s) return undefined;
-      const catalog = toCatalog(s);
+      const catalog = toCatalog(s, clock());
       return {
         gid: s.gid,
         slug: s.slug,

@@ -178,6 +178,7 @@ describe.each(engines)('surveys API on %s', (engine) => {
           'date_published',
           'is_within_24_hours',
           'closed_at',
+          'closes_at',
           'variant',
           'genres',
           'questions',
@@ -194,6 +195,7 @@ describe.each(engines)('surveys API on %s', (engine) => {
         release_date: release,
         date_published: release,
         closed_at: null,
+        closes_at: null,
         variant: 'v1_large',
         is_within_24_hours: true,
         // Nobody answered: no published number, and never a 0 of its own.
@@ -340,6 +342,7 @@ describe.each(engines)('surveys API on %s', (engine) => {
         questions_count: 3,
         status: 'Open',
         closed_at: null,
+        closes_at: null,
         slot: 3,
         variant: 'v1_large',
         is_within_24_hours: true,

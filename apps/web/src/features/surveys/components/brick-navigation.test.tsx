@@ -55,6 +55,7 @@ function survey(over: Partial<SurveySummary>): SurveySummary {
     date_published: '2026-01-01T00:00:00.000Z',
     is_within_24_hours: false,
     closed_at: null,
+    closes_at: null,
     variant: 'v1_small',
     genres: [],
     questions: [],

@@ -1,4 +1,4 @@
-import { type SurveyDetail, timeAgo } from '@candor/contracts';
+import { type SurveyDetail, timeAgo, timeUntil } from '@candor/contracts';
 import { PageHead } from '../../../components/page-head';
 import { ShareButton } from '../../../components/share/share-button';
 import { givesInstantFeedback, toneOf } from '../lib/bricks';
@@ -81,6 +81,9 @@ export function SurveyIntro({
               </li>
             ) : null}
             <li>{survey.instructions}</li>
+            {survey.closes_at ? (
+              <li>It closes for answers {timeUntil(survey.closes_at)}.</li>
+            ) : null}
             <li>
               {givesInstantFeedback(survey.variant)
                 ? 'You see how everyone answered right after each question.'

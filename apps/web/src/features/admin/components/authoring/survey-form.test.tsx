@@ -43,6 +43,7 @@ const saved: AdminSurvey = {
   release_date: '2026-03-01T09:30:00.000Z',
   date_published: '2026-02-01T09:30:00.000Z',
   closed_at: null,
+  closes_at: null,
   questions_count: 0,
   answers_count: 0,
   author: '',
@@ -141,6 +142,30 @@ describe('SurveyForm', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Create draft' }));
     expect(await screen.findByText('Pick a release date and time.')).toBeTruthy();
     expect(onSave).not.toHaveBeenCalled();
+  });
+
+  it('sends a scheduled close with its offset, none when blank, and refuses one before the release', async () => {
+    const onSave = echo();
+    show(onSave, saved);
+    await screen.findByRole('checkbox', { name: 'Money' });
+    const closes = screen.getByLabelText('Closes (optional)');
+    fireEvent.change(closes, { target: { value: '2026-02-01T09:00' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save changes' }));
+    // Before the release date (1 March): said under the field, nothing sent.
+    expect(await screen.findByText('Close it after its release date.')).toBeTruthy();
+    expect(onSave).not.toHaveBeenCalled();
+
+    fireEvent.change(closes, { target: { value: '2026-04-01T18:00' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save changes' }));
+    await waitFor(() => expect(onSave).toHaveBeenCalledTimes(1));
+    expect(onSave.mock.calls[0]![0]).toMatchObject({
+      closes_at: fromLocalInput('2026-04-01T18:00'),
+    });
+
+    fireEvent.change(screen.getByLabelText('Closes (optional)'), { target: { value: '' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save changes' }));
+    await waitFor(() => expect(onSave).toHaveBeenCalledTimes(2));
+    expect(onSave.mock.calls[1]![0]).toMatchObject({ closes_at: null });
   });
 
   it('leaves the slot out of an edit unless the admin changed it', async () => {

@@ -38,6 +38,8 @@ export interface SurveyFormValues {
   slot: string;
   /** The `datetime-local` value, on this browser's clock. */
   release_date: string;
+  /** The scheduled close as a `datetime-local` value; blank for none. */
+  closes_at: string;
   genres: string[];
 }
 
@@ -56,6 +58,7 @@ const FIELDS = [
   'variant',
   'slot',
   'release_date',
+  'closes_at',
   'genres',
 ] as const satisfies ReadonlyArray<keyof SurveyFormValues>;
 
@@ -72,6 +75,7 @@ export function surveyValues(survey: AdminSurvey | null): SurveyFormValues {
     variant: survey?.variant ?? 'v1_medium',
     slot: survey ? String(survey.slot) : '',
     release_date: toLocalInput(survey?.release_date ?? new Date().toISOString()),
+    closes_at: survey?.closes_at ? toLocalInput(survey.closes_at) : '',
     genres: survey?.genres.map((g) => g.unique_GID) ?? [],
   };
 }
@@ -90,6 +94,7 @@ function surveyInput(
   known: readonly AdminGenre[] | undefined,
 ): SurveyInput {
   const keepDate = base && values.release_date === toLocalInput(base.release_date);
+  const keepClose = base?.closes_at && values.closes_at === toLocalInput(base.closes_at);
   const slot = values.slot.trim();
   const slotChanged = slot !== '' && slot !== (base ? String(base.slot) : '');
   const genreIds = known ? new Set(known.map((g) => g.unique_GID)) : null;
@@ -104,6 +109,11 @@ function surveyInput(
     variant: values.variant,
     ...(slotChanged ? { slot: Number(slot) } : {}),
     release_date: keepDate ? base.release_date : (fromLocalInput(values.release_date) ?? ''),
+    closes_at: keepClose
+      ? base.closes_at
+      : values.closes_at
+        ? (fromLocalInput(values.closes_at) ?? '')
+        : null,
     genres: genreIds ? values.genres.filter((g) => genreIds.has(g)) : values.genres,
   };
 }
@@ -162,13 +172,21 @@ export function SurveyForm({
     const parsed = SurveyInputSchema.safeParse(input);
     if (!parsed.success) {
       const dateMissing = input.release_date === '';
+      const closeBad = input.closes_at === '';
       const rest = applyIssues(
-        parsed.error.issues.filter((i) => !(dateMissing && i.path[0] === 'release_date')),
+        parsed.error.issues.filter(
+          (i) =>
+            !(dateMissing && i.path[0] === 'release_date') &&
+            !(closeBad && i.path[0] === 'closes_at'),
+        ),
         form.setError,
         FIELDS,
       );
       if (dateMissing) {
         form.setError('release_date', { message: 'Pick a release date and time.' });
+      }
+      if (closeBad) {
+        form.setError('closes_at', { message: 'Pick a date and time, or leave it blank.' });
       }
       if (rest.length) onError(rest);
       form.setFocus(
@@ -311,6 +329,24 @@ export function SurveyForm({
               />
             )}
           </Field>
+          {survey?.state === 'closed' ? null : (
+            <Field
+              label="Closes (optional)"
+              hint="It stops taking answers at this time, as if you closed it then. Leave blank to keep it open until you close it."
+              error={errors.closes_at?.message}
+            >
+              {({ id, describedBy, invalid }) => (
+                <input
+                  id={id}
+                  className="input"
+                  type="datetime-local"
+                  aria-describedby={describedBy}
+                  aria-invalid={invalid || undefined}
+                  {...registerText('closes_at')}
+                />
+              )}
+            </Field>
+          )}
           <Field
             label="Slot"
             hint={

@@ -35,6 +35,7 @@ const survey: SurveyDetail = {
   date_published: null,
   is_within_24_hours: false,
   closed_at: null,
+  closes_at: null,
   variant: 'v2_small',
   genres: [],
   author: 'Ana',

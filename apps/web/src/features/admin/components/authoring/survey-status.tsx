@@ -155,6 +155,14 @@ export function SurveyStatus({ survey }: { survey: AdminSurvey }) {
             </dd>
           </div>
         ) : null}
+        {survey.closes_at ? (
+          <div>
+            <dt>Closes</dt>
+            <dd>
+              <DateTime at={survey.closes_at} />
+            </dd>
+          </div>
+        ) : null}
         {survey.closed_at ? (
           <div>
             <dt>Closed</dt>

@@ -15,6 +15,7 @@ const survey = (n: number, state: AdminSurveySummary['state']): AdminSurveySumma
   release_date: '2026-01-01T10:00:00Z',
   date_published: null,
   closed_at: null,
+  closes_at: null,
   questions_count: n,
   answers_count: 10 * n,
 });
