@@ -115,6 +115,10 @@ describe('survey authoring in the staff area', () => {
     await page
       .getByLabel('Release date', { exact: true })
       .fill(localInput(new Date(Date.now() - 3 * 86_400_000)));
+    // Closing by itself in three days (the admin closes it by hand below, first).
+    await page
+      .getByLabel('Closes (optional)', { exact: true })
+      .fill(localInput(new Date(Date.now() + 3 * 86_400_000)));
     await screenshot(page, 'admin-survey-new-desktop');
     await page.getByRole('button', { name: 'Create draft' }).click();
     await page.waitForURL(/\/admin\/surveys\/[0-9a-f-]{36}$/);
@@ -148,6 +152,7 @@ describe('survey authoring in the staff area', () => {
     await page.getByRole('button', { name: 'Publish', exact: true }).click();
     await page.getByRole('button', { name: 'Publish survey' }).click();
     await page.locator('.survey-status').getByText('Open', { exact: true }).first().waitFor();
+    await expect.poll(() => page.locator('.survey-status__facts').innerText()).toMatch(/Closes/);
 
     // A member finds it on the home page and answers both questions.
     const person = await people.newPage(desktop);
@@ -158,6 +163,8 @@ describe('survey authoring in the staff area', () => {
     expect(Math.abs(siteBrick.height - previewBrick.height)).toBeLessThanOrEqual(1);
     await person.page.locator('.brick', { hasText: name }).getByRole('link').click();
     await person.page.waitForURL(`${baseURL}/surveys/${gid}`);
+    // Less than three days to go by now: the largest whole unit.
+    await person.page.getByText('It closes for answers in 2 days.').waitFor();
     await person.page.getByRole('button', { name: 'Start the survey' }).click();
     await person.page.getByRole('heading', { level: 1, name: openQuestion }).waitFor();
     await person.page.getByLabel('Your answer').fill('The neighbours, mostly.');

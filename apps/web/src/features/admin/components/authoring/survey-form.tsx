@@ -312,7 +312,7 @@ export function SurveyForm({
             <VariantPicker value={field.value} onChange={clearing('variant', field.onChange)} />
           )}
         />
-        <div className="survey-form__row">
+        <div className="survey-form__row survey-form__row--aligned">
           <Field
             label="Release date"
             hint={`On your clock (${zone}). Once published, the survey appears at this time.`}
@@ -332,7 +332,7 @@ export function SurveyForm({
           {survey?.state === 'closed' ? null : (
             <Field
               label="Closes (optional)"
-              hint="It stops taking answers at this time, as if you closed it then. Leave blank to keep it open until you close it."
+              hint="It stops taking answers at this time. Leave blank for none."
               error={errors.closes_at?.message}
             >
               {({ id, describedBy, invalid }) => (
