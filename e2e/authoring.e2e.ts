@@ -235,8 +235,30 @@ describe('survey authoring in the staff area', () => {
       /None published yet/,
     );
     await screenshot(page, 'admin-survey-duplicated-desktop');
+    // The copy is a draft: it can be deleted, after a question.
+    await page.getByRole('button', { name: 'Delete draft' }).click();
+    await page.getByRole('dialog', { name: `Delete “${name} (copy)”?` }).waitFor();
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete draft' }).click();
+    await page.waitForURL(`${baseURL}/admin/surveys`);
+    await page.getByRole('link', { name, exact: true }).first().waitFor();
+    await expect
+      .poll(() => page.getByRole('link', { name: `${name} (copy)`, exact: true }).count())
+      .toBe(0);
+
+    // Archived: off the home page, its page kept.
     await page.goto(`/admin/surveys/${gid}`);
     await page.locator('.survey-status').getByText('Closed', { exact: true }).first().waitFor();
+    await page.getByRole('button', { name: 'Archive', exact: true }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Archive survey' }).click();
+    await page.locator('.survey-status').getByText('Archived', { exact: true }).first().waitFor();
+    await screenshot(page, 'admin-survey-archived-desktop');
+    await page.goto('/');
+    await page.locator('.brick').first().waitFor();
+    await expect(page.locator('.brick', { hasText: name }).count()).resolves.toBe(0);
+    await page.goto(`/surveys/${gid}`);
+    await page.getByRole('heading', { level: 1, name }).waitFor();
+    await page.goto(`/admin/surveys/${gid}`);
+    await page.locator('.survey-status').getByText('Archived', { exact: true }).first().waitFor();
 
     // Exports: the survey's results as CSV and JSON.
     await tab(page, 'Results').click();
@@ -261,7 +283,14 @@ describe('survey authoring in the staff area', () => {
     // Every step is in the audit log.
     await tab(page, 'Audit log').click();
     await page.getByRole('heading', { level: 1, name: 'Audit log' }).waitFor();
-    for (const text of [/created the survey/, /published/, /closed/, /exported/]) {
+    for (const text of [
+      /created the survey/,
+      /published/,
+      /closed/,
+      /\barchived a survey/,
+      /deleted the draft/,
+      /exported/,
+    ]) {
       await page.getByText(text).first().waitFor();
     }
     staff.watch.assertNoErrors();

@@ -251,6 +251,8 @@ const adminSurveyBase = {
   closed_at: when.nullable(),
   /** Its scheduled close, while still to come; null when none is set or once it has closed. */
   closes_at: when.nullable(),
+  /** When it was archived (off the home page; a closed survey only); null otherwise. */
+  archived_at: when.nullable(),
   questions_count: z.number().int().min(0),
   /** About how many answers, as published (blurred for privacy): the questions' sum. */
   answers_count: z.number().int().min(0),

@@ -78,6 +78,8 @@ const surveyBase = {
   closed_at: z.iso.datetime({ offset: true }).nullable(),
   /** An open survey's scheduled close, when one is set (Candor extension); null otherwise. */
   closes_at: z.iso.datetime({ offset: true }).nullable(),
+  /** Archived by its operators: off the home page; its page and results stay (Candor extension). */
+  archived: z.boolean(),
   variant: SurveyVariantSchema,
   genres: z.array(GenreSchema),
 };
@@ -95,12 +97,13 @@ export const SurveySummarySchema = z.object({
 export type SurveySummary = z.infer<typeof SurveySummarySchema>;
 
 /**
- * Whether the home page shows a survey's brick: nothing closed and empty is promoted (a closed
- * survey with no published result can take no answer and has nothing to show). Its page stays,
- * for links and the mirror. Decided on the published number only.
+ * Whether the home page shows a survey's brick: nothing archived, and nothing closed and empty
+ * (a closed survey with no published result can take no answer and has nothing to show). Its
+ * page stays, for links and the mirror. Decided on the published number only.
  */
-export const promotedOnHome = (s: Pick<SurveySummary, 'status' | 'respondents'>): boolean =>
-  s.status !== 'Closed' || s.respondents !== null;
+export const promotedOnHome = (
+  s: Pick<SurveySummary, 'status' | 'respondents' | 'archived'>,
+): boolean => !s.archived && (s.status !== 'Closed' || s.respondents !== null);
 
 export const SurveyListSchema = pagedSchema(SurveySummarySchema);
 export type SurveyList = z.infer<typeof SurveyListSchema>;

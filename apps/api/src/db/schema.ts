@@ -67,7 +67,10 @@ export const surveys = pgTable(
     releaseDate: timestamp('release_date', { withTimezone: true }).notNull(),
     /** Null while a draft: a draft is never listed, whatever its release date. */
     publishedAt: timestamp('published_at', { withTimezone: true }),
+    /** Past: closed (by hand or on schedule). Future: a scheduled close. */
     closedAt: timestamp('closed_at', { withTimezone: true }),
+    /** Set: taken off the home page (a closed survey only); its page and results stay. */
+    archivedAt: timestamp('archived_at', { withTimezone: true }),
     ...timestamps,
   },
   (t) => [index('surveys_listing_idx').on(t.slot, t.id)],

@@ -1,10 +1,10 @@
-import { and, asc, count, eq, inArray, max, notInArray, sql } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, isNull, max, notInArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { choices, genres, questions, surveyGenres, surveys } from '../../db/schema.js';
 
 export type SurveyValues = Omit<
   typeof surveys.$inferInsert,
-  'id' | 'gid' | 'slug' | 'publishedAt' | 'closedAt' | 'createdAt' | 'updatedAt'
+  'id' | 'gid' | 'slug' | 'publishedAt' | 'closedAt' | 'archivedAt' | 'createdAt' | 'updatedAt'
 >;
 export type QuestionValues = Omit<
   typeof questions.$inferInsert,
@@ -262,7 +262,19 @@ export function createAuthoringRepository(db: Db) {
       });
     },
 
-    async setDates(gid: string, dates: { publishedAt?: Date; closedAt?: Date | null }) {
+    /** Deletes a draft (never published: nothing was answered); false when none is left. */
+    async deleteDraft(gid: string): Promise<boolean> {
+      const gone = await db
+        .delete(surveys)
+        .where(and(eq(surveys.gid, gid), isNull(surveys.publishedAt)))
+        .returning({ id: surveys.id });
+      return gone.length > 0;
+    },
+
+    async setDates(
+      gid: string,
+      dates: { publishedAt?: Date; closedAt?: Date | null; archivedAt?: Date | null },
+    ) {
       await db
         .update(surveys)
         .set({ ...dates, updatedAt: new Date() })

@@ -136,6 +136,48 @@ export const authoringRoutes: FastifyPluginAsyncZod<{
     async (request) => service.reopen(request.params.gid, request.user!, publicOrigin(request)),
   );
 
+  app.post(
+    '/surveys/:gid/archive/',
+    {
+      schema: {
+        tags,
+        summary: 'Archive a closed survey: off the home page; its page and results stay',
+        params: GidParamsSchema,
+        response: { 200: AdminSurveySchema, ...errors },
+      },
+    },
+    async (request) => service.archive(request.params.gid, request.user!, publicOrigin(request)),
+  );
+
+  app.post(
+    '/surveys/:gid/unarchive/',
+    {
+      schema: {
+        tags,
+        summary: 'Take a survey out of the archive (it stays closed)',
+        params: GidParamsSchema,
+        response: { 200: AdminSurveySchema, ...errors },
+      },
+    },
+    async (request) => service.unarchive(request.params.gid, request.user!, publicOrigin(request)),
+  );
+
+  app.delete(
+    '/surveys/:gid/',
+    {
+      schema: {
+        tags,
+        summary: 'Delete a draft and its questions (409 INVALID_STATE once published)',
+        params: GidParamsSchema,
+        response: { 204: z.null(), ...errors },
+      },
+    },
+    async (request, reply) => {
+      await service.deleteDraft(request.params.gid, request.user!, publicOrigin(request));
+      return reply.status(204).send(null);
+    },
+  );
+
   app.get(
     '/surveys/:gid/preview/',
     {

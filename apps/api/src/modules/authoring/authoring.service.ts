@@ -227,6 +227,7 @@ export function createAuthoringService(
       date_published: s.publishedAt?.toISOString() ?? null,
       closed_at: closed ? s.closedAt!.toISOString() : null,
       closes_at: !closed && s.closedAt ? s.closedAt.toISOString() : null,
+      archived_at: s.archivedAt?.toISOString() ?? null,
       questions_count: questionsCount,
       answers_count: answersCount,
     };
@@ -363,9 +364,51 @@ export function createAuthoringService(
       if (current.state !== 'closed') {
         throw new AppError('INVALID_STATE', 'Only a closed survey can be reopened.');
       }
+      if (current.archived_at) {
+        throw new AppError('INVALID_STATE', 'Take it out of the archive before reopening it.');
+      }
       await repo.setDates(current.gid, { closedAt: null });
       await changed(actor, 'survey.reopen', `survey:${current.gid}`);
       return load(current.gid, origin);
+    },
+
+    /** Off the home page, its page and results kept: a closed survey only (issue 31). */
+    async archive(gid: string, actor: Actor, origin: string): Promise<AdminSurvey> {
+      const current = await load(gid, origin);
+      if (current.archived_at) throw new AppError('INVALID_STATE', 'It is archived already.');
+      if (current.state !== 'closed') {
+        throw new AppError(
+          'INVALID_STATE',
+          'Close the survey before archiving it: an archived survey takes no answers.',
+        );
+      }
+      await repo.setDates(current.gid, { archivedAt: clock() });
+      await changed(actor, 'survey.archive', `survey:${current.gid}`);
+      return load(current.gid, origin);
+    },
+
+    /** Back from the archive: closed, and on the home page again if it has results. */
+    async unarchive(gid: string, actor: Actor, origin: string): Promise<AdminSurvey> {
+      const current = await load(gid, origin);
+      if (!current.archived_at) throw new AppError('INVALID_STATE', 'It is not archived.');
+      await repo.setDates(current.gid, { archivedAt: null });
+      await changed(actor, 'survey.unarchive', `survey:${current.gid}`);
+      return load(current.gid, origin);
+    },
+
+    /**
+     * Deletes a draft with its questions. A draft was never published, so nothing was answered.
+     * A published survey is archived instead: deleting its answers and releases is not built.
+     */
+    async deleteDraft(gid: string, actor: Actor, origin: string): Promise<void> {
+      const current = await load(gid, origin);
+      if (current.state !== 'draft' || !(await repo.deleteDraft(current.gid))) {
+        throw new AppError(
+          'INVALID_STATE',
+          'Only a draft can be deleted. Close a published survey and archive it to take it off the site.',
+        );
+      }
+      await changed(actor, 'survey.delete', `survey:${current.gid}`, { name: current.name });
     },
 
     /**

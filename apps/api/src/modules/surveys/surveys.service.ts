@@ -93,6 +93,7 @@ function toBase(s: SurveyWithContent, now: Date) {
     is_within_24_hours: sinceRelease >= 0 && sinceRelease < DAY_MS,
     closed_at: closed ? s.closedAt!.toISOString() : null,
     closes_at: !closed && s.closedAt ? s.closedAt.toISOString() : null,
+    archived: s.archivedAt !== null,
     variant: s.variant,
     genres,
   };

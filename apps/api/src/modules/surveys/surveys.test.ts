@@ -179,6 +179,7 @@ describe.each(engines)('surveys API on %s', (engine) => {
           'is_within_24_hours',
           'closed_at',
           'closes_at',
+          'archived',
           'variant',
           'genres',
           'questions',
@@ -196,6 +197,7 @@ describe.each(engines)('surveys API on %s', (engine) => {
         date_published: release,
         closed_at: null,
         closes_at: null,
+        archived: false,
         variant: 'v1_large',
         is_within_24_hours: true,
         // Nobody answered: no published number, and never a 0 of its own.
@@ -343,6 +345,7 @@ describe.each(engines)('surveys API on %s', (engine) => {
         status: 'Open',
         closed_at: null,
         closes_at: null,
+        archived: false,
         slot: 3,
         variant: 'v1_large',
         is_within_24_hours: true,

@@ -189,12 +189,15 @@ describe.each(engines)('staff area on %s', (engine) => {
       body: survey,
       who: ['admin'],
     },
-    ...(['publish', 'close', 'reopen', 'duplicate'] as const).map((verb) => ({
-      method: 'POST' as const,
-      url: () => `/api/v1/admin/surveys/${unknown()}/${verb}/`,
-      body: {},
-      who: ['admin'] as Who[],
-    })),
+    { method: 'DELETE', url: () => `/api/v1/admin/surveys/${unknown()}/`, who: ['admin'] },
+    ...(['publish', 'close', 'reopen', 'duplicate', 'archive', 'unarchive'] as const).map(
+      (verb) => ({
+        method: 'POST' as const,
+        url: () => `/api/v1/admin/surveys/${unknown()}/${verb}/`,
+        body: {},
+        who: ['admin'] as Who[],
+      }),
+    ),
     { method: 'GET', url: () => `/api/v1/admin/surveys/${unknown()}/preview/`, who: ['admin'] },
     {
       method: 'POST',

@@ -97,9 +97,25 @@ export function useUpdateSurvey(gid: string) {
   });
 }
 
-export type SurveyTransition = 'publish' | 'close' | 'reopen';
+export type SurveyTransition = 'publish' | 'close' | 'reopen' | 'archive' | 'unarchive';
 
-/** Publishes, closes or reopens a survey. */
+/** Deletes a draft (204); the list and the audit log follow. */
+export function useDeleteDraft() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (gid: string) => del<null>(`${base}/surveys/${id(gid)}/`),
+    onSuccess: (_, gid) => {
+      queryClient.removeQueries({ queryKey: authoringQueries.survey(gid).queryKey });
+      return Promise.all([
+        queryClient.invalidateQueries({ queryKey: authoringQueries.surveys().queryKey }),
+        queryClient.invalidateQueries({ queryKey: adminQueries.auditLogAll() }),
+        queryClient.invalidateQueries({ queryKey: authoringQueries.genres().queryKey }),
+      ]);
+    },
+  });
+}
+
+/** Publishes, closes, reopens, archives or unarchives a survey. */
 export function useSurveyTransition(gid: string) {
   const queryClient = useQueryClient();
   return useMutation({

@@ -69,6 +69,12 @@ export function describeAuditAction(entry: Pick<AuditEntry, 'action' | 'details'
       return 'closed a survey';
     case 'survey.reopen':
       return 'reopened a survey';
+    case 'survey.archive':
+      return 'archived a survey';
+    case 'survey.unarchive':
+      return 'took a survey out of the archive';
+    case 'survey.delete':
+      return withName('deleted the draft', 'deleted a draft', entry.details.name);
     case 'survey.order':
       return 'reordered the surveys on the home page';
     case 'question.create':
@@ -165,6 +171,9 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   'survey.publish': 'Published a survey',
   'survey.close': 'Closed a survey',
   'survey.reopen': 'Reopened a survey',
+  'survey.archive': 'Archived a survey',
+  'survey.unarchive': 'Unarchived a survey',
+  'survey.delete': 'Deleted a draft',
   'survey.order': 'Reordered the surveys',
   'question.create': 'Added a question',
   'question.update': 'Edited a question',

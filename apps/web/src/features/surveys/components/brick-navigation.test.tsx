@@ -56,6 +56,7 @@ function survey(over: Partial<SurveySummary>): SurveySummary {
     is_within_24_hours: false,
     closed_at: null,
     closes_at: null,
+    archived: false,
     variant: 'v1_small',
     genres: [],
     questions: [],
@@ -122,6 +123,24 @@ describe('BrickNavigation', () => {
     );
     expect(names()).toEqual(['First', 'Second', 'Third']);
     // Nor its genre in the filter: it would lead to nothing.
+    expect(screen.queryByRole('button', { name: 'Faith' })).toBeNull();
+  });
+
+  it('promotes nothing archived, whatever its results', () => {
+    const archived = survey({
+      name: 'Archived',
+      slot: 0,
+      status: 'Closed',
+      respondents: 400,
+      archived: true,
+      genres: [genre('Faith')],
+    });
+    render(
+      <MemoryRouter>
+        <BrickNavigation surveys={[...surveys, archived]} />
+      </MemoryRouter>,
+    );
+    expect(names()).toEqual(['First', 'Second', 'Third']);
     expect(screen.queryByRole('button', { name: 'Faith' })).toBeNull();
   });
 

@@ -2,8 +2,10 @@ import type { SurveyState } from '@candor/contracts';
 import { STATE_LABELS } from '../../lib/authoring';
 
 /** Draft, Scheduled, Open or Closed, in the colours of the staff area's badges. */
-export function StateBadge({ state }: { state: SurveyState }) {
-  return (
+export function StateBadge({ state, archived }: { state: SurveyState; archived: boolean }) {
+  return archived ? (
+    <span className="status-badge status-badge--survey-archived">Archived</span>
+  ) : (
     <span className={`status-badge status-badge--survey-${state}`}>{STATE_LABELS[state]}</span>
   );
 }

@@ -75,7 +75,7 @@ function Editor({ survey }: { survey: AdminSurvey }) {
         <h1 id="editor-title" className="admin-panel__title">
           {survey.name}
         </h1>
-        <StateBadge state={survey.state} />
+        <StateBadge state={survey.state} archived={survey.archived_at !== null} />
       </div>
       <div className="editor__layout">
         <div className="editor__main">

@@ -44,6 +44,7 @@ const saved: AdminSurvey = {
   date_published: '2026-02-01T09:30:00.000Z',
   closed_at: null,
   closes_at: null,
+  archived_at: null,
   questions_count: 0,
   answers_count: 0,
   author: '',

@@ -36,6 +36,7 @@ const survey: SurveyDetail = {
   is_within_24_hours: false,
   closed_at: null,
   closes_at: null,
+  archived: false,
   variant: 'v2_small',
   genres: [],
   author: 'Ana',

@@ -6,6 +6,7 @@ import { toast } from 'sonner';
 import { successToast } from '../../../../lib/toasts';
 import {
   type SurveyTransition,
+  useDeleteDraft,
   useDuplicateSurvey,
   useSurveyTransition,
 } from '../../api/authoring';
@@ -49,12 +50,28 @@ const ASK: Record<
     confirm: 'Reopen survey',
     danger: false,
   },
+  archive: {
+    title: (name) => `Archive “${name}”?`,
+    note: () =>
+      'Its brick leaves the home page. Its page, its results and its exports stay, for links and for people’s mirrors. You can take it out of the archive later.',
+    confirm: 'Archive survey',
+    danger: false,
+  },
+  unarchive: {
+    title: (name) => `Take “${name}” out of the archive?`,
+    note: () =>
+      'It stays closed. Its brick returns to the home page, marked closed, if it has published results.',
+    confirm: 'Unarchive',
+    danger: false,
+  },
 };
 
 const PAST: Record<SurveyTransition, string> = {
   publish: 'published',
   close: 'closed',
   reopen: 'reopened',
+  archive: 'archived',
+  unarchive: 'taken out of the archive',
 };
 
 const DONE: Record<SurveyTransition, (survey: AdminSurvey) => string> = {
@@ -62,6 +79,8 @@ const DONE: Record<SurveyTransition, (survey: AdminSurvey) => string> = {
     s.state === 'scheduled' ? `“${s.name}” is published and scheduled` : `“${s.name}” is open`,
   close: (s) => `“${s.name}” is closed`,
   reopen: (s) => `“${s.name}” is open again`,
+  archive: (s) => `“${s.name}” is archived`,
+  unarchive: (s) => `“${s.name}” is out of the archive`,
 };
 
 /** The survey's public link; before its release date the link does not work yet (404). */
@@ -105,6 +124,8 @@ export function SurveyStatus({ survey }: { survey: AdminSurvey }) {
   const duplicate = useDuplicateSurvey();
   const navigate = useNavigate();
   const [asking, setAsking] = useState<SurveyTransition | null>(null);
+  const remove = useDeleteDraft();
+  const [deleting, setDeleting] = useState(false);
   const noQuestions = survey.questions.length === 0;
   // Published but not on the site yet: scheduled, or closed before its release date.
   const [openedAt] = useState(() => Date.now());
@@ -137,9 +158,13 @@ export function SurveyStatus({ survey }: { survey: AdminSurvey }) {
         <h2 id="survey-status-title" className="survey-status__title">
           Status
         </h2>
-        <StateBadge state={survey.state} />
+        <StateBadge state={survey.state} archived={survey.archived_at !== null} />
       </div>
-      <p className="survey-status__note">{STATE_NOTES[survey.state]}</p>
+      <p className="survey-status__note">
+        {survey.archived_at
+          ? 'Archived: off the home page. Its page and results stay for anyone with the link.'
+          : STATE_NOTES[survey.state]}
+      </p>
       <dl className="survey-status__facts">
         <div>
           <dt>Release</dt>
@@ -181,7 +206,13 @@ export function SurveyStatus({ survey }: { survey: AdminSurvey }) {
         {survey.state === 'open' || survey.state === 'scheduled'
           ? action('close', 'Close survey', 'button--danger-outline')
           : null}
-        {survey.state === 'closed' ? action('reopen', 'Reopen', 'button--primary') : null}
+        {survey.state === 'closed' && !survey.archived_at
+          ? action('reopen', 'Reopen', 'button--primary')
+          : null}
+        {survey.state === 'closed' && !survey.archived_at
+          ? action('archive', 'Archive', 'button')
+          : null}
+        {survey.archived_at ? action('unarchive', 'Unarchive', 'button') : null}
         <Link to={`/admin/surveys/${survey.gid}/preview`} className="button">
           Preview
         </Link>
@@ -202,6 +233,16 @@ export function SurveyStatus({ survey }: { survey: AdminSurvey }) {
         >
           {duplicate.isPending ? 'Copying…' : 'Duplicate'}
         </button>
+        {survey.state === 'draft' ? (
+          <button
+            type="button"
+            className="button button--danger-outline"
+            disabled={remove.isPending}
+            onClick={() => setDeleting(true)}
+          >
+            {remove.isPending ? 'Deleting…' : 'Delete draft'}
+          </button>
+        ) : null}
       </div>
       {survey.state === 'draft' && noQuestions ? (
         <p id="survey-publish-note" className="field__hint survey-status__hint">
@@ -227,6 +268,29 @@ export function SurveyStatus({ survey }: { survey: AdminSurvey }) {
         }}
       >
         <p>{asking ? ASK[asking].note(unreleased) : ''}</p>
+      </ConfirmDialog>
+      <ConfirmDialog
+        open={deleting}
+        title={`Delete “${survey.name}”?`}
+        confirmLabel="Delete draft"
+        danger
+        onCancel={() => setDeleting(false)}
+        onConfirm={() => {
+          setDeleting(false);
+          remove.mutate(survey.gid, {
+            onSuccess: () => {
+              successToast(`“${survey.name}” is deleted`);
+              void navigate('/admin/surveys');
+            },
+            onError: (err) =>
+              toast.error(actionErrorText(err, 'The draft could not be deleted. Try again.')),
+          });
+        }}
+      >
+        <p>
+          The draft and its {survey.questions.length === 1 ? 'question' : 'questions'} are removed
+          for good. Nobody has answered a draft, so no answer is lost.
+        </p>
       </ConfirmDialog>
     </section>
   );

@@ -16,6 +16,7 @@ const survey = (n: number, state: AdminSurveySummary['state']): AdminSurveySumma
   date_published: null,
   closed_at: null,
   closes_at: null,
+  archived_at: null,
   questions_count: n,
   answers_count: 10 * n,
 });

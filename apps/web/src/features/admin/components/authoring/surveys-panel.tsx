@@ -164,7 +164,7 @@ export function SurveysPanel() {
                   </span>
                 </th>
                 <td data-label="State">
-                  <StateBadge state={survey.state} />
+                  <StateBadge state={survey.state} archived={survey.archived_at !== null} />
                 </td>
                 <td data-label="Questions" className="surveys-table__number">
                   {survey.questions_count}
