@@ -76,17 +76,22 @@ export const ImagePathSchema = z
   .string()
   .regex(/^\/(uploads|sample)\/[\w/-]+\.webp$/, 'Upload the image first, then use its address.');
 
+/** A survey's own content: what an edit sends and what a survey file carries. */
+const surveyContent = {
+  name: trimmed(120, 'The name').min(1, 'Give the survey a name.'),
+  author: trimmed(120, 'The author').default(''),
+  cover_headline: trimmed(160, 'The headline').default(''),
+  intro_screen_text: trimmed(4000, 'The intro').default(''),
+  outro_screen_text: trimmed(4000, 'The outro').default(''),
+  cover_image: ImagePathSchema.nullable().default(null),
+  intro_screen_image: ImagePathSchema.nullable().default(null),
+  variant: SurveyVariantSchema.default('v1_medium'),
+};
+
 /** Create or edit a survey (`POST /admin/surveys/`, `PUT /admin/surveys/{gid}/`). */
 export const SurveyInputSchema = z
   .object({
-    name: trimmed(120, 'The name').min(1, 'Give the survey a name.'),
-    author: trimmed(120, 'The author').default(''),
-    cover_headline: trimmed(160, 'The headline').default(''),
-    intro_screen_text: trimmed(4000, 'The intro').default(''),
-    outro_screen_text: trimmed(4000, 'The outro').default(''),
-    cover_image: ImagePathSchema.nullable().default(null),
-    intro_screen_image: ImagePathSchema.nullable().default(null),
-    variant: SurveyVariantSchema.default('v1_medium'),
+    ...surveyContent,
     /** Position among the home page's bricks; left out on create: after the last one. */
     slot: z.number().int().min(0).max(100_000).optional(),
     release_date: when,
@@ -205,6 +210,43 @@ export const QuestionInputSchema = z
     }
   });
 export type QuestionInput = z.input<typeof QuestionInputSchema>;
+
+/** The format a survey file names: its content only, never its answers. */
+export const SURVEY_FILE_FORMAT = 'candor.survey/1';
+
+/**
+ * A survey's content as a file (`GET /admin/surveys/{gid}/content/`, `POST /admin/surveys/import/`):
+ * its texts, images, genres by name, its questions in order, and its honesty-gap pairs by
+ * question number. Never an answer, a count, a date or an id of this installation.
+ */
+export const SurveyFileSchema = z
+  .object({
+    format: z.literal(SURVEY_FILE_FORMAT, 'This is not a Candor survey file (candor.survey/1).'),
+    survey: z
+      .object({
+        ...surveyContent,
+        genres: z
+          .array(trimmed(60, 'A genre name').min(1, 'A genre needs a name.'))
+          .max(10, 'Pick at most 10 genres.')
+          .default([]),
+      })
+      .strict(),
+    questions: z.array(QuestionInputSchema).max(200, 'At most 200 questions.'),
+    /** Question `question` (numbered from 1) asks question `asks_again` again (decision 029). */
+    pairs: z
+      .array(
+        z
+          .object({
+            question: z.number().int().min(1),
+            asks_again: z.number().int().min(1),
+          })
+          .strict(),
+      )
+      .max(100)
+      .default([]),
+  })
+  .strict();
+export type SurveyFile = z.input<typeof SurveyFileSchema>;
 
 /** Where a survey stands: a draft is never listed; scheduled is published with a future release. */
 export const SurveyStateSchema = z.enum(['draft', 'scheduled', 'open', 'closed']);

@@ -1,6 +1,6 @@
 import { and, asc, count, eq, inArray, isNull, max, notInArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { choices, genres, questions, surveyGenres, surveys } from '../../db/schema.js';
+import { choices, genres, images, questions, surveyGenres, surveys } from '../../db/schema.js';
 
 export type SurveyValues = Omit<
   typeof surveys.$inferInsert,
@@ -386,6 +386,16 @@ export function createAuthoringRepository(db: Db) {
         }
         return true;
       });
+    },
+
+    /** Which of these uploaded images' names (`<hash>.webp`) are stored here. */
+    async storedImages(names: string[]): Promise<Set<string>> {
+      if (!names.length) return new Set();
+      const rows = await db
+        .select({ name: images.name })
+        .from(images)
+        .where(inArray(images.name, names));
+      return new Set(rows.map((r) => r.name));
     },
 
     async listGenres() {

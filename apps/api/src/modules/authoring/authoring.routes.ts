@@ -7,6 +7,7 @@ import {
   QuestionInputSchema,
   QuestionOrderSchema,
   SurveyDetailSchema,
+  SurveyFileSchema,
   SurveyInputSchema,
   SurveyOrderSchema,
 } from '@candor/contracts';
@@ -134,6 +135,35 @@ export const authoringRoutes: FastifyPluginAsyncZod<{
       },
     },
     async (request) => service.reopen(request.params.gid, request.user!, publicOrigin(request)),
+  );
+
+  app.get(
+    '/surveys/:gid/content/',
+    {
+      schema: {
+        tags,
+        summary: "The survey's content as a file (candor.survey/1): never its answers",
+        params: GidParamsSchema,
+        response: { 200: SurveyFileSchema, ...errors },
+      },
+    },
+    async (request) => service.exportFile(request.params.gid, publicOrigin(request)),
+  );
+
+  app.post(
+    '/surveys/import/',
+    {
+      schema: {
+        tags,
+        summary: 'A new draft from a survey file (genres matched by name)',
+        body: SurveyFileSchema,
+        response: { 201: AdminSurveySchema, ...errors },
+      },
+    },
+    async (request, reply) =>
+      reply
+        .status(201)
+        .send(await service.importFile(request.body, request.user!, publicOrigin(request))),
   );
 
   app.post(

@@ -8,7 +8,10 @@ import {
   type AdminSurveySummary,
   type GenreInput,
   LEAVE_BLANK_CHOICE,
-  type QuestionInputSchema,
+  QuestionInputSchema,
+  SURVEY_FILE_FORMAT,
+  type SurveyFile,
+  SurveyFileSchema,
   SurveyInputSchema,
   type SurveyState,
 } from '@candor/contracts';
@@ -18,6 +21,7 @@ import { UNIQUE_VIOLATION, sqlConstraint, sqlState } from '../../lib/sql-state.j
 import type { ResultsService } from '../results/results.service.js';
 import type { Actor, AuditService } from '../audit/audit.service.js';
 import { closedBy, shareableLink } from '../surveys/surveys.service.js';
+import { UPLOADS_PATH } from '../images/images.service.js';
 import type { AuthoringRepository, QuestionValues, SurveyValues } from './authoring.repository.js';
 import { isUuid } from '../../lib/uuid.js';
 import { pairProblems, twinProblem } from './twins.js';
@@ -25,6 +29,7 @@ import type { PairQuestion } from './authoring.repository.js';
 
 type SurveyInput = z.output<typeof SurveyInputSchema>;
 type QuestionInput = z.output<typeof QuestionInputSchema>;
+type SurveyFileOutput = z.output<typeof SurveyFileSchema>;
 type SurveyRow = NonNullable<Awaited<ReturnType<AuthoringRepository['findSurvey']>>>['survey'];
 
 /** Open answers' limit when the admin sets none (the sample surveys' too). */
@@ -90,6 +95,31 @@ function questionOf(q: AdminQuestion, twin: string | null): QuestionInput {
     max_length: q.type === 'Open' ? q.max_length : null,
     rr_weight: q.rr_weight,
     twin_qid: twin,
+  };
+}
+
+/** A survey's content as a file: questions numbered from 1, pairs by those numbers. */
+function fileOf(s: AdminSurvey): SurveyFile {
+  const number = new Map(s.questions.map((q, i) => [q.qid, i + 1]));
+  return {
+    format: SURVEY_FILE_FORMAT,
+    survey: {
+      name: s.name,
+      author: s.author,
+      cover_headline: s.cover_headline,
+      intro_screen_text: s.intro_screen_text,
+      outro_screen_text: s.outro_screen_text,
+      cover_image: s.cover_image,
+      intro_screen_image: s.intro_screen_image,
+      variant: s.variant,
+      genres: s.genres.map((g) => g.genre_name),
+    },
+    questions: s.questions.map((q) => questionOf(q, null)),
+    pairs: s.questions.flatMap((q) =>
+      q.twin_qid === null
+        ? []
+        : [{ question: number.get(q.qid)!, asks_again: number.get(q.twin_qid)! }],
+    ),
   };
 }
 
@@ -417,38 +447,96 @@ export function createAuthoringService(
      */
     async duplicate(gid: string, actor: Actor, origin: string): Promise<AdminSurvey> {
       const from = await load(gid, origin);
-      const input = SurveyInputSchema.parse({
-        name: `${from.name.slice(0, 113)} (copy)`,
-        author: from.author,
-        cover_headline: from.cover_headline,
-        intro_screen_text: from.intro_screen_text,
-        outro_screen_text: from.outro_screen_text,
-        cover_image: from.cover_image,
-        intro_screen_image: from.intro_screen_image,
-        variant: from.variant,
-        release_date: clock().toISOString(),
-        genres: from.genres.map((g) => g.unique_GID),
+      const file = SurveyFileSchema.parse(fileOf(from));
+      file.survey.name = `${from.name.slice(0, 113)} (copy)`;
+      return this.importFile(file, actor, origin, { copy_of: from.gid });
+    },
+
+    /** The survey's content as a file (SurveyFile): never its answers, counts or dates. */
+    async exportFile(gid: string, origin: string): Promise<SurveyFile> {
+      return fileOf(await load(gid, origin));
+    },
+
+    /**
+     * A new draft from a survey file, released now, after the last brick. Genres are matched by
+     * name (one missing here is refused); an uploaded image not stored here is left out. A
+     * question or pair the editor would refuse removes the draft again: nothing half-made stays.
+     */
+    async importFile(
+      file: SurveyFileOutput,
+      actor: Actor,
+      origin: string,
+      details: Record<string, unknown> = { imported: true },
+    ): Promise<AdminSurvey> {
+      const n = file.questions.length;
+      const pairProblemsOf = file.pairs.flatMap((p, i) =>
+        p.question > n || p.asks_again > n
+          ? [
+              `Pair ${i + 1} names question ${Math.max(p.question, p.asks_again)}; the file has ${n}.`,
+            ]
+          : [],
+      );
+      if (pairProblemsOf.length) {
+        throw new AppError('VALIDATION_FAILED', undefined, { pairs: pairProblemsOf });
+      }
+      const known = (await repo.listGenres()).map((r) => r.genre);
+      const missing: string[] = [];
+      const genreGids = file.survey.genres.flatMap((name) => {
+        const found =
+          known.find((g) => g.name === name) ??
+          known.find((g) => g.name.toLowerCase() === name.toLowerCase());
+        if (!found)
+          missing.push(`No genre here is called “${name}”: add it first, or leave it out.`);
+        return found ? [found.gid] : [];
       });
-      const copy = await repo.createSurvey(
+      if (missing.length) throw new AppError('VALIDATION_FAILED', undefined, { genres: missing });
+      const uploaded = [file.survey.cover_image, file.survey.intro_screen_image].flatMap((p) =>
+        p?.startsWith(UPLOADS_PATH) ? [p.slice(UPLOADS_PATH.length)] : [],
+      );
+      const stored = await repo.storedImages(uploaded);
+      const image = (p: string | null) =>
+        p?.startsWith(UPLOADS_PATH) && !stored.has(p.slice(UPLOADS_PATH.length)) ? null : p;
+      const input = SurveyInputSchema.parse({
+        ...file.survey,
+        cover_image: image(file.survey.cover_image),
+        intro_screen_image: image(file.survey.intro_screen_image),
+        release_date: clock().toISOString(),
+        genres: [...new Set(genreGids)],
+      });
+      const gid = await repo.createSurvey(
         { ...surveyValues(input), slug: slugFor(input.name), closesAt: null },
         input.genres,
       );
-      await changed(actor, 'survey.create', `survey:${copy}`, {
-        name: input.name,
-        copy_of: from.gid,
-      });
-      // The questions in order, then each pair: a randomized question may ask a later one again.
-      const qidOf = new Map<string, string>();
-      for (const q of from.questions) {
-        const made = await this.addQuestion(copy, questionOf(q, null), actor, origin);
-        qidOf.set(q.qid, made.questions.at(-1)!.qid);
+      await changed(actor, 'survey.create', `survey:${gid}`, { name: input.name, ...details });
+      try {
+        // The questions in order, then each pair: a randomized question may ask a later one.
+        const qids: string[] = [];
+        for (const q of file.questions) {
+          const made = await this.addQuestion(gid, { ...q, twin_qid: null }, actor, origin);
+          qids.push(made.questions.at(-1)!.qid);
+        }
+        for (const p of file.pairs) {
+          // Checked as the editor's form is: the file's question had no pair of its own.
+          const paired = QuestionInputSchema.safeParse({
+            ...file.questions[p.question - 1]!,
+            twin_qid: qids[p.asks_again - 1]!,
+          });
+          if (!paired.success) {
+            const fields: Record<string, string[]> = {};
+            for (const i of paired.error.issues) {
+              (fields[String(i.path[0] ?? 'non_field_errors')] ??= []).push(
+                `Question ${p.question}: ${i.message}`,
+              );
+            }
+            throw new AppError('VALIDATION_FAILED', undefined, fields);
+          }
+          await this.updateQuestion(qids[p.question - 1]!, paired.data, actor, origin);
+        }
+      } catch (err) {
+        await repo.deleteDraft(gid);
+        throw err;
       }
-      for (const q of from.questions) {
-        if (q.twin_qid === null) continue;
-        const twin = qidOf.get(q.twin_qid) ?? null;
-        await this.updateQuestion(qidOf.get(q.qid)!, questionOf(q, twin), actor, origin);
-      }
-      return load(copy, origin);
+      return load(gid, origin);
     },
 
     async orderSurveys(gids: string[], actor: Actor): Promise<AdminSurveyList> {

@@ -190,6 +190,13 @@ describe.each(engines)('staff area on %s', (engine) => {
       who: ['admin'],
     },
     { method: 'DELETE', url: () => `/api/v1/admin/surveys/${unknown()}/`, who: ['admin'] },
+    { method: 'GET', url: () => `/api/v1/admin/surveys/${unknown()}/content/`, who: ['admin'] },
+    {
+      method: 'POST',
+      url: () => '/api/v1/admin/surveys/import/',
+      body: { format: 'candor.survey/1', survey: { name: 'Matrix' }, questions: [] },
+      who: ['admin'],
+    },
     ...(['publish', 'close', 'reopen', 'duplicate', 'archive', 'unarchive'] as const).map(
       (verb) => ({
         method: 'POST' as const,
