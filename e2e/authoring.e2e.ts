@@ -260,6 +260,39 @@ describe('survey authoring in the staff area', () => {
     await page.goto(`/admin/surveys/${gid}`);
     await page.locator('.survey-status').getByText('Archived', { exact: true }).first().waitFor();
 
+    // Its content as a file, imported back as a new draft (as on another Candor).
+    const [saved] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Export as file' }).click(),
+    ]);
+    expect(saved.suggestedFilename()).toMatch(/^e2e-night-owls-[a-z0-9]+\.candor-survey\.json$/);
+    const content = await readDownload(saved);
+    expect(content).toContain(videoQuestion);
+    expect(content).not.toContain(gid);
+    await page.goto('/admin/surveys');
+    await page.locator('input[type="file"][accept^="application/json"]').setInputFiles({
+      name: 'night-owls.candor-survey.json',
+      mimeType: 'application/json',
+      buffer: Buffer.from(content),
+    });
+    await page.waitForURL(
+      (u) => /\/admin\/surveys\/[0-9a-f-]{36}$/.test(u.pathname) && !u.pathname.endsWith(gid),
+    );
+    await page.locator('.survey-status').getByText('Draft', { exact: true }).first().waitFor();
+    await expect.poll(() => page.locator('.question-card').count()).toBe(2);
+    await screenshot(page, 'admin-survey-imported-desktop');
+    // A file that is not one says why, and makes nothing.
+    await page.goto('/admin/surveys');
+    await page.locator('input[type="file"][accept^="application/json"]').setInputFiles({
+      name: 'notes.json',
+      mimeType: 'application/json',
+      buffer: Buffer.from('{"format":"typeform/2"}'),
+    });
+    await page.getByText('This is not a Candor survey file (candor.survey/1).').waitFor();
+    await screenshot(page, 'admin-survey-import-refused-desktop');
+    await page.goto(`/admin/surveys/${gid}`);
+    await page.locator('.survey-status').getByText('Archived', { exact: true }).first().waitFor();
+
     // Exports: the survey's results as CSV and JSON.
     await tab(page, 'Results').click();
     await page

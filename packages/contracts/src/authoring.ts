@@ -223,22 +223,27 @@ export const SurveyFileSchema = z
   .object({
     format: z.literal(SURVEY_FILE_FORMAT, 'This is not a Candor survey file (candor.survey/1).'),
     survey: z
-      .object({
-        ...surveyContent,
-        genres: z
-          .array(trimmed(60, 'A genre name').min(1, 'A genre needs a name.'))
-          .max(10, 'Pick at most 10 genres.')
-          .default([]),
-      })
+      .object(
+        {
+          ...surveyContent,
+          genres: z
+            .array(trimmed(60, 'A genre name').min(1, 'A genre needs a name.'))
+            .max(10, 'Pick at most 10 genres.')
+            .default([]),
+        },
+        'The file has no survey part.',
+      )
       .strict(),
-    questions: z.array(QuestionInputSchema).max(200, 'At most 200 questions.'),
+    questions: z
+      .array(QuestionInputSchema, 'The file has no list of questions.')
+      .max(200, 'At most 200 questions.'),
     /** Question `question` (numbered from 1) asks question `asks_again` again (decision 029). */
     pairs: z
       .array(
         z
           .object({
-            question: z.number().int().min(1),
-            asks_again: z.number().int().min(1),
+            question: z.number().int().min(1, 'Questions are numbered from 1.'),
+            asks_again: z.number().int().min(1, 'Questions are numbered from 1.'),
           })
           .strict(),
       )

@@ -6,12 +6,14 @@ import type {
   GenreInput,
   QuestionInput,
   SurveyDetail,
+  SurveyFile,
   SurveyInput,
   UploadedImage,
 } from '@candor/contracts';
 import { type QueryClient, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiPost, apiRequest, apiUpload } from '../../../lib/api-client';
 import { publicSurveysKey } from '../../../lib/query-keys';
+import { saveFile } from '../../../lib/save-file';
 import { adminQueries } from './admin';
 
 const base = '/v1/admin';
@@ -93,6 +95,29 @@ export function useUpdateSurvey(gid: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (input: SurveyInput) => put<AdminSurvey>(`${base}/surveys/${id(gid)}/`, input),
+    onSuccess: (survey) => surveyChanged(queryClient, survey),
+  });
+}
+
+/** Saves a survey's content as a file (candor.survey/1), named after the survey. */
+export async function downloadSurveyFile(survey: { gid: string; name: string }): Promise<string> {
+  const file = await apiRequest<SurveyFile>(`${base}/surveys/${id(survey.gid)}/content/`);
+  const slug = survey.name
+    .normalize('NFKD')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 60);
+  const name = `${slug || 'survey'}.candor-survey.json`;
+  saveFile(new Blob([JSON.stringify(file, null, 2)], { type: 'application/json' }), name);
+  return name;
+}
+
+/** Makes a draft of a survey file (201, the new draft). */
+export function useImportSurvey() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (file: SurveyFile) => apiPost<AdminSurvey>(`${base}/surveys/import/`, file),
     onSuccess: (survey) => surveyChanged(queryClient, survey),
   });
 }

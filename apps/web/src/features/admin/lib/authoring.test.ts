@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import {
   fromLocalInput,
   imageProblem,
+  readSurveyFile,
   isLocked,
   joinVariant,
   moveItem,
@@ -162,5 +163,46 @@ describe('question form values', () => {
       video_link_1: null,
     });
     expect(QuestionInputSchema.safeParse(input).success).toBe(true);
+  });
+});
+
+describe('readSurveyFile', () => {
+  const file = {
+    format: 'candor.survey/1',
+    survey: { name: 'Night owls', genres: ['Sleep'] },
+    questions: [
+      { type: 'Closed', question: 'Awake at 3?', choices: ['Yes', 'No'] },
+      { type: 'Open', question: 'Why?' },
+    ],
+    pairs: [],
+  };
+
+  it('reads a survey file as it is', () => {
+    expect(readSurveyFile(JSON.stringify(file))).toEqual({ file, problems: null });
+  });
+
+  it('says what is wrong, where, each once', () => {
+    expect(readSurveyFile('{"format":')).toEqual({
+      file: null,
+      problems: ['This file is not a survey file: it is not JSON.'],
+    });
+    expect(readSurveyFile(JSON.stringify({ format: 'typeform' })).problems).toEqual([
+      'This is not a Candor survey file (candor.survey/1).',
+    ]);
+    expect(readSurveyFile(JSON.stringify({ format: 'candor.survey/1' })).problems).toEqual([
+      'The file has no survey part.',
+      'The file has no list of questions.',
+    ]);
+    const broken = {
+      ...file,
+      questions: [file.questions[0], { type: 'Closed', question: 'Which?', choices: ['', ''] }],
+      pairs: [{ question: 0, asks_again: 1 }],
+      answers: [],
+    };
+    expect(readSurveyFile(JSON.stringify(broken)).problems).toEqual([
+      'Question 2: Choices cannot be empty.',
+      'Pair 1: Questions are numbered from 1.',
+      'The file holds something a survey file does not: answers.',
+    ]);
   });
 });

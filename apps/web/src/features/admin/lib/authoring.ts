@@ -1,6 +1,8 @@
 import {
   type AdminQuestion,
   type QuestionInput,
+  type SurveyFile,
+  SurveyFileSchema,
   type SurveyState,
   type SurveyVariant,
   UPLOAD_IMAGE_TYPES,
@@ -229,3 +231,35 @@ export function questionInput(values: QuestionFormValues): QuestionInput {
  */
 export const answersText = (n: number): string =>
   n === 0 ? 'None published yet' : `About ${n.toLocaleString('en-US')} answers`;
+
+/**
+ * A survey file's text read as SurveyFile, or the problems to show, each once and named by where
+ * it is ("Question 3: Choices cannot be empty."): checked here first, so a wrong file never
+ * reaches the API.
+ */
+export function readSurveyFile(
+  text: string,
+): { file: SurveyFile; problems: null } | { file: null; problems: string[] } {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    return { file: null, problems: ['This file is not a survey file: it is not JSON.'] };
+  }
+  const parsed = SurveyFileSchema.safeParse(raw);
+  if (parsed.success) return { file: raw as SurveyFile, problems: null };
+  // Another kind of file: that is the one thing to say.
+  const format = parsed.error.issues.find((issue) => issue.path[0] === 'format');
+  if (format) return { file: null, problems: [format.message] };
+  const problems = parsed.error.issues.map((issue) => {
+    const [where, index] = issue.path;
+    const n = typeof index === 'number' ? index + 1 : null;
+    if (where === 'questions' && n) return `Question ${n}: ${issue.message}`;
+    if (where === 'pairs' && n) return `Pair ${n}: ${issue.message}`;
+    if (issue.code === 'unrecognized_keys') {
+      return `The file holds something a survey file does not: ${issue.keys.join(', ')}.`;
+    }
+    return issue.message;
+  });
+  return { file: null, problems: [...new Set(problems)] };
+}

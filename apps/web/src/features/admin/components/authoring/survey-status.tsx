@@ -6,6 +6,7 @@ import { toast } from 'sonner';
 import { successToast } from '../../../../lib/toasts';
 import {
   type SurveyTransition,
+  downloadSurveyFile,
   useDeleteDraft,
   useDuplicateSurvey,
   useSurveyTransition,
@@ -232,6 +233,19 @@ export function SurveyStatus({ survey }: { survey: AdminSurvey }) {
           }
         >
           {duplicate.isPending ? 'Copying…' : 'Duplicate'}
+        </button>
+        <button
+          type="button"
+          className="button"
+          onClick={() =>
+            downloadSurveyFile(survey).then(
+              (name) => successToast(`Saved ${name}`),
+              (err: unknown) =>
+                toast.error(actionErrorText(err, 'The file could not be made. Try again.')),
+            )
+          }
+        >
+          Export as file
         </button>
         {survey.state === 'draft' ? (
           <button

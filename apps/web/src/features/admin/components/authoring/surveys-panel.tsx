@@ -1,15 +1,17 @@
 import type { AdminSurveySummary } from '@candor/contracts';
 import { useQuery } from '@tanstack/react-query';
-import { useId, useState } from 'react';
-import { Link } from 'react-router';
+import { useId, useRef, useState } from 'react';
+import { Link, useNavigate } from 'react-router';
 import { toast } from 'sonner';
 import { successToast } from '../../../../lib/toasts';
 import { PageHead } from '../../../../components/page-head';
-import { authoringQueries, useSurveyOrder } from '../../api/authoring';
+import { ApiError } from '../../../../lib/api-client';
+import { authoringQueries, useImportSurvey, useSurveyOrder } from '../../api/authoring';
 import {
   FEEDBACK_LABELS,
   SIZE_LABELS,
   moveItem,
+  readSurveyFile,
   sameOrder,
   splitVariant,
 } from '../../lib/authoring';
@@ -73,9 +75,12 @@ export function SurveysPanel() {
         <h1 id="surveys-title" className="admin-panel__title">
           Surveys
         </h1>
-        <Link to="/admin/surveys/new" className="button button--primary">
-          New survey
-        </Link>
+        <div className="admin-panel__actions">
+          <ImportSurvey />
+          <Link to="/admin/surveys/new" className="button button--primary">
+            New survey
+          </Link>
+        </div>
       </div>
       <p className="admin-panel__lead">
         Every survey, drafts included, in the order of the home page’s bricks. Move them up or down,
@@ -215,5 +220,67 @@ export function SurveysPanel() {
         </table>
       )}
     </section>
+  );
+}
+
+/**
+ * "Import a survey file": a file exported from a survey (here or on another Candor) becomes a
+ * new draft, opened at once. The file is checked here first; what is wrong is said, each once.
+ */
+function ImportSurvey() {
+  const importing = useImportSurvey();
+  const navigate = useNavigate();
+  const input = useRef<HTMLInputElement>(null);
+
+  async function take(picked: File) {
+    const { file, problems } = readSurveyFile(await picked.text());
+    if (!file) {
+      toast.error(`“${picked.name}” cannot be imported`, { description: problems.join(' ') });
+      return;
+    }
+    importing.mutate(file, {
+      onSuccess: (draft) => {
+        successToast(`Imported as a new draft: “${draft.name}”`);
+        const dropped = [file.survey.cover_image, file.survey.intro_screen_image].filter(
+          (p, i) => p && !(i === 0 ? draft.cover_image : draft.intro_screen_image),
+        );
+        if (dropped.length) {
+          toast.info('An image of the file is not stored on this site: upload it again.');
+        }
+        void navigate(`/admin/surveys/${draft.gid}`);
+      },
+      onError: (err) =>
+        err instanceof ApiError && err.code === 'VALIDATION_FAILED'
+          ? toast.error(`“${picked.name}” cannot be imported`, {
+              description: [...new Set(Object.values(err.fieldErrors).flat())].join(' '),
+            })
+          : toast.error(actionErrorText(err, `“${picked.name}” could not be imported. Try again.`)),
+    });
+  }
+
+  return (
+    <>
+      <input
+        ref={input}
+        type="file"
+        accept="application/json,.json"
+        hidden
+        aria-hidden="true"
+        tabIndex={-1}
+        onChange={(e) => {
+          const picked = e.target.files?.[0];
+          e.target.value = '';
+          if (picked) void take(picked);
+        }}
+      />
+      <button
+        type="button"
+        className="button"
+        disabled={importing.isPending}
+        onClick={() => input.current?.click()}
+      >
+        {importing.isPending ? 'Importing…' : 'Import a survey file'}
+      </button>
+    </>
   );
 }
