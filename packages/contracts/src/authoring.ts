@@ -300,6 +300,8 @@ const adminSurveyBase = {
   closes_at: when.nullable(),
   /** When it was archived (off the home page; a closed survey only); null otherwise. */
   archived_at: when.nullable(),
+  /** One of the sample surveys Candor starts with (not an operator's own). */
+  sample: z.boolean(),
   questions_count: z.number().int().min(0),
   /** About how many answers, as published (blurred for privacy): the questions' sum. */
   answers_count: z.number().int().min(0),

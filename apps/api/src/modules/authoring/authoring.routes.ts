@@ -167,6 +167,18 @@ export const authoringRoutes: FastifyPluginAsyncZod<{
   );
 
   app.post(
+    '/sample-surveys/archive/',
+    {
+      schema: {
+        tags,
+        summary: 'Close and archive every sample survey (their sample answers stay, unseen)',
+        response: { 200: AdminSurveyListSchema, ...errors },
+      },
+    },
+    async (request) => service.archiveSamples(request.user!),
+  );
+
+  app.post(
     '/surveys/:gid/archive/',
     {
       schema: {

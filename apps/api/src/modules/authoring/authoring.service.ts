@@ -22,6 +22,7 @@ import type { ResultsService } from '../results/results.service.js';
 import type { Actor, AuditService } from '../audit/audit.service.js';
 import { closedBy, shareableLink } from '../surveys/surveys.service.js';
 import { UPLOADS_PATH } from '../images/images.service.js';
+import { sampleSurveys } from '../../db/seed/content.js';
 import type { AuthoringRepository, QuestionValues, SurveyValues } from './authoring.repository.js';
 import { isUuid } from '../../lib/uuid.js';
 import { pairProblems, twinProblem } from './twins.js';
@@ -31,6 +32,9 @@ type SurveyInput = z.output<typeof SurveyInputSchema>;
 type QuestionInput = z.output<typeof QuestionInputSchema>;
 type SurveyFileOutput = z.output<typeof SurveyFileSchema>;
 type SurveyRow = NonNullable<Awaited<ReturnType<AuthoringRepository['findSurvey']>>>['survey'];
+
+/** The sample surveys' slugs: the seed's, which no operator's survey can have (slugFor). */
+const SAMPLE_SLUGS = new Set(sampleSurveys.map((s) => s.slug));
 
 /** Open answers' limit when the admin sets none (the sample surveys' too). */
 const DEFAULT_OPEN_MAX_LENGTH = 280;
@@ -258,6 +262,7 @@ export function createAuthoringService(
       closed_at: closed ? s.closedAt!.toISOString() : null,
       closes_at: !closed && s.closedAt ? s.closedAt.toISOString() : null,
       archived_at: s.archivedAt?.toISOString() ?? null,
+      sample: SAMPLE_SLUGS.has(s.slug),
       questions_count: questionsCount,
       answers_count: answersCount,
     };
@@ -424,6 +429,25 @@ export function createAuthoringService(
       await repo.setDates(current.gid, { archivedAt: null });
       await changed(actor, 'survey.unarchive', `survey:${current.gid}`);
       return load(current.gid, origin);
+    },
+
+    /**
+     * Takes the sample surveys off the site: each is closed (if open or scheduled) and archived,
+     * as an admin would one by one; their sample answers stay, out of sight, and the seed never
+     * brings them back (it skips surveys that exist). Offered once an operator has their own.
+     */
+    async archiveSamples(actor: Actor): Promise<AdminSurveyList> {
+      const now = clock();
+      for (const { survey: s } of await repo.listSurveys()) {
+        if (!SAMPLE_SLUGS.has(s.slug) || s.archivedAt || !s.publishedAt) continue;
+        if (!closedBy(s.closedAt, now)) {
+          await repo.setDates(s.gid, { closedAt: now });
+          await changed(actor, 'survey.close', `survey:${s.gid}`);
+        }
+        await repo.setDates(s.gid, { archivedAt: now });
+        await changed(actor, 'survey.archive', `survey:${s.gid}`, { sample: true });
+      }
+      return list();
     },
 
     /**

@@ -21,6 +21,8 @@ import { createMember, get, json, post, send } from '../../test/accounts.js';
 import { createTestApp } from '../../test/app.js';
 import { surveyBody } from '../../test/authoring.js';
 import { closeAll, createTestDatabase, engines } from '../../test/database.js';
+import { seedSampleContent } from '../../db/seed/seed.js';
+import { sampleSurveys } from '../../db/seed/content.js';
 
 const ADMIN = '/api/v1/admin';
 const LIST = '/api/v1/surveys/open-closed-random-video-surveys?page_size=100';
@@ -33,6 +35,7 @@ describe.each(engines)('the catalogue on %s', (engine) => {
 
   beforeAll(async () => {
     database = await createTestDatabase(engine);
+    await seedSampleContent(database.db);
     app = await createTestApp(database, { contentCacheSeconds: 0 });
     admin = await createMember(app, { role: 'admin' });
   });
@@ -230,6 +233,35 @@ describe.each(engines)('the catalogue on %s', (engine) => {
       cover_image: null,
       intro_screen_image: '/sample/covers/night-owls.webp',
     });
+  });
+
+  it('takes the sample surveys off the site, and only them', async () => {
+    const own = await published('Our own survey');
+    const before = AdminSurveyListSchema.parse(json(await get(app, `${ADMIN}/surveys/`, staff())));
+    const samples = before.results.filter((s) => s.sample);
+    expect(samples.map((s) => s.name).sort()).toEqual(sampleSurveys.map((s) => s.name).sort());
+    expect(before.results.find((s) => s.gid === own)!.sample).toBe(false);
+
+    const res = await post(app, `${ADMIN}/sample-surveys/archive/`, {}, staff());
+    expect(res.statusCode, res.body).toBe(200);
+    const after = AdminSurveyListSchema.parse(json(res)).results;
+    for (const s of after.filter((x) => x.sample)) {
+      expect(s).toMatchObject({ state: 'closed' });
+      expect(s.archived_at).not.toBeNull();
+    }
+    expect(after.find((s) => s.gid === own)).toMatchObject({ state: 'open', archived_at: null });
+    const home = (await listed()).filter(promotedOnHome).map((s) => s.gid);
+    expect(home).toContain(own);
+    expect(home.some((gid) => samples.some((s) => s.gid === gid))).toBe(false);
+
+    // Once is enough: a second call changes nothing and records nothing.
+    const entries = (await trail()).length;
+    expect((await post(app, `${ADMIN}/sample-surveys/archive/`, {}, staff())).statusCode).toBe(200);
+    expect((await trail()).length).toBe(entries);
+    // The seed, as at every start, brings none of them back.
+    await seedSampleContent(database.db);
+    const again = AdminSurveyListSchema.parse(json(await get(app, `${ADMIN}/surveys/`, staff())));
+    expect(again.results.filter((s) => s.sample && !s.archived_at)).toEqual([]);
   });
 
   it('never deletes a survey whose publication raced the delete', async () => {

@@ -113,6 +113,25 @@ export async function downloadSurveyFile(survey: { gid: string; name: string }):
   return name;
 }
 
+/** Closes and archives every sample survey (the list as it is now). */
+export function useArchiveSamples() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => apiPost<AdminSurveyList>(`${base}/sample-surveys/archive/`, {}),
+    onSuccess: (list) => {
+      queryClient.setQueryData(authoringQueries.surveys().queryKey, list);
+      return Promise.all([
+        queryClient.invalidateQueries({
+          queryKey: [...authoringQueries.surveysAll(), 'survey'],
+        }),
+        queryClient.invalidateQueries({ queryKey: adminQueries.surveys().queryKey }),
+        queryClient.invalidateQueries({ queryKey: publicSurveysKey }),
+        queryClient.invalidateQueries({ queryKey: adminQueries.auditLogAll() }),
+      ]);
+    },
+  });
+}
+
 /** Makes a draft of a survey file (201, the new draft). */
 export function useImportSurvey() {
   const queryClient = useQueryClient();

@@ -45,6 +45,7 @@ const saved: AdminSurvey = {
   closed_at: null,
   closes_at: null,
   archived_at: null,
+  sample: false,
   questions_count: 0,
   answers_count: 0,
   author: '',

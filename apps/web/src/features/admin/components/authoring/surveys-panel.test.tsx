@@ -17,6 +17,7 @@ const survey = (n: number, state: AdminSurveySummary['state']): AdminSurveySumma
   closed_at: null,
   closes_at: null,
   archived_at: null,
+  sample: false,
   questions_count: n,
   answers_count: 10 * n,
 });
@@ -116,5 +117,53 @@ describe('SurveysPanel', () => {
     fireEvent.click(screen.getByRole('link', { name: 'Survey 3' }));
     fireEvent.click(await screen.findByRole('button', { name: 'Leave' }));
     expect(await screen.findByText('the editor')).toBeTruthy();
+  });
+});
+
+describe('the sample surveys', () => {
+  const sample = (n: number): AdminSurveySummary => ({
+    ...survey(n, 'open'),
+    name: `Sample ${n}`,
+    sample: true,
+  });
+
+  function serve(results: AdminSurveySummary[]) {
+    const calls: string[] = [];
+    vi.stubGlobal(
+      'fetch',
+      vi.fn((url: string, init?: RequestInit) => {
+        calls.push(`${init?.method ?? 'GET'} ${url}`);
+        if (url.endsWith('/v1/admin/sample-surveys/archive/')) {
+          const archived = results.map((s) =>
+            s.sample ? { ...s, state: 'closed', archived_at: '2026-11-29T00:00:00Z' } : s,
+          );
+          return Promise.resolve(json(200, { results: archived }));
+        }
+        return Promise.resolve(
+          url.endsWith('/v1/admin/surveys/') ? json(200, { results }) : json(404, {}),
+        );
+      }),
+    );
+    return calls;
+  }
+
+  it('offers nothing while the samples are all there is', async () => {
+    serve([sample(1), sample(2)]);
+    show();
+    expect(await screen.findByText('Sample 2')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Remove the sample content' })).toBeNull();
+  });
+
+  it('offers to take them off the site once an own survey exists, after asking', async () => {
+    const calls = serve([sample(1), sample(2), survey(3, 'draft')]);
+    show();
+    fireEvent.click(await screen.findByRole('button', { name: 'Remove the sample content' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Remove the sample content?' });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Remove from the site' }));
+    await waitFor(() => expect(calls).toContain('POST /api/v1/admin/sample-surveys/archive/'));
+    await waitFor(() =>
+      expect(screen.queryByRole('button', { name: 'Remove the sample content' })).toBeNull(),
+    );
+    expect(screen.getAllByText('Archived')).toHaveLength(2);
   });
 });

@@ -6,7 +6,13 @@ import { toast } from 'sonner';
 import { successToast } from '../../../../lib/toasts';
 import { PageHead } from '../../../../components/page-head';
 import { ApiError } from '../../../../lib/api-client';
-import { authoringQueries, useImportSurvey, useSurveyOrder } from '../../api/authoring';
+import {
+  authoringQueries,
+  useArchiveSamples,
+  useImportSurvey,
+  useSurveyOrder,
+} from '../../api/authoring';
+import { ConfirmDialog } from '../confirm-dialog';
 import {
   FEEDBACK_LABELS,
   SIZE_LABELS,
@@ -86,6 +92,7 @@ export function SurveysPanel() {
         Every survey, drafts included, in the order of the home page’s bricks. Move them up or down,
         then save the order.
       </p>
+      <SampleNotice surveys={surveys} />
       <p className="visually-hidden" aria-live="polite">
         {moved}
       </p>
@@ -282,5 +289,54 @@ function ImportSurvey() {
         {importing.isPending ? 'Importing…' : 'Import a survey file'}
       </button>
     </>
+  );
+}
+
+/**
+ * Once an operator has a survey of their own, the sample surveys Candor started with can leave
+ * the site in one step: closed and archived (their sample answers stay, unseen; the seed never
+ * brings them back). Reversible one by one from each survey's status.
+ */
+function SampleNotice({ surveys }: { surveys: AdminSurveySummary[] }) {
+  const archive = useArchiveSamples();
+  const [asking, setAsking] = useState(false);
+  const live = surveys.filter((s) => s.sample && !s.archived_at);
+  if (!live.length || !surveys.some((s) => !s.sample)) return null;
+  const count = live.length === 1 ? 'the sample survey' : `the ${live.length} sample surveys`;
+  return (
+    <div className="sample-notice" role="region" aria-label="Sample surveys">
+      <p className="sample-notice__text">
+        <strong>Your own survey is here.</strong> Candor started with {count} (
+        {live.map((s) => s.name).join(', ')}). Take them off the site when you are ready.
+      </p>
+      <button
+        type="button"
+        className="button"
+        disabled={archive.isPending}
+        onClick={() => setAsking(true)}
+      >
+        {archive.isPending ? 'Working…' : 'Remove the sample content'}
+      </button>
+      <ConfirmDialog
+        open={asking}
+        title="Remove the sample content?"
+        confirmLabel="Remove from the site"
+        onCancel={() => setAsking(false)}
+        onConfirm={() => {
+          setAsking(false);
+          archive.mutate(undefined, {
+            onSuccess: () => successToast('The sample surveys are off the site'),
+            onError: (err) =>
+              toast.error(actionErrorText(err, 'The samples could not be removed. Try again.')),
+          });
+        }}
+      >
+        <p>
+          Each sample survey is closed and archived: off the home page, taking no answers. Their
+          sample answers stay in the database, out of sight, and never mix with your surveys’. You
+          can bring one back from its status panel.
+        </p>
+      </ConfirmDialog>
+    </div>
   );
 }
