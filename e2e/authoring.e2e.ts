@@ -158,7 +158,10 @@ describe('survey authoring in the staff area', () => {
     const person = await people.newPage(desktop);
     await signUp(person.page, person.who);
     await person.page.goto('/');
-    const siteBrick = (await person.page.locator('.brick', { hasText: name }).boundingBox())!;
+    // Waited for: the list may be a few seconds old on another process (its content cache).
+    const brick = person.page.locator('.brick', { hasText: name });
+    await brick.waitFor({ timeout: 15_000 });
+    const siteBrick = (await brick.boundingBox())!;
     expect(Math.abs(siteBrick.width - previewBrick.width)).toBeLessThanOrEqual(1);
     expect(Math.abs(siteBrick.height - previewBrick.height)).toBeLessThanOrEqual(1);
     await person.page.locator('.brick', { hasText: name }).getByRole('link').click();
