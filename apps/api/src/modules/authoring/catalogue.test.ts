@@ -19,7 +19,7 @@ import type { App } from '../../app.js';
 import type { Database } from '../../db/client.js';
 import { createMember, get, json, post, send } from '../../test/accounts.js';
 import { createTestApp } from '../../test/app.js';
-import { surveyBody } from '../../test/authoring.js';
+import { surveyBody, surveyWithQuestion } from '../../test/authoring.js';
 import { closeAll, createTestDatabase, engines } from '../../test/database.js';
 import { seedSampleContent } from '../../db/seed/seed.js';
 import { sampleSurveys } from '../../db/seed/content.js';
@@ -44,25 +44,10 @@ describe.each(engines)('the catalogue on %s', (engine) => {
     await closeAll(app, database);
   });
 
-  async function draft(name: string) {
-    const res = await post(app, `${ADMIN}/surveys/`, surveyBody({ name }), staff());
-    expect(res.statusCode, res.body).toBe(201);
-    const { gid } = AdminSurveySchema.parse(json(res));
-    const added = await post(
-      app,
-      `${ADMIN}/surveys/${gid}/questions/`,
-      { type: 'Closed', question: 'Have you ever hidden a debt?', choices: ['Yes', 'No'] },
-      staff(),
-    );
-    expect(added.statusCode, added.body).toBe(201);
-    return gid;
-  }
-  async function published(name: string) {
-    const gid = await draft(name);
-    const res = await post(app, `${ADMIN}/surveys/${gid}/publish/`, {}, staff());
-    expect(res.statusCode, res.body).toBe(200);
-    return gid;
-  }
+  const draft = async (name: string) =>
+    (await surveyWithQuestion(app, admin.token, surveyBody({ name }), { publish: false })).gid;
+  const published = async (name: string) =>
+    (await surveyWithQuestion(app, admin.token, surveyBody({ name }), { publish: true })).gid;
   const act = (gid: string, verb: string) =>
     post(app, `${ADMIN}/surveys/${gid}/${verb}/`, {}, staff());
   const remove = (gid: string) => send(app, 'DELETE', `${ADMIN}/surveys/${gid}/`, {}, staff());

@@ -12,7 +12,7 @@ import type { Database } from '../../db/client.js';
 import { questions } from '../../db/schema.js';
 import { createMember, get, json, post, send } from '../../test/accounts.js';
 import { createTestApp } from '../../test/app.js';
-import { surveyBody } from '../../test/authoring.js';
+import { surveyBody, surveyWithQuestion } from '../../test/authoring.js';
 import { memberDevice } from '../../test/credentials.js';
 import { closeAll, createTestDatabase, engines } from '../../test/database.js';
 import { snapshotOf } from '../../test/results.js';
@@ -44,26 +44,13 @@ describe.each(engines)('a scheduled close on %s', (engine) => {
   });
 
   /** A published survey of one closed question, closing at `closesAt` (ISO) if given. */
-  async function published(closesAt: string | null) {
-    const res = await post(
+  const published = (closesAt: string | null) =>
+    surveyWithQuestion(
       app,
-      `${ADMIN}/surveys/`,
+      admin.token,
       surveyBody({ release_date: later(-MINUTE), closes_at: closesAt }),
-      staff(),
+      { publish: true },
     );
-    expect(res.statusCode, res.body).toBe(201);
-    const { gid } = AdminSurveySchema.parse(json(res));
-    const added = await post(
-      app,
-      `${ADMIN}/surveys/${gid}/questions/`,
-      { type: 'Closed', question: 'Have you ever hidden a debt?', choices: ['Yes', 'No'] },
-      staff(),
-    );
-    expect(added.statusCode, added.body).toBe(201);
-    const done = await post(app, `${ADMIN}/surveys/${gid}/publish/`, {}, staff());
-    expect(done.statusCode, done.body).toBe(200);
-    return AdminSurveySchema.parse(json(done));
-  }
 
   const adminView = async (gid: string) =>
     AdminSurveySchema.parse(json(await get(app, `${ADMIN}/surveys/${gid}/`, staff())));

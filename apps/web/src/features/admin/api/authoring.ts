@@ -72,6 +72,17 @@ function surveyChanged(queryClient: QueryClient, survey: AdminSurvey) {
   ]);
 }
 
+/** After a change to many surveys at once: the new list, and every survey read again. */
+function surveysChanged(queryClient: QueryClient, list: AdminSurveyList) {
+  queryClient.setQueryData(authoringQueries.surveys().queryKey, list);
+  return Promise.all([
+    queryClient.invalidateQueries({ queryKey: [...authoringQueries.surveysAll(), 'survey'] }),
+    queryClient.invalidateQueries({ queryKey: adminQueries.surveys().queryKey }),
+    queryClient.invalidateQueries({ queryKey: publicSurveysKey }),
+    queryClient.invalidateQueries({ queryKey: adminQueries.auditLogAll() }),
+  ]);
+}
+
 /** Creates a draft survey (201, the new survey). */
 export function useCreateSurvey() {
   const queryClient = useQueryClient();
@@ -118,17 +129,7 @@ export function useArchiveSamples() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: () => apiPost<AdminSurveyList>(`${base}/sample-surveys/archive/`, {}),
-    onSuccess: (list) => {
-      queryClient.setQueryData(authoringQueries.surveys().queryKey, list);
-      return Promise.all([
-        queryClient.invalidateQueries({
-          queryKey: [...authoringQueries.surveysAll(), 'survey'],
-        }),
-        queryClient.invalidateQueries({ queryKey: adminQueries.surveys().queryKey }),
-        queryClient.invalidateQueries({ queryKey: publicSurveysKey }),
-        queryClient.invalidateQueries({ queryKey: adminQueries.auditLogAll() }),
-      ]);
-    },
+    onSuccess: (list) => surveysChanged(queryClient, list),
   });
 }
 
@@ -174,18 +175,7 @@ export function useSurveyOrder() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (gids: string[]) => put<AdminSurveyList>(`${base}/survey-order/`, { gids }),
-    onSuccess: (list) => {
-      queryClient.setQueryData(authoringQueries.surveys().queryKey, list);
-      return Promise.all([
-        // Each survey's slot changed.
-        queryClient.invalidateQueries({
-          queryKey: [...authoringQueries.surveysAll(), 'survey'],
-        }),
-        queryClient.invalidateQueries({ queryKey: adminQueries.surveys().queryKey }),
-        queryClient.invalidateQueries({ queryKey: publicSurveysKey }),
-        queryClient.invalidateQueries({ queryKey: adminQueries.auditLogAll() }),
-      ]);
-    },
+    onSuccess: (list) => surveysChanged(queryClient, list),
   });
 }
 
