@@ -211,6 +211,9 @@ export const QuestionInputSchema = z
   });
 export type QuestionInput = z.input<typeof QuestionInputSchema>;
 
+/** The largest survey file the import takes (200 long questions fit well within it). */
+export const SURVEY_FILE_MAX_BYTES = 2 * 1024 * 1024;
+
 /** The format a survey file names: its content only, never its answers. */
 export const SURVEY_FILE_FORMAT = 'candor.survey/1';
 

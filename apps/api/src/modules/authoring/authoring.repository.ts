@@ -226,16 +226,17 @@ export function createAuthoringRepository(db: Db) {
     },
 
     /**
-     * `closesAt` becomes the scheduled close, unless the survey has closed by `now`: a close in
-     * the same instant wins (the row's own value decides, so no read can go stale first).
+     * Saves the survey's content. `close`, when given, sets the scheduled close (`closesAt`) only
+     * if `closed_at` is still what the caller read (`read`): a close, a reopen or another schedule
+     * saved since wins, whatever either process's clock says (the row decides, not a read that
+     * can go stale). Without `close` (a closed survey), `closed_at` is left as it is.
      */
     async updateSurvey(
       gid: string,
-      values: SurveyValues & { closesAt: Date | null },
+      values: SurveyValues,
       genreGids: string[],
-      now: Date,
+      close?: { read: Date | null; closesAt: Date | null },
     ) {
-      const { closesAt, ...content } = values;
       return db.transaction(async (tx) => {
         if (values.slot !== undefined) {
           await tx.execute(sql`select pg_advisory_xact_lock(${SLOT_LOCK})`);
@@ -245,13 +246,19 @@ export function createAuthoringRepository(db: Db) {
             .where(eq(surveys.gid, gid));
           if (self) await makeRoom(tx, values.slot, self.id);
         }
+        const iso = (d: Date | null) => d?.toISOString() ?? null;
         const [row] = await tx
           .update(surveys)
           .set({
-            ...content,
-            closedAt: sql`case when ${surveys.closedAt} <= ${now.toISOString()}::timestamptz
-                               then ${surveys.closedAt}
-                               else ${closesAt?.toISOString() ?? null}::timestamptz end`,
+            ...values,
+            ...(close
+              ? {
+                  closedAt: sql`case when ${surveys.closedAt} is not distinct from
+                                          ${iso(close.read)}::timestamptz
+                                     then ${iso(close.closesAt)}::timestamptz
+                                     else ${surveys.closedAt} end`,
+                }
+              : {}),
             updatedAt: new Date(),
           })
           .where(eq(surveys.gid, gid))
@@ -260,6 +267,32 @@ export function createAuthoringRepository(db: Db) {
         await setGenres(tx, row.id, await genreIds(tx, genreGids));
         return true;
       });
+    },
+
+    /** Archives a survey closed by `now` and not archived yet; false otherwise (the row decides). */
+    async archive(gid: string, now: Date): Promise<boolean> {
+      const done = await db
+        .update(surveys)
+        .set({ archivedAt: now, updatedAt: new Date() })
+        .where(
+          and(
+            eq(surveys.gid, gid),
+            isNull(surveys.archivedAt),
+            sql`${surveys.closedAt} <= ${now.toISOString()}::timestamptz`,
+          ),
+        )
+        .returning({ id: surveys.id });
+      return done.length > 0;
+    },
+
+    /** Reopens a survey unless it is archived; false otherwise (the row decides). */
+    async reopen(gid: string): Promise<boolean> {
+      const done = await db
+        .update(surveys)
+        .set({ closedAt: null, updatedAt: new Date() })
+        .where(and(eq(surveys.gid, gid), isNull(surveys.archivedAt)))
+        .returning({ id: surveys.id });
+      return done.length > 0;
     },
 
     /** Deletes a draft (never published: nothing was answered); false when none is left. */

@@ -7,6 +7,7 @@ import {
   QuestionInputSchema,
   QuestionOrderSchema,
   SurveyDetailSchema,
+  SURVEY_FILE_MAX_BYTES,
   SurveyFileSchema,
   SurveyInputSchema,
   SurveyOrderSchema,
@@ -153,6 +154,8 @@ export const authoringRoutes: FastifyPluginAsyncZod<{
   app.post(
     '/surveys/import/',
     {
+      // A long survey's file is bigger than the API's usual 64 KiB limit.
+      bodyLimit: SURVEY_FILE_MAX_BYTES,
       schema: {
         tags,
         summary: 'A new draft from a survey file (genres matched by name)',

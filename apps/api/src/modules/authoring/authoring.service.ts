@@ -249,7 +249,8 @@ export function createAuthoringService(
 
   function summary(s: SurveyRow, questionsCount: number, answersCount: number): AdminSurveySummary {
     const now = clock();
-    const closed = closedBy(s.closedAt, now);
+    // A draft is never closed: a close time it holds (even a past one) is still a schedule.
+    const closed = s.publishedAt !== null && closedBy(s.closedAt, now);
     return {
       gid: s.gid,
       name: s.name,
@@ -344,10 +345,15 @@ export function createAuthoringService(
           closes_at: ['This survey is closed already: reopen it, then schedule its close.'],
         });
       }
-      const closesAt = scheduledClose(input);
+      // A closed survey keeps its close; otherwise the schedule is set unless the survey's close
+      // changed since it was read here (a close by hand meanwhile wins).
+      const raw = current.closed_at ?? current.closes_at;
+      const close =
+        current.state === 'closed'
+          ? undefined
+          : { read: raw ? new Date(raw) : null, closesAt: scheduledClose(input) };
       const genreGids = await checkGenres(input.genres);
-      const values = { ...surveyValues(input), closesAt };
-      if (!(await repo.updateSurvey(current.gid, values, genreGids, clock()))) {
+      if (!(await repo.updateSurvey(current.gid, surveyValues(input), genreGids, close))) {
         throw new AppError('NOT_FOUND');
       }
       await changed(actor, 'survey.update', `survey:${current.gid}`, {
@@ -366,6 +372,11 @@ export function createAuthoringService(
       if (!current.questions.length) {
         throw new AppError('VALIDATION_FAILED', undefined, {
           non_field_errors: ['Add at least one question before publishing.'],
+        });
+      }
+      if (current.closes_at && Date.parse(current.closes_at) <= clock().getTime()) {
+        throw new AppError('VALIDATION_FAILED', undefined, {
+          closes_at: ['Its close time has passed: change it or clear it, then publish.'],
         });
       }
       const found = await repo.findSurvey(current.gid);
@@ -399,10 +410,9 @@ export function createAuthoringService(
       if (current.state !== 'closed') {
         throw new AppError('INVALID_STATE', 'Only a closed survey can be reopened.');
       }
-      if (current.archived_at) {
+      if (current.archived_at || !(await repo.reopen(current.gid))) {
         throw new AppError('INVALID_STATE', 'Take it out of the archive before reopening it.');
       }
-      await repo.setDates(current.gid, { closedAt: null });
       await changed(actor, 'survey.reopen', `survey:${current.gid}`);
       return load(current.gid, origin);
     },
@@ -417,7 +427,10 @@ export function createAuthoringService(
           'Close the survey before archiving it: an archived survey takes no answers.',
         );
       }
-      await repo.setDates(current.gid, { archivedAt: clock() });
+      // The row decides: a reopen or another archive since the read above loses nothing.
+      if (!(await repo.archive(current.gid, clock()))) {
+        throw new AppError('INVALID_STATE', 'It changed meanwhile: look again, then archive it.');
+      }
       await changed(actor, 'survey.archive', `survey:${current.gid}`);
       return load(current.gid, origin);
     },
@@ -444,8 +457,9 @@ export function createAuthoringService(
           await repo.setDates(s.gid, { closedAt: now });
           await changed(actor, 'survey.close', `survey:${s.gid}`);
         }
-        await repo.setDates(s.gid, { archivedAt: now });
-        await changed(actor, 'survey.archive', `survey:${s.gid}`, { sample: true });
+        if (await repo.archive(s.gid, now)) {
+          await changed(actor, 'survey.archive', `survey:${s.gid}`, { sample: true });
+        }
       }
       return list();
     },
@@ -557,7 +571,10 @@ export function createAuthoringService(
           await this.updateQuestion(qids[p.question - 1]!, paired.data, actor, origin);
         }
       } catch (err) {
-        await repo.deleteDraft(gid);
+        // Nothing half-made stays: the draft goes again (unless someone published it meanwhile).
+        if (await repo.deleteDraft(gid).catch(() => false)) {
+          await changed(actor, 'survey.delete', `survey:${gid}`, { name: input.name });
+        }
         throw err;
       }
       return load(gid, origin);

@@ -249,6 +249,23 @@ describe.each(engines)('the catalogue on %s', (engine) => {
     expect(again.results.filter((s) => s.sample && !s.archived_at)).toEqual([]);
   });
 
+  it('never leaves a survey archived and open, whatever the order of an archive and a reopen', async () => {
+    for (let round = 0; round < 6; round++) {
+      const gid = await published(`Archive race ${round}`);
+      expect((await act(gid, 'close')).statusCode).toBe(200);
+      await Promise.all([
+        act(gid, 'reopen'),
+        new Promise((r) => setTimeout(r, round)).then(() => act(gid, 'archive')),
+      ]);
+      const after = AdminSurveySchema.parse(
+        json(await get(app, `${ADMIN}/surveys/${gid}/`, staff())),
+      );
+      expect(after.archived_at !== null && after.state !== 'closed', JSON.stringify(after)).toBe(
+        false,
+      );
+    }
+  });
+
   it('never deletes a survey whose publication raced the delete', async () => {
     for (let round = 0; round < 8; round++) {
       const gid = await draft(`Raced ${round}`);

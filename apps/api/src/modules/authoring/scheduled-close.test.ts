@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../../app.js';
 import type { Database } from '../../db/client.js';
 import { questions } from '../../db/schema.js';
+import { createAuthoringRepository } from './authoring.repository.js';
 import { createMember, get, json, post, send } from '../../test/accounts.js';
 import { createTestApp } from '../../test/app.js';
 import { surveyBody, surveyWithQuestion } from '../../test/authoring.js';
@@ -149,6 +150,66 @@ describe.each(engines)('a scheduled close on %s', (engine) => {
     const kept = await edit(survey.gid, null);
     expect(kept.statusCode, kept.body).toBe(200);
     expect(AdminSurveySchema.parse(json(kept)).state).toBe('closed');
+  });
+
+  it('keeps a close made after the edit read the survey, whatever the clocks say', async () => {
+    const survey = await published(null);
+    expect((await post(app, `${ADMIN}/surveys/${survey.gid}/close/`, {}, staff())).statusCode).toBe(
+      200,
+    );
+    // An edit that read the survey open (closed_at null) before the close, on a process whose
+    // clock is behind: its schedule must not land on the closed survey.
+    const repo = createAuthoringRepository(database.db);
+    const values = {
+      name: survey.name,
+      author: '',
+      coverHeadline: '',
+      introText: '',
+      outroText: '',
+      coverImage: null,
+      introImage: null,
+      variant: survey.variant,
+      releaseDate: new Date(survey.release_date),
+    };
+    const stale = { read: null, closesAt: new Date(now.getTime() + 60 * MINUTE) };
+    expect(await repo.updateSurvey(survey.gid, values, [], stale)).toBe(true);
+    expect(await adminView(survey.gid)).toMatchObject({ state: 'closed', closes_at: null });
+  });
+
+  it('never closes a draft: a close time that passed while drafting is changed before publishing', async () => {
+    const res = await post(
+      app,
+      `${ADMIN}/surveys/`,
+      surveyBody({ release_date: later(-MINUTE), closes_at: later(MINUTE) }),
+      staff(),
+    );
+    expect(res.statusCode, res.body).toBe(201);
+    const { gid } = AdminSurveySchema.parse(json(res));
+    const added = await post(
+      app,
+      `${ADMIN}/surveys/${gid}/questions/`,
+      { type: 'Closed', question: 'Have you ever hidden a debt?', choices: ['Yes', 'No'] },
+      staff(),
+    );
+    expect(added.statusCode, added.body).toBe(201);
+    const closesAt = later(MINUTE);
+    now = new Date(now.getTime() + 2 * MINUTE);
+    // Still a draft with a (passed) schedule, never "closed".
+    expect(await adminView(gid)).toMatchObject({
+      state: 'draft',
+      closed_at: null,
+      closes_at: closesAt,
+    });
+    const early = await post(app, `${ADMIN}/surveys/${gid}/publish/`, {}, staff());
+    expect(early.statusCode).toBe(400);
+    expect(json(early)).toEqual({
+      closes_at: ['Its close time has passed: change it or clear it, then publish.'],
+    });
+    // Cleared by an edit, then published open.
+    expect((await edit(gid, null)).statusCode).toBe(200);
+    const done = await post(app, `${ADMIN}/surveys/${gid}/publish/`, {}, staff());
+    expect(done.statusCode, done.body).toBe(200);
+    expect(AdminSurveySchema.parse(json(done))).toMatchObject({ state: 'open', closes_at: null });
   });
 
   it('never lets an edit racing a close by hand reopen the survey', async () => {

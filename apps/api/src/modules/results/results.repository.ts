@@ -306,7 +306,8 @@ export function createResultsRepository(db: Db) {
         await db.execute(sql`
           select t.question_id, (t.pending->>'events')::int as events, t.threshold_noise,
                  (t.snapshot->>'periods')::int as periods,
-                 (s.closed_at <= ${now.toISOString()}::timestamptz
+                 (s.published_at is not null
+                   and s.closed_at <= ${now.toISOString()}::timestamptz
                    and (t.published_at is null or t.published_at < s.closed_at)
                    and coalesce((t.snapshot->>'closeReleased')::boolean, false) = false)
                    as closing

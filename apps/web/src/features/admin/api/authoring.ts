@@ -149,14 +149,14 @@ export function useDeleteDraft() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (gid: string) => del<null>(`${base}/surveys/${id(gid)}/`),
-    onSuccess: (_, gid) => {
-      queryClient.removeQueries({ queryKey: authoringQueries.survey(gid).queryKey });
-      return Promise.all([
+    // The deleted survey's own query is left alone: its editor is being left, and a refetch
+    // while it still shows would flash "not found".
+    onSuccess: () =>
+      Promise.all([
         queryClient.invalidateQueries({ queryKey: authoringQueries.surveys().queryKey }),
         queryClient.invalidateQueries({ queryKey: adminQueries.auditLogAll() }),
         queryClient.invalidateQueries({ queryKey: authoringQueries.genres().queryKey }),
-      ]);
-    },
+      ]),
   });
 }
 

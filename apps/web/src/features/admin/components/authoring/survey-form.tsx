@@ -332,7 +332,7 @@ export function SurveyForm({
           {survey?.state === 'closed' ? null : (
             <Field
               label="Closes (optional)"
-              hint="It stops taking answers at this time. Leave blank for none."
+              hint={`On your clock (${zone}). Answers stop at this time; blank for none.`}
               error={errors.closes_at?.message}
             >
               {({ id, describedBy, invalid }) => (

@@ -1,4 +1,4 @@
-import type { AdminSurveySummary } from '@candor/contracts';
+import { type AdminSurveySummary, SURVEY_FILE_MAX_BYTES } from '@candor/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { useId, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
@@ -240,7 +240,18 @@ function ImportSurvey() {
   const input = useRef<HTMLInputElement>(null);
 
   async function take(picked: File) {
-    const { file, problems } = readSurveyFile(await picked.text());
+    if (picked.size > SURVEY_FILE_MAX_BYTES) {
+      toast.error(`“${picked.name}” cannot be imported`, {
+        description: 'It is too big for a survey file (at most 2 MB).',
+      });
+      return;
+    }
+    const text = await picked.text().catch(() => null);
+    if (text === null) {
+      toast.error(`“${picked.name}” could not be read. Pick it again.`);
+      return;
+    }
+    const { file, problems } = readSurveyFile(text);
     if (!file) {
       toast.error(`“${picked.name}” cannot be imported`, { description: problems.join(' ') });
       return;
