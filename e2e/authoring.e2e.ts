@@ -368,6 +368,16 @@ describe('survey authoring in the staff area', () => {
     await screenshot(page, 'admin-genres-tablet');
     await page.setViewportSize({ width: 1280, height: 800 });
     await screenshot(page, 'admin-genres-desktop');
+    // And on a phone: the list (with its import and sample notice) and a survey's form and status.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto('/admin/surveys');
+    await page.getByRole('button', { name: 'Import a survey file' }).waitFor();
+    await noSidewaysScroll(page);
+    await screenshot(page, 'admin-surveys-phone');
+    await page.getByRole('link', { name: 'Time Travel', exact: true }).click();
+    await page.getByLabel('Closes (optional)', { exact: true }).waitFor();
+    await noSidewaysScroll(page);
+    await screenshot(page, 'admin-survey-editor-phone');
     watch.assertNoErrors();
     await context.close();
   });

@@ -160,6 +160,21 @@ export function SurveyForm({
   // A field's error (the server's too) goes as soon as the field changes.
   const registerText = (name: TextField) =>
     form.register(name, { onChange: () => form.clearErrors(name) });
+  // A date and time on this browser's clock: the release date and the scheduled close.
+  const dateField = (name: 'release_date' | 'closes_at', label: string, hint: string) => (
+    <Field label={label} hint={`On your clock (${zone}). ${hint}`} error={errors[name]?.message}>
+      {({ id, describedBy, invalid }) => (
+        <input
+          id={id}
+          className="input"
+          type="datetime-local"
+          aria-describedby={describedBy}
+          aria-invalid={invalid || undefined}
+          {...registerText(name)}
+        />
+      )}
+    </Field>
+  );
   const clearing =
     <V,>(name: PickedField, onChange: (v: V) => void) =>
     (value: V) => {
@@ -313,40 +328,18 @@ export function SurveyForm({
           )}
         />
         <div className="survey-form__row survey-form__row--aligned">
-          <Field
-            label="Release date"
-            hint={`On your clock (${zone}). Once published, the survey appears at this time.`}
-            error={errors.release_date?.message}
-          >
-            {({ id, describedBy, invalid }) => (
-              <input
-                id={id}
-                className="input"
-                type="datetime-local"
-                aria-describedby={describedBy}
-                aria-invalid={invalid || undefined}
-                {...registerText('release_date')}
-              />
-            )}
-          </Field>
-          {survey?.state === 'closed' ? null : (
-            <Field
-              label="Closes (optional)"
-              hint={`On your clock (${zone}). Answers stop at this time; blank for none.`}
-              error={errors.closes_at?.message}
-            >
-              {({ id, describedBy, invalid }) => (
-                <input
-                  id={id}
-                  className="input"
-                  type="datetime-local"
-                  aria-describedby={describedBy}
-                  aria-invalid={invalid || undefined}
-                  {...registerText('closes_at')}
-                />
-              )}
-            </Field>
+          {dateField(
+            'release_date',
+            'Release date',
+            'Once published, the survey appears at this time.',
           )}
+          {survey?.state === 'closed'
+            ? null
+            : dateField(
+                'closes_at',
+                'Closes (optional)',
+                'Answers stop at this time; blank for none.',
+              )}
           <Field
             label="Slot"
             hint={
