@@ -396,6 +396,8 @@ export async function buildApp({
     audit,
     results,
     onChange: contentChanged,
+    // Decorated below; called only once a request runs.
+    vacuumAfterDelete: () => app.erasureVacuum.erased(),
     clock,
   });
   const uploadsDir = path.join(config.dataDir, 'uploads');

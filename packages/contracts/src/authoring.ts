@@ -211,6 +211,19 @@ export const QuestionInputSchema = z
   });
 export type QuestionInput = z.input<typeof QuestionInputSchema>;
 
+/**
+ * `POST /api/v1/admin/surveys/{gid}/delete/` (admins): deletes a closed survey with its answers
+ * and releases, or a draft. The survey's exact name confirms it (decision 010).
+ */
+export const DeleteSurveyRequestSchema = z
+  .object({
+    name: z
+      .string({ error: 'Type the survey’s name to delete it.' })
+      .max(500, 'Type the survey’s name to delete it.'),
+  })
+  .strict();
+export type DeleteSurveyRequest = z.infer<typeof DeleteSurveyRequestSchema>;
+
 /** The largest survey file the import takes (200 long questions fit well within it). */
 export const SURVEY_FILE_MAX_BYTES = 2 * 1024 * 1024;
 

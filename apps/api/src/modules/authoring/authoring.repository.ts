@@ -1,6 +1,11 @@
-import { and, asc, count, eq, inArray, isNull, max, notInArray, sql } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, isNotNull, isNull, max, notInArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { choices, genres, images, questions, surveyGenres, surveys } from '../../db/schema.js';
+import { MIX_LOCK } from '../credentials/credentials.repository.js';
+import { RESULTS_LOCK } from '../results/results.repository.js';
+
+/** Both drivers answer `{rows}` (node-postgres and PGlite). */
+const rowsOf = <T>(result: unknown) => (result as { rows: T[] }).rows;
 
 export type SurveyValues = Omit<
   typeof surveys.$inferInsert,
@@ -302,6 +307,57 @@ export function createAuthoringRepository(db: Db) {
         .where(and(eq(surveys.gid, gid), isNull(surveys.publishedAt)))
         .returning({ id: surveys.id });
       return gone.length > 0;
+    },
+
+    /**
+     * Deletes a survey closed by `now` with everything answered to it (decision 010): its
+     * questions, answers, ratings, timings, releases (tallies), credential keys and issuances and
+     * panel completions go by cascade; the queue rows of its questions (no foreign key) and the
+     * respondents left with nothing are deleted here. It takes the results lock (no fold is
+     * counting its rows meanwhile) and the mix lock (no mix is writing into its questions; the
+     * mixer drops what still waits for them). False when no such survey is left (the row decides:
+     * a reopen meanwhile wins).
+     */
+    async deleteClosed(gid: string, now: Date): Promise<boolean> {
+      return db.transaction(async (tx) => {
+        await tx.execute(sql`select pg_advisory_xact_lock(${RESULTS_LOCK})`);
+        await tx.execute(sql`select pg_advisory_xact_lock(${MIX_LOCK})`);
+        const [survey] = await tx
+          .select({ id: surveys.id })
+          .from(surveys)
+          .where(
+            and(
+              eq(surveys.gid, gid),
+              isNotNull(surveys.publishedAt),
+              sql`${surveys.closedAt} <= ${now.toISOString()}::timestamptz`,
+            ),
+          )
+          .for('update');
+        if (!survey) return false;
+        const asked = tx
+          .select({ id: questions.id })
+          .from(questions)
+          .where(eq(questions.surveyId, survey.id));
+        // Respondents are per survey (one per credential), but old and sample ones may have
+        // answered others: only those left with nothing are deleted.
+        const touched = rowsOf<{ id: number }>(
+          await tx.execute(sql`
+            select respondent_id as id from answers where question_id in (${asked})
+            union select respondent_id from ratings where question_id in (${asked})
+            union select respondent_id from timings where question_id in (${asked})`),
+        ).map((r) => r.id);
+        await tx.execute(sql`delete from results_queue where question_id in (${asked})`);
+        await tx.delete(surveys).where(eq(surveys.id, survey.id));
+        if (touched.length) {
+          await tx.execute(sql`
+            delete from respondents r
+            where r.id = any(${sql.param(touched)}::integer[])
+              and not exists (select 1 from answers a where a.respondent_id = r.id)
+              and not exists (select 1 from ratings x where x.respondent_id = r.id)
+              and not exists (select 1 from timings t where t.respondent_id = r.id)`);
+        }
+        return true;
+      });
     },
 
     async setDates(

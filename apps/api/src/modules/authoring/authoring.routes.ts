@@ -3,6 +3,7 @@ import {
   AdminGenreSchema,
   AdminSurveyListSchema,
   AdminSurveySchema,
+  DeleteSurveyRequestSchema,
   GenreInputSchema,
   QuestionInputSchema,
   QuestionOrderSchema,
@@ -212,13 +213,42 @@ export const authoringRoutes: FastifyPluginAsyncZod<{
     {
       schema: {
         tags,
-        summary: 'Delete a draft and its questions (409 INVALID_STATE once published)',
+        summary:
+          'Delete a draft and its questions (a closed survey needs POST …/delete/ with its name)',
         params: GidParamsSchema,
         response: { 204: z.null(), ...errors },
       },
     },
     async (request, reply) => {
-      await service.deleteDraft(request.params.gid, request.user!, publicOrigin(request));
+      await service.deleteSurvey(
+        request.params.gid,
+        undefined,
+        request.user!,
+        publicOrigin(request),
+      );
+      return reply.status(204).send(null);
+    },
+  );
+
+  app.post(
+    '/surveys/:gid/delete/',
+    {
+      schema: {
+        tags,
+        summary:
+          'Delete a closed survey with its answers and releases, or a draft; its exact name confirms it (409 INVALID_STATE while open)',
+        params: GidParamsSchema,
+        body: DeleteSurveyRequestSchema,
+        response: { 204: z.null(), ...errors },
+      },
+    },
+    async (request, reply) => {
+      await service.deleteSurvey(
+        request.params.gid,
+        request.body.name,
+        request.user!,
+        publicOrigin(request),
+      );
       return reply.status(204).send(null);
     },
   );

@@ -186,6 +186,7 @@ export function createAuthoringService(
     audit,
     results,
     onChange,
+    vacuumAfterDelete,
     clock = () => new Date(),
   }: {
     audit: AuditService;
@@ -193,6 +194,8 @@ export function createAuthoringService(
     results: Pick<ResultsService, 'approximateTotals'>;
     /** Content changed: public reads in this process should see it now (the survey cache). */
     onChange?: () => void;
+    /** A survey deleted with its answers: its dead rows are vacuumed (db/erasure-vacuum.ts). */
+    vacuumAfterDelete?: () => void;
     clock?: () => Date;
   },
 ) {
@@ -465,18 +468,45 @@ export function createAuthoringService(
     },
 
     /**
-     * Deletes a draft with its questions. A draft was never published, so nothing was answered.
-     * A published survey is archived instead: deleting its answers and releases is not built.
+     * Deletes a draft with its questions (nothing was answered). A closed survey goes with its
+     * answers and releases once `name` is its exact name (decision 010); an open or scheduled
+     * one must be closed first, so nobody is answering it while it goes. The tables it was in
+     * are then vacuumed, as after an erasure.
      */
-    async deleteDraft(gid: string, actor: Actor, origin: string): Promise<void> {
+    async deleteSurvey(
+      gid: string,
+      name: string | undefined,
+      actor: Actor,
+      origin: string,
+    ): Promise<void> {
       const current = await load(gid, origin);
-      if (current.state !== 'draft' || !(await repo.deleteDraft(current.gid))) {
+      if (name !== undefined && name.trim() !== current.name) {
+        throw new AppError('VALIDATION_FAILED', undefined, {
+          name: [`Type the survey’s name exactly as it is: ${current.name}`],
+        });
+      }
+      if (current.state === 'draft') {
+        if (!(await repo.deleteDraft(current.gid))) {
+          throw new AppError('INVALID_STATE', 'It was published meanwhile: look again.');
+        }
+      } else if (current.state !== 'closed') {
         throw new AppError(
           'INVALID_STATE',
-          'Only a draft can be deleted. Close a published survey and archive it to take it off the site.',
+          'Close the survey before deleting it: people can still answer it.',
         );
+      } else if (name === undefined) {
+        throw new AppError('VALIDATION_FAILED', undefined, {
+          name: ['Type the survey’s name to delete it with its answers and results.'],
+        });
+      } else if (!(await repo.deleteClosed(current.gid, clock()))) {
+        throw new AppError('INVALID_STATE', 'It was reopened meanwhile: look again.');
+      } else {
+        vacuumAfterDelete?.();
       }
-      await changed(actor, 'survey.delete', `survey:${current.gid}`, { name: current.name });
+      await changed(actor, 'survey.delete', `survey:${current.gid}`, {
+        name: current.name,
+        ...(current.state === 'draft' ? {} : { answered: true }),
+      });
     },
 
     /**

@@ -7,6 +7,7 @@ import {
   credentialIssuances,
   credentialKeys,
   credentialWithdrawals,
+  questions,
   redemptions,
   respondents,
   resultsQueue,
@@ -17,7 +18,8 @@ import { sqlState } from '../../lib/sql-state.js';
 
 /**
  * A mix and a withdrawal take this transaction lock, so a withdrawal never misses answers a
- * mix is writing at that moment (its respondent not committed yet).
+ * mix is writing at that moment (its respondent not committed yet), and deleting a survey takes it
+ * so no mix writes into its questions meanwhile.
  */
 export const MIX_LOCK = 727_003;
 
@@ -280,6 +282,8 @@ export function createCredentialsRepository(db: Db, options: CredentialsReposito
         holders: (surveyIds: number[]) => Promise<Map<number, Map<string, number>>>,
         /** Which of these withdrawal keys are stored (their credentials' answers are dropped). */
         withdrawn: (keys: string[]) => Promise<Set<string>>,
+        /** Which of these questions still exist (a deleted survey's answers are dropped). */
+        asked: (questionIds: number[]) => Promise<Set<number>>,
       ) => Promise<{ answers: MixedAnswer[]; ratings: MixedRating[] } | null>,
     ): Promise<{ taken: number; written: number }> {
       return db.transaction(async (tx) => {
@@ -300,6 +304,14 @@ export function createCredentialsRepository(db: Db, options: CredentialsReposito
               .from(credentialWithdrawals)
               .where(inArray(credentialWithdrawals.key, keys));
             return new Set(rows.map((r) => r.key));
+          },
+          async (questionIds) => {
+            if (!questionIds.length) return new Set<number>();
+            const rows = await tx
+              .select({ id: questions.id })
+              .from(questions)
+              .where(inArray(questions.id, questionIds));
+            return new Set(rows.map((r) => r.id));
           },
         );
         if (!mixed) return { taken: 0, written: 0 };

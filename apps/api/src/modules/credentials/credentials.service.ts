@@ -234,13 +234,15 @@ export function createCredentialsService(
 
   /** One mixing step, in one transaction: see `mix`. */
   function mixBatch(limit: number, force: boolean) {
-    return repo.mix(limit, async (waiting, holdersByCountry, withdrawn) => {
+    return repo.mix(limit, async (waiting, holdersByCountry, withdrawn, asked) => {
       const opened = waiting.flatMap((w) => inboxEntries<InboxPayload>(deps.keys.inbox, w.payload));
       // What a withdrawn credential left waiting is dropped (it leaves the inbox all the same).
       const keyOf = new Map<string, string>();
       for (const p of opened) if (!keyOf.has(p.t)) keyOf.set(p.t, withdrawalKey(p.t));
       const gone = await withdrawn([...keyOf.values()]);
-      const open = opened.filter((p) => !gone.has(keyOf.get(p.t)!));
+      // What waits for a question of a deleted survey is dropped too (decision 010).
+      const living = await asked([...new Set(opened.map((p) => p.q))]);
+      const open = opened.filter((p) => !gone.has(keyOf.get(p.t)!) && living.has(p.q));
       if (!open.length) return { answers: [], ratings: [] };
       const people = new Set(open.map((p) => p.t)).size;
       const oldest = Math.min(...open.map((p) => p.at));

@@ -192,6 +192,12 @@ describe.each(engines)('staff area on %s', (engine) => {
       who: ['admin'],
     },
     { method: 'DELETE', url: () => `/api/v1/admin/surveys/${unknown()}/`, who: ['admin'] },
+    {
+      method: 'POST',
+      url: () => `/api/v1/admin/surveys/${unknown()}/delete/`,
+      body: { name: 'Money talk' },
+      who: ['admin'],
+    },
     { method: 'GET', url: () => `/api/v1/admin/surveys/${unknown()}/content/`, who: ['admin'] },
     {
       method: 'POST',
