@@ -316,6 +316,25 @@ describe('survey authoring in the staff area', () => {
     expect(body.name).toBe(name);
     expect(body.questions).toHaveLength(2);
 
+    // Deleted with its answer: only once its exact name is typed; its page is gone after.
+    await page.goto(`/admin/surveys/${gid}`);
+    await page.locator('.survey-status').getByText('Archived', { exact: true }).first().waitFor();
+    await page.getByRole('button', { name: 'Delete survey…' }).click();
+    const asking = page.getByRole('dialog', { name: `Delete “${name}” and its answers?` });
+    const confirm = asking.getByRole('button', { name: 'Delete survey', exact: true });
+    await asking.getByLabel(/Type the survey’s name to confirm/).fill(name.toLowerCase());
+    await expect(confirm.isDisabled()).resolves.toBe(true);
+    await screenshot(page, 'admin-survey-delete-desktop');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await screenshot(page, 'admin-survey-delete-phone');
+    await page.setViewportSize(desktop.viewport!);
+    await asking.getByLabel(/Type the survey’s name to confirm/).fill(name);
+    await confirm.click();
+    await page.waitForURL(`${baseURL}/admin/surveys`);
+    await expect.poll(() => page.getByRole('link', { name, exact: true }).count()).toBe(0);
+    const gone = await fetch(new URL(`/api/v1/surveys/${gid}/`, baseURL));
+    expect(gone.status).toBe(404);
+
     // Every step is in the audit log.
     await tab(page, 'Audit log').click();
     await page.getByRole('heading', { level: 1, name: 'Audit log' }).waitFor();
@@ -325,6 +344,7 @@ describe('survey authoring in the staff area', () => {
       /closed/,
       /\barchived a survey/,
       /deleted the draft/,
+      /with its answers/,
       /exported/,
     ]) {
       await page.getByText(text).first().waitFor();

@@ -3,6 +3,7 @@ import type {
   AdminGenreList,
   AdminSurvey,
   AdminSurveyList,
+  DeleteSurveyRequest,
   GenreInput,
   QuestionInput,
   SurveyDetail,
@@ -145,10 +146,19 @@ export function useImportSurvey() {
 export type SurveyTransition = 'publish' | 'close' | 'reopen' | 'archive' | 'unarchive';
 
 /** Deletes a draft (204); the list and the audit log follow. */
-export function useDeleteDraft() {
+/**
+ * Deletes a draft, or a closed survey with its answers and releases once `name` (its exact
+ * name) confirms it.
+ */
+export function useDeleteSurvey() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (gid: string) => del<null>(`${base}/surveys/${id(gid)}/`),
+    mutationFn: ({ gid, name }: { gid: string; name?: string }) =>
+      name === undefined
+        ? del<null>(`${base}/surveys/${id(gid)}/`)
+        : apiPost<null>(`${base}/surveys/${id(gid)}/delete/`, {
+            name,
+          } satisfies DeleteSurveyRequest),
     // The deleted survey's own query is left alone: its editor is being left, and a refetch
     // while it still shows would flash "not found".
     onSuccess: () =>
@@ -156,6 +166,7 @@ export function useDeleteDraft() {
         queryClient.invalidateQueries({ queryKey: authoringQueries.surveys().queryKey }),
         queryClient.invalidateQueries({ queryKey: adminQueries.auditLogAll() }),
         queryClient.invalidateQueries({ queryKey: authoringQueries.genres().queryKey }),
+        queryClient.invalidateQueries({ queryKey: publicSurveysKey }),
       ]),
   });
 }

@@ -11,6 +11,7 @@ export function ConfirmDialog({
   confirmLabel,
   cancelLabel = 'Cancel',
   danger = false,
+  confirmDisabled = false,
   onConfirm,
   onCancel,
 }: {
@@ -20,6 +21,8 @@ export function ConfirmDialog({
   confirmLabel: string;
   cancelLabel?: string;
   danger?: boolean;
+  /** The confirm button waits (for example until the survey's name is typed). */
+  confirmDisabled?: boolean;
   onConfirm: () => void;
   onCancel: () => void;
 }) {
@@ -60,6 +63,7 @@ export function ConfirmDialog({
           <button
             type="button"
             className={`button ${danger ? 'button--danger' : 'button--primary'}`}
+            disabled={confirmDisabled}
             onClick={onConfirm}
           >
             {confirmLabel}

@@ -57,6 +57,12 @@ describe('audit wording', () => {
     expect(describeAuditAction(entry('survey.update', { name: 'x'.repeat(80) }))).toBe(
       `edited the survey “${'x'.repeat(59)}…”`,
     );
+    expect(describeAuditAction(entry('survey.delete', { name: 'Night Owls' }))).toBe(
+      'deleted the draft “Night Owls”',
+    );
+    expect(
+      describeAuditAction(entry('survey.delete', { name: 'Night Owls', answered: true })),
+    ).toBe('deleted the survey “Night Owls” with its answers');
     expect(describeAuditAction(entry('question.create', { type: 'Open' }))).toBe(
       'added a written-answer question',
     );

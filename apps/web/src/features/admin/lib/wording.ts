@@ -74,7 +74,9 @@ export function describeAuditAction(entry: Pick<AuditEntry, 'action' | 'details'
     case 'survey.unarchive':
       return 'took a survey out of the archive';
     case 'survey.delete':
-      return withName('deleted the draft', 'deleted a draft', entry.details.name);
+      return entry.details.answered === true
+        ? `${withName('deleted the survey', 'deleted a survey', entry.details.name)} with its answers`
+        : withName('deleted the draft', 'deleted a draft', entry.details.name);
     case 'survey.order':
       return 'reordered the surveys on the home page';
     case 'question.create':
@@ -173,7 +175,7 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   'survey.reopen': 'Reopened a survey',
   'survey.archive': 'Archived a survey',
   'survey.unarchive': 'Unarchived a survey',
-  'survey.delete': 'Deleted a draft',
+  'survey.delete': 'Deleted a survey or draft',
   'survey.order': 'Reordered the surveys',
   'question.create': 'Added a question',
   'question.update': 'Edited a question',

@@ -7,7 +7,7 @@ import { successToast } from '../../../../lib/toasts';
 import {
   type SurveyTransition,
   downloadSurveyFile,
-  useDeleteDraft,
+  useDeleteSurvey,
   useDuplicateSurvey,
   useSurveyTransition,
 } from '../../api/authoring';
@@ -119,13 +119,78 @@ function ShareLink({ link, from }: { link: string; from: string | null }) {
   );
 }
 
+/**
+ * Asks before a closed survey goes with its answers and results: its exact name must be typed
+ * (the API checks it again), and archiving is offered as the way to keep the results.
+ */
+function DeleteAnswered({
+  survey,
+  open,
+  onCancel,
+  onConfirm,
+}: {
+  survey: AdminSurvey;
+  open: boolean;
+  onCancel: () => void;
+  onConfirm: (name: string) => void;
+}) {
+  const [typed, setTyped] = useState('');
+  const matches = typed.trim() === survey.name;
+  const close = () => {
+    setTyped('');
+    onCancel();
+  };
+  return (
+    <ConfirmDialog
+      open={open}
+      title={`Delete “${survey.name}” and its answers?`}
+      confirmLabel="Delete survey"
+      danger
+      confirmDisabled={!matches}
+      onCancel={close}
+      onConfirm={() => {
+        setTyped('');
+        onConfirm(typed);
+      }}
+    >
+      <p>
+        Its answers, its published results and its page are removed for good, and people’s mirrors
+        stop showing it. Files already exported are not affected.
+        {survey.archived_at
+          ? ''
+          : ' To keep the results and only take it off the home page, archive it instead.'}
+      </p>
+      <div className="field">
+        <label className="field__label" htmlFor="delete-survey-name">
+          Type the survey’s name to confirm: <strong>{survey.name}</strong>
+        </label>
+        <input
+          id="delete-survey-name"
+          className="input"
+          autoComplete="off"
+          spellCheck={false}
+          value={typed}
+          onChange={(e) => setTyped(e.target.value)}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter' && matches) {
+              e.preventDefault();
+              setTyped('');
+              onConfirm(typed);
+            }
+          }}
+        />
+      </div>
+    </ConfirmDialog>
+  );
+}
+
 /** Where the survey stands, what can happen next (publish, close, reopen), preview and link. */
 export function SurveyStatus({ survey }: { survey: AdminSurvey }) {
   const transition = useSurveyTransition(survey.gid);
   const duplicate = useDuplicateSurvey();
   const navigate = useNavigate();
   const [asking, setAsking] = useState<SurveyTransition | null>(null);
-  const remove = useDeleteDraft();
+  const remove = useDeleteSurvey();
   const [deleting, setDeleting] = useState(false);
   const noQuestions = survey.questions.length === 0;
   // Published but not on the site yet: scheduled, or closed before its release date.
@@ -133,6 +198,19 @@ export function SurveyStatus({ survey }: { survey: AdminSurvey }) {
   const unreleased =
     survey.state === 'scheduled' ||
     (survey.state === 'closed' && Date.parse(survey.release_date) > openedAt);
+
+  const deleteIt = (name?: string) =>
+    remove.mutate(
+      { gid: survey.gid, name },
+      {
+        onSuccess: () => {
+          successToast(`“${survey.name}” is deleted`);
+          void navigate('/admin/surveys');
+        },
+        onError: (err) =>
+          toast.error(actionErrorText(err, 'The survey could not be deleted. Try again.')),
+      },
+    );
 
   const run = (t: SurveyTransition) =>
     transition.mutate(t, {
@@ -247,14 +325,18 @@ export function SurveyStatus({ survey }: { survey: AdminSurvey }) {
         >
           Export as file
         </button>
-        {survey.state === 'draft' ? (
+        {survey.state === 'draft' || survey.state === 'closed' ? (
           <button
             type="button"
             className="button button--danger-outline"
             disabled={remove.isPending}
             onClick={() => setDeleting(true)}
           >
-            {remove.isPending ? 'Deleting…' : 'Delete draft'}
+            {remove.isPending
+              ? 'Deleting…'
+              : survey.state === 'draft'
+                ? 'Delete draft'
+                : 'Delete survey…'}
           </button>
         ) : null}
       </div>
@@ -283,29 +365,34 @@ export function SurveyStatus({ survey }: { survey: AdminSurvey }) {
       >
         <p>{asking ? ASK[asking].note(unreleased) : ''}</p>
       </ConfirmDialog>
-      <ConfirmDialog
-        open={deleting}
-        title={`Delete “${survey.name}”?`}
-        confirmLabel="Delete draft"
-        danger
-        onCancel={() => setDeleting(false)}
-        onConfirm={() => {
-          setDeleting(false);
-          remove.mutate(survey.gid, {
-            onSuccess: () => {
-              successToast(`“${survey.name}” is deleted`);
-              void navigate('/admin/surveys');
-            },
-            onError: (err) =>
-              toast.error(actionErrorText(err, 'The draft could not be deleted. Try again.')),
-          });
-        }}
-      >
-        <p>
-          The draft and its {survey.questions.length === 1 ? 'question' : 'questions'} are removed
-          for good. Nobody has answered a draft, so no answer is lost.
-        </p>
-      </ConfirmDialog>
+      {survey.state === 'draft' ? (
+        <ConfirmDialog
+          open={deleting}
+          title={`Delete “${survey.name}”?`}
+          confirmLabel="Delete draft"
+          danger
+          onCancel={() => setDeleting(false)}
+          onConfirm={() => {
+            setDeleting(false);
+            deleteIt();
+          }}
+        >
+          <p>
+            The draft and its {survey.questions.length === 1 ? 'question' : 'questions'} are removed
+            for good. Nobody has answered a draft, so no answer is lost.
+          </p>
+        </ConfirmDialog>
+      ) : (
+        <DeleteAnswered
+          survey={survey}
+          open={deleting}
+          onCancel={() => setDeleting(false)}
+          onConfirm={(name) => {
+            setDeleting(false);
+            deleteIt(name);
+          }}
+        />
+      )}
     </section>
   );
 }
