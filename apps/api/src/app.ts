@@ -73,6 +73,9 @@ import { imageFiles, imageUploadRoutes } from './modules/images/images.routes.js
 import { createImagesRepository } from './modules/images/images.repository.js';
 import { createImagesService } from './modules/images/images.service.js';
 import { operatorResultsRoutes } from './modules/operator-results/operator-results.routes.js';
+import { createResearchRepository } from './modules/research/research.repository.js';
+import { researchRoutes, researchTokenRoutes } from './modules/research/research.routes.js';
+import { createResearchService } from './modules/research/research.service.js';
 import { createOperatorResultsService } from './modules/operator-results/operator-results.service.js';
 import { createPanelsRepository } from './modules/panels/panels.repository.js';
 import { panelAdminRoutes, panelCompletionRoutes } from './modules/panels/panels.routes.js';
@@ -385,6 +388,11 @@ export async function buildApp({
     });
   });
   const operatorResults = createOperatorResultsService({ results, surveys, audit, clock });
+  const research = createResearchService(createResearchRepository(database.db), {
+    audit,
+    exports: operatorResults,
+    clock,
+  });
   const panels = createPanelsService(createPanelsRepository(database.db), {
     credentialProgress: (gid, header) => credentials.progress(gid, header),
     audit,
@@ -525,6 +533,8 @@ export async function buildApp({
       });
       await api.register(pageViewsRoutes, { service: pageViews });
       await api.register(shareRoutes, { service: share });
+      // Researchers' read-only API, with a token an admin made (not a session).
+      await api.register(researchRoutes, { service: research, prefix: '/v1/research' });
       // Everything under /api/v1/admin is for moderators and admins: guarded once, here; the
       // admin-only part once more inside.
       await api.register(
@@ -542,6 +552,7 @@ export async function buildApp({
             await admin.register(panelAdminRoutes, { service: panels });
             await admin.register(authoringRoutes, { service: authoring, surveys });
             await admin.register(imageUploadRoutes, { service: images });
+            await admin.register(researchTokenRoutes, { service: research });
           });
         },
         { prefix: '/v1/admin' },

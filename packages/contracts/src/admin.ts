@@ -35,6 +35,9 @@ export const AuditActionSchema = z.enum([
   'genre.rename',
   'genre.delete',
   'image.upload',
+  'token.create',
+  'token.revoke',
+  'token.use',
 ]);
 export type AuditAction = z.infer<typeof AuditActionSchema>;
 

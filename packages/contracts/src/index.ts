@@ -22,3 +22,4 @@ export * from './intervals.js';
 export * from './randomized-response.js';
 export * from './honesty-gap.js';
 export * from './answer-pace.js';
+export * from './research.js';

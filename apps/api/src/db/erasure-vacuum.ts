@@ -28,6 +28,8 @@ export const ERASURE_TABLES = [
   'staff_passkeys',
   'webauthn_challenges',
   'identity_keys',
+  // A survey deleted with its answers (decision 010) also leaves its panel completions.
+  'panel_completions',
 ] as const;
 
 /**

@@ -624,6 +624,8 @@ export const ratings = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.respondentId, t.questionId] }),
+    // A deleted question's ratings (deleting a survey with its answers).
+    index('ratings_question_idx').on(t.questionId),
     check('ratings_score_range', sql`${t.score} between 0 and 10`),
   ],
 );
@@ -648,6 +650,9 @@ export const timings = pgTable(
   },
   (t) => [
     index('timings_question_idx').on(t.questionId, t.kind),
+    // A deleted respondent's timings (withdrawal, erasure, deleting a survey): without it each
+    // respondent's cascade read the whole table.
+    index('timings_respondent_idx').on(t.respondentId),
     check('timings_duration_nonnegative', sql`${t.durationMs} >= 0`),
   ],
 );
@@ -730,4 +735,24 @@ export const images = pgTable('images', {
   width: integer('width').notNull(),
   height: integer('height').notNull(),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * Researchers' API tokens (issue 31, point 5): read-only access to published results and
+ * exports, made and revoked by admins. The token is shown once; only its SHA-256 is kept (it is
+ * 32 random bytes, so no slow hash is needed), with its first characters to tell tokens apart.
+ * `surveys`: the gids it may read; null: every published survey.
+ */
+export const researchTokens = pgTable('research_tokens', {
+  id: serial('id').primaryKey(),
+  gid: uuid('gid').notNull().unique().defaultRandom(),
+  name: text('name').notNull(),
+  tokenHash: text('token_hash').notNull().unique(),
+  prefix: text('prefix').notNull(),
+  surveys: uuid('surveys').array(),
+  createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  expiresAt: timestamp('expires_at', { withTimezone: true }),
+  revokedAt: timestamp('revoked_at', { withTimezone: true }),
+  lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
 });

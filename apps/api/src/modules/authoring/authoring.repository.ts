@@ -340,6 +340,12 @@ export function createAuthoringRepository(db: Db) {
           .where(eq(questions.surveyId, survey.id));
         // Respondents are per survey (one per credential), but old and sample ones may have
         // answered others: only those left with nothing are deleted.
+        // Its releases' rows, locked in the order a release locks them (question id), so the
+        // cascade below never waits on a release that waits on it (a deadlock otherwise, with
+        // questions reordered since they were made).
+        await tx.execute(sql`
+          select 1 from question_tallies where question_id in (${asked})
+          order by question_id for update`);
         const touched = rowsOf<{ id: number }>(
           await tx.execute(sql`
             select respondent_id as id from answers where question_id in (${asked})

@@ -211,16 +211,22 @@ export function createOperatorResultsService(deps: OperatorResultsServiceDeps) {
       };
     },
 
-    /** The JSON export of a survey (any status); audited as `results.export`. */
-    async exportJson(gid: string, actor: Actor) {
+    /**
+     * The JSON export of a survey (any status); audited as `results.export`, with the name of
+     * the researcher token it was read with (`token`), if any.
+     */
+    async exportJson(gid: string, actor: Actor, token?: string) {
       const survey = await surveyOf(gid);
       const body = await build(survey);
-      await deps.audit.record(actor, 'results.export', `survey:${survey.gid}`, { format: 'json' });
+      await deps.audit.record(actor, 'results.export', `survey:${survey.gid}`, {
+        format: 'json',
+        ...(token === undefined ? {} : { token }),
+      });
       return { body, fileName: fileName(survey, 'json') };
     },
 
     /** The CSV export of a survey (any status), formula-safe; audited as `results.export`. */
-    async exportCsv(gid: string, actor: Actor) {
+    async exportCsv(gid: string, actor: Actor, token?: string) {
       const survey = await surveyOf(gid);
       const data = await build(survey);
       const lines: Cell[][] = [CSV_COLUMNS];
@@ -259,7 +265,10 @@ export function createOperatorResultsService(deps: OperatorResultsServiceDeps) {
         }
       }
       const body = lines.map((cells) => cells.map(csvCell).join(',') + '\r\n').join('');
-      await deps.audit.record(actor, 'results.export', `survey:${survey.gid}`, { format: 'csv' });
+      await deps.audit.record(actor, 'results.export', `survey:${survey.gid}`, {
+        format: 'csv',
+        ...(token === undefined ? {} : { token }),
+      });
       return { body, fileName: fileName(survey, 'csv') };
     },
   };

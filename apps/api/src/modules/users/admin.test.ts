@@ -199,6 +199,20 @@ describe.each(engines)('staff area on %s', (engine) => {
       who: ['admin'],
     },
     { method: 'GET', url: () => `/api/v1/admin/surveys/${unknown()}/content/`, who: ['admin'] },
+    // Researchers' API tokens (admins only; audited).
+    { method: 'GET', url: () => '/api/v1/admin/research-tokens/', who: ['admin'] },
+    {
+      method: 'POST',
+      url: () => '/api/v1/admin/research-tokens/',
+      body: { name: 'Matrix lab', surveys: null, expires_in_days: 1 },
+      who: ['admin'],
+    },
+    {
+      method: 'POST',
+      url: () => `/api/v1/admin/research-tokens/${unknown()}/revoke/`,
+      body: {},
+      who: ['admin'],
+    },
     {
       method: 'POST',
       url: () => '/api/v1/admin/sample-surveys/archive/',

@@ -56,9 +56,11 @@ export function describeAuditAction(entry: Pick<AuditEntry, 'action' | 'details'
       return 'removed a passkey from their account';
     case 'results.export':
       if (entry.details.format === 'panel-csv') return "exported a survey's panel completions";
-      return entry.details.format === 'csv'
-        ? "exported a survey's results as CSV"
-        : "exported a survey's results as JSON";
+      return `${
+        entry.details.format === 'csv'
+          ? "exported a survey's results as CSV"
+          : "exported a survey's results as JSON"
+      }${typeof entry.details.token === 'string' ? ` with the research token ${quoted(entry.details.token)}` : ''}`;
     case 'survey.create':
       return withName('created the survey', 'created a survey', entry.details.name);
     case 'survey.update':
@@ -112,6 +114,16 @@ export function describeAuditAction(entry: Pick<AuditEntry, 'action' | 'details'
         ? `uploaded an image (${width}×${height})`
         : 'uploaded an image';
     }
+    case 'token.create':
+      return withName('made the research token', 'made a research token', entry.details.name);
+    case 'token.revoke':
+      return withName('revoked the research token', 'revoked a research token', entry.details.name);
+    case 'token.use':
+      return withName(
+        'listed surveys with the research token',
+        'listed surveys with a research token',
+        entry.details.name,
+      );
   }
 }
 
@@ -185,6 +197,9 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   'genre.rename': 'Renamed a genre',
   'genre.delete': 'Deleted a genre',
   'image.upload': 'Uploaded an image',
+  'token.create': 'Made a research token',
+  'token.revoke': 'Revoked a research token',
+  'token.use': 'Used a research token',
 };
 
 /** A staff action failed: what to tell the operator, by the error's code. */
