@@ -31,6 +31,7 @@ const admin = {
   auditLog: () => adminModule().then((m) => ({ Component: m.AdminAuditLogRoute })),
   results: () => adminModule().then((m) => ({ Component: m.AdminResultsRoute })),
   analytics: () => adminModule().then((m) => ({ Component: m.AdminAnalyticsRoute })),
+  apiTokens: () => adminModule().then((m) => ({ Component: m.AdminApiTokensRoute })),
 };
 
 // Account screens load on demand: they bring the form library and the contract's zod schemas.
@@ -106,6 +107,7 @@ export const router = createBrowserRouter([
                   { path: 'audit-log', lazy: admin.auditLog },
                   { path: 'results', lazy: admin.results },
                   { path: 'analytics', lazy: admin.analytics },
+                  { path: 'api-tokens', lazy: admin.apiTokens },
                 ],
               },
             ],

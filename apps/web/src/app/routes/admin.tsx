@@ -7,6 +7,7 @@ import { AnalyticsPanel } from '../../features/admin/components/insights/analyti
 import { AnswersPanel } from '../../features/admin/components/moderation/answers-panel';
 import { AuditLogPanel } from '../../features/admin/components/moderation/audit-log-panel';
 import { GenresPanel } from '../../features/admin/components/authoring/genres-panel';
+import { ResearchTokensPanel } from '../../features/admin/components/insights/research-tokens-panel';
 import { ResultsPanel } from '../../features/admin/components/insights/results-panel';
 import { SignupsPanel } from '../../features/admin/components/moderation/signups-panel';
 import { AdminsOnly } from '../../features/admin/components/staff-only';
@@ -46,6 +47,7 @@ export const AdminUsersRoute = UsersPanel;
 export const AdminAuditLogRoute = AuditLogPanel;
 export const AdminResultsRoute = ResultsPanel;
 export const AdminAnalyticsRoute = AnalyticsPanel;
+export const AdminApiTokensRoute = ResearchTokensPanel;
 export const AdminSurveysRoute = SurveysPanel;
 export const AdminNewSurveyRoute = NewSurveyEditor;
 export const AdminGenresRoute = GenresPanel;

@@ -5,12 +5,16 @@ import type {
   AuditActorList,
   AuditEntryList,
   BreakdownDimension,
+  CreatedResearchToken,
   OperatorQuestionResults,
   PasskeyList,
   PageViewStats,
   PanelCompletionCounts,
   PendingAnswer,
   PendingAnswerList,
+  ResearchToken,
+  ResearchTokenInput,
+  ResearchTokenList,
   RevealedNumber,
   ReviewAccount,
   ReviewAccountList,
@@ -265,6 +269,42 @@ export function useRemovePasskey() {
     onSettled: () =>
       Promise.all([
         queryClient.invalidateQueries({ queryKey: adminQueries.passkeys().queryKey }),
+        queryClient.invalidateQueries({ queryKey: adminQueries.auditLogAll() }),
+      ]),
+  });
+}
+
+/** Researchers' API tokens (admins): listed, made (the token is in the reply, once), revoked. */
+export const researchTokenQueries = {
+  list: () =>
+    queryOptions({
+      queryKey: [...adminQueries.all(), 'research-tokens'] as const,
+      queryFn: ({ signal }) =>
+        apiRequest<ResearchTokenList>(`${base}/research-tokens/`, { signal }),
+    }),
+};
+
+export function useCreateResearchToken() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: ResearchTokenInput) =>
+      apiPost<CreatedResearchToken>(`${base}/research-tokens/`, input),
+    onSuccess: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: researchTokenQueries.list().queryKey }),
+        queryClient.invalidateQueries({ queryKey: adminQueries.auditLogAll() }),
+      ]),
+  });
+}
+
+export function useRevokeResearchToken() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (tokenId: string) =>
+      apiPost<ResearchToken>(`${base}/research-tokens/${id(tokenId)}/revoke/`, {}),
+    onSettled: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: researchTokenQueries.list().queryKey }),
         queryClient.invalidateQueries({ queryKey: adminQueries.auditLogAll() }),
       ]),
   });

@@ -68,6 +68,7 @@ describe('AdminShell (the staff-only guard)', () => {
       'Audit log',
       'Results',
       'Analytics',
+      'API tokens',
       'Passkeys',
     ]);
   });

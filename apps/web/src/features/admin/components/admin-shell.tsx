@@ -19,6 +19,7 @@ const TABS: Tab[] = [
   { to: '/admin/audit-log', label: 'Audit log', adminOnly: true },
   { to: '/admin/results', label: 'Results', adminOnly: true },
   { to: '/admin/analytics', label: 'Analytics', adminOnly: true },
+  { to: '/admin/api-tokens', label: 'API tokens', adminOnly: true },
   { to: '/admin/passkeys', label: 'Passkeys', adminOnly: false },
 ];
 
