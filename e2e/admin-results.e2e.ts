@@ -1,4 +1,4 @@
-import type { SurveyExport } from '@candor/contracts';
+import type { SurveyCodebook, SurveyExport } from '@candor/contracts';
 import type { Page } from 'playwright-core';
 import { describe, expect, inject } from 'vitest';
 import { desktop } from './chromium';
@@ -123,6 +123,15 @@ describe('results and analytics in the staff area', () => {
     const body = JSON.parse(await readDownload(json)) as SurveyExport;
     expect(body.name).toBe('Time Travel');
     expect(body.questions).toHaveLength(3);
+    // The codebook says what each column means, the CSV's first line in order.
+    const [book] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Download codebook' }).click(),
+    ]);
+    expect(book.suggestedFilename()).toMatch(/\.codebook\.json$/);
+    const codebook = JSON.parse(await readDownload(book)) as SurveyCodebook;
+    expect(codebook.questions).toHaveLength(3);
+    expect(codebook).toEqual(body.codebook);
 
     // Reload keeps the choice (it lives in the address).
     await page.reload();

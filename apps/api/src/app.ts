@@ -76,6 +76,7 @@ import { operatorResultsRoutes } from './modules/operator-results/operator-resul
 import { createResearchRepository } from './modules/research/research.repository.js';
 import { researchRoutes, researchTokenRoutes } from './modules/research/research.routes.js';
 import { createResearchService } from './modules/research/research.service.js';
+
 import { createOperatorResultsService } from './modules/operator-results/operator-results.service.js';
 import { createPanelsRepository } from './modules/panels/panels.repository.js';
 import { panelAdminRoutes, panelCompletionRoutes } from './modules/panels/panels.routes.js';
@@ -109,6 +110,9 @@ import securityHeaders, { DOCS_CONTENT_SECURITY_POLICY } from './plugins/securit
 import sms, { type SmsSender } from './plugins/sms.js';
 import storableText from './plugins/storable-text.js';
 import web from './plugins/web.js';
+
+/** Requests a minute a researcher's script may make, per address and per token (decision 031). */
+const RESEARCH_READS_PER_MINUTE = 120;
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -487,7 +491,14 @@ export async function buildApp({
   await app.register(swagger, {
     openapi: {
       components: {
-        securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+        securitySchemes: {
+          bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+          researchToken: {
+            type: 'http',
+            scheme: 'bearer',
+            description: 'A researcher token (cdr_…) an admin made: /api/v1/research only',
+          },
+        },
       },
       info: {
         title: 'Candor API',
@@ -534,7 +545,22 @@ export async function buildApp({
       await api.register(pageViewsRoutes, { service: pageViews });
       await api.register(shareRoutes, { service: share });
       // Researchers' read-only API, with a token an admin made (not a session).
-      await api.register(researchRoutes, { service: research, prefix: '/v1/research' });
+      await api.register(researchRoutes, {
+        service: research,
+        perIp: createPublicReadLimit(
+          app.rateLimits,
+          keys.ip,
+          'research',
+          RESEARCH_READS_PER_MINUTE,
+        ),
+        perToken: createPublicReadLimit(
+          app.rateLimits,
+          keys.ip,
+          'research-token',
+          RESEARCH_READS_PER_MINUTE,
+        ),
+        prefix: '/v1/research',
+      });
       // Everything under /api/v1/admin is for moderators and admins: guarded once, here; the
       // admin-only part once more inside.
       await api.register(

@@ -51,11 +51,63 @@ export const SurveyExportQuestionSchema = z.object({
 });
 export type SurveyExportQuestion = z.infer<typeof SurveyExportQuestionSchema>;
 
+/** The format a codebook names. */
+export const CODEBOOK_FORMAT = 'candor.codebook/1';
+
+/**
+ * What a survey's export means (issue 31, point 5): its questions with their choices' codes,
+ * types and settings, who was asked each, the privacy mechanism's parameters, how each figure's
+ * interval is made, and every CSV column. In the JSON export, and on its own
+ * (`…/surveys/{gid}/codebook.json`) beside the CSV.
+ */
+export const SurveyCodebookSchema = z.object({
+  format: z.literal(CODEBOOK_FORMAT),
+  survey: z.object({ gid: z.uuid(), name: z.string() }),
+  questions: z.array(
+    z.object({
+      position: z.number().int(),
+      qid: z.uuid(),
+      question: z.string(),
+      type: QuestionTypeSchema,
+      /** Closed questions: each choice's code (1, 2…; the leave-blank choice is `blank`). */
+      choices: z.array(
+        z.object({ code: z.union([z.number().int(), z.literal('blank')]), label: z.string() }),
+      ),
+      /** Open questions' character limit. */
+      max_length: z.number().int().nullable(),
+      /** Who was asked it, in words (show-if logic, when there is any). */
+      asked: z.string(),
+      /** Randomized response (decision 028): the weight m of the truthful answer; null if not. */
+      rr_weight: z.number().int().nullable(),
+      /** The other question of its honesty-gap pair (decision 029), if any. */
+      honesty_gap_pair: z.uuid().nullable(),
+    }),
+  ),
+  /** The privacy mechanism (decision 008, 011), as set in the code that made the numbers. */
+  privacy: z.object({
+    mechanism: z.string(),
+    noise_variance: z.record(z.string(), z.number()),
+    trigger_epsilon: z.number(),
+    first_threshold: z.number().int(),
+    events_per_person: z.number().int(),
+    delta: z.number(),
+    min_row_total: z.number().int(),
+    dominance: z.number(),
+    words_per_answer: z.number().int(),
+  }),
+  /** How each share's interval is made (decision 027). */
+  intervals: z.object({ level: z.number(), method: z.string() }),
+  /** Every column of the CSV export, in order, with its meaning. */
+  csv_columns: z.array(z.object({ name: z.string(), meaning: z.string() })),
+});
+export type SurveyCodebook = z.infer<typeof SurveyCodebookSchema>;
+
 /** `GET /api/v1/admin/surveys/{gid}/export.json` (admins): every question, published numbers only. */
 export const SurveyExportSchema = z.object({
   gid: z.uuid(),
   name: z.string(),
   exported_at: z.iso.datetime({ offset: true }),
   questions: z.array(SurveyExportQuestionSchema),
+  codebook: SurveyCodebookSchema,
 });
 export type SurveyExport = z.infer<typeof SurveyExportSchema>;

@@ -1,6 +1,7 @@
 import {
   OperatorQuestionResultsSchema,
   ResultsQuerySchema,
+  SurveyCodebookSchema,
   SurveyExportSchema,
 } from '@candor/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -45,6 +46,24 @@ export const operatorResultsRoutes: FastifyPluginAsyncZod<{
     },
     async (request, reply) => {
       const { body, fileName } = await service.exportJson(request.params.gid, request.user!);
+      reply.header('content-disposition', `attachment; filename="${fileName}"`);
+      return body;
+    },
+  );
+
+  app.get(
+    '/surveys/:gid/codebook.json',
+    {
+      schema: {
+        tags,
+        summary:
+          "What a survey's exports mean: questions, choice codes, types, the privacy parameters, how each interval is made, every CSV column",
+        params: GidParamsSchema,
+        response: { 200: SurveyCodebookSchema, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const { body, fileName } = await service.codebook(request.params.gid);
       reply.header('content-disposition', `attachment; filename="${fileName}"`);
       return body;
     },

@@ -13,29 +13,9 @@ import type { Actor, AuditService } from '../audit/audit.service.js';
 import { marginOfVariance } from '../results/privacy.js';
 import type { ResultsService } from '../results/results.service.js';
 import type { StaffSurvey, SurveysService } from '../surveys/surveys.service.js';
+import { CSV_COLUMNS, codebookOf } from './codebook.js';
 
 const DIMENSIONS = ['gender', 'age', 'country'] as const satisfies BreakdownDimension[];
-const CSV_COLUMNS = [
-  'question_position',
-  'qid',
-  'question',
-  'breakdown',
-  'group',
-  'choice',
-  'count',
-  'percent',
-  'margin',
-  'sampling_margin',
-  'privacy_margin',
-  'respondents',
-  'rr_weight',
-  'sent_count',
-  'sent_percent',
-  'sent_margin',
-  'gap_points',
-  'gap_low',
-  'gap_high',
-];
 /** The row of an open question's written (not blank) answers in the CSV. */
 export const WRITTEN_ANSWER = 'Written answer';
 
@@ -53,6 +33,11 @@ export function csvCell(value: string | number | null): string {
 }
 
 type Cell = string | number | null;
+/** The researcher token an export was read with (decision 031). */
+interface TokenUse {
+  id: string;
+  name: string;
+}
 
 /** One outcome of a row: a choice (or written / blank), its numbers, what devices sent. */
 interface OutcomeLine {
@@ -180,6 +165,7 @@ export function createOperatorResultsService(deps: OperatorResultsServiceDeps) {
       name: survey.name,
       exported_at: clock().toISOString(),
       questions,
+      codebook: codebookOf(survey),
     };
   }
 
@@ -215,21 +201,27 @@ export function createOperatorResultsService(deps: OperatorResultsServiceDeps) {
      * The JSON export of a survey (any status); audited as `results.export`, with the name of
      * the researcher token it was read with (`token`), if any.
      */
-    async exportJson(gid: string, actor: Actor, token?: string) {
+    async exportJson(gid: string, actor: Actor, token?: TokenUse) {
       const survey = await surveyOf(gid);
       const body = await build(survey);
       await deps.audit.record(actor, 'results.export', `survey:${survey.gid}`, {
         format: 'json',
-        ...(token === undefined ? {} : { token }),
+        ...(token === undefined ? {} : { token: token.name, token_id: token.id }),
       });
       return { body, fileName: fileName(survey, 'json') };
     },
 
+    /** The codebook of a survey's exports (what every column and figure means); not audited. */
+    async codebook(gid: string) {
+      const survey = await surveyOf(gid);
+      return { body: codebookOf(survey), fileName: fileName(survey, 'codebook.json') };
+    },
+
     /** The CSV export of a survey (any status), formula-safe; audited as `results.export`. */
-    async exportCsv(gid: string, actor: Actor, token?: string) {
+    async exportCsv(gid: string, actor: Actor, token?: TokenUse) {
       const survey = await surveyOf(gid);
       const data = await build(survey);
-      const lines: Cell[][] = [CSV_COLUMNS];
+      const lines: Cell[][] = [CSV_COLUMNS.map((c) => c.name)];
       for (const q of data.questions) {
         const head = [q.position, q.qid, q.question];
         const total = q.results.respondents;
@@ -267,7 +259,7 @@ export function createOperatorResultsService(deps: OperatorResultsServiceDeps) {
       const body = lines.map((cells) => cells.map(csvCell).join(',') + '\r\n').join('');
       await deps.audit.record(actor, 'results.export', `survey:${survey.gid}`, {
         format: 'csv',
-        ...(token === undefined ? {} : { token }),
+        ...(token === undefined ? {} : { token: token.name, token_id: token.id }),
       });
       return { body, fileName: fileName(survey, 'csv') };
     },

@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNotNull, isNull, lte, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { researchTokens, surveys, users } from '../../db/schema.js';
 
@@ -61,36 +61,47 @@ export function createResearchRepository(db: Db) {
     },
 
     /**
-     * The token of `hash` if it may act at `now` (not revoked, not expired, and its maker still
-     * an active admin: a token never outlives its maker's rights), marked as used. One
-     * statement, so a revocation committed before it is always seen.
+     * The token of `hash` if it may act at `now`: not revoked, not expired, and its maker still
+     * an active admin (a demotion or suspension stops it; a reinstatement would restore it;
+     * erasure ends it). Read afresh on every request, so a revocation committed before is always
+     * seen. Its last use is written at most once a minute (not a write per request).
      */
     async use(hash: string, now: Date): Promise<UsableToken | undefined> {
-      const rows = await db
-        .update(researchTokens)
-        .set({ lastUsedAt: now })
-        .from(users)
+      const [row] = await db
+        .select({
+          id: researchTokens.id,
+          gid: researchTokens.gid,
+          name: researchTokens.name,
+          surveys: researchTokens.surveys,
+          lastUsedAt: researchTokens.lastUsedAt,
+          creatorUuid: users.uuid,
+        })
+        .from(researchTokens)
+        .innerJoin(users, eq(users.id, researchTokens.createdBy))
         .where(
           and(
             eq(researchTokens.tokenHash, hash),
             isNull(researchTokens.revokedAt),
             sql`(${researchTokens.expiresAt} is null or ${researchTokens.expiresAt} > ${now.toISOString()}::timestamptz)`,
-            eq(users.id, researchTokens.createdBy),
             eq(users.role, 'admin'),
             eq(users.status, 'active'),
           ),
-        )
-        .returning({
-          gid: researchTokens.gid,
-          name: researchTokens.name,
-          surveys: researchTokens.surveys,
-          creatorUuid: users.uuid,
-        });
-      return rows[0];
+        );
+      if (!row) return undefined;
+      if (!row.lastUsedAt || now.getTime() - row.lastUsedAt.getTime() >= 60_000) {
+        await db
+          .update(researchTokens)
+          .set({ lastUsedAt: now })
+          .where(eq(researchTokens.id, row.id));
+      }
+      return { gid: row.gid, name: row.name, surveys: row.surveys, creatorUuid: row.creatorUuid };
     },
 
-    /** Published surveys by gid (all of them when `gids` is null), in their home-page order. */
-    async published(gids: string[] | null) {
+    /**
+     * Published surveys by gid (all of them when `gids` is null), in their home-page order;
+     * with `releasedBy`, only those released by then (what strangers can see).
+     */
+    async published(gids: string[] | null, releasedBy?: Date) {
       if (gids !== null && !gids.length) return [];
       return db
         .select({
@@ -104,6 +115,7 @@ export function createResearchRepository(db: Db) {
           and(
             isNotNull(surveys.publishedAt),
             gids === null ? undefined : inArray(surveys.gid, gids),
+            releasedBy === undefined ? undefined : lte(surveys.releaseDate, releasedBy),
           ),
         )
         .orderBy(surveys.slot);

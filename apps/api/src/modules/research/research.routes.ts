@@ -4,6 +4,7 @@ import {
   ResearchTokenInputSchema,
   ResearchTokenListSchema,
   ResearchTokenSchema,
+  SurveyCodebookSchema,
   SurveyExportSchema,
 } from '@candor/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -73,22 +74,48 @@ declare module 'fastify' {
  * their exports. Read-only; every request is checked against the token's row (a revocation
  * refuses the very next one) and audited.
  */
-export const researchRoutes: FastifyPluginAsyncZod<{ service: ResearchService }> = async (
-  app,
-  { service },
-) => {
+export const researchRoutes: FastifyPluginAsyncZod<{
+  service: ResearchService;
+  /** Per client address, before the token is looked up (429 past it). */
+  perIp: (ip: string) => Promise<void>;
+  /** Per token, once it is known (a busy script cannot flood the database or the audit log). */
+  perToken: (tokenGid: string) => Promise<void>;
+}> = async (app, { service, perIp, perToken }) => {
   const tags = ['research'];
-  const errors = errorResponses(401, 404);
+  const errors = errorResponses(401, 404, 429);
+  const security = [{ researchToken: [] }];
   app.decorateRequest('researchToken', null);
   app.addHook('onRequest', async (request) => {
+    await perIp(request.ip);
     request.researchToken = await service.authenticate(request.headers.authorization);
+    await perToken(request.researchToken.gid);
   });
+
+  app.get(
+    '/surveys/:gid/codebook.json',
+    {
+      schema: {
+        tags,
+        security,
+        summary:
+          "What a survey's exports mean: questions, choice codes, the privacy parameters, how each interval is made, every CSV column",
+        params: GidParamsSchema,
+        response: { 200: SurveyCodebookSchema, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const { body, fileName } = await service.codebook(request.researchToken!, request.params.gid);
+      reply.header('content-disposition', `attachment; filename="${fileName}"`);
+      return body;
+    },
+  );
 
   app.get(
     '/surveys/',
     {
       schema: {
         tags,
+        security,
         summary: 'The published surveys this token may read. Audited',
         response: { 200: ResearchSurveyListSchema, ...errors },
       },
@@ -101,6 +128,7 @@ export const researchRoutes: FastifyPluginAsyncZod<{ service: ResearchService }>
     {
       schema: {
         tags,
+        security,
         summary:
           "A survey's published results as JSON (as staff export them: suppressed numbers stay hidden). Audited",
         params: GidParamsSchema,
@@ -122,6 +150,7 @@ export const researchRoutes: FastifyPluginAsyncZod<{ service: ResearchService }>
     {
       schema: {
         tags,
+        security,
         summary: "A survey's published results as CSV (as staff export them). Audited",
         params: GidParamsSchema,
         response: { 200: z.string().describe('text/csv; charset=utf-8'), ...errors },

@@ -39,7 +39,7 @@ export function createResearchService(
   repo: ResearchRepository,
   deps: {
     audit: Pick<AuditService, 'record'>;
-    exports: Pick<OperatorResultsService, 'exportJson' | 'exportCsv'>;
+    exports: Pick<OperatorResultsService, 'exportJson' | 'exportCsv' | 'codebook'>;
     clock?: () => Date;
   },
 ) {
@@ -76,13 +76,15 @@ export function createResearchService(
   /** The admin a token acts for, in the audit log. */
   const actorOf = (token: UsableToken): Actor => ({ uuid: token.creatorUuid, role: 'admin' });
 
+  const useOf = (token: UsableToken) => ({ id: token.gid, name: token.name });
+
   /** A published survey the token may read; anything else is "not found", as for a stranger. */
   async function readable(token: UsableToken, gid: string): Promise<string> {
     const g = gid.toLowerCase();
     if (!isUuid(g) || (token.surveys !== null && !token.surveys.includes(g))) {
       throw new AppError('NOT_FOUND');
     }
-    if (!(await repo.published([g])).length) throw new AppError('NOT_FOUND');
+    if (!(await repo.published([g], clock())).length) throw new AppError('NOT_FOUND');
     return g;
   }
 
@@ -149,7 +151,7 @@ export function createResearchService(
     /** The published surveys the token may read (audited as a use). */
     async surveys(token: UsableToken): Promise<ResearchSurveyList> {
       const now = clock();
-      const rows = await repo.published(token.surveys);
+      const rows = await repo.published(token.surveys, now);
       await deps.audit.record(actorOf(token), 'token.use', `token:${token.gid}`, {
         name: token.name,
         read: 'surveys',
@@ -163,13 +165,18 @@ export function createResearchService(
       };
     },
 
+    /** What a survey's exports mean (the codebook), for a survey the token may read. */
+    async codebook(token: UsableToken, gid: string) {
+      return deps.exports.codebook(await readable(token, gid));
+    },
+
     /** A survey's export, as staff download it; audited as `results.export` with the token. */
     async exportJson(token: UsableToken, gid: string) {
-      return deps.exports.exportJson(await readable(token, gid), actorOf(token), token.name);
+      return deps.exports.exportJson(await readable(token, gid), actorOf(token), useOf(token));
     },
 
     async exportCsv(token: UsableToken, gid: string) {
-      return deps.exports.exportCsv(await readable(token, gid), actorOf(token), token.name);
+      return deps.exports.exportCsv(await readable(token, gid), actorOf(token), useOf(token));
     },
   };
 }

@@ -10,6 +10,7 @@ import {
   CreatedResearchTokenSchema,
   ResearchSurveyListSchema,
   ResearchTokenListSchema,
+  SurveyCodebookSchema,
   SurveyExportSchema,
 } from '@candor/contracts';
 import { sql } from 'drizzle-orm';
@@ -32,7 +33,12 @@ describe.each(engines)('research tokens on %s', (engine) => {
   let admin: { uuid: string; token: string };
   let now = new Date();
   const staff = () => ({ token: admin.token });
-  const gids: Record<'a' | 'b' | 'draft', string> = { a: '', b: '', draft: '' };
+  const gids: Record<'a' | 'b' | 'draft' | 'scheduled', string> = {
+    a: '',
+    b: '',
+    draft: '',
+    scheduled: '',
+  };
 
   beforeAll(async () => {
     database = await createTestDatabase(engine);
@@ -43,6 +49,18 @@ describe.each(engines)('research tokens on %s', (engine) => {
     gids.a = await made('Lab survey A', true);
     gids.b = await made('Lab survey B', true);
     gids.draft = await made('Lab draft', false);
+    // Published, not released yet: strangers cannot see it, nor can a token.
+    gids.scheduled = (
+      await surveyWithQuestion(
+        app,
+        admin.token,
+        surveyBody({
+          name: 'Lab embargo',
+          release_date: new Date(Date.now() + 7 * 86_400_000).toISOString(),
+        }),
+        { publish: true },
+      )
+    ).gid;
   });
 
   afterAll(async () => {
@@ -51,8 +69,11 @@ describe.each(engines)('research tokens on %s', (engine) => {
 
   const make = (body: unknown, token = admin.token) =>
     post(app, `${ADMIN}/research-tokens/`, body, { token });
-  const read = (path: string, token?: string) =>
-    get(app, `${RESEARCH}${path}`, token ? { headers: { authorization: `Bearer ${token}` } } : {});
+  const read = (path: string, token?: string, ip?: string) =>
+    get(app, `${RESEARCH}${path}`, {
+      ...(token ? { headers: { authorization: `Bearer ${token}` } } : {}),
+      ...(ip ? { ip } : {}),
+    });
   const trail = async () =>
     AuditEntryListSchema.parse(json(await get(app, `${ADMIN}/audit-log/?page_size=100`, staff())))
       .results;
@@ -100,13 +121,28 @@ describe.each(engines)('research tokens on %s', (engine) => {
     );
     expect(write.statusCode).toBe(404);
 
+    // The codebook says what the export means: its columns are the CSV's, in order.
+    const codebook = await read(`/surveys/${gids.a}/codebook.json`, created.token);
+    expect(codebook.statusCode).toBe(200);
+    const book = SurveyCodebookSchema.parse(json(codebook));
+    expect(book.csv_columns.map((c) => `"${c.name}"`).join(',')).toBe(csv.body.split('\r\n')[0]);
+    expect(book.questions[0]).toMatchObject({ position: 1, type: 'Closed' });
+    expect(book.questions[0]!.choices.map((c) => c.code)).toEqual([1, 2, 'blank']);
+    expect(book.questions[0]!.choices.slice(0, 2).map((c) => c.label)).toEqual(['Yes', 'No']);
+    expect(book.privacy.first_threshold).toBeGreaterThan(0);
+    expect(SurveyExportSchema.parse(json(exported)).codebook).toEqual(book);
+    expect((await read(`/surveys/${gids.b}/codebook.json`, created.token)).statusCode).toBe(404);
+
     // A token for every survey still never reads a draft.
     const all = CreatedResearchTokenSchema.parse(
       json(await make({ name: 'Whole catalogue', surveys: null, expires_in_days: 30 })),
     );
     const everything = ResearchSurveyListSchema.parse(json(await read('/surveys/', all.token)));
     expect(everything.results.map((s) => s.gid).sort()).toEqual([gids.a, gids.b].sort());
-    expect((await read(`/surveys/${gids.draft}/export.csv`, all.token)).statusCode).toBe(404);
+    for (const gid of [gids.draft, gids.scheduled]) {
+      expect((await read(`/surveys/${gid}/export.csv`, all.token)).statusCode).toBe(404);
+      expect((await read(`/surveys/${gid}/codebook.json`, all.token)).statusCode).toBe(404);
+    }
 
     // Every use is in the audit log, in the maker's name, with the token's name.
     const entries = await trail();
@@ -118,7 +154,9 @@ describe.each(engines)('research tokens on %s', (engine) => {
       (e) => e.action === 'results.export' && e.details.token === 'Oxford lab',
     );
     expect(exports.map((e) => e.details.format).sort()).toEqual(['csv', 'json']);
-    expect(exports.every((e) => e.actor === admin.uuid)).toBe(true);
+    expect(exports.every((e) => e.actor === admin.uuid && e.details.token_id === created.id)).toBe(
+      true,
+    );
     expect(JSON.stringify(entries)).not.toContain(created.token);
   });
 
@@ -182,6 +220,21 @@ describe.each(engines)('research tokens on %s', (engine) => {
     );
     expect(demoted.statusCode, demoted.body).toBe(200);
     expect((await read('/surveys/', theirs.token)).statusCode).toBe(401);
+  });
+
+  it('limits a busy script: a burst past the minute’s allowance is refused with 429', async () => {
+    const busy = CreatedResearchTokenSchema.parse(
+      json(await make({ name: 'Busy lab', surveys: null, expires_in_days: null })),
+    );
+    const replies = await Promise.all(
+      Array.from({ length: 130 }, (_, i) =>
+        // From an address of its own: the allowance is per address and per token.
+        read('/surveys/', busy.token, '203.0.113.7').then((r) => ({ i, status: r.statusCode })),
+      ),
+    );
+    const statuses = replies.map((r) => r.status);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(120);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(10);
   });
 
   it('refuses bad input with the reason, and makes nothing', async () => {

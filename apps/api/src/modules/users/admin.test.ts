@@ -199,6 +199,11 @@ describe.each(engines)('staff area on %s', (engine) => {
       who: ['admin'],
     },
     { method: 'GET', url: () => `/api/v1/admin/surveys/${unknown()}/content/`, who: ['admin'] },
+    {
+      method: 'GET',
+      url: () => `/api/v1/admin/surveys/${unknown()}/codebook.json`,
+      who: ['admin'],
+    },
     // Researchers' API tokens (admins only; audited).
     { method: 'GET', url: () => '/api/v1/admin/research-tokens/', who: ['admin'] },
     {

@@ -165,10 +165,17 @@ export const staffBreakdown =
     staleTime: 10_000,
   });
 
-/** Downloads a survey's published results as CSV or JSON and saves the file. Throws ApiError. */
-export async function downloadSurveyExport(gid: string, format: 'csv' | 'json'): Promise<string> {
-  const { blob, fileName } = await apiDownload(`${base}/surveys/${id(gid)}/export.${format}`);
-  const name = fileName ?? `candor-${gid}.${format}`;
+/** What the results panel downloads: the export as CSV or JSON, or the codebook. */
+export type SurveyDownload = 'csv' | 'json' | 'codebook';
+
+/**
+ * Downloads a survey's published results as CSV or JSON, or its codebook (what every column
+ * and figure means), and saves the file. Throws ApiError.
+ */
+export async function downloadSurveyExport(gid: string, format: SurveyDownload): Promise<string> {
+  const file = format === 'codebook' ? 'codebook.json' : `export.${format}`;
+  const { blob, fileName } = await apiDownload(`${base}/surveys/${id(gid)}/${file}`);
+  const name = fileName ?? `candor-${gid}.${format === 'codebook' ? 'codebook.json' : format}`;
   saveFile(blob, name);
   return name;
 }

@@ -82,7 +82,7 @@ function NewToken({ created, onDone }: { created: CreatedResearchToken; onDone: 
           value={created.token}
           onFocus={(e) => e.target.select()}
         />
-        <button type="button" className="button" onClick={() => copyLink(created.token)}>
+        <button type="button" className="button" onClick={() => copyLink(created.token, 'token')}>
           Copy token
         </button>
       </div>
@@ -127,6 +127,8 @@ function TokenForm({ onMade }: { onMade: (created: CreatedResearchToken) => void
         setName('');
         setPicked([]);
         onMade(created);
+        // The token lives in the panel's state until "I have copied it", not in the cache.
+        create.reset();
       },
       onError: (err) => {
         const { fields, other: rest } = problemsOf(err);

@@ -4,17 +4,36 @@ import { useId, useState } from 'react';
 import { toast } from 'sonner';
 import { PageHead } from '../../../../components/page-head';
 import { QuestionGraph } from '../../../../components/results/question-graph';
-import { adminQueries, downloadSurveyExport, staffBreakdown } from '../../api/admin';
+import {
+  type SurveyDownload,
+  adminQueries,
+  downloadSurveyExport,
+  staffBreakdown,
+} from '../../api/admin';
 import { describeInterest, describeQuality } from '../../lib/insights';
 import { actionErrorText } from '../../lib/wording';
 import { ListError, ListLoading } from '../list-states';
 import { PanelCompletions } from './panel-completions';
 import { usePageParams } from '../use-page-params';
 
-/** CSV or JSON of the chosen survey: fetched with the staff token, then saved by the browser. */
+const DOWNLOAD_LABELS: Record<SurveyDownload, string> = {
+  csv: 'Download CSV',
+  json: 'Download JSON',
+  codebook: 'Download codebook',
+};
+const DOWNLOAD_NAMES: Record<SurveyDownload, string> = {
+  csv: 'CSV export',
+  json: 'JSON export',
+  codebook: 'codebook',
+};
+
+/**
+ * CSV or JSON of the chosen survey, and its codebook (what every column and figure means):
+ * fetched with the staff token, then saved by the browser.
+ */
 function ExportButtons({ survey }: { survey: SurveySummary }) {
-  const [busy, setBusy] = useState<'csv' | 'json' | null>(null);
-  const download = async (format: 'csv' | 'json') => {
+  const [busy, setBusy] = useState<SurveyDownload | null>(null);
+  const download = async (format: SurveyDownload) => {
     setBusy(format);
     try {
       await downloadSurveyExport(survey.gid, format);
@@ -22,7 +41,7 @@ function ExportButtons({ survey }: { survey: SurveySummary }) {
       toast.error(
         actionErrorText(
           err,
-          `The ${format.toUpperCase()} export of “${survey.name}” could not be downloaded. Try again in a moment.`,
+          `The ${DOWNLOAD_NAMES[format]} of “${survey.name}” could not be downloaded. Try again in a moment.`,
         ),
       );
     } finally {
@@ -31,7 +50,7 @@ function ExportButtons({ survey }: { survey: SurveySummary }) {
   };
   return (
     <div className="results-admin__exports" role="group" aria-label={`Export ${survey.name}`}>
-      {(['csv', 'json'] as const).map((format) => (
+      {(['csv', 'json', 'codebook'] as const).map((format) => (
         <button
           key={format}
           type="button"
@@ -40,7 +59,7 @@ function ExportButtons({ survey }: { survey: SurveySummary }) {
           aria-busy={busy === format}
           onClick={() => void download(format)}
         >
-          {busy === format ? 'Preparing…' : `Download ${format.toUpperCase()}`}
+          {busy === format ? 'Preparing…' : DOWNLOAD_LABELS[format]}
         </button>
       ))}
     </div>
