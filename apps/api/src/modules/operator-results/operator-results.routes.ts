@@ -6,6 +6,7 @@ import {
 } from '@candor/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { asAttachment, sendCsv } from '../../lib/attachment.js';
 import { GidParamsSchema, QidParamsSchema, errorResponses } from '../../lib/route-schemas.js';
 import type { OperatorResultsService } from './operator-results.service.js';
 
@@ -45,9 +46,7 @@ export const operatorResultsRoutes: FastifyPluginAsyncZod<{
       },
     },
     async (request, reply) => {
-      const { body, fileName } = await service.exportJson(request.params.gid, request.user!);
-      reply.header('content-disposition', `attachment; filename="${fileName}"`);
-      return body;
+      return asAttachment(reply, await service.exportJson(request.params.gid, request.user!));
     },
   );
 
@@ -63,9 +62,7 @@ export const operatorResultsRoutes: FastifyPluginAsyncZod<{
       },
     },
     async (request, reply) => {
-      const { body, fileName } = await service.codebook(request.params.gid);
-      reply.header('content-disposition', `attachment; filename="${fileName}"`);
-      return body;
+      return asAttachment(reply, await service.codebook(request.params.gid));
     },
   );
 
@@ -83,11 +80,7 @@ export const operatorResultsRoutes: FastifyPluginAsyncZod<{
       },
     },
     async (request, reply) => {
-      const { body, fileName } = await service.exportCsv(request.params.gid, request.user!);
-      return reply
-        .header('content-type', 'text/csv; charset=utf-8')
-        .header('content-disposition', `attachment; filename="${fileName}"`)
-        .send(body);
+      return sendCsv(reply, await service.exportCsv(request.params.gid, request.user!));
     },
   );
 };

@@ -9,6 +9,7 @@ import {
 } from '@candor/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { sendCsv } from '../../lib/attachment.js';
 import { GidParamsSchema, errorResponses } from '../../lib/route-schemas.js';
 import { credentialOnly } from '../../lib/credential-only.js';
 import type { PanelsService } from './panels.service.js';
@@ -84,11 +85,7 @@ export const panelAdminRoutes: FastifyPluginAsyncZod<{ service: PanelsService }>
       },
     },
     async (request, reply) => {
-      const { body, fileName } = await service.exportCsv(request.params.gid, request.user!);
-      return reply
-        .header('content-type', 'text/csv; charset=utf-8')
-        .header('content-disposition', `attachment; filename="${fileName}"`)
-        .send(body);
+      return sendCsv(reply, await service.exportCsv(request.params.gid, request.user!));
     },
   );
 

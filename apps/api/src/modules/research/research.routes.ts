@@ -9,6 +9,7 @@ import {
 } from '@candor/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { asAttachment, sendCsv } from '../../lib/attachment.js';
 import { GidParamsSchema, errorResponses } from '../../lib/route-schemas.js';
 import type { UsableToken } from './research.repository.js';
 import type { ResearchService } from './research.service.js';
@@ -104,9 +105,10 @@ export const researchRoutes: FastifyPluginAsyncZod<{
       },
     },
     async (request, reply) => {
-      const { body, fileName } = await service.codebook(request.researchToken!, request.params.gid);
-      reply.header('content-disposition', `attachment; filename="${fileName}"`);
-      return body;
+      return asAttachment(
+        reply,
+        await service.codebook(request.researchToken!, request.params.gid),
+      );
     },
   );
 
@@ -136,12 +138,10 @@ export const researchRoutes: FastifyPluginAsyncZod<{
       },
     },
     async (request, reply) => {
-      const { body, fileName } = await service.exportJson(
-        request.researchToken!,
-        request.params.gid,
+      return asAttachment(
+        reply,
+        await service.exportJson(request.researchToken!, request.params.gid),
       );
-      reply.header('content-disposition', `attachment; filename="${fileName}"`);
-      return body;
     },
   );
 
@@ -157,14 +157,7 @@ export const researchRoutes: FastifyPluginAsyncZod<{
       },
     },
     async (request, reply) => {
-      const { body, fileName } = await service.exportCsv(
-        request.researchToken!,
-        request.params.gid,
-      );
-      return reply
-        .header('content-type', 'text/csv; charset=utf-8')
-        .header('content-disposition', `attachment; filename="${fileName}"`)
-        .send(body);
+      return sendCsv(reply, await service.exportCsv(request.researchToken!, request.params.gid));
     },
   );
 };
