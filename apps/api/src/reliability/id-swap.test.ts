@@ -300,6 +300,11 @@ const POLICY: Record<string, Policy> = {
   'PUT /api/v1/user/vault/': members(200, 409),
   // Anonymous: no user, IP or cookie is stored, so there is nothing of B's to touch.
   'POST /api/v1/page-views/': anyone(204),
+  // Researchers' API (decision 031): a research token only; a session, any role's, is refused.
+  'GET /api/v1/research/surveys/': anyone(401),
+  'GET /api/v1/research/surveys/{gid}/codebook.json': anyone(401),
+  'GET /api/v1/research/surveys/{gid}/export.json': anyone(401),
+  'GET /api/v1/research/surveys/{gid}/export.csv': anyone(401),
 };
 
 const key = (r: Pick<ApiRoute, 'method' | 'pattern'>) => `${r.method} ${r.pattern}`;
