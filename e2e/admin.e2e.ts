@@ -91,6 +91,7 @@ describe('the staff area in Chromium', () => {
       'Audit log',
       'Results',
       'Analytics',
+      'API tokens',
       'Passkeys',
     ]);
 
