@@ -76,6 +76,13 @@ import { operatorResultsRoutes } from './modules/operator-results/operator-resul
 import { createResearchRepository } from './modules/research/research.repository.js';
 import { researchRoutes, researchTokenRoutes } from './modules/research/research.routes.js';
 import { createResearchService } from './modules/research/research.service.js';
+import { createWebhooksRepository } from './modules/webhooks/webhooks.repository.js';
+import { webhookRoutes } from './modules/webhooks/webhooks.routes.js';
+import type { Resolve } from './modules/webhooks/webhooks.sender.js';
+import {
+  type WebhooksService,
+  createWebhooksService,
+} from './modules/webhooks/webhooks.service.js';
 
 import { createOperatorResultsService } from './modules/operator-results/operator-results.service.js';
 import { createPanelsRepository } from './modules/panels/panels.repository.js';
@@ -122,6 +129,8 @@ declare module 'fastify' {
     results: ResultsService;
     /** Anonymous answer credentials: tests mix the inbox with `credentials.mix(true)`. */
     credentials: CredentialsService;
+    /** Webhooks: tests find and send events with `webhooks.tick()`. */
+    webhooks: WebhooksService;
     /** Whether this process runs the background work now (one process does at a time). */
     leading: () => boolean;
     /** Vacuums what an erasure deleted; tests wait for it with `settled()`. */
@@ -151,6 +160,8 @@ export interface AppDeps {
   rateLimitStore?: RateLimitStore;
   /** Tests may draw the results' noise from a seeded source; production never sets it. */
   noise?: Noise;
+  /** Tests say what webhook host names resolve to; production asks the system's resolver. */
+  webhookResolve?: Resolve;
 }
 
 /** Secrets and personal data that must never reach a log line. */
@@ -217,6 +228,7 @@ export async function buildApp({
   logger,
   clock = () => new Date(),
   smsSender,
+  webhookResolve,
   rateLimitStore,
   noise,
 }: AppDeps) {
@@ -397,6 +409,19 @@ export async function buildApp({
     exports: operatorResults,
     clock,
   });
+  const webhooks = createWebhooksService(createWebhooksRepository(database.db), {
+    audit,
+    publishedResults: (gid) => results.forSurvey(gid),
+    sealKey: keys.webhookSeal,
+    allowedPrivate: config.webhooks.allowedPrivate,
+    publicUrl: config.publicUrl,
+    intervalSeconds: config.webhooks.intervalSeconds,
+    ...(webhookResolve ? { resolve: webhookResolve } : {}),
+    onError: (err) =>
+      app.log.warn({ err }, 'webhooks: finding or sending events failed; will retry'),
+    clock,
+  });
+  app.decorate('webhooks', webhooks);
   const panels = createPanelsService(createPanelsRepository(database.db), {
     credentialProgress: (gid, header) => credentials.progress(gid, header),
     audit,
@@ -579,6 +604,7 @@ export async function buildApp({
             await admin.register(authoringRoutes, { service: authoring, surveys });
             await admin.register(imageUploadRoutes, { service: images });
             await admin.register(researchTokenRoutes, { service: research });
+            await admin.register(webhookRoutes, { service: webhooks });
           });
         },
         { prefix: '/v1/admin' },
@@ -612,6 +638,7 @@ export async function buildApp({
     await sealed;
     await results.stop();
     await credentials.stop();
+    await webhooks.stop();
   });
   // Vacuum and analyze where the database does not (PGlite; a server with autovacuum off).
   const maintenance = createMaintenance(database, {
@@ -641,11 +668,13 @@ export async function buildApp({
         app.log.info('this process leads the background work');
         results.start();
         credentials.start();
+        webhooks.start();
         maintenance.start();
       } else {
         app.log.warn('this process no longer leads the background work');
         void results.stop();
         void credentials.stop();
+        void webhooks.stop();
         void maintenance.stop();
       }
     });

@@ -83,6 +83,23 @@ const EnvSchema = z
     DB_MAINTENANCE_SECONDS: z.coerce.number().min(0).max(86_400).default(60),
     MIN_FREE_DISK_MB: z.coerce.number().min(0).max(10_000_000).default(64),
     MIX_MIN_PEOPLE: z.coerce.number().int().min(1).max(10_000).default(10),
+    WEBHOOK_INTERVAL_SECONDS: z.coerce.number().min(0).max(3600).default(10),
+    WEBHOOK_ALLOWED_PRIVATE: z
+      .string()
+      .trim()
+      .default('')
+      .transform((v, ctx): string[] => {
+        const list = v
+          .split(',')
+          .map((a) => a.trim())
+          .filter(Boolean);
+        if (list.every((a) => a.includes('/') && isProxyAddress(a))) return list;
+        ctx.addIssue({
+          code: 'custom',
+          message: 'must be comma-separated address ranges (CIDR), such as 10.20.0.0/16',
+        });
+        return z.NEVER;
+      }),
     MIX_MAX_WAIT_SECONDS: z.coerce.number().min(0).max(86_400).default(600),
     ANALYTICS: z.enum(['on', 'off']).default('on'),
     SMS_PROVIDER: z.enum(['file', 'twilio']).default('file'),
@@ -341,6 +358,11 @@ export interface Config {
   mixing: { minPeople: number; maxWaitSeconds: number };
   /** First-party page views are stored; false answers 204 and stores nothing. */
   analytics: boolean;
+  /**
+   * Webhooks (decision 032): how often events are looked for and deliveries sent (0: never in
+   * the background, tests), and the private ranges a webhook may reach (none by default).
+   */
+  webhooks: { intervalSeconds: number; allowedPrivate: string[] };
   sms: SmsConfig;
   auth: AuthConfig;
   /** Shared rate-limit state; unset keeps it in this process's memory. */
@@ -431,6 +453,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     minFreeDiskMb: e.MIN_FREE_DISK_MB,
     mixing: { minPeople: e.MIX_MIN_PEOPLE, maxWaitSeconds: e.MIX_MAX_WAIT_SECONDS },
     analytics: e.ANALYTICS === 'on',
+    webhooks: {
+      intervalSeconds: e.WEBHOOK_INTERVAL_SECONDS,
+      allowedPrivate: e.WEBHOOK_ALLOWED_PRIVATE,
+    },
     sms: {
       provider: e.SMS_PROVIDER,
       twilio:

@@ -38,6 +38,10 @@ export const AuditActionSchema = z.enum([
   'token.create',
   'token.revoke',
   'token.use',
+  'webhook.create',
+  'webhook.delete',
+  'webhook.ping',
+  'webhook.redeliver',
 ]);
 export type AuditAction = z.infer<typeof AuditActionSchema>;
 

@@ -23,3 +23,4 @@ export * from './randomized-response.js';
 export * from './honesty-gap.js';
 export * from './answer-pace.js';
 export * from './research.js';
+export * from './webhooks.js';

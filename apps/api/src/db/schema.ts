@@ -756,3 +756,50 @@ export const researchTokens = pgTable('research_tokens', {
   revokedAt: timestamp('revoked_at', { withTimezone: true }),
   lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
 });
+
+/**
+ * Operators' webhooks (issue 31, point 5; decision 032): a URL told when a survey is published,
+ * closes, or has new published results. The signing secret is sealed (keys.webhookSeal).
+ */
+export const webhooks = pgTable('webhooks', {
+  id: serial('id').primaryKey(),
+  gid: uuid('gid').notNull().unique().defaultRandom(),
+  url: text('url').notNull(),
+  events: text('events').array().notNull(),
+  secretSealed: text('secret_sealed').notNull(),
+  secretPrefix: text('secret_prefix').notNull(),
+  createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * Each event a webhook is sent, once per (webhook, event key), with its attempts: the delivery
+ * log. Payloads hold published numbers only. Kept 30 days.
+ */
+export const webhookDeliveries = pgTable(
+  'webhook_deliveries',
+  {
+    id: serial('id').primaryKey(),
+    gid: uuid('gid').notNull().unique().defaultRandom(),
+    webhookId: integer('webhook_id')
+      .notNull()
+      .references(() => webhooks.id, { onDelete: 'cascade' }),
+    /** What makes the event one: `survey.closed:{gid}:{closed_at}`; a delivery per webhook. */
+    eventKey: text('event_key').notNull(),
+    event: text('event').notNull(),
+    payload: jsonb('payload').notNull(),
+    status: text('status').notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }),
+    /** A sender took it until then (another process leaves it alone). */
+    lockedUntil: timestamp('locked_until', { withTimezone: true }),
+    lastStatus: integer('last_status'),
+    lastError: text('last_error'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    deliveredAt: timestamp('delivered_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('webhook_deliveries_event_idx').on(t.webhookId, t.eventKey),
+    index('webhook_deliveries_due_idx').on(t.status, t.nextAttemptAt),
+  ],
+);

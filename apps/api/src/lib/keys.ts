@@ -21,6 +21,8 @@ export interface Keys {
   challengeToken: Uint8Array;
   /** Seals staff TOTP secrets (AES-256-GCM, lib/profile-seal.ts sealJson). */
   secondFactorSeal: Buffer;
+  /** Seals webhooks' signing secrets (AES-256-GCM, sealJson). */
+  webhookSeal: Buffer;
 }
 
 function derive(secret: string, label: string): Buffer {
@@ -39,6 +41,7 @@ export function deriveKeys(secrets: Pick<Secrets, 'jwtSecret'>): Keys {
     panelCode: derive(secrets.jwtSecret, 'panel-code'),
     challengeToken: new Uint8Array(derive(secrets.jwtSecret, 'second-factor-challenge')),
     secondFactorSeal: derive(secrets.jwtSecret, 'second-factor-seal'),
+    webhookSeal: derive(secrets.jwtSecret, 'webhook-seal'),
   };
 }
 

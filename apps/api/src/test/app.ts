@@ -15,6 +15,8 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     logLevel: 'silent',
     // Tests that want it call runOnce(); a background VACUUM would only slow the others.
     dbMaintenanceSeconds: 0,
+    // Tests find and send webhook events with app.webhooks.tick().
+    webhooks: { intervalSeconds: 0, allowedPrivate: [] },
     // Passkeys are made by test/passkey.ts's software authenticator for this relying party.
     webauthn: { rpId: 'candor.test', origins: ['https://candor.test'] },
     ...overrides,

@@ -218,6 +218,28 @@ describe.each(engines)('staff area on %s', (engine) => {
       body: {},
       who: ['admin'],
     },
+    // Webhooks (admins only; audited). A literal public address: no name to resolve here.
+    { method: 'GET', url: () => '/api/v1/admin/webhooks/', who: ['admin'] },
+    {
+      method: 'POST',
+      url: () => '/api/v1/admin/webhooks/',
+      body: { url: 'https://93.184.216.34/hooks', events: ['survey.closed'] },
+      who: ['admin'],
+    },
+    { method: 'DELETE', url: () => `/api/v1/admin/webhooks/${unknown()}/`, who: ['admin'] },
+    { method: 'GET', url: () => `/api/v1/admin/webhooks/${unknown()}/deliveries/`, who: ['admin'] },
+    {
+      method: 'POST',
+      url: () => `/api/v1/admin/webhooks/${unknown()}/ping/`,
+      body: {},
+      who: ['admin'],
+    },
+    {
+      method: 'POST',
+      url: () => `/api/v1/admin/webhooks/${unknown()}/deliveries/${unknown()}/redeliver/`,
+      body: {},
+      who: ['admin'],
+    },
     {
       method: 'POST',
       url: () => '/api/v1/admin/sample-surveys/archive/',

@@ -124,6 +124,18 @@ export function describeAuditAction(entry: Pick<AuditEntry, 'action' | 'details'
         'listed surveys with a research token',
         entry.details.name,
       );
+    case 'webhook.create':
+      return withName('added a webhook to', 'added a webhook', entry.details.host);
+    case 'webhook.delete':
+      return withName('deleted the webhook to', 'deleted a webhook', entry.details.host);
+    case 'webhook.ping':
+      return withName('sent a test event to', 'sent a webhook test event', entry.details.host);
+    case 'webhook.redeliver':
+      return withName(
+        'sent a delivery again to',
+        'sent a webhook delivery again',
+        entry.details.host,
+      );
   }
 }
 
@@ -200,6 +212,10 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   'token.create': 'Made a research token',
   'token.revoke': 'Revoked a research token',
   'token.use': 'Used a research token',
+  'webhook.create': 'Added a webhook',
+  'webhook.delete': 'Deleted a webhook',
+  'webhook.ping': 'Sent a webhook test event',
+  'webhook.redeliver': 'Sent a webhook delivery again',
 };
 
 /** A staff action failed: what to tell the operator, by the error's code. */
