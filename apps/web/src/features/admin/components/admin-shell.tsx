@@ -2,7 +2,14 @@ import { NavLink, Outlet } from 'react-router';
 import { useAuthStore } from '../../../lib/auth-store';
 import { ROLE_LABELS, isStaff } from '../lib/wording';
 import { StaffOnly } from './staff-only';
+// The staff area's styles, in the cascade's order: what the whole area shares, then each area's
+// own, in the order their sections had in the one file they were (a later rule wins a tie). Imported
+// here, in one place, so that order does not depend on which panel's module is loaded first.
 import '../styles/admin.css';
+import './insights/insights.css';
+import './authoring/authoring.css';
+import './moderation/moderation.css';
+import './account/account.css';
 
 interface Tab {
   to: string;
