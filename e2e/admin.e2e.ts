@@ -92,6 +92,7 @@ describe('the staff area in Chromium', () => {
       'Results',
       'Analytics',
       'API tokens',
+      'Webhooks',
       'Passkeys',
     ]);
 

@@ -116,6 +116,9 @@ export default async function setup(project: TestProject) {
       MIX_MAX_WAIT_SECONDS: '1',
       // Made-up answers (60 people) so graphs have something to show past the privacy rules.
       SEED_SAMPLE_ANSWERS: 'true',
+      // Webhooks: events found and sent every second, to receivers on this machine only.
+      WEBHOOK_INTERVAL_SECONDS: '1',
+      WEBHOOK_ALLOWED_PRIVATE: '127.0.0.1/32',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

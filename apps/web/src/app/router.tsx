@@ -32,6 +32,7 @@ const admin = {
   results: () => adminModule().then((m) => ({ Component: m.AdminResultsRoute })),
   analytics: () => adminModule().then((m) => ({ Component: m.AdminAnalyticsRoute })),
   apiTokens: () => adminModule().then((m) => ({ Component: m.AdminApiTokensRoute })),
+  webhooks: () => adminModule().then((m) => ({ Component: m.AdminWebhooksRoute })),
 };
 
 // Account screens load on demand: they bring the form library and the contract's zod schemas.
@@ -108,6 +109,7 @@ export const router = createBrowserRouter([
                   { path: 'results', lazy: admin.results },
                   { path: 'analytics', lazy: admin.analytics },
                   { path: 'api-tokens', lazy: admin.apiTokens },
+                  { path: 'webhooks', lazy: admin.webhooks },
                 ],
               },
             ],

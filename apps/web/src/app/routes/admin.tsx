@@ -8,6 +8,7 @@ import { AnswersPanel } from '../../features/admin/components/moderation/answers
 import { AuditLogPanel } from '../../features/admin/components/moderation/audit-log-panel';
 import { GenresPanel } from '../../features/admin/components/authoring/genres-panel';
 import { ResearchTokensPanel } from '../../features/admin/components/insights/research-tokens-panel';
+import { WebhooksPanel } from '../../features/admin/components/insights/webhooks-panel';
 import { ResultsPanel } from '../../features/admin/components/insights/results-panel';
 import { SignupsPanel } from '../../features/admin/components/moderation/signups-panel';
 import { AdminsOnly } from '../../features/admin/components/staff-only';
@@ -48,6 +49,7 @@ export const AdminAuditLogRoute = AuditLogPanel;
 export const AdminResultsRoute = ResultsPanel;
 export const AdminAnalyticsRoute = AnalyticsPanel;
 export const AdminApiTokensRoute = ResearchTokensPanel;
+export const AdminWebhooksRoute = WebhooksPanel;
 export const AdminSurveysRoute = SurveysPanel;
 export const AdminNewSurveyRoute = NewSurveyEditor;
 export const AdminGenresRoute = GenresPanel;

@@ -6,6 +6,7 @@ import type {
   AuditEntryList,
   BreakdownDimension,
   CreatedResearchToken,
+  CreatedWebhook,
   OperatorQuestionResults,
   PasskeyList,
   PageViewStats,
@@ -20,6 +21,10 @@ import type {
   ReviewAccountList,
   Role,
   SurveyList,
+  WebhookDelivery,
+  WebhookDeliveryList,
+  WebhookInput,
+  WebhookList,
 } from '@candor/contracts';
 import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import type { BreakdownQuery } from '../../../components/results/question-graph';
@@ -314,5 +319,64 @@ export function useRevokeResearchToken() {
         queryClient.invalidateQueries({ queryKey: researchTokenQueries.list().queryKey }),
         queryClient.invalidateQueries({ queryKey: adminQueries.auditLogAll() }),
       ]),
+  });
+}
+
+/** Webhooks (admins): listed, added (the secret is in the reply, once), deleted; their log. */
+export const webhookQueries = {
+  list: () =>
+    queryOptions({
+      queryKey: [...adminQueries.all(), 'webhooks'] as const,
+      queryFn: ({ signal }) => apiRequest<WebhookList>(`${base}/webhooks/`, { signal }),
+    }),
+  deliveries: (webhookId: string) =>
+    queryOptions({
+      queryKey: [...adminQueries.all(), 'webhooks', webhookId, 'deliveries'] as const,
+      queryFn: ({ signal }) =>
+        apiRequest<WebhookDeliveryList>(`${base}/webhooks/${id(webhookId)}/deliveries/`, {
+          signal,
+        }),
+    }),
+};
+
+/** After any webhook change: the list, that webhook's log, the audit log. */
+function useWebhooksChanged() {
+  const queryClient = useQueryClient();
+  return () =>
+    Promise.all([
+      queryClient.invalidateQueries({ queryKey: webhookQueries.list().queryKey }),
+      queryClient.invalidateQueries({ queryKey: adminQueries.auditLogAll() }),
+    ]);
+}
+
+export function useCreateWebhook() {
+  const changed = useWebhooksChanged();
+  return useMutation({
+    mutationFn: (input: WebhookInput) => apiPost<CreatedWebhook>(`${base}/webhooks/`, input),
+    onSuccess: changed,
+  });
+}
+
+export function useDeleteWebhook() {
+  const changed = useWebhooksChanged();
+  return useMutation({
+    mutationFn: (webhookId: string) =>
+      apiRequest<undefined>(`${base}/webhooks/${id(webhookId)}/`, { method: 'DELETE' }),
+    onSettled: changed,
+  });
+}
+
+/** A test event now, or a logged delivery again: the reply is the attempt's outcome. */
+export function useSendWebhook() {
+  const changed = useWebhooksChanged();
+  return useMutation({
+    mutationFn: ({ webhookId, deliveryId }: { webhookId: string; deliveryId?: string }) =>
+      apiPost<WebhookDelivery>(
+        deliveryId
+          ? `${base}/webhooks/${id(webhookId)}/deliveries/${id(deliveryId)}/redeliver/`
+          : `${base}/webhooks/${id(webhookId)}/ping/`,
+        {},
+      ),
+    onSettled: changed,
   });
 }

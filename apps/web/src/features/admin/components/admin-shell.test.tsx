@@ -69,6 +69,7 @@ describe('AdminShell (the staff-only guard)', () => {
       'Results',
       'Analytics',
       'API tokens',
+      'Webhooks',
       'Passkeys',
     ]);
   });

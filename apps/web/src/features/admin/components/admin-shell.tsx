@@ -27,6 +27,7 @@ const TABS: Tab[] = [
   { to: '/admin/results', label: 'Results', adminOnly: true },
   { to: '/admin/analytics', label: 'Analytics', adminOnly: true },
   { to: '/admin/api-tokens', label: 'API tokens', adminOnly: true },
+  { to: '/admin/webhooks', label: 'Webhooks', adminOnly: true },
   { to: '/admin/passkeys', label: 'Passkeys', adminOnly: false },
 ];
 
