@@ -411,7 +411,6 @@ export async function buildApp({
   });
   const webhooks = createWebhooksService(createWebhooksRepository(database.db), {
     audit,
-    publishedResults: (gid) => results.forSurvey(gid),
     sealKey: keys.webhookSeal,
     allowedPrivate: config.webhooks.allowedPrivate,
     publicUrl: config.publicUrl,

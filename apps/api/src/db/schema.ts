@@ -791,8 +791,10 @@ export const webhookDeliveries = pgTable(
     status: text('status').notNull().default('pending'),
     attempts: integer('attempts').notNull().default(0),
     nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }),
-    /** A sender took it until then (another process leaves it alone). */
+    /** A sender took it until then (another process leaves it alone)... */
     lockedUntil: timestamp('locked_until', { withTimezone: true }),
+    /** ...with this lease: only that sender may record the attempt's outcome. */
+    lease: uuid('lease'),
     lastStatus: integer('last_status'),
     lastError: text('last_error'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),

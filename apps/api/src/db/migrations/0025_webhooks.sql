@@ -9,6 +9,7 @@ CREATE TABLE "webhook_deliveries" (
 	"attempts" integer DEFAULT 0 NOT NULL,
 	"next_attempt_at" timestamp with time zone,
 	"locked_until" timestamp with time zone,
+	"lease" uuid,
 	"last_status" integer,
 	"last_error" text,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,

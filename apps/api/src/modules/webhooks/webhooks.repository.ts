@@ -111,7 +111,7 @@ export function createWebhooksRepository(db: Db) {
         select 'survey.closed', gid, name, closed_at
         from surveys
         where published_at is not null and closed_at > ${iso(since)}::timestamptz
-          and closed_at <= ${iso(now)}::timestamptz
+          and closed_at <= ${iso(now)}::timestamptz and release_date <= closed_at
         union all
         select 'results.updated', s.gid, s.name, max(t.published_at)
         from surveys s join questions q on q.survey_id = s.id
@@ -127,7 +127,11 @@ export function createWebhooksRepository(db: Db) {
           gid: r.gid,
           name: r.name,
           at,
-          key: `${r.event}:${r.gid}:${iso(at)}`,
+          // A survey is published once: a release date moved later is not a second event.
+          key:
+            r.event === 'survey.published'
+              ? `${r.event}:${r.gid}`
+              : `${r.event}:${r.gid}:${iso(at)}`,
         };
       });
     },
@@ -163,7 +167,13 @@ export function createWebhooksRepository(db: Db) {
     /**
      * Takes up to `limit` due deliveries for `leaseMs` (other senders skip them), oldest first.
      */
-    async claim(now: Date, limit: number, leaseMs: number, only?: number): Promise<Claimed[]> {
+    async claim(
+      now: Date,
+      limit: number,
+      leaseMs: number,
+      lease: string,
+      only?: number,
+    ): Promise<Claimed[]> {
       const result = rowsOf<{
         id: number;
         gid: string;
@@ -181,7 +191,7 @@ export function createWebhooksRepository(db: Db) {
           order by next_attempt_at, id limit ${limit}
           for update skip locked)
         update webhook_deliveries d
-        set locked_until = ${iso(new Date(now.getTime() + leaseMs))}::timestamptz
+        set locked_until = ${iso(new Date(now.getTime() + leaseMs))}::timestamptz, lease = ${lease}
         from due, webhooks w
         where d.id = due.id and w.id = d.webhook_id
         returning d.id, d.gid, d.payload, d.attempts, w.url, w.secret_sealed`),
@@ -196,9 +206,14 @@ export function createWebhooksRepository(db: Db) {
       }));
     },
 
-    /** One attempt's outcome: delivered, or failed with its next try (null: given up). */
+    /**
+     * One attempt's outcome: delivered, or failed with its next try (null: given up). Only
+     * under the lease it was sent with: a sender whose lease ran out (a slow receiver) while
+     * another sent it again, or a redelivery reset it, changes nothing.
+     */
     async record(
       id: number,
+      lease: string,
       outcome: { ok: boolean; status: number | null; error: string | null },
       now: Date,
       next: Date | null,
@@ -213,8 +228,9 @@ export function createWebhooksRepository(db: Db) {
           deliveredAt: outcome.ok ? now : null,
           nextAttemptAt: outcome.ok ? null : next,
           lockedUntil: null,
+          lease: null,
         })
-        .where(eq(webhookDeliveries.id, id));
+        .where(and(eq(webhookDeliveries.id, id), eq(webhookDeliveries.lease, lease)));
     },
 
     /** A webhook's latest deliveries, newest first. */
@@ -232,7 +248,7 @@ export function createWebhooksRepository(db: Db) {
       // Not one being sent right now (its outcome would overwrite this).
       const [row] = await db
         .update(webhookDeliveries)
-        .set({ status: 'pending', attempts: 0, nextAttemptAt: now, lockedUntil: null })
+        .set({ status: 'pending', attempts: 0, nextAttemptAt: now, lockedUntil: null, lease: null })
         .where(
           and(
             eq(webhookDeliveries.webhookId, webhookId),

@@ -5,8 +5,10 @@ import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
 
-/** How long a receiver has to answer. */
-const TIMEOUT_MS = 10_000;
+/** How long one attempt may take in all, connection to status line (a slow drip included). */
+export const ATTEMPT_MS = 10_000;
+/** IPv6 global unicast (2000::/3); anything else (IPv4-compatible ::/96 included) is refused. */
+const GLOBAL_V6 = ipaddr.parseCIDR('2000::/3');
 
 export type Resolve = (hostname: string) => Promise<Array<{ address: string; family: number }>>;
 
@@ -26,7 +28,8 @@ export function createAddressGuard(allowed: string[]) {
     if (ranges.some(([net, bits]) => net.kind() === ip.kind() && ip.match([net, bits] as never))) {
       return true;
     }
-    return ip.range() === 'unicast';
+    if (ip.range() !== 'unicast') return false;
+    return ip.kind() === 'ipv4' || ip.match(GLOBAL_V6);
   };
 }
 
@@ -89,28 +92,32 @@ export interface Attempt {
 
 /**
  * POSTs one signed event. Never follows a redirect (a 3xx is a failure: a redirect could point
- * inside the network); reads at most a little of the answer and drops it.
+ * inside the network); reads the status line only and closes the connection.
  */
 export function send(
   url: string,
   message: { id: string; body: string; secret: string; timestamp: number },
   isAllowed: (address: string) => boolean,
   resolve: Resolve = systemResolve,
+  deadlineMs = ATTEMPT_MS,
 ): Promise<Attempt> {
   const target = new URL(url);
   const transport = target.protocol === 'https:' ? https : http;
   const host = target.hostname.replace(/^\[|\]$/g, '');
+  if (ipaddr.isValid(host) && !isAllowed(host)) {
+    return Promise.resolve({ ok: false, status: null, error: 'private address refused' });
+  }
   return new Promise((done) => {
-    const finish = (attempt: Attempt) => done(attempt);
-    if (ipaddr.isValid(host) && !isAllowed(host)) {
-      finish({ ok: false, status: null, error: 'private address refused' });
-      return;
-    }
+    const finish = (attempt: Attempt) => {
+      clearTimeout(timer);
+      done(attempt);
+    };
     const req = transport.request(
       target,
       {
         method: 'POST',
-        timeout: TIMEOUT_MS,
+        // No connection kept for the next attempt: each is checked afresh.
+        agent: false,
         lookup: guardedLookup(isAllowed, resolve),
         headers: {
           'content-type': 'application/json',
@@ -126,13 +133,15 @@ export function send(
         },
       },
       (res) => {
-        res.resume();
+        // The status is all Candor reads: the body is never waited for (an endless one included).
+        res.destroy();
         const status = res.statusCode ?? 0;
         const ok = status >= 200 && status < 300;
         finish({ ok, status, error: ok ? null : `answered ${status}` });
       },
     );
-    req.on('timeout', () => req.destroy(new Error('timed out')));
+    // A hard deadline on the whole attempt: a receiver that drips a byte at a time still ends.
+    const timer = setTimeout(() => req.destroy(new Error('timed out')), deadlineMs);
     req.on('error', (err) => {
       const error =
         err instanceof RefusedTarget

@@ -1,7 +1,6 @@
 import crypto from 'node:crypto';
 import {
   type CreatedWebhook,
-  type SurveyResults,
   WEBHOOK_MAX,
   WEBHOOK_SECRET_PREFIX,
   type Webhook,
@@ -22,6 +21,7 @@ import type {
   WebhooksRepository,
 } from './webhooks.repository.js';
 import {
+  type Attempt,
   type Resolve,
   RefusedTarget,
   checkTarget,
@@ -34,9 +34,9 @@ type WebhookInput = z.output<typeof WebhookInputSchema>;
 /** Waits before each retry, after the 1st, 2nd… failed attempt: about 9 hours in all. */
 export const RETRY_DELAYS_S = [10, 60, 300, 1800, 7200, 21_600];
 const DAY_MS = 86_400_000;
-/** Deliveries sent per tick, and how long one sender holds them. */
+/** Deliveries sent per tick, and how long one sender holds one (well past an attempt's deadline). */
 const BATCH = 20;
-const LEASE_MS = 60_000;
+const LEASE_MS = 120_000;
 /** Events older than this when a sender first sees them are not sent (a long outage's backlog). */
 const LOOKBACK_MS = DAY_MS;
 /** The delivery log keeps this long. */
@@ -55,8 +55,6 @@ export function createWebhooksService(
   repo: WebhooksRepository,
   deps: {
     audit: Pick<AuditService, 'record'>;
-    /** The survey's published results, as the public API gives them. */
-    publishedResults: (gid: string) => Promise<SurveyResults>;
     sealKey: Buffer;
     /** CIDRs a webhook may reach though private (WEBHOOK_ALLOWED_PRIVATE). */
     allowedPrivate: string[];
@@ -64,6 +62,8 @@ export function createWebhooksService(
     intervalSeconds: number;
     onError?: (err: unknown) => void;
     resolve?: Resolve;
+    /** Tests shorten an attempt's deadline (sender.ts ATTEMPT_MS). */
+    attemptMs?: number;
     clock?: () => Date;
   },
 ) {
@@ -112,19 +112,19 @@ export function createWebhooksService(
 
   const surveyUrl = (gid: string) => (deps.publicUrl ? `${deps.publicUrl}/surveys/${gid}` : null);
 
-  /** The body of an event: Standard Webhooks' `type`, `timestamp` and `data`. */
-  async function payloadOf(found: FoundEvent): Promise<Record<string, unknown> | undefined> {
+  /**
+   * The body of an event: Standard Webhooks' `type`, `timestamp` and `data`. It names the survey
+   * and where its published results are; it carries no figure itself, so the delivery log keeps
+   * no copy of results that a later withdrawal or deletion would change (decision 032). The time
+   * is when Candor saw the event, not the release's own moment.
+   */
+  function payloadOf(found: FoundEvent, now: Date): Record<string, unknown> {
     const survey = { gid: found.gid, name: found.name, url: surveyUrl(found.gid) };
-    if (found.event !== 'results.updated') {
-      return { type: found.event, timestamp: found.at.toISOString(), data: { survey } };
-    }
-    // Deleted or unlisted since: nothing to tell.
-    const results = await deps.publishedResults(found.gid).catch((err: unknown) => {
-      if (err instanceof AppError && err.code === 'NOT_FOUND') return undefined;
-      throw err;
-    });
-    if (!results) return undefined;
-    return { type: found.event, timestamp: found.at.toISOString(), data: { survey, results } };
+    const data =
+      found.event === 'results.updated'
+        ? { survey, results_path: `/api/v1/surveys/${found.gid}/results/` }
+        : { survey };
+    return { type: found.event, timestamp: now.toISOString(), data };
   }
 
   /** Logs every event not yet logged for each webhook made before it. */
@@ -136,38 +136,56 @@ export function createWebhooksService(
     const found = await repo.events(since, now);
     const known = await repo.known(found.map((f) => f.key));
     const rows = [];
-    const payloads = new Map<string, Record<string, unknown> | undefined>();
     for (const f of found) {
       for (const hook of hooks) {
         if (!hook.events.includes(f.event) || f.at <= hook.createdAt) continue;
         if (known.has(`${hook.id} ${f.key}`)) continue;
-        if (!payloads.has(f.key)) payloads.set(f.key, await payloadOf(f));
-        const payload = payloads.get(f.key);
-        if (payload) rows.push({ webhookId: hook.id, eventKey: f.key, event: f.event, payload });
+        rows.push({
+          webhookId: hook.id,
+          eventKey: f.key,
+          event: f.event,
+          payload: payloadOf(f, now),
+        });
       }
     }
     await repo.enqueue(rows, now);
   }
 
-  /** Sends what is due (or only delivery `only`), each attempt recorded with its next try. */
+  /**
+   * Sends what is due (or only delivery `only`), one at a time, each attempt recorded with its
+   * next try. Each is taken under its own lease for longer than an attempt can last, so no
+   * other sender takes it meanwhile; an outcome recorded after the lease was lost is dropped.
+   */
   async function sendDue(now: Date, only?: number): Promise<void> {
-    for (const d of await repo.claim(now, BATCH, LEASE_MS, only)) {
-      const secret = openJson(deps.sealKey, d.secretSealed) as string;
-      const attempt = await send(
-        d.url,
-        {
-          id: `msg_${d.gid}`,
-          body: JSON.stringify(d.payload),
-          secret,
-          timestamp: Math.floor(clock().getTime() / 1000),
-        },
-        isAllowed,
-        deps.resolve,
-      );
+    for (let i = 0; i < BATCH; i++) {
+      const lease = crypto.randomUUID();
+      const [d] = await repo.claim(now, 1, LEASE_MS, lease, only);
+      if (!d) return;
+      let attempt: Attempt;
+      try {
+        const secret = openJson(deps.sealKey, d.secretSealed) as string;
+        attempt = await send(
+          d.url,
+          {
+            id: `msg_${d.gid}`,
+            body: JSON.stringify(d.payload),
+            secret,
+            timestamp: Math.floor(clock().getTime() / 1000),
+          },
+          isAllowed,
+          deps.resolve,
+          deps.attemptMs,
+        );
+      } catch (err) {
+        // A secret sealed under an earlier JWT_SECRET: this one fails, the others go on.
+        deps.onError?.(err);
+        attempt = { ok: false, status: null, error: 'could not sign (add the webhook again)' };
+      }
       const delay = RETRY_DELAYS_S[d.attempts];
       const at = clock();
       const next = attempt.ok || delay === undefined ? null : new Date(at.getTime() + delay * 1000);
-      await repo.record(d.id, attempt, at, next);
+      await repo.record(d.id, lease, attempt, at, next);
+      if (only !== undefined) return;
     }
   }
 

@@ -7,7 +7,7 @@
  */
 import crypto from 'node:crypto';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import {
   AuditEntryListSchema,
   CreatedWebhookSchema,
@@ -24,6 +24,8 @@ import { createMember, get, json, post, send } from '../../test/accounts.js';
 import { createTestApp } from '../../test/app.js';
 import { surveyBody, surveyWithQuestion } from '../../test/authoring.js';
 import { closeAll, createTestDatabase, engines } from '../../test/database.js';
+import { createWebhooksRepository } from './webhooks.repository.js';
+import { createAddressGuard, send as sendOne } from './webhooks.sender.js';
 import { RETRY_DELAYS_S } from './webhooks.service.js';
 
 const ADMIN = '/api/v1/admin';
@@ -61,8 +63,7 @@ async function receiver() {
 }
 
 /** A delivery's JSON body. */
-const bodyOf = (r: Received) =>
-  JSON.parse(r.body) as { type: string; data: { survey?: unknown; results?: unknown } };
+const bodyOf = (r: Received) => JSON.parse(r.body) as { type: string; data: { survey?: unknown } };
 
 /** Standard Webhooks' check, as a receiver would write it. */
 function verified(secret: string, r: Received): boolean {
@@ -246,8 +247,11 @@ describe.each(engines)('webhooks on %s', (engine) => {
     await app.webhooks.tick();
     const updated = hook.got.filter((r) => bodyOf(r).type === 'results.updated');
     expect(updated).toHaveLength(1);
-    const publicResults = json(await get(app, `/api/v1/surveys/${survey.gid}/results/`));
-    expect(bodyOf(updated[0]!).data.results).toEqual(publicResults);
+    // It says where the published results are, and carries no figure of its own: the log keeps
+    // nothing a later withdrawal or deletion would change.
+    const told = bodyOf(updated[0]!).data as { results_path: string };
+    expect(Object.keys(told).sort()).toEqual(['results_path', 'survey']);
+    expect((await get(app, told.results_path)).statusCode).toBe(200);
 
     later(1);
     const closed = await post(app, `${ADMIN}/surveys/${survey.gid}/close/`, {}, staff());
@@ -401,5 +405,137 @@ describe.each(engines)('webhooks on %s', (engine) => {
     later(RETRY_DELAYS_S[0]!);
     await app.webhooks.tick();
     expect(hook.got).toHaveLength(1);
+  });
+
+  it('drops an outcome recorded after its lease ran out and another sender delivered it', async () => {
+    const created = await made(hook.url, ['survey.published']);
+    const repo = createWebhooksRepository(database.db);
+    const [row] = rowsOf<{ id: number }>(
+      await database.db.execute(sql`select id from webhooks where gid = ${created.id}`),
+    );
+    const [d] = await repo.enqueue(
+      [{ webhookId: row!.id, eventKey: 'ping:lease', event: 'ping', payload: { type: 'ping' } }],
+      now,
+    );
+    const slow = crypto.randomUUID();
+    const quick = crypto.randomUUID();
+    expect((await repo.claim(now, 1, 1000, slow)).map((c) => c.id)).toEqual([d!.id]);
+    // Held: nobody else takes it...
+    expect(await repo.claim(now, 1, 1000, quick)).toEqual([]);
+    // ...until its lease runs out; another sender then delivers it.
+    later(2);
+    expect((await repo.claim(now, 1, 1000, quick)).map((c) => c.id)).toEqual([d!.id]);
+    await repo.record(d!.id, quick, { ok: true, status: 200, error: null }, now, null);
+    // The first sender's late "timed out" changes nothing.
+    await repo.record(
+      d!.id,
+      slow,
+      { ok: false, status: null, error: 'timed out' },
+      now,
+      new Date(now.getTime() + 10_000),
+    );
+    expect(await repo.delivery(d!.id)).toMatchObject({
+      status: 'delivered',
+      attempts: 1,
+      lastStatus: 200,
+      lastError: null,
+    });
+  });
+
+  it('sends each event once when several senders tick at once, and never names a survey before its release', async () => {
+    await made(hook.url);
+    const survey = await publishOne('Raced survey');
+    later(1);
+    await Promise.all([app.webhooks.tick(), app.webhooks.tick(), app.webhooks.tick()]);
+    await app.webhooks.tick();
+    const forIt = hook.got.filter((r) => r.body.includes(survey.gid));
+    expect(forIt.map((r) => bodyOf(r).type)).toEqual(['survey.published']);
+
+    // Published for next week, then closed by hand before that: nothing is said of it.
+    later(1);
+    const embargoed = await surveyWithQuestion(
+      app,
+      admin.token,
+      surveyBody({
+        name: 'Embargoed survey',
+        release_date: new Date(now.getTime() + 7 * 86_400_000).toISOString(),
+      }),
+      { publish: true },
+    );
+    later(1);
+    expect(
+      (await post(app, `${ADMIN}/surveys/${embargoed.gid}/close/`, {}, staff())).statusCode,
+    ).toBe(200);
+    later(1);
+    await app.webhooks.tick();
+    expect(hook.got.filter((r) => r.body.includes(embargoed.gid))).toEqual([]);
+    expect(JSON.stringify(hook.got)).not.toContain('Embargoed survey');
+  });
+});
+
+describe('the webhook sender', () => {
+  it('refuses every non-global address, IPv6 forms included', () => {
+    const allowed = createAddressGuard([]);
+    for (const address of [
+      '127.0.0.1',
+      '10.0.0.1',
+      '169.254.169.254',
+      '::1',
+      '::7f00:1',
+      '::a9fe:a9fe',
+      '::ffff:10.0.0.1',
+      '64:ff9b::7f00:1',
+      '2002:7f00:1::',
+      '2001::1',
+      'fe80::1',
+      'fc00::1',
+      'ff02::1',
+      '::',
+      'not an address',
+    ]) {
+      expect(allowed(address), address).toBe(false);
+    }
+    for (const address of ['93.184.216.34', '2606:4700:4700::1111', '::ffff:93.184.216.34']) {
+      expect(allowed(address), address).toBe(true);
+    }
+    expect(createAddressGuard(['10.20.0.0/16'])('10.20.3.4')).toBe(true);
+    expect(createAddressGuard(['10.20.0.0/16'])('10.21.3.4')).toBe(false);
+  });
+
+  it('ends an attempt at its deadline, a receiver that drips its answer a byte at a time included', async () => {
+    const sockets = new Set<Socket>();
+    const drip = http.createServer((req) => {
+      req.resume();
+      // The status line, one byte every 50 ms: never silent long enough for an idle timeout.
+      const line = 'HTTP/1.1 200 OK\r\n'.repeat(100);
+      let i = 0;
+      const timer = setInterval(() => {
+        if (req.socket.destroyed) {
+          clearInterval(timer);
+          return;
+        }
+        req.socket.write(line[i++ % line.length]!);
+      }, 50);
+    });
+    drip.on('connection', (s) => sockets.add(s));
+    await new Promise<void>((done) => drip.listen(0, '127.0.0.1', done));
+    const port = (drip.address() as AddressInfo).port;
+    const started = Date.now();
+    const attempt = await sendOne(
+      `http://127.0.0.1:${port}/`,
+      {
+        id: 'msg_1',
+        body: '{}',
+        secret: 'whsec_' + Buffer.alloc(24).toString('base64'),
+        timestamp: 1,
+      },
+      createAddressGuard(['127.0.0.1/32']),
+      undefined,
+      400,
+    );
+    expect(attempt).toEqual({ ok: false, status: null, error: 'timed out' });
+    expect(Date.now() - started).toBeLessThan(5000);
+    for (const s of sockets) s.destroy();
+    await new Promise<void>((done) => drip.close(() => done()));
   });
 });

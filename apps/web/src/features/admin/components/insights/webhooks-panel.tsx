@@ -336,7 +336,7 @@ function WebhookItem({ webhook, onDelete }: { webhook: Webhook; onDelete: () => 
 /**
  * Webhooks (issue 31, point 5): Candor tells an operator's systems when a survey is published,
  * closes, or has new results; each request signed, retried with backoff, logged, sent again on
- * request. Bodies hold published numbers only.
+ * request. Bodies name the survey and its public results' path; they carry no figure.
  */
 export function WebhooksPanel() {
   const list = useQuery(webhookQueries.list());
@@ -355,8 +355,8 @@ export function WebhooksPanel() {
       </div>
       <p className="admin-panel__lead">
         Candor tells your systems when a survey is published, closes, or has new results. Each
-        request is signed and holds published numbers only, as every graph shows them. A receiver
-        that fails is tried again for about nine hours.
+        request is signed, names the survey and says where its published results are, to read as
+        anyone does. A receiver that fails is tried again for about nine hours.
       </p>
       {created ? (
         <NewSecret created={created} onDone={() => setCreated(null)} />
