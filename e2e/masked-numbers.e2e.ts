@@ -65,6 +65,10 @@ describe.each(sizes)('staff see numbers masked, on a %s', (size, options) => {
     await page.getByText('Search by the digits of a phone number.').waitFor();
     await expect(search.getAttribute('aria-invalid')).resolves.toBe('true');
     await screenshot(page, `users-search-refused-${size}`);
+    // Punctuation alone too.
+    await search.fill('+ ( )');
+    await search.press('Enter');
+    await page.getByText('Search by the digits of a phone number.').waitFor();
     // Part of a number is refused with the reason: numbers are stored sealed, found only whole.
     await search.fill(member.e164.slice(0, 5));
     await search.press('Enter');

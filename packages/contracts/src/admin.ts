@@ -168,6 +168,8 @@ export const UserSearchQuerySchema = PageQuerySchema.extend({
     .trim()
     .max(32, 'Search by the digits of a phone number.')
     .regex(/^\+?[\d\s().-]*$/, 'Search by the digits of a phone number.')
+    // Punctuation alone ("+", "( )") is not an empty search: listing everyone would mislead.
+    .refine((v) => v === '' || /\d/.test(v), 'Search by the digits of a phone number.')
     .refine((v) => {
       const digits = v.replace(/\D/g, '').length;
       return digits === 0 || (digits >= 7 && digits <= 15);

@@ -442,6 +442,12 @@ describe.each(engines)('staff area on %s', (engine) => {
     expect(none.count).toBe(0);
     const bad = await search('abc');
     expect(json(bad)).toEqual({ phone: ['Search by the digits of a phone number.'] });
+    // Punctuation alone is refused too, not taken for an empty search that lists everyone.
+    for (const nothing of ['+', '( ) -', ' . ']) {
+      const res = await search(nothing);
+      expect(res.statusCode, nothing).toBe(400);
+      expect(json(res), nothing).toEqual({ phone: ['Search by the digits of a phone number.'] });
+    }
     // A number never goes in a URL: the list refuses one in its query, and says where to go.
     const inUrl = await get(app, `/api/v1/admin/users/?phone=${digits}`, { token: admin.token });
     expect(inUrl.statusCode).toBe(400);

@@ -62,7 +62,9 @@ function SearchForm({ initial, onSearch }: { initial: string; onSearch: (q: stri
       noValidate
       onSubmit={(e) => {
         e.preventDefault();
-        if (!NUMBER_TYPED.test(value.trim())) {
+        const typed = value.trim();
+        // Punctuation alone ("+", "( )") is not an empty search either.
+        if (!NUMBER_TYPED.test(typed) || (typed !== '' && !/\d/.test(typed))) {
           // Said, not stripped: "hello" searched as nothing would list every account.
           setError('Search by the digits of a phone number.');
           return;
