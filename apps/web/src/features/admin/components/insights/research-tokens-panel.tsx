@@ -8,7 +8,6 @@ import { useState } from 'react';
 import { toast } from 'sonner';
 import { Field } from '../../../../components/form';
 import { PageHead } from '../../../../components/page-head';
-import { ApiError } from '../../../../lib/api-client';
 import { copyLink } from '../../../../lib/copy-link';
 import { successToast } from '../../../../lib/toasts';
 import {
@@ -17,6 +16,7 @@ import {
   useCreateResearchToken,
   useRevokeResearchToken,
 } from '../../api/admin';
+import { problemsFromError, problemsFromIssues } from '../../lib/form-problems';
 import { actionErrorText } from '../../lib/wording';
 import { DateTime } from '../authoring/survey-bits';
 import { ConfirmDialog } from '../confirm-dialog';
@@ -45,21 +45,6 @@ const STATE_CLASSES: Record<ResearchToken['state'], string> = {
 };
 
 type Problems = Partial<Record<'name' | 'surveys' | 'expires_in_days', string>>;
-
-/** The form's problems by the contract, or the API's field errors; the rest in `other`. */
-function problemsOf(err: unknown): { fields: Problems; other: string | null } {
-  if (err instanceof ApiError && err.code === 'VALIDATION_FAILED') {
-    const f = err.fieldErrors;
-    const fields: Problems = {
-      name: f.name?.[0],
-      surveys: f.surveys?.[0],
-      expires_in_days: f.expires_in_days?.[0],
-    };
-    const known = Object.values(fields).some(Boolean);
-    return { fields, other: known ? null : err.message };
-  }
-  return { fields: {}, other: actionErrorText(err, 'The token could not be made. Try again.') };
-}
 
 /** The new token, shown this once, with how to use it. */
 function NewToken({ created, onDone }: { created: CreatedResearchToken; onDone: () => void }) {
@@ -111,12 +96,7 @@ function TokenForm({ onMade }: { onMade: (created: CreatedResearchToken) => void
     const input = { name, surveys: every ? null : picked, expires_in_days: days };
     const parsed = ResearchTokenInputSchema.safeParse(input);
     if (!parsed.success) {
-      const found: Problems = {};
-      for (const issue of parsed.error.issues) {
-        const key = String(issue.path[0]) as keyof Problems;
-        found[key] ??= issue.message;
-      }
-      setProblems(found);
+      setProblems(problemsFromIssues(parsed.error.issues));
       setOther(null);
       return;
     }
@@ -131,7 +111,11 @@ function TokenForm({ onMade }: { onMade: (created: CreatedResearchToken) => void
         create.reset();
       },
       onError: (err) => {
-        const { fields, other: rest } = problemsOf(err);
+        const { fields, other: rest } = problemsFromError(
+          err,
+          ['name', 'surveys', 'expires_in_days'] as const,
+          'The token could not be made. Try again.',
+        );
         setProblems(fields);
         setOther(rest);
       },

@@ -11,7 +11,6 @@ import { useState } from 'react';
 import { toast } from 'sonner';
 import { Field } from '../../../../components/form';
 import { PageHead } from '../../../../components/page-head';
-import { ApiError } from '../../../../lib/api-client';
 import { copyLink } from '../../../../lib/copy-link';
 import { successToast } from '../../../../lib/toasts';
 import {
@@ -20,6 +19,7 @@ import {
   useSendWebhook,
   webhookQueries,
 } from '../../api/admin';
+import { problemsFromError, problemsFromIssues } from '../../lib/form-problems';
 import { actionErrorText } from '../../lib/wording';
 import { ConfirmDialog } from '../confirm-dialog';
 import { ListError, ListLoading } from '../list-states';
@@ -46,14 +46,6 @@ const STATUS_CLASSES: Record<WebhookDelivery['status'], string> = {
 };
 
 type Problems = Partial<Record<'url' | 'events', string>>;
-
-function problemsOf(err: unknown): { fields: Problems; other: string | null } {
-  if (err instanceof ApiError && err.code === 'VALIDATION_FAILED') {
-    const fields: Problems = { url: err.fieldErrors.url?.[0], events: err.fieldErrors.events?.[0] };
-    return { fields, other: Object.values(fields).some(Boolean) ? null : err.message };
-  }
-  return { fields: {}, other: actionErrorText(err, 'The webhook could not be added. Try again.') };
-}
 
 /** The new webhook's signing secret, shown this once, with how a receiver checks it. */
 function NewSecret({ created, onDone }: { created: CreatedWebhook; onDone: () => void }) {
@@ -101,12 +93,7 @@ function WebhookForm({ onMade }: { onMade: (created: CreatedWebhook) => void }) 
   const submit = () => {
     const parsed = WebhookInputSchema.safeParse({ url, events });
     if (!parsed.success) {
-      const found: Problems = {};
-      for (const issue of parsed.error.issues) {
-        const key = String(issue.path[0]) as keyof Problems;
-        found[key] ??= issue.message;
-      }
-      setProblems(found);
+      setProblems(problemsFromIssues(parsed.error.issues));
       setOther(null);
       return;
     }
@@ -119,7 +106,11 @@ function WebhookForm({ onMade }: { onMade: (created: CreatedWebhook) => void }) 
         create.reset();
       },
       onError: (err) => {
-        const { fields, other: rest } = problemsOf(err);
+        const { fields, other: rest } = problemsFromError(
+          err,
+          ['url', 'events'] as const,
+          'The webhook could not be added. Try again.',
+        );
         setProblems(fields);
         setOther(rest);
       },
