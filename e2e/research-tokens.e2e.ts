@@ -19,6 +19,8 @@ describe('researchers’ API tokens in the staff area', () => {
     people,
     admin,
   }) => {
+    // Its own name per run: a retry's list still holds the first attempt's token.
+    const lab = `E2E Oxford lab ${Date.now().toString(36).slice(-4)}`;
     const { context, page, watch } = await people.newPage(desktop, admin);
     await openAdmin(page, admin);
     await toast(page, 'Logged In').waitFor({ state: 'detached' });
@@ -29,7 +31,7 @@ describe('researchers’ API tokens in the staff area', () => {
     // Bad input says why, and makes nothing.
     await page.getByRole('button', { name: 'Make token' }).click();
     await page.getByText('Name the token: who is it for?').waitFor();
-    await page.getByLabel('Who is it for?').fill('E2E Oxford lab');
+    await page.getByLabel('Who is it for?').fill(lab);
     await page.getByLabel('Only the surveys I pick').check();
     await page.getByRole('button', { name: 'Make token' }).click();
     await page.getByText('Pick at least one survey, or allow every survey.').waitFor();
@@ -39,7 +41,7 @@ describe('researchers’ API tokens in the staff area', () => {
     await page.getByRole('button', { name: 'Make token' }).click();
 
     // Shown once, with how to use it.
-    await page.getByRole('heading', { name: '“E2E Oxford lab” is ready' }).waitFor();
+    await page.getByRole('heading', { name: `“${lab}” is ready` }).waitFor();
     const token = await page.getByLabel('Token', { exact: true }).inputValue();
     expect(token).toMatch(/^cdr_[A-Za-z0-9_-]{43}$/);
     await expect(page.locator('.research-tokens__example').innerText()).resolves.toContain(
@@ -49,7 +51,7 @@ describe('researchers’ API tokens in the staff area', () => {
     await page.getByRole('button', { name: 'I have copied it' }).click();
     await page.getByRole('button', { name: 'Make token' }).waitFor();
     await expect(page.content()).resolves.not.toContain(token);
-    const item = page.locator('.research-tokens__item', { hasText: 'E2E Oxford lab' });
+    const item = page.locator('.research-tokens__item', { hasText: lab });
     await item.getByText('Time Travel').waitFor();
     await item.getByText('Active').waitFor();
 
@@ -70,7 +72,7 @@ describe('researchers’ API tokens in the staff area', () => {
     await page.setViewportSize(desktop.viewport!);
 
     // Revoked: the very next request is refused.
-    await item.getByRole('button', { name: 'Revoke E2E Oxford lab' }).click();
+    await item.getByRole('button', { name: `Revoke ${lab}` }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Revoke token' }).click();
     await item.getByText('Revoked', { exact: true }).waitFor();
     expect((await asResearcher(token, '/surveys/')).status).toBe(401);
@@ -79,10 +81,10 @@ describe('researchers’ API tokens in the staff area', () => {
     // Each step is in the audit log.
     await tab(page, 'Audit log').click();
     for (const text of [
-      /made the research token “E2E Oxford lab”/,
-      /listed surveys with the research token “E2E Oxford lab”/,
-      /as JSON with the research token “E2E Oxford lab”/,
-      /revoked the research token “E2E Oxford lab”/,
+      `made the research token “${lab}”`,
+      `listed surveys with the research token “${lab}”`,
+      `as JSON with the research token “${lab}”`,
+      `revoked the research token “${lab}”`,
     ]) {
       await page.getByText(text).first().waitFor();
     }

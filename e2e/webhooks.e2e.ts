@@ -5,7 +5,7 @@
 import crypto from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { AdminSurvey } from '@candor/contracts';
+import type { AdminSurvey, WebhookList } from '@candor/contracts';
 import { afterAll, beforeAll, describe, expect, inject } from 'vitest';
 import { AUTHORED_PREFIX, type Caller, call, token } from './api';
 import { desktop, phone } from './chromium';
@@ -59,6 +59,20 @@ describe('webhooks in the staff area', () => {
     admin,
   }) => {
     const receiver = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks/candor`;
+    // A retry starts from none: the first attempt's webhook may still be there.
+    const staffToken = await token(admin);
+    const left = (await (
+      await call('/api/v1/admin/webhooks/', { token: staffToken, ip: admin.ip })
+    ).json()) as WebhookList;
+    for (const w of left.results) {
+      await call(`/api/v1/admin/webhooks/${w.id}/`, {
+        method: 'DELETE',
+        token: staffToken,
+        ip: admin.ip,
+      });
+    }
+    got.length = 0;
+    plan.length = 0;
     const { context, page, watch } = await people.newPage(desktop, admin);
     await openAdmin(page, admin);
     await toast(page, 'Logged In').waitFor({ state: 'detached' });

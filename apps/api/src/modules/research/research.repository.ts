@@ -1,6 +1,7 @@
 import { and, desc, eq, inArray, isNotNull, isNull, lte, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { researchTokens, surveys, users } from '../../db/schema.js';
+import { SESSION_STATUSES } from '../auth/session-gate.js';
 
 export type ResearchTokenRow = typeof researchTokens.$inferSelect;
 
@@ -62,8 +63,8 @@ export function createResearchRepository(db: Db) {
 
     /**
      * The token of `hash` if it may act at `now`: not revoked, not expired, and its maker still
-     * an active admin (a demotion or suspension stops it; a reinstatement would restore it;
-     * erasure ends it). Read afresh on every request, so a revocation committed before is always
+     * an admin who may act (a demotion, suspension or rejection stops it; a reinstatement would
+     * restore it; erasure ends it). Read afresh on every request, so a revocation committed before is always
      * seen. Its last use is written at most once a minute (not a write per request).
      */
     async use(hash: string, now: Date): Promise<UsableToken | undefined> {
@@ -84,7 +85,8 @@ export function createResearchRepository(db: Db) {
             isNull(researchTokens.revokedAt),
             sql`(${researchTokens.expiresAt} is null or ${researchTokens.expiresAt} > ${now.toISOString()}::timestamptz)`,
             eq(users.role, 'admin'),
-            eq(users.status, 'active'),
+            // Exactly when its maker could still act as staff (a signup under review may).
+            inArray(users.status, [...SESSION_STATUSES]),
           ),
         );
       if (!row) return undefined;

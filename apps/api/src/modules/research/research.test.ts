@@ -212,6 +212,17 @@ describe.each(engines)('research tokens on %s', (engine) => {
       json(await make({ name: 'Their lab', surveys: null, expires_in_days: null }, other.token)),
     );
     expect((await read('/surveys/', theirs.token)).statusCode).toBe(200);
+    // Under review (as a signup the risk checks held): its maker may still act as staff, and
+    // so may the token. Suspended: neither.
+    await database.db.execute(
+      sql`update users set status = 'under_review' where uuid = ${other.uuid}`,
+    );
+    expect((await read('/surveys/', theirs.token)).statusCode).toBe(200);
+    await database.db.execute(
+      sql`update users set status = 'suspended' where uuid = ${other.uuid}`,
+    );
+    expect((await read('/surveys/', theirs.token)).statusCode).toBe(401);
+    await database.db.execute(sql`update users set status = 'active' where uuid = ${other.uuid}`);
     const demoted = await post(
       app,
       `${ADMIN}/users/${other.uuid}/role/`,
