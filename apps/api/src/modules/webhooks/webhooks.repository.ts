@@ -61,7 +61,12 @@ export function createWebhooksRepository(db: Db) {
       return row!;
     },
 
-    /** Newest first, each with its latest delivery's outcome. */
+    /** Every webhook (the tick's read: no delivery outcomes). */
+    async all(): Promise<WebhookRow[]> {
+      return db.select().from(webhooks);
+    },
+
+    /** Newest first, each with its latest delivery's outcome (the admins' list). */
     async list() {
       const rows = await db.select().from(webhooks).orderBy(desc(webhooks.createdAt));
       const latest = rowsOf<{ webhook_id: number; status: string; at: string }>(

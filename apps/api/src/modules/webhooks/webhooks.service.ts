@@ -129,7 +129,7 @@ export function createWebhooksService(
 
   /** Logs every event not yet logged for each webhook made before it. */
   async function findEvents(now: Date): Promise<void> {
-    const hooks = (await repo.list()).map((h) => h.row);
+    const hooks = await repo.all();
     if (!hooks.length) return;
     const oldest = Math.min(...hooks.map((h) => h.createdAt.getTime()));
     const since = new Date(Math.max(oldest, now.getTime() - LOOKBACK_MS));
