@@ -15,7 +15,7 @@ import type { Config } from './config.js';
 import type { Database, Db } from './db/client.js';
 import { type ErasureVacuum, createErasureVacuum } from './db/erasure-vacuum.js';
 import { createMaintenance } from './db/maintenance.js';
-import { deriveCredentialKeys, deriveKeys, derivePanelKey, deriveProfileKey } from './lib/keys.js';
+import { deriveCredentialKeys, deriveKeys, deriveProfileKey } from './lib/keys.js';
 import { sealJson } from './lib/profile-seal.js';
 import { capConnectionsPerClient } from './lib/client-connections.js';
 import { trackConnectionsForShutdown } from './lib/shutdown-connections.js';
@@ -73,24 +73,11 @@ import { imageFiles, imageUploadRoutes } from './modules/images/images.routes.js
 import { createImagesRepository } from './modules/images/images.repository.js';
 import { createImagesService } from './modules/images/images.service.js';
 import { operatorResultsRoutes } from './modules/operator-results/operator-results.routes.js';
-import { createResearchRepository } from './modules/research/research.repository.js';
-import { researchRoutes, researchTokenRoutes } from './modules/research/research.routes.js';
-import { createResearchService } from './modules/research/research.service.js';
-import { createWebhooksRepository } from './modules/webhooks/webhooks.repository.js';
-import { webhookRoutes } from './modules/webhooks/webhooks.routes.js';
-import type { Resolve } from './modules/webhooks/webhooks.sender.js';
-import {
-  type WebhooksService,
-  createWebhooksService,
-} from './modules/webhooks/webhooks.service.js';
-
 import { createOperatorResultsService } from './modules/operator-results/operator-results.service.js';
-import { createPanelsRepository } from './modules/panels/panels.repository.js';
-import { panelAdminRoutes, panelCompletionRoutes } from './modules/panels/panels.routes.js';
-import { createPanelsService } from './modules/panels/panels.service.js';
-import { createPageViewsRepository } from './modules/page-views/page-views.repository.js';
-import { pageViewStatsRoutes, pageViewsRoutes } from './modules/page-views/page-views.routes.js';
-import { createPageViewsService } from './modules/page-views/page-views.service.js';
+import type { AppModule, Background, Core } from './modules/module.js';
+import { pageViewsModule } from './modules/page-views/page-views.module.js';
+import { panelsModule } from './modules/panels/panels.module.js';
+import { researchModule } from './modules/research/research.module.js';
 import { shareRoutes } from './modules/share/share.routes.js';
 import { createShareService } from './modules/share/share.service.js';
 import { createRespondentsRepository } from './modules/respondents/respondents.repository.js';
@@ -110,6 +97,8 @@ import { createSurveysService } from './modules/surveys/surveys.service.js';
 import { createUsersRepository } from './modules/users/users.repository.js';
 import { usersRoutes } from './modules/users/users.routes.js';
 import { createUsersService } from './modules/users/users.service.js';
+import type { Resolve } from './modules/webhooks/webhooks.sender.js';
+import { webhooksModule } from './modules/webhooks/webhooks.module.js';
 import auth from './plugins/auth.js';
 import errorHandler, { jsonNotFound, routerError } from './plugins/error-handler.js';
 import rateLimit from './plugins/rate-limit.js';
@@ -117,9 +106,6 @@ import securityHeaders, { DOCS_CONTENT_SECURITY_POLICY } from './plugins/securit
 import sms, { type SmsSender } from './plugins/sms.js';
 import storableText from './plugins/storable-text.js';
 import web from './plugins/web.js';
-
-/** Requests a minute a researcher's script may make, per address and per token (decision 031). */
-const RESEARCH_READS_PER_MINUTE = 120;
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -129,8 +115,6 @@ declare module 'fastify' {
     results: ResultsService;
     /** Anonymous answer credentials: tests mix the inbox with `credentials.mix(true)`. */
     credentials: CredentialsService;
-    /** Webhooks: tests find and send events with `webhooks.tick()`. */
-    webhooks: WebhooksService;
     /** Whether this process runs the background work now (one process does at a time). */
     leading: () => boolean;
     /** Vacuums what an erasure deleted; tests wait for it with `settled()`. */
@@ -376,12 +360,6 @@ export async function buildApp({
     timingKey: keys.timing,
     clock,
   });
-  const pageViews = createPageViewsService(createPageViewsRepository(database.db), {
-    limits: app.rateLimits,
-    ipKey: keys.ip,
-    enabled: config.analytics,
-    clock,
-  });
   // Content changed (a survey published, closed, edited): this process reads it again now, and
   // every other process when the notification reaches it, not after its cache's timer.
   function contentChanged() {
@@ -404,30 +382,17 @@ export async function buildApp({
     });
   });
   const operatorResults = createOperatorResultsService({ results, surveys, audit, clock });
-  const research = createResearchService(createResearchRepository(database.db), {
-    audit,
-    exports: operatorResults,
-    clock,
-  });
-  const webhooks = createWebhooksService(createWebhooksRepository(database.db), {
-    audit,
-    sealKey: keys.webhookSeal,
-    allowedPrivate: config.webhooks.allowedPrivate,
-    publicUrl: config.publicUrl,
-    intervalSeconds: config.webhooks.intervalSeconds,
-    ...(webhookResolve ? { resolve: webhookResolve } : {}),
-    onError: (err) =>
-      app.log.warn({ err }, 'webhooks: finding or sending events failed; will retry'),
-    clock,
-  });
-  app.decorate('webhooks', webhooks);
-  const panels = createPanelsService(createPanelsRepository(database.db), {
-    credentialProgress: (gid, header) => credentials.progress(gid, header),
-    audit,
-    codeKey: keys.panelCode,
-    panelKey: derivePanelKey(secrets),
-    clock,
-  });
+  // Modules that wire themselves (modules/module.ts): each adds its routes by zone, and its
+  // background work, below.
+  const core: Core = { app, config, db: database.db, secrets, keys, audit, clock };
+  const modules: AppModule[] = [
+    { background: results },
+    { background: credentials },
+    pageViewsModule(core),
+    panelsModule(core, (gid, header) => credentials.progress(gid, header)),
+    researchModule(core, operatorResults),
+    webhooksModule(core, webhookResolve),
+  ];
   const authoring = createAuthoringService(createAuthoringRepository(database.db), {
     audit,
     results,
@@ -561,30 +526,12 @@ export async function buildApp({
       });
       await api.register(answersRoutes, { service: answers, credentials });
       await api.register(credentialsRoutes, { service: credentials });
-      await api.register(panelCompletionRoutes, { service: panels });
       await api.register(resultsRoutes, {
         service: results,
         visitorReads: createPublicReadLimit(app.rateLimits, keys.ip, 'results'),
       });
-      await api.register(pageViewsRoutes, { service: pageViews });
       await api.register(shareRoutes, { service: share });
-      // Researchers' read-only API, with a token an admin made (not a session).
-      await api.register(researchRoutes, {
-        service: research,
-        perIp: createPublicReadLimit(
-          app.rateLimits,
-          keys.ip,
-          'research',
-          RESEARCH_READS_PER_MINUTE,
-        ),
-        perToken: createPublicReadLimit(
-          app.rateLimits,
-          keys.ip,
-          'research-token',
-          RESEARCH_READS_PER_MINUTE,
-        ),
-        prefix: '/v1/research',
-      });
+      for (const m of modules) await m.api?.(api);
       // Everything under /api/v1/admin is for moderators and admins: guarded once, here; the
       // admin-only part once more inside.
       await api.register(
@@ -593,17 +540,15 @@ export async function buildApp({
           await staff.register(signupReviewRoutes, { service: signupReview });
           await staff.register(answerModerationRoutes, { service: answers });
           await staff.register(passkeysRoutes, { service: secondFactor });
+          for (const m of modules) await m.staff?.(staff);
           await staff.register(async (admin) => {
             admin.addHook('onRequest', admin.requireRole('admin'));
             await admin.register(usersRoutes, { service: users });
             await admin.register(auditRoutes, { service: audit });
-            await admin.register(pageViewStatsRoutes, { service: pageViews });
             await admin.register(operatorResultsRoutes, { service: operatorResults });
-            await admin.register(panelAdminRoutes, { service: panels });
             await admin.register(authoringRoutes, { service: authoring, surveys });
             await admin.register(imageUploadRoutes, { service: images });
-            await admin.register(researchTokenRoutes, { service: research });
-            await admin.register(webhookRoutes, { service: webhooks });
+            for (const m of modules) await m.admin?.(admin);
           });
         },
         { prefix: '/v1/admin' },
@@ -635,12 +580,10 @@ export async function buildApp({
   app.addHook('onClose', async () => {
     sealing.abort();
     await sealed;
-    await results.stop();
-    await credentials.stop();
-    await webhooks.stop();
+    for (const m of modules) await m.background?.stop();
   });
   // Vacuum and analyze where the database does not (PGlite; a server with autovacuum off).
-  const maintenance = createMaintenance(database, {
+  const maintenance: Background = createMaintenance(database, {
     intervalSeconds: config.dbMaintenanceSeconds,
     onWork: (work, ms) => app.log.info({ ...work, ms }, 'database maintenance'),
     onFreeze: (ms) => app.log.info({ ms }, 'database frozen (transaction id wraparound)'),
@@ -655,6 +598,7 @@ export async function buildApp({
     tidy: () => authLimits.sweep(clock()),
   });
   app.addHook('onClose', async () => maintenance.stop());
+  const background = [...modules.flatMap((m) => (m.background ? [m.background] : [])), maintenance];
   // Background work (folding and publishing results, maintenance) runs on one process at a
   // time, the leader (db/client.ts lead()); when it dies another takes over within seconds.
   let leading = false;
@@ -665,16 +609,10 @@ export async function buildApp({
       leading = now;
       if (now) {
         app.log.info('this process leads the background work');
-        results.start();
-        credentials.start();
-        webhooks.start();
-        maintenance.start();
+        for (const work of background) work.start();
       } else {
         app.log.warn('this process no longer leads the background work');
-        void results.stop();
-        void credentials.stop();
-        void webhooks.stop();
-        void maintenance.stop();
+        for (const work of background) void work.stop();
       }
     });
   });
