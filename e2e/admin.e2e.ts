@@ -45,6 +45,20 @@ const staffTabs = (page: Page) =>
   page.getByRole('navigation', { name: 'Staff' }).getByRole('link').allTextContents();
 
 /** Neither the page nor anything in it scrolls sideways. */
+/** Every staff tab is in sight: none hidden past the tab bar's edge (it never scrolls). */
+async function tabsInSight(page: Page) {
+  const hidden = await page.evaluate(() => {
+    const bar = document.querySelector('.admin__tabs')!.getBoundingClientRect();
+    return Array.from(document.querySelectorAll('.admin__tab'))
+      .filter((t) => {
+        const r = t.getBoundingClientRect();
+        return r.left < bar.left - 1 || r.right > bar.right + 1;
+      })
+      .map((t) => t.textContent);
+  });
+  expect(hidden, `tabs out of sight at ${page.viewportSize()?.width} px`).toEqual([]);
+}
+
 async function noSidewaysScroll(page: Page) {
   const widths = await page.evaluate(() => ({
     scroll: document.documentElement.scrollWidth,
@@ -254,10 +268,13 @@ describe('the staff area in Chromium', () => {
       await page.getByRole('heading', { level: 1, name: heading }).waitFor();
       await page.locator('.admin-loading').waitFor({ state: 'detached' });
       await noSidewaysScroll(page);
+      await tabsInSight(page);
       await screenshot(page, `admin-${shot}-tablet`);
-      for (const width of [768, 1024, 390]) {
+      for (const width of [768, 1024, 1280, 390]) {
         await page.setViewportSize({ width, height: 1024 });
         await noSidewaysScroll(page);
+        await tabsInSight(page);
+        if (width === 1280 && shot === 'signups') await screenshot(page, 'admin-tabs-1280');
         if (width === 1024 && shot === 'users') await screenshot(page, 'admin-users-landscape');
       }
       if (shot === 'users' || shot === 'signups') await screenshot(page, `admin-${shot}-phone`);
