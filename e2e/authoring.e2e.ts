@@ -1,13 +1,16 @@
 import { fileURLToPath } from 'node:url';
-import type { SurveyExport } from '@candor/contracts';
+import type { AdminSurvey, SurveyDetail, SurveyExport } from '@candor/contracts';
 import type { Page } from 'playwright-core';
 import { describe, expect, inject } from 'vitest';
-import { AUTHORED_PREFIX } from './api';
-import { desktop } from './chromium';
+import { AUTHORED_PREFIX, call, token } from './api';
+import { desktop, phone } from './chromium';
 import { it, test } from './fixtures';
 import type { Person } from './people';
 import {
+  goOn,
+  logIn,
   openAdmin as openStaffArea,
+  questionHeading,
   readDownload,
   screenshot,
   signUp,
@@ -356,6 +359,88 @@ describe('survey authoring in the staff area', () => {
     const served = await fetch(new URL(coverUrl!, baseURL));
     expect(served.status).toBe(200);
     expect(served.headers.get('content-type')).toBe('image/webp');
+  });
+
+  it("shuffles a survey's questions for each person, in an order kept on reload", async ({
+    people,
+    admin,
+  }) => {
+    const as = async (path: string, body: object, method = 'POST') =>
+      call(path, { body, method, token: await token(admin), ip: admin.ip });
+    const name = `${AUTHORED_PREFIX}Shuffled ${Date.now().toString(36).slice(-4)}`;
+    const made = await as('/api/v1/admin/surveys/', {
+      name,
+      release_date: new Date(Date.now() - 3 * 86_400_000).toISOString(),
+    });
+    const { gid } = (await made.json()) as AdminSurvey;
+    const authored = ['one', 'two', 'three', 'four', 'five', 'six'].map(
+      (n) => `Which would you give up first? (${n})`,
+    );
+    for (const question of authored) {
+      const res = await as(`/api/v1/admin/surveys/${gid}/questions/`, {
+        type: 'Closed',
+        question,
+        choices: ['Coffee', 'Phone'],
+      });
+      expect(res.status).toBe(201);
+    }
+
+    // The author ticks the box in the survey's form.
+    const staff = await people.newPage(desktop, admin);
+    await openStaffArea(staff.page, admin);
+    await staff.page.goto(`/admin/surveys/${gid}`);
+    const box = staff.page.getByRole('checkbox', {
+      name: /Shuffle the order of questions for each person/,
+    });
+    await box.check();
+    await staff.page.getByRole('button', { name: 'Save changes' }).click();
+    await toast(staff.page, 'Survey saved').waitFor();
+    expect((await as(`/api/v1/admin/surveys/${gid}/publish/`, {})).status).toBe(200);
+    const detail = (await (
+      await call(`/api/v1/surveys/${gid}/video-survey`)
+    ).json()) as SurveyDetail;
+    expect(detail.randomise_questions).toBe(true);
+    await box.scrollIntoViewIfNeeded();
+    await screenshot(staff.page, 'admin-survey-shuffle-desktop');
+
+    /** Answers every question on screen, reloading once after the second; the order met. */
+    async function meet(page: Page): Promise<string[]> {
+      await page.goto(`/surveys/${gid}`);
+      await page.getByRole('button', { name: /^(Start the survey|Continue)/ }).click();
+      const met: string[] = [];
+      while (met.length < authored.length) {
+        const heading = page.getByRole('heading', { level: 1 });
+        await expect
+          .poll(async () => {
+            const text = (await heading.first().textContent()) ?? '';
+            return authored.includes(text) && !met.includes(text);
+          })
+          .toBe(true);
+        const text = (await heading.first().textContent())!;
+        met.push(text);
+        if (met.length === 3) {
+          // A reload comes back to the same question, in the same order.
+          await page.reload();
+          await questionHeading(page, text).waitFor();
+          await page.getByText(`Question 3 of ${authored.length}`).waitFor();
+        }
+        await page.getByRole('list', { name: 'Answers' }).getByRole('button').first().click();
+        await goOn(page);
+      }
+      return met;
+    }
+    const orders: string[][] = [];
+    for (const size of [phone, desktop]) {
+      const member = await people.member();
+      const { page, watch } = await people.newPage(size, member);
+      await logIn(page, member);
+      await page.waitForURL((url) => url.pathname !== '/login');
+      orders.push(await meet(page));
+      watch.assertNoErrors();
+    }
+    for (const order of orders) expect([...order].sort()).toEqual([...authored].sort());
+    // Each a draw of 720 orders: both in the authored one has a chance of 1 in 518,400.
+    expect(orders.every((order) => order.join() === authored.join())).toBe(false);
   });
 
   it('every authoring screen fits a tablet', async ({ people, admin }) => {

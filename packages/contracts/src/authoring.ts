@@ -86,6 +86,11 @@ const surveyContent = {
   cover_image: ImagePathSchema.nullable().default(null),
   intro_screen_image: ImagePathSchema.nullable().default(null),
   variant: SurveyVariantSchema.default('v1_medium'),
+  /**
+   * Each person meets the questions in an order of their own, drawn on their device and kept
+   * there, so a reload asks them in the same order (an honesty-gap pair keeps its place).
+   */
+  randomise_questions: z.boolean().default(false),
 };
 
 /** Create or edit a survey (`POST /admin/surveys/`, `PUT /admin/surveys/{gid}/`). */
@@ -338,6 +343,7 @@ export const AdminSurveySchema = z.object({
   intro_screen_image: z.string().nullable(),
   intro_screen_text: z.string(),
   outro_screen_text: z.string(),
+  randomise_questions: z.boolean(),
   genres: z.array(GenreSchema),
   questions: z.array(AdminQuestionSchema),
   shareable_link: z.string(),

@@ -119,5 +119,10 @@ export const SurveyDetailSchema = z.object({
   shareable_link: z.string(),
   /** Questions a visitor may answer before being asked to sign up (Candor extension). */
   visitor_questions: z.number().int().min(0),
+  /**
+   * Each person is asked the questions in an order of their own, drawn and kept on their device
+   * (Candor extension).
+   */
+  randomise_questions: z.boolean(),
 });
 export type SurveyDetail = z.infer<typeof SurveyDetailSchema>;

@@ -62,6 +62,7 @@ export const surveys = pgTable(
     introText: text('intro_text').notNull().default(''),
     outroText: text('outro_text').notNull().default(''),
     variant: surveyVariant('variant').notNull().default('v1_medium'),
+    randomiseQuestions: boolean('randomise_questions').notNull().default(false),
     slot: integer('slot').notNull().default(0),
     /** Listed from this moment on; in the future means scheduled. */
     releaseDate: timestamp('release_date', { withTimezone: true }).notNull(),

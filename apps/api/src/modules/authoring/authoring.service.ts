@@ -56,6 +56,7 @@ function surveyValues(input: SurveyInput): SurveyValues {
     introText: input.intro_screen_text,
     outroText: input.outro_screen_text,
     variant: input.variant,
+    randomiseQuestions: input.randomise_questions,
     ...(input.slot !== undefined ? { slot: input.slot } : {}),
     releaseDate: new Date(input.release_date),
   };
@@ -116,6 +117,7 @@ function fileOf(s: AdminSurvey): SurveyFile {
       cover_image: s.cover_image,
       intro_screen_image: s.intro_screen_image,
       variant: s.variant,
+      randomise_questions: s.randomise_questions,
       genres: s.genres.map((g) => g.genre_name),
     },
     questions: s.questions.map((q) => questionOf(q, null)),
@@ -244,6 +246,7 @@ export function createAuthoringService(
       intro_screen_image: s.introImage,
       intro_screen_text: s.introText,
       outro_screen_text: s.outroText,
+      randomise_questions: s.randomiseQuestions,
       genres: found.genres.map((g) => ({ unique_GID: g.gid, genre_name: g.name })),
       questions,
       shareable_link: shareableLink(origin, s.name, s.gid),

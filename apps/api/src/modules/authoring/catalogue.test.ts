@@ -161,6 +161,47 @@ describe.each(engines)('the catalogue on %s', (engine) => {
     expect(entry?.details).toEqual({ name: 'Filed money', imported: true });
   });
 
+  it("shuffles a survey's questions per person when asked: saved, public, filed and copied", async () => {
+    const { gid } = await surveyWithQuestion(
+      app,
+      admin.token,
+      surveyBody({ name: 'Shuffled money', randomise_questions: true }),
+      { publish: true },
+    );
+    const saved = AdminSurveySchema.parse(
+      json(await get(app, `${ADMIN}/surveys/${gid}/`, staff())),
+    );
+    expect(saved.randomise_questions).toBe(true);
+    // The device draws each person's order; the public survey says to.
+    const page = SurveyDetailSchema.parse(
+      json(await get(app, `/api/v1/surveys/${gid}/video-survey`)),
+    );
+    expect(page.randomise_questions).toBe(true);
+    const file = SurveyFileSchema.parse(
+      json(await get(app, `${ADMIN}/surveys/${gid}/content/`, staff())),
+    );
+    expect(file.survey.randomise_questions).toBe(true);
+    const copy = AdminSurveySchema.parse(
+      json(await post(app, `${ADMIN}/surveys/${gid}/duplicate/`, {}, staff())),
+    );
+    expect(copy.randomise_questions).toBe(true);
+    // Turned off by an edit; a survey made without it asks in the authored order.
+    const edited = await send(
+      app,
+      'PUT',
+      `${ADMIN}/surveys/${copy.gid}/`,
+      surveyBody({ name: 'Shuffled money', randomise_questions: false }),
+      staff(),
+    );
+    expect(edited.statusCode, edited.body).toBe(200);
+    expect(AdminSurveySchema.parse(json(edited)).randomise_questions).toBe(false);
+    const plain = await draft('Ordered money');
+    expect(
+      AdminSurveySchema.parse(json(await get(app, `${ADMIN}/surveys/${plain}/`, staff())))
+        .randomise_questions,
+    ).toBe(false);
+  });
+
   it('refuses a file it cannot take whole, and leaves no half-made draft', async () => {
     const file = (extra: Partial<SurveyFile> = {}): SurveyFile => ({
       format: SURVEY_FILE_FORMAT,

@@ -287,6 +287,7 @@ export function createSurveysService(
       questions: s.questions.map((q) => toQuestion(s, q)),
       shareable_link: shareableLink(origin, s.name, s.gid),
       visitor_questions: visitorQuestions,
+      randomise_questions: s.randomiseQuestions,
     };
   }
 

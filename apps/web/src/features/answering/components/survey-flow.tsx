@@ -38,6 +38,8 @@ import {
   resumeStep,
   revisit,
   shuffleFits,
+  inPersonsOrder,
+  withOrder,
   withArms,
   askedQuestions,
   type FlowContext,
@@ -82,7 +84,10 @@ function loadShuffle(survey: SurveyDetail): Shuffle {
   const mine = Object.fromEntries(
     survey.questions.flatMap((q) => (kept[q.qid] ? [[q.qid, kept[q.qid]!] as const] : [])),
   );
-  const shuffle = withArms({ ...base, arms: { ...base.arms, ...mine } }, survey.questions);
+  const shuffle = withOrder(
+    withArms({ ...base, arms: { ...base.arms, ...mine } }, survey.questions),
+    survey.questions,
+  );
   savePairArms(shuffle.arms ?? {});
   return shuffle;
 }
@@ -180,11 +185,12 @@ export function SurveyFlow({ survey, member, panel, renderIntro }: Props) {
   }, [gid, memberUuid, whose, localVersion]);
   const mine = useMemo(() => local ?? new Map<string, Mine>(), [local]);
   // One question of each honesty-gap pair (decision 029): the other is neither asked nor
-  // counted in this person's progress.
-  const questions = useMemo(
-    () => askedQuestions(allQuestions, shuffle.arms, new Set(mine.keys())),
-    [allQuestions, shuffle.arms, mine],
-  );
+  // counted in this person's progress. In this person's own order where the survey shuffles its
+  // questions.
+  const questions = useMemo(() => {
+    const asked = askedQuestions(allQuestions, shuffle.arms, new Set(mine.keys()));
+    return survey.randomise_questions ? inPersonsOrder(asked, shuffle.order) : asked;
+  }, [allQuestions, shuffle.arms, shuffle.order, survey.randomise_questions, mine]);
   useEffect(() => {
     setAttempted(
       [...mine].map(([qid, m]) => ({

@@ -1,7 +1,9 @@
 import { LEAVE_BLANK_CHOICE, type Question } from '@candor/contracts';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   askedQuestions,
+  inPersonsOrder,
   asksRating,
   makeShuffle,
   RATE_EVERY,
@@ -11,6 +13,7 @@ import {
   shuffleFits,
   timerSeconds,
   withArms,
+  withOrder,
   type FlowContext,
 } from './flow';
 
@@ -107,6 +110,42 @@ describe('shuffle', () => {
     const edited = [question(1, { choices: ['Yes', 'No', LEAVE_BLANK_CHOICE] }), ...qs.slice(1)];
     expect(shuffleFits(s, 'g', edited)).toBe(false);
     expect(shuffleFits(null, 'g', qs)).toBe(false);
+  });
+});
+
+describe("each person's order of the questions (randomise_questions)", () => {
+  const ids = (list: ReadonlyArray<Pick<Question, 'qid'>>) => list.map((q) => q.qid);
+  it('draws a permutation of every question, and every order is possible', () => {
+    const seen = new Set<string>();
+    for (let i = 0; i < 2000; i++) {
+      const order = makeShuffle('g', qs.slice(0, 3)).order!;
+      expect([...order].sort()).toEqual(ids(qs.slice(0, 3)).sort());
+      seen.add(order.join());
+    }
+    // 3! orders; each has a chance of 1/6 per draw, so 2,000 draws miss one with ~1e-158.
+    expect(seen.size).toBe(6);
+  });
+  it('asks in the saved order, and questions added since after it in their own order', () => {
+    fc.assert(
+      fc.property(fc.shuffledSubarray(ids(qs), { minLength: 0, maxLength: qs.length }), (order) => {
+        const asked = inPersonsOrder(qs, order);
+        expect([...ids(asked)].sort()).toEqual(ids(qs).sort());
+        expect(ids(asked).slice(0, order.length)).toEqual(order);
+        const rest = ids(qs).filter((qid) => !order.includes(qid));
+        expect(ids(asked).slice(order.length)).toEqual(rest);
+      }),
+    );
+  });
+  it('ignores qids of questions no longer asked (the other of an honesty-gap pair)', () => {
+    const order = ids(qs).reverse();
+    expect(ids(inPersonsOrder(qs.slice(1, 3), order))).toEqual([qs[2]!.qid, qs[1]!.qid]);
+  });
+  it('keeps a saved order and draws one for a save made before orders were kept', () => {
+    const saved = makeShuffle('g', qs);
+    expect(withOrder(saved, qs)).toBe(saved);
+    const { order: _dropped, ...older } = saved;
+    const drawn = withOrder(older, qs).order!;
+    expect([...drawn].sort()).toEqual(ids(qs).sort());
   });
 });
 

@@ -105,6 +105,12 @@ export interface Shuffle {
    * in older saves: drawn when read).
    */
   arms?: Record<string, Arm>;
+  /**
+   * The order this person meets the survey's questions in, as qids, where the survey shuffles
+   * its questions (`randomise_questions`): drawn once with the shuffle, so a reload asks them in
+   * the same order (absent in older saves: drawn when read).
+   */
+  order?: string[];
 }
 
 /**
@@ -123,6 +129,40 @@ export function withArms(
     }
   }
   return { ...shuffle, arms };
+}
+
+/** The shuffle with an order of the questions, drawn where missing (older saves). */
+export function withOrder(
+  shuffle: Shuffle,
+  questions: readonly Question[],
+  random: () => number = Math.random,
+): Shuffle {
+  const order = shuffle.order;
+  if (Array.isArray(order) && order.every((qid) => typeof qid === 'string')) return shuffle;
+  return {
+    ...shuffle,
+    order: shuffled(
+      questions.map((q) => q.qid),
+      random,
+    ),
+  };
+}
+
+/**
+ * The questions in this person's order: as the saved order ranks them, and any question added
+ * since (not in it) after those, in the survey's own order.
+ */
+export function inPersonsOrder<Q extends Pick<Question, 'qid'>>(
+  questions: readonly Q[],
+  order: readonly string[] | undefined,
+): Q[] {
+  if (!order) return [...questions];
+  const rank = new Map(order.map((qid, i) => [qid, i]));
+  const at = (q: Q, i: number) => rank.get(q.qid) ?? order.length + i;
+  return questions
+    .map((q, i) => ({ q, at: at(q, i) }))
+    .sort((a, b) => a.at - b.at)
+    .map(({ q }) => q);
 }
 
 /** The questions this person is asked: one of each honesty-gap pair (contracts' `onePerPair`). */
@@ -160,7 +200,15 @@ export function makeShuffle(gid: string, questions: Question[], random = Math.ra
     const rest = q.choices.filter((c) => c !== LEAVE_BLANK_CHOICE);
     choices[q.qid] = [...(q.randomise_answers ? shuffled(rest, random) : rest), ...blank];
   }
-  return { gid, choices, rateAt: Math.floor(random() * RATE_EVERY) };
+  return {
+    gid,
+    choices,
+    rateAt: Math.floor(random() * RATE_EVERY),
+    order: shuffled(
+      questions.map((q) => q.qid),
+      random,
+    ),
+  };
 }
 
 /** A saved shuffle still fits when it is for this survey and holds the same choices. */

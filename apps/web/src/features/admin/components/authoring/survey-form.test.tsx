@@ -53,6 +53,7 @@ const saved: AdminSurvey = {
   intro_screen_image: null,
   intro_screen_text: '',
   outro_screen_text: '',
+  randomise_questions: false,
   genres: [
     { unique_GID: MONEY, genre_name: 'Money' },
     { unique_GID: GONE, genre_name: 'Gone' },

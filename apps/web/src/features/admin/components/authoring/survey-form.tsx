@@ -34,6 +34,7 @@ export interface SurveyFormValues {
   cover_image: string | null;
   intro_screen_image: string | null;
   variant: SurveyVariant;
+  randomise_questions: boolean;
   /** Blank: after the last brick (a new survey) or where it is (an edit). */
   slot: string;
   /** The `datetime-local` value, on this browser's clock. */
@@ -43,8 +44,9 @@ export interface SurveyFormValues {
   genres: string[];
 }
 
-/** Fields filled by a picker (images, genres, variant) rather than typed. */
-type PickedField = 'cover_image' | 'intro_screen_image' | 'genres' | 'variant';
+/** Fields filled by a picker or a box (images, genres, variant, order) rather than typed. */
+type PickedField =
+  'cover_image' | 'intro_screen_image' | 'genres' | 'variant' | 'randomise_questions';
 type TextField = Exclude<keyof SurveyFormValues, PickedField>;
 
 const FIELDS = [
@@ -56,6 +58,7 @@ const FIELDS = [
   'cover_image',
   'intro_screen_image',
   'variant',
+  'randomise_questions',
   'slot',
   'release_date',
   'closes_at',
@@ -73,6 +76,7 @@ export function surveyValues(survey: AdminSurvey | null): SurveyFormValues {
     cover_image: survey?.cover_image ?? null,
     intro_screen_image: survey?.intro_screen_image ?? null,
     variant: survey?.variant ?? 'v1_medium',
+    randomise_questions: survey?.randomise_questions ?? false,
     slot: survey ? String(survey.slot) : '',
     release_date: toLocalInput(survey?.release_date ?? new Date().toISOString()),
     closes_at: survey?.closes_at ? toLocalInput(survey.closes_at) : '',
@@ -107,6 +111,7 @@ function surveyInput(
     cover_image: values.cover_image,
     intro_screen_image: values.intro_screen_image,
     variant: values.variant,
+    randomise_questions: values.randomise_questions,
     ...(slotChanged ? { slot: Number(slot) } : {}),
     release_date: keepDate ? base.release_date : (fromLocalInput(values.release_date) ?? ''),
     closes_at: keepClose
@@ -316,6 +321,16 @@ export function SurveyForm({
         </div>
         {area('intro_screen_text', 'Intro text', 'What people read before the first question.')}
         {area('outro_screen_text', 'Outro text', 'What people read after the last question.')}
+        <label className="check">
+          <input type="checkbox" {...form.register('randomise_questions')} />
+          <span>
+            Shuffle the order of questions for each person
+            <span className="check__note">
+              Each person keeps their order on reload. The two questions of an honesty-gap pair
+              count as one place.
+            </span>
+          </span>
+        </label>
       </fieldset>
 
       <fieldset className="survey-form__group">

@@ -47,6 +47,7 @@ const survey: SurveyDetail = {
   questions: [question(1), question(2)],
   shareable_link: `https://candor.example/Night_Owls/${gid}`,
   visitor_questions: 3,
+  randomise_questions: false,
 };
 
 // Stand-ins for the respondents' screens: the flow around them is what is tested here.

@@ -25,6 +25,7 @@ const survey = (extra: Partial<AdminSurvey>): AdminSurvey => ({
   intro_screen_image: null,
   intro_screen_text: '',
   outro_screen_text: '',
+  randomise_questions: false,
   genres: [],
   questions: [],
   shareable_link: 'https://candor.example/Hidden_Debts/x',

@@ -1,0 +1,1 @@
+ALTER TABLE "surveys" ADD COLUMN "randomise_questions" boolean DEFAULT false NOT NULL;
