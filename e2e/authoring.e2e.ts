@@ -395,6 +395,7 @@ describe('survey authoring in the staff area', () => {
     await box.check();
     await staff.page.getByRole('button', { name: 'Save changes' }).click();
     await toast(staff.page, 'Survey saved').waitFor();
+    await staff.page.getByText(/in an order drawn for each person/).waitFor();
     expect((await as(`/api/v1/admin/surveys/${gid}/publish/`, {})).status).toBe(200);
     const detail = (await (
       await call(`/api/v1/surveys/${gid}/video-survey`)

@@ -62,7 +62,15 @@ export const CODEBOOK_FORMAT = 'candor.codebook/1';
  */
 export const SurveyCodebookSchema = z.object({
   format: z.literal(CODEBOOK_FORMAT),
-  survey: z.object({ gid: z.uuid(), name: z.string() }),
+  survey: z.object({
+    gid: z.uuid(),
+    name: z.string(),
+    /**
+     * The order people met the questions in: the authored one (`position`), or one drawn for
+     * each person on their device (`randomise_questions`).
+     */
+    question_order: z.enum(['as authored', 'shuffled per person']),
+  }),
   questions: z.array(
     z.object({
       position: z.number().int(),

@@ -8,6 +8,7 @@ import {
   AdminSurveySchema,
   AuditEntryListSchema,
   SURVEY_FILE_FORMAT,
+  SurveyCodebookSchema,
   SurveyDetailSchema,
   type SurveyFile,
   SurveyFileSchema,
@@ -181,6 +182,11 @@ describe.each(engines)('the catalogue on %s', (engine) => {
       json(await get(app, `${ADMIN}/surveys/${gid}/content/`, staff())),
     );
     expect(file.survey.randomise_questions).toBe(true);
+    // The codebook tells a researcher that the order was each person's own.
+    const book = SurveyCodebookSchema.parse(
+      json(await get(app, `${ADMIN}/surveys/${gid}/codebook.json`, staff())),
+    );
+    expect(book.survey.question_order).toBe('shuffled per person');
     const copy = AdminSurveySchema.parse(
       json(await post(app, `${ADMIN}/surveys/${gid}/duplicate/`, {}, staff())),
     );
@@ -200,6 +206,11 @@ describe.each(engines)('the catalogue on %s', (engine) => {
       AdminSurveySchema.parse(json(await get(app, `${ADMIN}/surveys/${plain}/`, staff())))
         .randomise_questions,
     ).toBe(false);
+    expect(
+      SurveyCodebookSchema.parse(
+        json(await get(app, `${ADMIN}/surveys/${plain}/codebook.json`, staff())),
+      ).survey.question_order,
+    ).toBe('as authored');
   });
 
   it('refuses a file it cannot take whole, and leaves no half-made draft', async () => {

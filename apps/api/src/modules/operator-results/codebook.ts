@@ -67,7 +67,11 @@ export const CSV_COLUMNS: ReadonlyArray<{ name: string; meaning: string }> = [
 export function codebookOf(survey: StaffSurvey): SurveyCodebook {
   return {
     format: CODEBOOK_FORMAT,
-    survey: { gid: survey.gid, name: survey.name },
+    survey: {
+      gid: survey.gid,
+      name: survey.name,
+      question_order: survey.randomiseQuestions ? 'shuffled per person' : 'as authored',
+    },
     questions: survey.questions.map(({ position, text, catalog: q }) => {
       let code = 0;
       return {

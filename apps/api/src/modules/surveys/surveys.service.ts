@@ -157,6 +157,8 @@ export interface StaffSurvey {
   /** The internal key: only ever shown to staff (export file names). */
   slug: string;
   name: string;
+  /** Each person meets the questions in an order of their own (drawn on their device). */
+  randomiseQuestions: boolean;
   questions: Array<{ position: number; text: string; catalog: CatalogQuestion }>;
 }
 
@@ -399,6 +401,7 @@ export function createSurveysService(
         gid: s.gid,
         slug: s.slug,
         name: s.name,
+        randomiseQuestions: s.randomiseQuestions,
         questions: s.questions.map((q, i) => ({
           position: q.position,
           text: q.text,

@@ -111,7 +111,9 @@ export function QuestionsSection({
           Questions <span className="questions-section__count">{questions.length}</span>
         </h2>
         <p className="questions-section__lead">
-          One per screen, in this order. Moves are saved at once.
+          {survey.randomise_questions
+            ? 'One per screen, in an order drawn for each person (the survey shuffles them). Moves are saved at once.'
+            : 'One per screen, in this order. Moves are saved at once.'}
           {survey.state !== 'draft'
             ? ' The survey is published: questions can be edited, moved and added, but a choice cannot be removed or renamed, and a question cannot change type or be deleted.'
             : ''}
