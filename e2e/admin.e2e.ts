@@ -44,7 +44,6 @@ async function openAdmin(page: Page, who: Person) {
 const staffTabs = (page: Page) =>
   page.getByRole('navigation', { name: 'Staff' }).getByRole('link').allTextContents();
 
-/** Neither the page nor anything in it scrolls sideways. */
 /** Every staff tab is in sight: none hidden past the tab bar's edge (it never scrolls). */
 async function tabsInSight(page: Page) {
   const hidden = await page.evaluate(() => {
@@ -59,6 +58,7 @@ async function tabsInSight(page: Page) {
   expect(hidden, `tabs out of sight at ${page.viewportSize()?.width} px`).toEqual([]);
 }
 
+/** Neither the page nor anything in it scrolls sideways. */
 async function noSidewaysScroll(page: Page) {
   const widths = await page.evaluate(() => ({
     scroll: document.documentElement.scrollWidth,

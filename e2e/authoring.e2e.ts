@@ -403,6 +403,10 @@ describe('survey authoring in the staff area', () => {
     expect(detail.randomise_questions).toBe(true);
     await box.scrollIntoViewIfNeeded();
     await screenshot(staff.page, 'admin-survey-shuffle-desktop');
+    // Published, the order is said, not offered.
+    await staff.page.reload();
+    await staff.page.getByText('Shuffled for each person. Fixed once published.').waitFor();
+    await expect(box.count()).resolves.toBe(0);
 
     /** Answers every question on screen, reloading once after the second; the order met. */
     async function meet(page: Page): Promise<string[]> {

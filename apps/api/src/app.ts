@@ -531,7 +531,8 @@ export async function buildApp({
         visitorReads: createPublicReadLimit(app.rateLimits, keys.ip, 'results'),
       });
       await api.register(shareRoutes, { service: share });
-      for (const m of modules) await m.api?.(api);
+      // Each module's routes in a scope of their own: a hook one adds reaches no other's.
+      for (const { api: routes } of modules) if (routes) await api.register(routes);
       // Everything under /api/v1/admin is for moderators and admins: guarded once, here; the
       // admin-only part once more inside.
       await api.register(
@@ -540,7 +541,7 @@ export async function buildApp({
           await staff.register(signupReviewRoutes, { service: signupReview });
           await staff.register(answerModerationRoutes, { service: answers });
           await staff.register(passkeysRoutes, { service: secondFactor });
-          for (const m of modules) await m.staff?.(staff);
+          for (const { staff: routes } of modules) if (routes) await staff.register(routes);
           await staff.register(async (admin) => {
             admin.addHook('onRequest', admin.requireRole('admin'));
             await admin.register(usersRoutes, { service: users });
@@ -548,7 +549,7 @@ export async function buildApp({
             await admin.register(operatorResultsRoutes, { service: operatorResults });
             await admin.register(authoringRoutes, { service: authoring, surveys });
             await admin.register(imageUploadRoutes, { service: images });
-            for (const m of modules) await m.admin?.(admin);
+            for (const { admin: routes } of modules) if (routes) await admin.register(routes);
           });
         },
         { prefix: '/v1/admin' },

@@ -346,6 +346,15 @@ export function createAuthoringService(
 
     async update(gid: string, input: SurveyInput, actor: Actor, origin: string) {
       const current = await load(gid, origin);
+      // The order people meet the questions in is part of what the numbers mean: fixed once
+      // anyone may have answered (the codebook states one order for the whole survey).
+      if (current.state !== 'draft' && input.randomise_questions !== current.randomise_questions) {
+        throw new AppError('VALIDATION_FAILED', undefined, {
+          randomise_questions: [
+            'The order of questions is fixed once the survey is published: duplicate it to ask in another order.',
+          ],
+        });
+      }
       if (current.state === 'closed' && input.closes_at) {
         throw new AppError('VALIDATION_FAILED', undefined, {
           closes_at: ['This survey is closed already: reopen it, then schedule its close.'],

@@ -191,6 +191,16 @@ describe.each(engines)('the catalogue on %s', (engine) => {
       json(await post(app, `${ADMIN}/surveys/${gid}/duplicate/`, {}, staff())),
     );
     expect(copy.randomise_questions).toBe(true);
+    // Fixed once published: the codebook states one order for the whole survey.
+    const flipped = await send(
+      app,
+      'PUT',
+      `${ADMIN}/surveys/${gid}/`,
+      surveyBody({ name: 'Shuffled money', randomise_questions: false }),
+      staff(),
+    );
+    expect(flipped.statusCode, flipped.body).toBe(400);
+    expect(Object.keys(json<object>(flipped))).toEqual(['randomise_questions']);
     // Turned off by an edit; a survey made without it asks in the authored order.
     const edited = await send(
       app,

@@ -78,7 +78,15 @@ interface Props {
 function loadShuffle(survey: SurveyDetail): Shuffle {
   const saved = readSurveyPosition().currentShuffle as Shuffle | null;
   const fits = shuffleFits(saved, survey.gid, survey.questions);
-  const base = fits ? saved! : makeShuffle(survey.gid, survey.questions);
+  const drawn = fits ? saved! : makeShuffle(survey.gid, survey.questions);
+  // A choice added since redraws the choice orders, never this person's order of the questions
+  // (nor where their ratings fall): a reload keeps asking in the order they began.
+  const same = saved?.gid === survey.gid;
+  const base: Shuffle = {
+    ...drawn,
+    ...(same && Array.isArray(saved.order) ? { order: saved.order } : {}),
+    ...(same && saved.rateAt !== undefined ? { rateAt: saved.rateAt } : {}),
+  };
   // The pairs' arms drawn before stand, whatever became of the saved place (decision 029).
   const kept = readPairArms();
   const mine = Object.fromEntries(
@@ -187,10 +195,14 @@ export function SurveyFlow({ survey, member, panel, renderIntro }: Props) {
   // One question of each honesty-gap pair (decision 029): the other is neither asked nor
   // counted in this person's progress. In this person's own order where the survey shuffles its
   // questions.
-  const questions = useMemo(() => {
-    const asked = askedQuestions(allQuestions, shuffle.arms, new Set(mine.keys()));
-    return survey.randomise_questions ? inPersonsOrder(asked, shuffle.order) : asked;
-  }, [allQuestions, shuffle.arms, shuffle.order, survey.randomise_questions, mine]);
+  const asked = useMemo(
+    () => askedQuestions(allQuestions, shuffle.arms, new Set(mine.keys())),
+    [allQuestions, shuffle.arms, mine],
+  );
+  const questions = useMemo(
+    () => (survey.randomise_questions ? inPersonsOrder(asked, shuffle.order) : asked),
+    [asked, shuffle.order, survey.randomise_questions],
+  );
   useEffect(() => {
     setAttempted(
       [...mine].map(([qid, m]) => ({
@@ -528,7 +540,8 @@ export function SurveyFlow({ survey, member, panel, renderIntro }: Props) {
         <div className="flow flow--wide" ref={flowRef}>
           <ResultsScreen
             survey={survey}
-            questions={questions}
+            // The survey's own order: the same list for everyone, at every visit.
+            questions={asked}
             mine={mine}
             member={member !== null}
             answeredAt={answeredAt}
@@ -543,7 +556,7 @@ export function SurveyFlow({ survey, member, panel, renderIntro }: Props) {
         <div className="flow flow--wide" ref={flowRef}>
           <SurveyOutro
             survey={survey}
-            questions={questions}
+            questions={asked}
             mine={mine}
             member={member !== null}
             panel={panel}

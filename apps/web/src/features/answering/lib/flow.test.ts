@@ -10,6 +10,7 @@ import {
   mineStateOf,
   nextStep,
   resumeStep,
+  revisit,
   shuffleFits,
   timerSeconds,
   withArms,
@@ -75,6 +76,24 @@ describe('nextStep', () => {
     expect(nextStep({ kind: 'feedback', index: 2 }, visitor)).toEqual({ kind: 'gate', index: 3 });
     expect(nextStep({ kind: 'feedback', index: 1 }, ctx([0, 1], { visitorLimit: 3 }))).toEqual({
       kind: 'question',
+      index: 2,
+    });
+  });
+});
+
+describe('revisit', () => {
+  it('shows a feedback entry only for a question answered; otherwise asks it (an entry made under another order)', () => {
+    expect(revisit({ kind: 'feedback', index: 1 }, ctx([1]))).toEqual({
+      kind: 'feedback',
+      index: 1,
+    });
+    expect(revisit({ kind: 'feedback', index: 1 }, ctx([0]))).toEqual({
+      kind: 'question',
+      index: 1,
+    });
+    expect(revisit({ kind: 'feedback', index: 9 }, ctx([0]))).toEqual({ kind: 'intro' });
+    expect(revisit({ kind: 'question', index: 2 }, ctx([2]))).toEqual({
+      kind: 'feedback',
       index: 2,
     });
   });

@@ -56,7 +56,11 @@ function end(ctx: FlowContext): Step {
  * questions meets the sign-up wall.
  */
 export function revisit(step: Step, ctx: FlowContext): Step {
-  if (step.kind !== 'question' && step.kind !== 'gate') return step;
+  if (step.kind !== 'question' && step.kind !== 'gate' && step.kind !== 'feedback') return step;
+  // A feedback screen only for a question answered: an entry made under another order (the
+  // person's order redrawn since) never shows a graph of one they have not answered.
+  if (step.kind === 'feedback' && ctx.answered.has(ctx.questions[step.index]?.qid ?? ''))
+    return step;
   return ctx.questions[step.index] ? stepAt(ctx, step.index) : { kind: 'intro' };
 }
 

@@ -321,16 +321,33 @@ export function SurveyForm({
         </div>
         {area('intro_screen_text', 'Intro text', 'What people read before the first question.')}
         {area('outro_screen_text', 'Outro text', 'What people read after the last question.')}
-        <label className="check">
-          <input type="checkbox" {...form.register('randomise_questions')} />
-          <span>
-            Shuffle the order of questions for each person
-            <span className="check__note">
-              Each person keeps their order on reload. The two questions of an honesty-gap pair
-              count as one place.
+        {survey && survey.state !== 'draft' ? (
+          // Fixed once published: said, not offered (its value stays in the form as saved).
+          <div className="field">
+            <p className="field__label">Order of questions</p>
+            <p className="field__hint">
+              {survey.randomise_questions
+                ? 'Shuffled for each person. Fixed once published.'
+                : 'As listed below, for everyone. Fixed once published.'}
+            </p>
+          </div>
+        ) : (
+          <label className="check">
+            <input type="checkbox" {...form.register('randomise_questions')} />
+            <span>
+              Shuffle the order of questions for each person
+              <span className="check__note">
+                Each person keeps their order on reload. The two questions of an honesty-gap pair
+                count as one place. Fixed once the survey is published.
+              </span>
             </span>
-          </span>
-        </label>
+          </label>
+        )}
+        {errors.randomise_questions?.message ? (
+          <p className="field__error" role="alert">
+            {errors.randomise_questions.message}
+          </p>
+        ) : null}
       </fieldset>
 
       <fieldset className="survey-form__group">
