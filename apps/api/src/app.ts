@@ -42,7 +42,6 @@ import { createAuthoringRepository } from './modules/authoring/authoring.reposit
 import { authoringRoutes } from './modules/authoring/authoring.routes.js';
 import { createAuthoringService } from './modules/authoring/authoring.service.js';
 import { createAuditRepository } from './modules/audit/audit.repository.js';
-import { auditRoutes } from './modules/audit/audit.routes.js';
 import { createAuditService } from './modules/audit/audit.service.js';
 import { createAuthRepository } from './modules/auth/auth.repository.js';
 import { type Identities, identitiesFor } from './modules/auth/identity.js';
@@ -72,8 +71,8 @@ import { healthRoutes } from './modules/health/health.routes.js';
 import { imageFiles, imageUploadRoutes } from './modules/images/images.routes.js';
 import { createImagesRepository } from './modules/images/images.repository.js';
 import { createImagesService } from './modules/images/images.service.js';
-import { operatorResultsRoutes } from './modules/operator-results/operator-results.routes.js';
-import { createOperatorResultsService } from './modules/operator-results/operator-results.service.js';
+import { auditModule } from './modules/audit/audit.module.js';
+import { operatorResultsModule } from './modules/operator-results/operator-results.module.js';
 import type { AppModule, Background, Core } from './modules/module.js';
 import { pageViewsModule } from './modules/page-views/page-views.module.js';
 import { panelsModule } from './modules/panels/panels.module.js';
@@ -94,11 +93,9 @@ import { createSurveysRepository } from './modules/surveys/surveys.repository.js
 import { surveyPages } from './modules/surveys/survey-pages.js';
 import { surveysRoutes } from './modules/surveys/surveys.routes.js';
 import { createSurveysService } from './modules/surveys/surveys.service.js';
-import { createUsersRepository } from './modules/users/users.repository.js';
-import { usersRoutes } from './modules/users/users.routes.js';
-import { createUsersService } from './modules/users/users.service.js';
 import type { Resolve } from './modules/webhooks/webhooks.sender.js';
 import { webhooksModule } from './modules/webhooks/webhooks.module.js';
+import { usersModule } from './modules/users/users.module.js';
 import auth from './plugins/auth.js';
 import errorHandler, { jsonNotFound, routerError } from './plugins/error-handler.js';
 import rateLimit from './plugins/rate-limit.js';
@@ -381,16 +378,19 @@ export async function buildApp({
       // Closing anyway: a connection that fails to stop listening is gone.
     });
   });
-  const operatorResults = createOperatorResultsService({ results, surveys, audit, clock });
   // Modules that wire themselves (modules/module.ts): each adds its routes by zone, and its
   // background work, below.
   const core: Core = { app, config, db: database.db, secrets, keys, audit, clock };
+  const operatorResults = operatorResultsModule(core, { results, surveys });
   const modules: AppModule[] = [
     { background: results },
     { background: credentials },
+    auditModule(core),
+    usersModule(core, { identities, sessionChanges }),
+    operatorResults.module,
     pageViewsModule(core),
     panelsModule(core, (gid, header) => credentials.progress(gid, header)),
-    researchModule(core, operatorResults),
+    researchModule(core, operatorResults.service),
     webhooksModule(core, webhookResolve),
   ];
   const authoring = createAuthoringService(createAuthoringRepository(database.db), {
@@ -409,10 +409,6 @@ export async function buildApp({
   });
   // Link previews: a survey page's own head tags for crawlers, and its share image.
   const share = createShareService({ surveys, images, webRoot: config.webDistDir });
-  const users = createUsersService(createUsersRepository(database.db, identities, sessionChanges), {
-    audit,
-    clock,
-  });
   // Accounts, by job: codes and signup, sessions, the member's own data, signup review.
   // The account limits live in the database, shared by every process with or without Redis
   // (decision 022).
@@ -544,9 +540,6 @@ export async function buildApp({
           for (const { staff: routes } of modules) if (routes) await staff.register(routes);
           await staff.register(async (admin) => {
             admin.addHook('onRequest', admin.requireRole('admin'));
-            await admin.register(usersRoutes, { service: users });
-            await admin.register(auditRoutes, { service: audit });
-            await admin.register(operatorResultsRoutes, { service: operatorResults });
             await admin.register(authoringRoutes, { service: authoring, surveys });
             await admin.register(imageUploadRoutes, { service: images });
             for (const { admin: routes } of modules) if (routes) await admin.register(routes);
