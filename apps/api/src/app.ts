@@ -25,10 +25,7 @@ import { loggableError, loggableRequest } from './lib/loggable-error.js';
 import type { RateLimitStore } from './lib/rate-limit.js';
 import type { Secrets } from './lib/secrets.js';
 import { createTokenService } from './lib/tokens.js';
-import { answerModerationRoutes } from './modules/answers/answer-moderation.routes.js';
-import { createAnswersRepository } from './modules/answers/answers.repository.js';
-import { answersRoutes } from './modules/answers/answers.routes.js';
-import { createAnswersService } from './modules/answers/answers.service.js';
+import { answersModule } from './modules/answers/answers.module.js';
 import { createCredentialsRepository } from './modules/credentials/credentials.repository.js';
 import { credentialsRoutes } from './modules/credentials/credentials.routes.js';
 import {
@@ -38,9 +35,7 @@ import {
 import { createVaultRepository } from './modules/vault/vault.repository.js';
 import { vaultRoutes } from './modules/vault/vault.routes.js';
 import { createVaultService } from './modules/vault/vault.service.js';
-import { createAuthoringRepository } from './modules/authoring/authoring.repository.js';
-import { authoringRoutes } from './modules/authoring/authoring.routes.js';
-import { createAuthoringService } from './modules/authoring/authoring.service.js';
+import { authoringModule } from './modules/authoring/authoring.module.js';
 import { createAuditRepository } from './modules/audit/audit.repository.js';
 import { createAuditService } from './modules/audit/audit.service.js';
 import { createAuthRepository } from './modules/auth/auth.repository.js';
@@ -316,7 +311,6 @@ export async function buildApp({
     respondentsOf: publishedRespondents(resultsRepository),
   });
   const respondentsRepository = createRespondentsRepository(database.db);
-  const answersRepository = createAnswersRepository(database.db);
   const results = createResultsService(resultsRepository, {
     surveys,
     profileKey: deriveProfileKey(secrets),
@@ -351,12 +345,6 @@ export async function buildApp({
     },
   );
   app.decorate('credentials', credentials);
-  const answers = createAnswersService(answersRepository, {
-    surveys,
-    audit,
-    timingKey: keys.timing,
-    clock,
-  });
   // Content changed (a survey published, closed, edited): this process reads it again now, and
   // every other process when the notification reaches it, not after its cache's timer.
   function contentChanged() {
@@ -386,6 +374,14 @@ export async function buildApp({
     { background: results },
     { background: credentials },
     auditModule(core),
+    answersModule(core, { surveys, credentials }),
+    authoringModule(core, {
+      surveys,
+      results,
+      onChange: contentChanged,
+      // Decorated below; called only once a request runs.
+      vacuumAfterDelete: () => app.erasureVacuum.erased(),
+    }),
     usersModule(core, { identities, sessionChanges }),
     operatorResults.module,
     pageViewsModule(core),
@@ -393,14 +389,6 @@ export async function buildApp({
     researchModule(core, operatorResults.service),
     webhooksModule(core, webhookResolve),
   ];
-  const authoring = createAuthoringService(createAuthoringRepository(database.db), {
-    audit,
-    results,
-    onChange: contentChanged,
-    // Decorated below; called only once a request runs.
-    vacuumAfterDelete: () => app.erasureVacuum.erased(),
-    clock,
-  });
   const uploadsDir = path.join(config.dataDir, 'uploads');
   const images = createImagesService({
     repo: createImagesRepository(database.db),
@@ -520,7 +508,6 @@ export async function buildApp({
       await api.register(vaultRoutes, {
         service: createVaultService(createVaultRepository(database.db)),
       });
-      await api.register(answersRoutes, { service: answers, credentials });
       await api.register(credentialsRoutes, { service: credentials });
       await api.register(resultsRoutes, {
         service: results,
@@ -535,12 +522,10 @@ export async function buildApp({
         async (staff) => {
           staff.addHook('onRequest', staff.requireRole('moderator', 'admin'));
           await staff.register(signupReviewRoutes, { service: signupReview });
-          await staff.register(answerModerationRoutes, { service: answers });
           await staff.register(passkeysRoutes, { service: secondFactor });
           for (const { staff: routes } of modules) if (routes) await staff.register(routes);
           await staff.register(async (admin) => {
             admin.addHook('onRequest', admin.requireRole('admin'));
-            await admin.register(authoringRoutes, { service: authoring, surveys });
             await admin.register(imageUploadRoutes, { service: images });
             for (const { admin: routes } of modules) if (routes) await admin.register(routes);
           });
