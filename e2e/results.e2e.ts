@@ -166,7 +166,7 @@ describe('results, mirror and my data in Chromium', () => {
     const share = now.choices.find((c) => c.choice === given);
     const expected =
       now.respondents === null
-        ? /Not enough answers yet/
+        ? /^No results yet/
         : share?.percent == null
           ? /Share hidden to protect privacy/
           : share.margin != null && share.percent <= share.margin

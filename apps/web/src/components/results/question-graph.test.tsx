@@ -8,7 +8,6 @@ import {
   APPROXIMATE,
   MARGIN_MEANS,
   type BreakdownQuery,
-  FEWER_THAN_TEN,
   HIDDEN_GROUP,
   GROUP_MARGINS,
   HIDDEN_SHARE,
@@ -170,20 +169,31 @@ describe('QuestionGraph', () => {
     expect(region.textContent).toContain('Asked directly of about 400 verified people');
   });
 
-  it('says why there is no chart while fewer than 10 people are counted', () => {
-    render(
+  it('says why there is no chart yet and the way to the first one, never a count', () => {
+    const { container } = render(
       wrap(
         <QuestionGraph
           breakdownQuery={breakdownQuery}
           question={closed}
-          results={{ ...results, respondents: null, blank: null, choices: [] }}
+          results={{ ...results, respondents: null, blank: null, choices: [], updates: 1 }}
           mine="Yes"
           mineState="next-update"
+          mineSent
         />,
       ),
     );
-    expect(screen.getByText(FEWER_THAN_TEN)).toBeTruthy();
+    expect(
+      screen.getByText(
+        'No graph yet: too few verified people so far to show one safely. The next update comes within about 40 more answers.',
+      ),
+    ).toBeTruthy();
+    expect(screen.getByText('Yours is in.')).toBeTruthy();
+    // Said once: the "joins at the next update" sentence is for a graph that is shown.
+    expect(screen.queryByText(/yours joins at the next update/)).toBeNull();
     expect(screen.queryByRole('table')).toBeNull();
+    // No number but the published threshold and the breakdowns' public minimums and unlock points.
+    const digits = (container.textContent ?? '').match(/\d+/g) ?? [];
+    expect(new Set(digits)).toEqual(new Set(['40', '28', '56', '84']));
     // The breakdowns to come are there, greyed, each saying from how many answers it opens.
     const switcher = screen.getByRole('group', { name: 'Show answers by' });
     for (const [name, at] of [
@@ -196,9 +206,46 @@ describe('QuestionGraph', () => {
       });
       expect(tab.getAttribute('aria-disabled')).toBe('true');
     }
-    expect(
-      screen.getByText(/yours joins at the next update, which comes within about 40/),
-    ).toBeTruthy();
+  });
+
+  it('before any update, says the first graph comes at about 20 people, and where yours stands', () => {
+    const none = { ...results, respondents: null, blank: null, choices: [], updates: 0 };
+    const graph = (props: Partial<Parameters<typeof QuestionGraph>[0]>) =>
+      render(
+        wrap(
+          <QuestionGraph
+            breakdownQuery={breakdownQuery}
+            question={closed}
+            results={{ ...none, next_update_after: 20 }}
+            mine="Yes"
+            {...props}
+          />,
+        ),
+      );
+    const first =
+      'No graph yet. The first one appears once about 20 verified people have answered, and every number is blurred a little so nobody’s answer can be worked out.';
+    const cases: Array<[Partial<Parameters<typeof QuestionGraph>[0]>, string | null]> = [
+      [{ mineState: 'counted', mineSent: true }, 'Yours is in.'],
+      [
+        { mineState: 'next-update', mineSent: false },
+        'Yours is kept on this device and is sent as soon as it can be.',
+      ],
+      // Not known to be taken: nothing is claimed.
+      [{ mineState: 'next-update', mineSent: null }, null],
+      [{ mineState: 'not-counted', mineSent: null }, 'Yours counts once you sign up.'],
+      [
+        { mineState: 'under-review', mineSent: true },
+        'Yours counts once your account is approved.',
+      ],
+      // Someone who has not answered reads only the way to the first graph.
+      [{ mine: null, mineState: 'counted', mineSent: true }, null],
+    ];
+    for (const [props, yours] of cases) {
+      const { container, unmount } = graph(props);
+      expect(screen.getByText(first)).toBeTruthy();
+      expect(container.querySelector('.graph__yours')?.textContent ?? null).toBe(yours);
+      unmount();
+    }
   });
 
   it('greys a breakdown without enough answers, says why, and does not open it', () => {

@@ -13,6 +13,7 @@ import { useId, useState } from 'react';
 import { rrResultsNote } from '../privacy/randomized-response';
 import { HonestyGap } from './honesty-gap';
 import { BREAKDOWN_OPTIONS, groupLabel } from './group-labels';
+import { firstGraphText, yoursBeforeGraph } from './first-graph';
 import { type MineState, stateExplained, stateNote } from './own-answer';
 import {
   clearlyFew,
@@ -29,10 +30,18 @@ export type { MineState } from './own-answer';
 const count = (n: number) => n.toLocaleString('en');
 const people = (n: number) => `${count(n)} ${n === 1 ? 'person' : 'people'}`;
 
-export const FEWER_THAN_TEN =
-  "Not enough verified people have answered yet. Results appear at about 20, and every number is blurred a little so nobody's answer can be worked out.";
 export const NEARLY_EVERYONE =
   'Nearly everyone (95% or more) gave the same answer. The split is not shown, to protect the few who did not.';
+
+/** In place of a graph not published yet: the way to the first one, and where yours stands. */
+function FirstGraph(p: { updates: number; nextUpdateAfter: number; yours: string | null }) {
+  return (
+    <div className="graph__empty graph__empty--privacy">
+      <p>{firstGraphText(p.updates, p.nextUpdateAfter)}</p>
+      {p.yours ? <p className="graph__yours">{p.yours}</p> : null}
+    </div>
+  );
+}
 
 /** A row's 95% margin in whole points: the API's, else the widest of its shares'. */
 function rowMargin(row: { margin?: number | null; choices: ChoiceResult[] }): number | null {
@@ -278,6 +287,11 @@ interface Props {
    * `not-counted` (a visitor's answer, kept in the browser until they sign up).
    */
   mineState?: MineState;
+  /**
+   * Whether this device knows the API took the person's answer (true), holds it still to send
+   * (false), or cannot tell (null). Said only before a first graph ("Yours is in").
+   */
+  mineSent?: boolean | null;
   /** Fetches the results broken down by one dimension, when the switcher asks for it. */
   breakdownQuery: BreakdownQuery;
   /**
@@ -659,6 +673,7 @@ export function QuestionGraph({
   variant = 'full',
   headingLevel,
   mineState = 'counted',
+  mineSent = null,
   breakdownQuery,
   notesOnPage = false,
   labelledBy,
@@ -689,8 +704,9 @@ export function QuestionGraph({
   const closed = question.type === 'Closed';
   const note = mineNote(mineState, results.next_update_after);
   // A visitor's screens say already, around the graph, that their answers wait for a signup.
+  // Before a first graph, the empty state says where the person's answer stands instead.
   const pending =
-    mine !== null && mineState !== 'not-counted' && !notesOnPage
+    published && mine !== null && mineState !== 'not-counted' && !notesOnPage
       ? stateExplained(mineState, results.next_update_after)
       : null;
   return (
@@ -710,7 +726,11 @@ export function QuestionGraph({
         />
       ) : null}
       {!published ? (
-        <p className="graph__empty graph__empty--privacy">{FEWER_THAN_TEN}</p>
+        <FirstGraph
+          updates={results.updates}
+          nextUpdateAfter={results.next_update_after}
+          yours={mine === null ? null : yoursBeforeGraph(mineState, mineSent)}
+        />
       ) : closed && results.dominated ? (
         <p className="graph__empty graph__empty--privacy">{NEARLY_EVERYONE}</p>
       ) : closed ? (

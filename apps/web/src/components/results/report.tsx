@@ -1,6 +1,7 @@
 // The end results of a survey read as one report (issue 30, point 4): what its numbers mean is
 // said once for the page, and a long survey is a list of rows, each opening its graph in place.
 import type { Question, QuestionResults } from '@candor/contracts';
+import { firstGraphShort } from './first-graph';
 import { type MineState, stateExplained } from './own-answer';
 import {
   APPROXIMATE,
@@ -38,7 +39,7 @@ export function rowSummary(
   mine: string | null,
   state: MineState,
 ): string {
-  if (results.respondents === null) return 'Not enough answers yet to show';
+  if (results.respondents === null) return firstGraphShort(results.next_update_after);
   if (question.type !== 'Closed') {
     const wrote = results.blank === null ? null : results.respondents - results.blank;
     const n = wrote ?? results.respondents;

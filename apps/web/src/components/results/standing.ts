@@ -1,4 +1,5 @@
 import type { MirrorItem, Question, QuestionResults } from '@candor/contracts';
+import { firstGraphShort } from './first-graph';
 import { type MineState, stateNote } from './own-answer';
 import { aboutShareText } from './shares';
 
@@ -126,7 +127,7 @@ export function aboutShare(s: RankedStanding): string {
 /** How a standing compares, in words a person reads; null when there is nothing to compare. */
 export function standingText(s: Standing): string | null {
   if (s.isBlank) return null;
-  if (s.respondents === null) return 'Not enough answers yet: results appear at about 20 people';
+  if (s.respondents === null) return firstGraphShort(s.nextUpdateAfter);
   // Written answers are not compared one by one: they are the person's own.
   if (!s.closed) return `One of about ${s.respondents.toLocaleString('en')} people who answered`;
   if (!isRanked(s)) return 'Share hidden to protect privacy';

@@ -25,6 +25,7 @@ import {
   setOutboxProfile,
   useOutboxDb,
   vaultContents,
+  waitingAnswers,
   applyVault,
   credentials,
   visitorOwner,
@@ -374,6 +375,27 @@ describe('outbox', () => {
     await Promise.all([answer(7), answer(7, 'No')]);
     expect((await db.answeredQuestions.toArray()).length).toBe(1);
     expect(await pendingCount()).toBe(1);
+  });
+
+  it('knows which answers still wait on this device, and that the rest were taken', async () => {
+    await setOutboxOwner('user-1');
+    await answer(1);
+    setApiBase('http://127.0.0.1:9/api');
+    await answer(2, 'No');
+    await recordRating({ qid: QID(1), gid: GID, score: 4 });
+    // Only answers, only this survey's, only this person's.
+    expect([...(await waitingAnswers(GID))]).toEqual([QID(2)]);
+    expect((await waitingAnswers('22222222-2222-4222-8222-222222222222')).size).toBe(0);
+    setApiBase(base);
+    await vi.waitFor(
+      async () => {
+        await flushOutbox();
+        expect((await waitingAnswers(GID)).size).toBe(0);
+      },
+      { timeout: 4_000, interval: 200 },
+    );
+    await setOutboxOwner('user-2');
+    expect((await waitingAnswers(GID)).size).toBe(0);
   });
 
   it('forgets the answered-questions record at logout but keeps unsent answers', async () => {

@@ -615,6 +615,16 @@ export async function pendingCount(): Promise<number> {
   return db().outbox.where('owner').equals(currentOwner()).count();
 }
 
+/**
+ * The questions of survey `gid` whose answer by the person on this device still waits here to
+ * be sent: any other answer they have here, the API took (the device knows it without asking).
+ */
+export async function waitingAnswers(gid: string): Promise<Set<string>> {
+  await sweep();
+  const rows = await db().outbox.where('owner').equals(currentOwner()).toArray();
+  return new Set(rows.filter((r) => r.kind === 'answer' && r.gid === gid).map((r) => r.qid));
+}
+
 export interface RecordedAnswer {
   key: string;
   /** The API's response when it was acknowledged right away; null when it waits in the outbox. */

@@ -101,6 +101,10 @@ export function FeedbackScreen(props: Props) {
         mine={mine?.answer ?? null}
         breakdownQuery={memberBreakdown(question.qid)}
         foldOnPhone
+        // Taken by the API when it answered with results or said so since; held here offline.
+        mineSent={
+          props.results !== null || props.answeredAt !== null ? true : props.offline ? false : null
+        }
         mineState={
           // An answer that came back with its results is never in them yet.
           member && underReview

@@ -1,7 +1,8 @@
 import type { Question, QuestionResults, SurveyDetail } from '@candor/contracts';
-import { type UseQueryResult, useQueries } from '@tanstack/react-query';
+import { type UseQueryResult, useQueries, useQuery } from '@tanstack/react-query';
 import { useId, useRef, useState } from 'react';
 import { answeringQueries, memberBreakdown } from '../api/answers';
+import { waitingAnswers } from '../api/outbox';
 import { LandscapeAlert } from '../../../components/landscape-alert';
 import { QuestionGraph } from '../../../components/results/question-graph';
 import { ShareButton } from '../../../components/share/share-button';
@@ -29,6 +30,8 @@ interface ItemProps {
   member: boolean;
   answeredAt: number | null;
   underReview: boolean;
+  /** Whether the API took the answer, as this device knows it (null: not known). */
+  sent: boolean | null;
 }
 
 const stateOf = (p: ItemProps, results: QuestionResults) =>
@@ -56,6 +59,7 @@ function GraphAndShare(p: ItemProps & { labelledBy?: string }) {
         variant="compact"
         headingLevel={2}
         mineState={stateOf(p, results)}
+        mineSent={p.sent}
         notesOnPage
         labelledBy={p.labelledBy}
       />
@@ -188,6 +192,12 @@ export function ResultsScreen({
       enabled: canSee(q.qid),
     })),
   });
+  // A member's answers still waiting on this device to be sent (the rest, the API took).
+  const unsent = useQuery({
+    queryKey: [...answeringQueries.all(), 'waiting', survey.gid, answeredAt] as const,
+    queryFn: () => waitingAnswers(survey.gid),
+    enabled: member,
+  });
   const items: ItemProps[] = questions.map((q, i) => ({
     survey,
     question: q,
@@ -196,6 +206,7 @@ export function ResultsScreen({
     member,
     answeredAt: answeredAt[q.qid] ?? null,
     underReview,
+    sent: q.qid in answeredAt ? true : member && unsent.data ? !unsent.data.has(q.qid) : null,
   }));
   const loaded = items.flatMap((p) => (p.query?.data ? [{ p, results: p.query.data }] : []));
   const marks = pageMarks(loaded.map((l) => l.results));

@@ -1,4 +1,5 @@
 import type { MirrorItem as Item } from '@candor/contracts';
+import { firstGraphShort } from '../../../components/results/first-graph';
 import { type MineState, ownState } from '../../../components/results/own-answer';
 import { verifiedPeople } from '../../../components/results/shares';
 import { standingNote, standingOfMirror, standingText } from '../../../components/results/standing';
@@ -21,7 +22,7 @@ export function formatDay(date: string): string {
  * standing (standing.ts), so one answer reads the same on both.
  */
 export function sameText(item: Item, state: MineState = 'counted'): string | null {
-  if (item.respondents === null) return 'Not enough answers yet: results appear at about 20 people';
+  if (item.respondents === null) return firstGraphShort(item.next_update_after);
   if (item.is_blank) return null;
   // Written answers are not compared one by one: they are yours alone.
   if (item.type === 'Open')

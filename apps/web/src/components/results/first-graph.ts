@@ -1,0 +1,39 @@
+// What a question with no graph yet says (issue 31, point 4; decision 034): its way to a first
+// graph, from public facts only. How many updates it has had and the threshold of the next one
+// (`next_update_after`, a function of that number alone) are published already; a count of the
+// answers so far is not, and is never shown, not even as "12 of about 20".
+import type { MineState } from './own-answer';
+
+const n = (x: number) => x.toLocaleString('en');
+
+/** Under a graph's title, in place of the bars. */
+export function firstGraphText(updates: number, nextUpdateAfter: number): string {
+  return updates === 0
+    ? `No graph yet. The first one appears once about ${n(nextUpdateAfter)} verified people have answered, and every number is blurred a little so nobody’s answer can be worked out.`
+    : `No graph yet: too few verified people so far to show one safely. The next update comes within about ${n(nextUpdateAfter)} more answers.`;
+}
+
+/** The same in a line, beside one answer (the outro's standings, the mirror). */
+export const firstGraphShort = (nextUpdateAfter: number | null) =>
+  nextUpdateAfter !== null && nextUpdateAfter > 0
+    ? `No results yet: the first come at about ${n(nextUpdateAfter)} answers`
+    : 'No results yet';
+
+/**
+ * Where the person's own answer stands while there is no graph. "Yours is in" only when this
+ * device knows the API took it (`sent`): the device never asks the server about its answers. A
+ * visitor's answer counts once they sign up, an account under review's once it is approved.
+ */
+export function yoursBeforeGraph(state: MineState, sent: boolean | null): string | null {
+  switch (state) {
+    case 'not-counted':
+      return 'Yours counts once you sign up.';
+    case 'under-review':
+      return 'Yours counts once your account is approved.';
+    default:
+      if (sent === null) return null;
+      return sent
+        ? 'Yours is in.'
+        : 'Yours is kept on this device and is sent as soon as it can be.';
+  }
+}
