@@ -441,6 +441,16 @@ describe('survey authoring in the staff area', () => {
       await logIn(page, member);
       await page.waitForURL((url) => url.pathname !== '/login');
       orders.push(await meet(page));
+      if (size === phone) {
+        // Nobody else has answered: each answer says the way to the first results (from the
+        // published threshold, never a count).
+        const first = page
+          .getByText(/^No results yet: the next update comes within about \d+ answers$/)
+          .first();
+        await first.waitFor();
+        await first.scrollIntoViewIfNeeded();
+        await screenshot(page, 'first-results-phone');
+      }
       watch.assertNoErrors();
     }
     for (const order of orders) expect([...order].sort()).toEqual([...authored].sort());

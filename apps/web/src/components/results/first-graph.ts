@@ -13,10 +13,14 @@ export function firstGraphText(updates: number, nextUpdateAfter: number): string
     : `No graph yet: too few verified people so far to show one safely. The next update comes within about ${n(nextUpdateAfter)} more answers.`;
 }
 
-/** The same in a line, beside one answer (the outro's standings, the mirror). */
+/**
+ * The same in a line, beside one answer (the outro's standings, the list, the mirror). "The next
+ * update" holds before the first one too (it comes once about 20 have answered), and after
+ * updates too few to show.
+ */
 export const firstGraphShort = (nextUpdateAfter: number | null) =>
   nextUpdateAfter !== null && nextUpdateAfter > 0
-    ? `No results yet: the first come at about ${n(nextUpdateAfter)} answers`
+    ? `No results yet: the next update comes within about ${n(nextUpdateAfter)} answers`
     : 'No results yet';
 
 /**

@@ -67,7 +67,7 @@ describe('the end results as a report', () => {
     expect(rowSummary(closed, results(), null, 'counted')).toBe('“Yes” leads with 50%.');
     // No graph yet: the way to the first one, from the published threshold (never a count).
     expect(rowSummary(closed, results({ respondents: null }), 'Yes', 'counted')).toBe(
-      'No results yet: the first come at about 50 answers',
+      'No results yet: the next update comes within about 50 answers',
     );
     expect(rowSummary(closed, results({ dominated: true }), 'Yes', 'counted')).toBe(
       'Nearly everyone (95% or more) gave the same answer',

@@ -87,7 +87,9 @@ describe('MirrorItem', () => {
 
   it('says there are not enough answers yet under 10 people, and tells a blank apart', () => {
     show({ respondents: null, same_percent: null, minority: null });
-    expect(screen.getByText('No results yet: the first come at about 320 answers')).toBeTruthy();
+    expect(
+      screen.getByText('No results yet: the next update comes within about 320 answers'),
+    ).toBeTruthy();
     show({ is_blank: true, answer: '', same_percent: null, minority: null });
     expect(screen.getByText('Left blank')).toBeTruthy();
   });
