@@ -88,6 +88,21 @@ describe('results and analytics in the staff area', () => {
     await noSidewaysScroll(page);
     await screenshot(page, 'admin-results-desktop');
 
+    // How far people got: each question's published count, as a share of the first.
+    const reach = page.getByRole('region', { name: 'How far people got' });
+    const rows = reach.getByRole('row');
+    await expect.poll(() => rows.count()).toBe(4);
+    await rows
+      .nth(1)
+      .getByText(/^About [\d,]+ \(±\d+\)$/)
+      .waitFor();
+    await rows
+      .nth(1)
+      .getByText(/^100%$/)
+      .waitFor();
+    await reach.scrollIntoViewIfNeeded();
+    await screenshot(page, 'admin-results-reach-desktop');
+
     // Broken down by gender: groups by name, from the staff endpoint.
     const gender = graph.getByRole('button', { name: 'Gender' });
     await gender.click();
@@ -147,6 +162,8 @@ describe('results and analytics in the staff area', () => {
     await screenshot(page, 'admin-results-tablet');
     await page.setViewportSize({ width: 390, height: 844 });
     await screenshot(page, 'admin-results-phone');
+    await reach.scrollIntoViewIfNeeded();
+    await screenshot(page, 'admin-results-reach-phone', { fullPage: false });
     watch.assertNoErrors();
     await context.close();
   });

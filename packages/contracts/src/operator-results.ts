@@ -35,6 +35,49 @@ export const OperatorQuestionResultsSchema = QuestionResultsSchema.extend({
 });
 export type OperatorQuestionResults = z.infer<typeof OperatorQuestionResultsSchema>;
 
+/**
+ * One place of a survey's drop-off: a question (or an honesty-gap pair, which each person meets
+ * as one question) and about how many people answered it, as published.
+ */
+export const ReachStepSchema = z.object({
+  /** The question's qid (a pair: its directly asked question's). */
+  qid: z.uuid(),
+  position: z.number().int(),
+  question: z.string(),
+  /** The other question of an honesty-gap pair, when this place is one; else null. */
+  pair_qid: z.uuid().nullable(),
+  /** About how many people answered it (left blank included); null while too few to show. */
+  respondents: z.number().int().min(0).nullable(),
+  /** The 95% margin of `respondents`, in people: the privacy noise only (it is a count). */
+  respondents_margin: z.number().min(0).nullable(),
+  /** `respondents` as a share of the first place's, 0-100 with one decimal; null if unknown. */
+  kept_percent: z.number().min(0).nullable(),
+  /** Its 95% margin, in points (the noise of both counts, by the delta method). */
+  kept_margin: z.number().min(0).nullable(),
+  /** The median time people took to answer it, in ms, as its insights publish it. */
+  answer_time_median_ms: z.number().min(0).nullable(),
+});
+export type ReachStep = z.infer<typeof ReachStepSchema>;
+
+/**
+ * `GET /api/v1/admin/surveys/{gid}/reach/` (admins): how far people got through a survey, from
+ * each question's published numbers only (post-processing: it costs no privacy and counts
+ * nobody twice). Staff never answer as staff, so none of it is staff traffic.
+ */
+export const SurveyReachSchema = z.object({
+  gid: z.uuid(),
+  /** Each person met the questions in an order of their own: places are questions, not steps. */
+  shuffled: z.boolean(),
+  steps: z.array(ReachStepSchema),
+  /**
+   * The sum of each place's median answer time, in ms, once every place has one: a typical time
+   * to answer the whole survey. Each person's own total is never stored (their answers are not
+   * linked to each other), so the median of totals cannot be published.
+   */
+  typical_time_ms: z.number().min(0).nullable(),
+});
+export type SurveyReach = z.infer<typeof SurveyReachSchema>;
+
 /** One question of a survey export: its published results overall and by each dimension. */
 export const SurveyExportQuestionSchema = z.object({
   qid: z.uuid(),

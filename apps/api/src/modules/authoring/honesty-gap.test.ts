@@ -4,6 +4,7 @@ import {
   type QuestionInput,
   QuestionResultsSchema,
   SurveyDetailSchema,
+  SurveyReachSchema,
 } from '@candor/contracts';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -262,6 +263,17 @@ describe.each(engines)('honesty-gap pairs on %s', (engine) => {
     expect(yes.high).toBeCloseTo(yes.points! + yes.margin!, 0);
     // All 'Yes' sent at m = 3 with 2 choices estimates 100% against about half directly.
     expect(yes.points!).toBeGreaterThan(20);
+
+    // How far people got: the pair is one place (each person met one of its questions), its
+    // two published counts added up, and their noise variances too.
+    const reach = SurveyReachSchema.parse(
+      json(await get(app, `${ADMIN}/surveys/${gid}/reach/`, call())),
+    );
+    expect(reach.steps).toHaveLength(1);
+    const [place] = reach.steps;
+    expect(place).toMatchObject({ qid: direct, pair_qid: randomized, kept_percent: 100 });
+    expect(Math.abs(place!.respondents! - d.respondents! - r.respondents!)).toBeLessThanOrEqual(1);
+    expect(place!.respondents_margin).toBeGreaterThan(0);
 
     // The operators' CSV gives each answer's gap on both questions' overall rows, as numbers
     // (a negative gap is not mistaken for a formula and quoted away).

@@ -3,6 +3,7 @@ import {
   ResultsQuerySchema,
   SurveyCodebookSchema,
   SurveyExportSchema,
+  SurveyReachSchema,
 } from '@candor/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -31,6 +32,21 @@ export const operatorResultsRoutes: FastifyPluginAsyncZod<{
       },
     },
     async (request) => service.forQuestion(request.params.qid, request.query.breakdown),
+  );
+
+  app.get(
+    '/surveys/:gid/reach/',
+    {
+      schema: {
+        tags,
+        summary:
+          'How far people got through a survey: about how many answered each question (an ' +
+          'honesty-gap pair is one place), as a share of the first, and a typical time for the whole survey. From the published numbers only',
+        params: GidParamsSchema,
+        response: { 200: SurveyReachSchema, ...errors },
+      },
+    },
+    async (request) => service.reach(request.params.gid),
   );
 
   app.get(

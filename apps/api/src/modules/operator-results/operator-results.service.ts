@@ -5,7 +5,10 @@ import {
   LEAVE_BLANK_CHOICE,
   type OperatorQuestionResults,
   type QuestionResults,
+  type ReachStep,
   type SurveyExport,
+  type SurveyReach,
+  marginPoints,
   samplingVariance,
 } from '@candor/contracts';
 import { AppError } from '../../lib/app-error.js';
@@ -121,7 +124,7 @@ export function marginParts(
 }
 
 export interface OperatorResultsServiceDeps {
-  results: Pick<ResultsService, 'forQuestion' | 'figuresOf'>;
+  results: Pick<ResultsService, 'forQuestion' | 'figuresOf' | 'reachOf'>;
   surveys: Pick<SurveysService, 'findQuestion' | 'findAnySurvey'>;
   audit: Pick<AuditService, 'record'>;
   clock?: () => Date;
@@ -194,6 +197,79 @@ export function createOperatorResultsService(deps: OperatorResultsServiceDeps) {
           fast_share: f.timings.fastShare,
         },
         ratings: { count: f.ratings.count, mean: f.ratings.mean },
+      };
+    },
+
+    /**
+     * How far people got through survey `gid` (any status): each place's published number of
+     * people, its share of the first place's, and a typical time for the whole survey. An
+     * honesty-gap pair is one place (each person is asked one of its two questions): its two
+     * counts add up, and so do their noise variances.
+     */
+    async reach(gid: string): Promise<SurveyReach> {
+      const survey = await surveyOf(gid);
+      const byQid = new Map(survey.questions.map((q) => [q.catalog.qid, q]));
+      const places = survey.questions.filter(
+        (q) =>
+          q.catalog.twinQid === null ||
+          q.catalog.rrWeight === null ||
+          !byQid.has(q.catalog.twinQid),
+      );
+      const figures = await Promise.all(
+        places.map(async (place) => {
+          const twin =
+            place.catalog.twinQid === null ? undefined : byQid.get(place.catalog.twinQid);
+          const parts = [place, ...(twin ? [twin] : [])];
+          const [reaches, timings] = await Promise.all([
+            Promise.all(parts.map((p) => deps.results.reachOf(p.catalog))),
+            Promise.all(parts.map((p) => deps.results.figuresOf(p.catalog))),
+          ]);
+          // A pair is shown once both halves are: half of it alone would not be the place.
+          const shown = reaches.every((r) => r !== null);
+          const medians = timings.map((t) => t.timings.medianMs);
+          return {
+            place,
+            twin,
+            total: shown ? reaches.reduce((a, r) => a + r.total, 0) : null,
+            variance: shown ? reaches.reduce((a, r) => a + r.variance, 0) : 0,
+            // A pair's halves are answered alike; the direct one's time stands for the place.
+            medianMs: medians[0] ?? null,
+          };
+        }),
+      );
+      const first = figures[0];
+      const steps = figures.map((f): ReachStep => {
+        let kept: number | null = null;
+        let keptMargin: number | null = null;
+        if (f.total !== null && first?.total) {
+          const t1 = first.total;
+          kept = f.total / t1;
+          // r = T / T1, the two counts' noise independent (the first's own: r = 1, exactly).
+          const variance =
+            f === first ? 0 : f.variance / t1 ** 2 + (f.total ** 2 * first.variance) / t1 ** 4;
+          keptMargin = oneDecimal(marginPoints(variance));
+        }
+        return {
+          qid: f.place.catalog.qid,
+          position: f.place.position,
+          question: f.place.text,
+          pair_qid: f.twin?.catalog.qid ?? null,
+          respondents: f.total === null ? null : Math.max(0, Math.round(f.total)),
+          respondents_margin: f.total === null ? null : Math.round(marginPoints(f.variance) / 100),
+          kept_percent: kept === null ? null : Math.max(0, oneDecimal(kept * 100)),
+          kept_margin: keptMargin,
+          answer_time_median_ms: f.medianMs,
+        };
+      });
+      const medians = steps.map((s) => s.answer_time_median_ms);
+      return {
+        gid: survey.gid,
+        shuffled: survey.randomiseQuestions,
+        steps,
+        typical_time_ms:
+          medians.length > 0 && medians.every((m) => m !== null)
+            ? Math.round(medians.reduce((a, m) => a + m, 0))
+            : null,
       };
     },
 

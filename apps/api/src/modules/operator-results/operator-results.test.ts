@@ -3,6 +3,7 @@ import {
   OperatorQuestionResultsSchema,
   QuestionResultsSchema,
   SurveyExportSchema,
+  SurveyReachSchema,
 } from '@candor/contracts';
 import { and, asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -165,6 +166,8 @@ describe.each(engines)('operators’ results and exports on %s', (engine) => {
       [`/api/v1/admin/questions/${q!.qid}/results/?breakdown=age`, 200],
       [`/api/v1/admin/surveys/${gid}/export.json`, 200],
       [`/api/v1/admin/surveys/${gid}/export.csv`, 200],
+      [`/api/v1/admin/surveys/${gid}/reach/`, 200],
+      [`/api/v1/admin/surveys/${unknown}/reach/`, 404],
       [`/api/v1/admin/questions/${unknown}/results/`, 404],
       [`/api/v1/admin/surveys/${unknown}/export.json`, 404],
       [`/api/v1/admin/surveys/${unknown}/export.csv`, 404],
@@ -383,7 +386,8 @@ describe.each(engines)('operators’ results and exports on %s', (engine) => {
         .update(choices)
         .set({ label: '@SUM(A1)' })
         .where(and(eq(choices.questionId, q.id), eq(choices.label, c!)));
-      const second = consent[1]!;
+      // Read afresh: the CSV test renamed choices.
+      const second = (await questionsOf('consent'))[1]!;
       await database.db
         .update(choices)
         .set({ label: '-2' })
@@ -511,6 +515,43 @@ describe.each(engines)('operators’ results and exports on %s', (engine) => {
       expect(quality.timed_answers).toBe(0);
       expect(rated.count).toBe(0);
       expect(staff.breakdown!.groups.some((g) => g.suppressed)).toBe(true);
+    });
+
+    it('says how far people got from the published counts alone, each with its margin', async () => {
+      const url = `/api/v1/admin/surveys/${consentGid}/reach/`;
+      const read = async () =>
+        SurveyReachSchema.parse(json(await get(app, url, { token: admin.token })));
+      const before = await read();
+      expect(before.shuffled).toBe(false);
+      expect(before.steps.map((s) => s.qid)).toEqual(consent.map((q) => q.qid));
+      // The first question's 26 are published; the second has none yet: unknown, not 0%.
+      expect(before.steps[0]).toMatchObject({ respondents: 26, kept_percent: 100, kept_margin: 0 });
+      expect(before.steps[0]!.respondents_margin).toBeGreaterThan(0);
+      expect(before.steps[1]).toMatchObject({ respondents: null, kept_percent: null });
+      expect(before.typical_time_ms).toBeNull();
+
+      // Thirteen answer the second question, released: half of the first's, with a margin from
+      // both counts' noise (without noise here, the counts are exact).
+      // Read afresh: the CSV test renamed choices.
+      const second = (await questionsOf('consent'))[1]!;
+      for (let i = 0; i < 13; i++) await answer(second, second.labels[0]!);
+      await app.credentials.mix(true);
+      await app.results.tick();
+      await app.results.releaseNow(second.id);
+      const after = await read();
+      expect(after.steps[1]).toMatchObject({ respondents: 13, kept_percent: 50 });
+      const [first, next] = [after.steps[0]!, after.steps[1]!];
+      // r = 13 / 26: var = v2 / 26^2 + 13^2 v1 / 26^4, in points at 95%.
+      const v = (m: number) => (m / 1.959964) ** 2;
+      const expected =
+        1.959964 *
+        Math.sqrt(
+          v(next.respondents_margin!) / 26 ** 2 +
+            (13 ** 2 * v(first.respondents_margin!)) / 26 ** 4,
+        ) *
+        100;
+      expect(next.kept_margin!).toBeCloseTo(expected, -0.5);
+      expect(next.kept_margin!).toBeGreaterThan(0);
     });
   });
 });

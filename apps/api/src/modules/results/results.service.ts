@@ -577,6 +577,20 @@ export function createResultsService(repo: ResultsRepository, deps: ResultsServi
       return new Map(questionIds.map((id) => [id, approximateTotal(snapshots.get(id))]));
     },
 
+    /**
+     * About how many people a question's published overall row holds, and the variance of that
+     * sum's noise (from public parameters and the number of draws): null while under the row
+     * minimum, as its graph says. Post-processing of the stored snapshot.
+     */
+    async reachOf(q: CatalogQuestion): Promise<{ total: number; variance: number } | null> {
+      const { stored } = await entryOf(q.id);
+      const row = rowOf(stored?.snapshot, 'all', '', outcomesOfQuestion(q));
+      if (!row) return null;
+      const total = row.counts.reduce((a, b) => a + b, 0);
+      if (total < MIN_ROW_TOTAL) return null;
+      return { total, variance: row.variances.reduce((a, b) => a + b, 0) };
+    },
+
     /** Answer times and interest ratings of a question, from its published snapshot. */
     async figuresOf(q: CatalogQuestion) {
       const { stored } = await entryOf(q.id);

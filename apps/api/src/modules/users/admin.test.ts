@@ -204,6 +204,7 @@ describe.each(engines)('staff area on %s', (engine) => {
       url: () => `/api/v1/admin/surveys/${unknown()}/codebook.json`,
       who: ['admin'],
     },
+    { method: 'GET', url: () => `/api/v1/admin/surveys/${unknown()}/reach/`, who: ['admin'] },
     // Researchers' API tokens (admins only; audited).
     { method: 'GET', url: () => '/api/v1/admin/research-tokens/', who: ['admin'] },
     {

@@ -21,6 +21,7 @@ import type {
   ReviewAccountList,
   Role,
   SurveyList,
+  SurveyReach,
   WebhookDelivery,
   WebhookDeliveryList,
   WebhookInput,
@@ -137,6 +138,14 @@ export const adminQueries = {
         apiRequest<PanelCompletionCounts>(`${base}/surveys/${id(gid)}/panel-completions/`, {
           signal,
         }),
+      staleTime: 10_000,
+    }),
+  /** How far people got through a survey, from its questions' published counts. */
+  reach: (gid: string) =>
+    queryOptions({
+      queryKey: [...adminQueries.all(), 'reach', gid] as const,
+      queryFn: ({ signal }) =>
+        apiRequest<SurveyReach>(`${base}/surveys/${id(gid)}/reach/`, { signal }),
       staleTime: 10_000,
     }),
   /** Page views per day, page and referring site over the last `days` days. */

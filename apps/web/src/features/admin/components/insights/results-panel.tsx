@@ -14,6 +14,7 @@ import { describeInterest, describeQuality } from '../../lib/insights';
 import { actionErrorText } from '../../lib/wording';
 import { ListError, ListLoading } from '../list-states';
 import { PanelCompletions } from './panel-completions';
+import { SurveyReach } from './survey-reach';
 import { usePageParams } from '../use-page-params';
 
 const DOWNLOAD_LABELS: Record<SurveyDownload, string> = {
@@ -224,6 +225,7 @@ export function ResultsPanel() {
             </div>
             <ExportButtons survey={survey} />
           </div>
+          <SurveyReach survey={survey} />
           <PanelCompletions survey={survey} />
           {question ? (
             <>
