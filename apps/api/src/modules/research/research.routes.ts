@@ -6,6 +6,7 @@ import {
   ResearchTokenSchema,
   SurveyCodebookSchema,
   SurveyExportSchema,
+  SurveyReachSchema,
 } from '@candor/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -99,7 +100,7 @@ export const researchRoutes: FastifyPluginAsyncZod<{
         tags,
         security,
         summary:
-          "What a survey's exports mean: questions, choice codes, the privacy parameters, how each interval is made, every CSV column",
+          "What a survey's exports mean: questions, choice codes, the privacy parameters, how each interval is made, every CSV column. Audited",
         params: GidParamsSchema,
         response: { 200: SurveyCodebookSchema, ...errors },
       },
@@ -110,6 +111,21 @@ export const researchRoutes: FastifyPluginAsyncZod<{
         await service.codebook(request.researchToken!, request.params.gid),
       );
     },
+  );
+
+  app.get(
+    '/surveys/:gid/reach/',
+    {
+      schema: {
+        tags,
+        security,
+        summary:
+          'How far people got through a survey: about how many answered each question, as a share of the first, from the published numbers. Audited',
+        params: GidParamsSchema,
+        response: { 200: SurveyReachSchema, ...errors },
+      },
+    },
+    async (request) => service.reach(request.researchToken!, request.params.gid),
   );
 
   app.get(

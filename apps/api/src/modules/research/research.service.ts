@@ -39,7 +39,7 @@ export function createResearchService(
   repo: ResearchRepository,
   deps: {
     audit: Pick<AuditService, 'record'>;
-    exports: Pick<OperatorResultsService, 'exportJson' | 'exportCsv' | 'codebook'>;
+    exports: Pick<OperatorResultsService, 'exportJson' | 'exportCsv' | 'codebook' | 'reach'>;
     clock?: () => Date;
   },
 ) {
@@ -79,6 +79,13 @@ export function createResearchService(
   const useOf = (token: UsableToken) => ({ id: token.gid, name: token.name });
 
   /** A published survey the token may read; anything else is "not found", as for a stranger. */
+  /** Every read with a token is audited in its maker's name (exports as `results.export`). */
+  const used = (token: UsableToken, read: 'surveys' | 'codebook' | 'reach') =>
+    deps.audit.record(actorOf(token), 'token.use', `token:${token.gid}`, {
+      name: token.name,
+      read,
+    });
+
   async function readable(token: UsableToken, gid: string): Promise<string> {
     const g = gid.toLowerCase();
     if (!isUuid(g) || (token.surveys !== null && !token.surveys.includes(g))) {
@@ -152,10 +159,7 @@ export function createResearchService(
     async surveys(token: UsableToken): Promise<ResearchSurveyList> {
       const now = clock();
       const rows = await repo.published(token.surveys, now);
-      await deps.audit.record(actorOf(token), 'token.use', `token:${token.gid}`, {
-        name: token.name,
-        read: 'surveys',
-      });
+      await used(token, 'surveys');
       return {
         results: rows.map((s) => ({
           gid: s.gid,
@@ -167,7 +171,16 @@ export function createResearchService(
 
     /** What a survey's exports mean (the codebook), for a survey the token may read. */
     async codebook(token: UsableToken, gid: string) {
-      return deps.exports.codebook(await readable(token, gid));
+      const g = await readable(token, gid);
+      await used(token, 'codebook');
+      return deps.exports.codebook(g);
+    },
+
+    /** How far people got through a survey (its published counts); audited as a use. */
+    async reach(token: UsableToken, gid: string) {
+      const g = await readable(token, gid);
+      await used(token, 'reach');
+      return deps.exports.reach(g);
     },
 
     /** A survey's export, as staff download it; audited as `results.export` with the token. */

@@ -12,6 +12,7 @@ import {
   ResearchTokenListSchema,
   SurveyCodebookSchema,
   SurveyExportSchema,
+  SurveyReachSchema,
 } from '@candor/contracts';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -133,6 +134,13 @@ describe.each(engines)('research tokens on %s', (engine) => {
     expect(SurveyExportSchema.parse(json(exported)).codebook).toEqual(book);
     expect((await read(`/surveys/${gids.b}/codebook.json`, created.token)).statusCode).toBe(404);
 
+    // How far people got, in its scope only.
+    const reach = await read(`/surveys/${gids.a}/reach/`, created.token);
+    expect(reach.statusCode, reach.body).toBe(200);
+    expect(SurveyReachSchema.parse(json(reach)).steps[0]).toMatchObject({ position: 1 });
+    expect((await read(`/surveys/${gids.b}/reach/`, created.token)).statusCode).toBe(404);
+    expect((await read(`/surveys/${gids.draft}/reach/`, created.token)).statusCode).toBe(404);
+
     // A token for every survey still never reads a draft.
     const all = CreatedResearchTokenSchema.parse(
       json(await make({ name: 'Whole catalogue', surveys: null, expires_in_days: 30 })),
@@ -147,9 +155,13 @@ describe.each(engines)('research tokens on %s', (engine) => {
     // Every use is in the audit log, in the maker's name, with the token's name.
     const entries = await trail();
     expect(entries.filter((e) => e.action === 'token.create')).toHaveLength(2);
+    // Each read the token was allowed (refusals read nothing): the list, the codebook, the reach.
     expect(
-      entries.filter((e) => e.action === 'token.use' && e.details.name === 'Oxford lab'),
-    ).toHaveLength(1);
+      entries
+        .filter((e) => e.action === 'token.use' && e.details.name === 'Oxford lab')
+        .map((e) => e.details.read)
+        .sort(),
+    ).toEqual(['codebook', 'reach', 'surveys']);
     const exports = entries.filter(
       (e) => e.action === 'results.export' && e.details.token === 'Oxford lab',
     );

@@ -30,6 +30,16 @@ describe('audit wording', () => {
     expect(describeAuditAction(entry('results.export', { format: 'panel-csv' }))).toBe(
       "exported a survey's panel completions",
     );
+    // A research token's reads, each by what it read.
+    for (const [read, said] of [
+      ['surveys', 'listed surveys'],
+      ['codebook', 'read a codebook'],
+      ['reach', 'read how far people got'],
+    ] as const) {
+      expect(describeAuditAction(entry('token.use', { read, name: 'Lab' }))).toBe(
+        `${said} with the research token “Lab”`,
+      );
+    }
   });
 
   it('says every authoring action in words', () => {

@@ -118,12 +118,20 @@ export function describeAuditAction(entry: Pick<AuditEntry, 'action' | 'details'
       return withName('made the research token', 'made a research token', entry.details.name);
     case 'token.revoke':
       return withName('revoked the research token', 'revoked a research token', entry.details.name);
-    case 'token.use':
+    case 'token.use': {
+      // What the token read (exports are `results.export` entries of their own).
+      const read =
+        entry.details.read === 'codebook'
+          ? 'read a codebook'
+          : entry.details.read === 'reach'
+            ? 'read how far people got'
+            : 'listed surveys';
       return withName(
-        'listed surveys with the research token',
-        'listed surveys with a research token',
+        `${read} with the research token`,
+        `${read} with a research token`,
         entry.details.name,
       );
+    }
     case 'webhook.create':
       return withName('added a webhook to', 'added a webhook', entry.details.host);
     case 'webhook.delete':
