@@ -50,7 +50,11 @@ export const ReachStepSchema = z.object({
   respondents: z.number().int().min(0).nullable(),
   /** The 95% margin of `respondents`, in people: the privacy noise only (it is a count). */
   respondents_margin: z.number().min(0).nullable(),
-  /** `respondents` as a share of the first place's, 0-100 with one decimal; null if unknown. */
+  /**
+   * `respondents` as a share of the first place's, 0-100 with one decimal; null while either is
+   * not shown, or while the first's noise (its standard deviation) is over a fifth of it: too
+   * noisy to divide by.
+   */
   kept_percent: z.number().min(0).nullable(),
   /** Its 95% margin, in points (the noise of both counts, by the delta method). */
   kept_margin: z.number().min(0).nullable(),

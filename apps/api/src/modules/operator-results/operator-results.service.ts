@@ -238,10 +238,13 @@ export function createOperatorResultsService(deps: OperatorResultsServiceDeps) {
         }),
       );
       const first = figures[0];
+      // A share of a count whose own noise is large is no share (the delta method fails there):
+      // shown once the first count's noise is at most a fifth of it (coefficient of variation).
+      const comparable = first?.total != null && Math.sqrt(first.variance) <= first.total * 0.2;
       const steps = figures.map((f): ReachStep => {
         let kept: number | null = null;
         let keptMargin: number | null = null;
-        if (f.total !== null && first?.total) {
+        if (f.total !== null && first?.total && comparable) {
           const t1 = first.total;
           kept = f.total / t1;
           // r = T / T1, the two counts' noise independent (the first's own: r = 1, exactly).
@@ -251,7 +254,8 @@ export function createOperatorResultsService(deps: OperatorResultsServiceDeps) {
         }
         return {
           qid: f.place.catalog.qid,
-          position: f.place.position,
+          // A pair's place is where its earlier question stands (people meet one or the other).
+          position: Math.min(f.place.position, f.twin?.position ?? Infinity),
           question: f.place.text,
           pair_qid: f.twin?.catalog.qid ?? null,
           respondents: f.total === null ? null : Math.max(0, Math.round(f.total)),

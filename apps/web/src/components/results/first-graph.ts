@@ -6,8 +6,13 @@ import type { MineState } from './own-answer';
 
 const n = (x: number) => x.toLocaleString('en');
 
-/** Under a graph's title, in place of the bars. */
-export function firstGraphText(updates: number, nextUpdateAfter: number): string {
+/** A closed survey takes no more answers: no update is coming to promise. */
+export const CLOSED_WITHOUT_GRAPH =
+  'Too few verified people answered this question to show its results safely.';
+
+/** Under a graph's title, in place of the bars (`closed`: its survey takes no more answers). */
+export function firstGraphText(updates: number, nextUpdateAfter: number, closed = false): string {
+  if (closed) return CLOSED_WITHOUT_GRAPH;
   return updates === 0
     ? `No graph yet. The first one appears once about ${n(nextUpdateAfter)} verified people have answered, and every number is blurred a little so nobody’s answer can be worked out.`
     : `No graph yet: too few verified people so far to show one safely. The next update comes within about ${n(nextUpdateAfter)} more answers.`;
@@ -18,10 +23,12 @@ export function firstGraphText(updates: number, nextUpdateAfter: number): string
  * update" holds before the first one too (it comes once about 20 have answered), and after
  * updates too few to show.
  */
-export const firstGraphShort = (nextUpdateAfter: number | null) =>
-  nextUpdateAfter !== null && nextUpdateAfter > 0
-    ? `No results yet: the next update comes within about ${n(nextUpdateAfter)} answers`
-    : 'No results yet';
+export const firstGraphShort = (nextUpdateAfter: number | null, closed = false) =>
+  closed
+    ? 'Too few answered to show'
+    : nextUpdateAfter !== null && nextUpdateAfter > 0
+      ? `No results yet: the next update comes within about ${n(nextUpdateAfter)} answers`
+      : 'No results yet';
 
 /**
  * Where the person's own answer stands while there is no graph. "Yours is in" only when this

@@ -246,6 +246,15 @@ describe('QuestionGraph', () => {
       expect(container.querySelector('.graph__yours')?.textContent ?? null).toBe(yours);
       unmount();
     }
+    // A closed survey takes no more answers: no update is promised, and no "yours" either.
+    const { container } = graph({ mineState: 'counted', mineSent: true, surveyClosed: true });
+    expect(
+      screen.getByText(
+        'Too few verified people answered this question to show its results safely.',
+      ),
+    ).toBeTruthy();
+    expect(screen.queryByText(/next update|first one appears/)).toBeNull();
+    expect(container.querySelector('.graph__yours')).toBeNull();
   });
 
   it('greys a breakdown without enough answers, says why, and does not open it', () => {

@@ -34,10 +34,15 @@ export const NEARLY_EVERYONE =
   'Nearly everyone (95% or more) gave the same answer. The split is not shown, to protect the few who did not.';
 
 /** In place of a graph not published yet: the way to the first one, and where yours stands. */
-function FirstGraph(p: { updates: number; nextUpdateAfter: number; yours: string | null }) {
+function FirstGraph(p: {
+  updates: number;
+  nextUpdateAfter: number;
+  closed: boolean;
+  yours: string | null;
+}) {
   return (
     <div className="graph__empty graph__empty--privacy">
-      <p>{firstGraphText(p.updates, p.nextUpdateAfter)}</p>
+      <p>{firstGraphText(p.updates, p.nextUpdateAfter, p.closed)}</p>
       {p.yours ? <p className="graph__yours">{p.yours}</p> : null}
     </div>
   );
@@ -292,6 +297,8 @@ interface Props {
    * (false), or cannot tell (null). Said only before a first graph ("Yours is in").
    */
   mineSent?: boolean | null;
+  /** The question's survey is closed: before a graph, no update is promised. */
+  surveyClosed?: boolean;
   /** Fetches the results broken down by one dimension, when the switcher asks for it. */
   breakdownQuery: BreakdownQuery;
   /**
@@ -674,6 +681,7 @@ export function QuestionGraph({
   headingLevel,
   mineState = 'counted',
   mineSent = null,
+  surveyClosed = false,
   breakdownQuery,
   notesOnPage = false,
   labelledBy,
@@ -729,7 +737,8 @@ export function QuestionGraph({
         <FirstGraph
           updates={results.updates}
           nextUpdateAfter={results.next_update_after}
-          yours={mine === null ? null : yoursBeforeGraph(mineState, mineSent)}
+          closed={surveyClosed}
+          yours={mine === null || surveyClosed ? null : yoursBeforeGraph(mineState, mineSent)}
         />
       ) : closed && results.dominated ? (
         <p className="graph__empty graph__empty--privacy">{NEARLY_EVERYONE}</p>

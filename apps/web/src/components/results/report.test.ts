@@ -69,6 +69,9 @@ describe('the end results as a report', () => {
     expect(rowSummary(closed, results({ respondents: null }), 'Yes', 'counted')).toBe(
       'No results yet: the next update comes within about 50 answers',
     );
+    expect(rowSummary(closed, results({ respondents: null }), 'Yes', 'counted', true)).toBe(
+      'Too few answered to show',
+    );
     expect(rowSummary(closed, results({ dominated: true }), 'Yes', 'counted')).toBe(
       'Nearly everyone (95% or more) gave the same answer',
     );

@@ -38,8 +38,10 @@ export function rowSummary(
   results: QuestionResults,
   mine: string | null,
   state: MineState,
+  /** The survey is closed: no update is coming. */
+  closed = false,
 ): string {
-  if (results.respondents === null) return firstGraphShort(results.next_update_after);
+  if (results.respondents === null) return firstGraphShort(results.next_update_after, closed);
   if (question.type !== 'Closed') {
     const wrote = results.blank === null ? null : results.respondents - results.blank;
     const n = wrote ?? results.respondents;

@@ -207,6 +207,7 @@ function feedback(askRating = true) {
         withGraph={false}
         member
         offline={false}
+        sent
         visitorLeft={null}
         askRating={askRating}
         rating={rating}

@@ -28,6 +28,8 @@ interface Props {
   member: boolean;
   /** The answer waits in the outbox because the network is away. */
   offline: boolean;
+  /** This page saw the API take the answer (its reply, or the outbox's since). */
+  sent: boolean;
   /** For a visitor: questions left before signing up. */
   visitorLeft: number | null;
   /** Whether this screen asks for the interest rating (one question in RATE_EVERY does). */
@@ -101,10 +103,8 @@ export function FeedbackScreen(props: Props) {
         mine={mine?.answer ?? null}
         breakdownQuery={memberBreakdown(question.qid)}
         foldOnPhone
-        // Taken by the API when it answered with results or said so since; held here offline.
-        mineSent={
-          props.results !== null || props.answeredAt !== null ? true : props.offline ? false : null
-        }
+        // Taken by the API as this page saw; held here when it went to the outbox; else unknown.
+        mineSent={props.sent ? true : props.offline ? false : null}
         mineState={
           // An answer that came back with its results is never in them yet.
           member && underReview

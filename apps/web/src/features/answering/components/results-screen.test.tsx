@@ -13,6 +13,11 @@ import { answeringQueries } from '../api/answers';
 import type { Mine } from '../types';
 import { ResultsScreen } from './results-screen';
 
+// What the outbox still holds: the third question's answer waits on the device.
+vi.mock('../api/outbox', () => ({
+  waitingAnswers: () => Promise.resolve(new Set([`00000000-0000-4000-8000-000000000003`])),
+}));
+
 const question = (i: number): Question => ({
   qid: `00000000-0000-4000-8000-0000000000${String(i).padStart(2, '0')}`,
   question: `Question number ${i}?`,
@@ -91,6 +96,8 @@ function renderResults(count: number) {
         mine={mine}
         member
         answeredAt={answeredAt}
+        sentQids={new Set(questions.map((q) => q.qid))}
+        outboxMoves={0}
         canSee={() => true}
         onNext={vi.fn()}
       />
@@ -113,6 +120,51 @@ describe('ResultsScreen', () => {
     })),
   );
   afterEach(() => vi.unstubAllGlobals());
+
+  it('before a first graph, says "Yours is in" only of answers this page saw taken', async () => {
+    const questions = [1, 2, 3].map(question);
+    const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    for (const q of questions) {
+      client.setQueryData(answeringQueries.results(q.qid).queryKey, {
+        ...resultsOf(q, 3),
+        respondents: null,
+        blank: null,
+        margin: null,
+        choices: [],
+        updates: 0,
+        next_update_after: 20,
+      });
+    }
+    render(
+      <QueryClientProvider client={client}>
+        <ResultsScreen
+          survey={survey}
+          questions={questions}
+          mine={new Map(questions.map((q) => [q.qid, { answer: 'Yes', isBlank: false }]))}
+          member
+          // All three given on this page: the first taken, the second of an earlier visit or
+          // dropped (nothing known), the third still in the outbox.
+          answeredAt={Object.fromEntries(questions.map((q) => [q.qid, Date.now()]))}
+          sentQids={new Set([questions[0]!.qid])}
+          outboxMoves={0}
+          canSee={() => true}
+          onNext={vi.fn()}
+        />
+      </QueryClientProvider>,
+    );
+    const yours = (i: number) =>
+      screen.getByRole('figure', { name: questions[i]!.question }).querySelector('.graph__yours')
+        ?.textContent ?? null;
+    await vi.waitFor(() => expect(yours(2)).not.toBeNull());
+    expect([yours(0), yours(1), yours(2)]).toEqual([
+      'Yours is in.',
+      null,
+      'Yours is kept on this device and is sent as soon as it can be.',
+    ]);
+    expect(screen.getAllByText(/^No graph yet\. The first one appears once about 20/)).toHaveLength(
+      3,
+    );
+  });
 
   it('is headed by the survey’s name and says what the numbers mean once', () => {
     renderResults(DIRECT_GRAPHS_UP_TO);

@@ -60,6 +60,7 @@ function GraphAndShare(p: ItemProps & { labelledBy?: string }) {
         headingLevel={2}
         mineState={stateOf(p, results)}
         mineSent={p.sent}
+        surveyClosed={p.survey.status === 'Closed'}
         notesOnPage
         labelledBy={p.labelledBy}
       />
@@ -127,7 +128,13 @@ function ReportRow(p: ItemProps) {
     );
   }
   const summary = results
-    ? rowSummary(p.question, results, p.mine?.answer ?? null, stateOf(p, results))
+    ? rowSummary(
+        p.question,
+        results,
+        p.mine?.answer ?? null,
+        stateOf(p, results),
+        p.survey.status === 'Closed',
+      )
     : p.query.isError
       ? 'Could not be loaded'
       : 'Loading…';
@@ -169,6 +176,8 @@ export function ResultsScreen({
   mine,
   member,
   answeredAt,
+  sentQids,
+  outboxMoves,
   canSee,
   onNext,
 }: {
@@ -178,6 +187,10 @@ export function ResultsScreen({
   member: boolean;
   /** When each answer of this page was given (ms), by qid. */
   answeredAt: Record<string, number>;
+  /** Answers this page saw the API take. */
+  sentQids: ReadonlySet<string>;
+  /** Changes whenever the outbox sends or drops one of this survey's answers. */
+  outboxMoves: number;
   canSee: (qid: string) => boolean;
   onNext: () => void;
 }) {
@@ -194,7 +207,7 @@ export function ResultsScreen({
   });
   // A member's answers still waiting on this device to be sent (the rest, the API took).
   const unsent = useQuery({
-    queryKey: [...answeringQueries.all(), 'waiting', survey.gid, answeredAt] as const,
+    queryKey: [...answeringQueries.all(), 'waiting', survey.gid, outboxMoves] as const,
     queryFn: () => waitingAnswers(survey.gid),
     enabled: member,
   });
@@ -206,7 +219,9 @@ export function ResultsScreen({
     member,
     answeredAt: answeredAt[q.qid] ?? null,
     underReview,
-    sent: q.qid in answeredAt ? true : member && unsent.data ? !unsent.data.has(q.qid) : null,
+    // "In" only when this page saw it taken; "kept here" while the outbox holds it; else unknown
+    // (an answer from an earlier visit, or one the outbox dropped).
+    sent: sentQids.has(q.qid) ? true : member && unsent.data?.has(q.qid) ? false : null,
   }));
   const loaded = items.flatMap((p) => (p.query?.data ? [{ p, results: p.query.data }] : []));
   const marks = pageMarks(loaded.map((l) => l.results));

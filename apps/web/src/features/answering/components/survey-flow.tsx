@@ -129,12 +129,22 @@ export function SurveyFlow({ survey, member, panel, renderIntro }: Props) {
   const [answeredAt, setAnsweredAt] = useState<Record<string, number>>(() =>
     answersSentThisPage(survey.gid),
   );
+  // Answers this page saw the API take (its reply, or the outbox's since): only those are said
+  // to be "in" before a first graph; one the outbox dropped or still holds never is.
+  const [sentQids, setSentQids] = useState<ReadonlySet<string>>(
+    () => new Set(Object.keys(answersSentThisPage(survey.gid))),
+  );
+  // Moves whenever this survey's outbox sends or drops an answer (what waits is read again).
+  const [outboxMoves, setOutboxMoves] = useState(0);
   useEffect(
     () =>
       onOutbox((event) => {
+        if (event.type === 'dropped' && event.item.gid === gid) setOutboxMoves((n) => n + 1);
         if (event.type !== 'sent' || event.item.kind !== 'answer' || event.item.gid !== gid) return;
         const { qid } = event.item;
         setAnsweredAt((t) => (qid in t ? t : { ...t, [qid]: Date.now() }));
+        setSentQids((s) => new Set(s).add(qid));
+        setOutboxMoves((n) => n + 1);
       }),
     [gid],
   );
@@ -398,6 +408,7 @@ export function SurveyFlow({ survey, member, panel, renderIntro }: Props) {
         setResults((r) => ({ ...r, [question.qid]: fresh }));
       }
       if (member && !response) setOfflineQids((s) => new Set(s).add(question.qid));
+      if (response) setSentQids((s) => new Set(s).add(question.qid));
       if (!member && graphAfter(mine.size + (mine.has(question.qid) ? 0 : 1))) {
         // A visitor's answer stays here; their graph is the published one, fetched before the
         // feedback screen (as a member's comes with the answer) so that it does not arrive
@@ -519,6 +530,7 @@ export function SurveyFlow({ survey, member, panel, renderIntro }: Props) {
             withGraph={graphAfter(mine.size)}
             member={member !== null}
             offline={offlineQids.has(question.qid)}
+            sent={sentQids.has(question.qid)}
             visitorLeft={member ? null : Math.max(0, survey.visitor_questions - mine.size)}
             askRating={asksRating(shuffle, step.index)}
             rating={ratings[question.qid] ?? null}
@@ -545,6 +557,8 @@ export function SurveyFlow({ survey, member, panel, renderIntro }: Props) {
             mine={mine}
             member={member !== null}
             answeredAt={answeredAt}
+            sentQids={sentQids}
+            outboxMoves={outboxMoves}
             // A visitor too: their answers are in this browser, the results are published ones.
             canSee={(qid) => survey.status === 'Closed' || mine.has(qid)}
             onNext={() => go({ kind: 'outro' })}

@@ -108,6 +108,7 @@ function Insights({ results }: { results: OperatorQuestionResults }) {
 
 /** The chosen question's published graph (the members' component) and its insights. */
 function QuestionResultsView({ question }: { question: ListedQuestion }) {
+  const closed = question.status === 'Closed';
   const results = useQuery(adminQueries.questionResults(question.qid));
   if (results.isError) {
     return <ListError what="These results" onRetry={() => void results.refetch()} />;
@@ -121,6 +122,7 @@ function QuestionResultsView({ question }: { question: ListedQuestion }) {
         question={question}
         results={results.data}
         mine={null}
+        surveyClosed={closed}
         breakdownQuery={staffBreakdown(question.qid)}
       />
       <Insights results={results.data} />

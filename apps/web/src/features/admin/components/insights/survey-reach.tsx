@@ -9,7 +9,7 @@ const about = (n: number, margin: number | null) =>
 
 /** A place's share of the first, in words and as a bar's width (never past the track). */
 function Kept({ step }: { step: ReachStep }) {
-  if (step.kept_percent === null) return <span className="reach__none">Not shown yet</span>;
+  if (step.kept_percent === null) return <span className="reach__none">Too few yet</span>;
   const margin = step.kept_margin ? ` ±${Math.round(step.kept_margin)}` : '';
   return (
     <span className="reach__kept">
@@ -40,14 +40,17 @@ export function SurveyReach({ survey }: { survey: SurveySummary }) {
         <ListError what="How far people got" onRetry={() => void reach.refetch()} />
       ) : !data ? (
         <ListLoading label="Loading how far people got" />
+      ) : data.steps.length === 0 ? (
+        <p className="field__hint">This survey has no questions.</p>
       ) : (
         <>
           <p className="field__hint">
             {data.shuffled
               ? 'Each person met these questions in an order of their own, so this is how many answered each question, not where people stopped. '
               : 'How many answered each question, in the order people met them, as a share of the first. '}
-            From the published numbers: each is blurred a little and shown once there are enough
-            answers; a person who answered a later question may have left an earlier one blank.
+            From the published numbers: each is blurred a little, shown once there are enough
+            answers, and moves at its own question’s updates, so a later question can read higher
+            than an earlier one for a while.
           </p>
           <table className="admin-table reach__table">
             <thead>
