@@ -32,9 +32,7 @@ import {
   type CredentialsService,
   createCredentialsService,
 } from './modules/credentials/credentials.service.js';
-import { createVaultRepository } from './modules/vault/vault.repository.js';
-import { vaultRoutes } from './modules/vault/vault.routes.js';
-import { createVaultService } from './modules/vault/vault.service.js';
+import { vaultModule } from './modules/vault/vault.module.js';
 import { authoringModule } from './modules/authoring/authoring.module.js';
 import { createAuditRepository } from './modules/audit/audit.repository.js';
 import { createAuditService } from './modules/audit/audit.service.js';
@@ -387,6 +385,7 @@ export async function buildApp({
     pageViewsModule(core),
     panelsModule(core, (gid, header) => credentials.progress(gid, header)),
     researchModule(core, operatorResults.service),
+    vaultModule(core),
     webhooksModule(core, webhookResolve),
   ];
   const uploadsDir = path.join(config.dataDir, 'uploads');
@@ -505,9 +504,6 @@ export async function buildApp({
       await api.register(sessionsRoutes, { service: sessions });
       await api.register(secondFactorRoutes, { service: secondFactor });
       await api.register(memberDataRoutes, { service: memberData });
-      await api.register(vaultRoutes, {
-        service: createVaultService(createVaultRepository(database.db)),
-      });
       await api.register(credentialsRoutes, { service: credentials });
       await api.register(resultsRoutes, {
         service: results,

@@ -129,6 +129,9 @@ export function useOutboxDb(
   liveSessions: () => Promise<Set<string> | null> = liveVisitorSessions,
 ): void {
   state.db = database;
+  // A retry scheduled for the last database's items has nothing of this one to retry.
+  if (state.retryTimer) clearTimeout(state.retryTimer);
+  state.retryTimer = null;
   state.acknowledged.clear();
   state.sentAt.clear();
   state.chain = Promise.resolve();
