@@ -305,6 +305,7 @@ const POLICY: Record<string, Policy> = {
   'GET /api/v1/research/surveys/{gid}/codebook.json': anyone(401),
   'GET /api/v1/research/surveys/{gid}/export.json': anyone(401),
   'GET /api/v1/research/surveys/{gid}/export.csv': anyone(401),
+  'GET /api/v1/research/surveys/{gid}/reach/': anyone(401),
 };
 
 const key = (r: Pick<ApiRoute, 'method' | 'pattern'>) => `${r.method} ${r.pattern}`;
