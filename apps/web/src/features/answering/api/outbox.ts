@@ -620,7 +620,8 @@ export async function pendingCount(): Promise<number> {
 
 /**
  * The questions of survey `gid` whose answer by the person on this device still waits here to
- * be sent: any other answer they have here, the API took (the device knows it without asking).
+ * be sent. Absent is not "taken": the outbox also lets go of answers it dropped (a survey closed,
+ * answered on another device), so only a `sent` event says the API took one.
  */
 export async function waitingAnswers(gid: string): Promise<Set<string>> {
   await sweep();

@@ -205,7 +205,7 @@ export function ResultsScreen({
       enabled: canSee(q.qid),
     })),
   });
-  // A member's answers still waiting on this device to be sent (the rest, the API took).
+  // A member's answers still waiting on this device to be sent (absent is not "taken").
   const unsent = useQuery({
     queryKey: [...answeringQueries.all(), 'waiting', survey.gid, outboxMoves] as const,
     queryFn: () => waitingAnswers(survey.gid),
