@@ -220,23 +220,26 @@ export function createOperatorResultsService(deps: OperatorResultsServiceDeps) {
           const twin =
             place.catalog.twinQid === null ? undefined : byQid.get(place.catalog.twinQid);
           const parts = [place, ...(twin ? [twin] : [])];
-          const [reaches, timings] = await Promise.all([
+          const [reaches, own] = await Promise.all([
             Promise.all(parts.map((p) => deps.results.reachOf(p.catalog))),
-            Promise.all(parts.map((p) => deps.results.figuresOf(p.catalog))),
+            // A pair's halves are answered alike; the direct one's time stands for the place.
+            deps.results.figuresOf(place.catalog),
           ]);
           // A pair is shown once both halves are: half of it alone would not be the place.
           const shown = reaches.every((r) => r !== null);
-          const medians = timings.map((t) => t.timings.medianMs);
           return {
             place,
             twin,
+            // A pair's place is where its earlier question stands (people meet one or the other).
+            position: Math.min(place.position, twin?.position ?? Infinity),
             total: shown ? reaches.reduce((a, r) => a + r.total, 0) : null,
             variance: shown ? reaches.reduce((a, r) => a + r.variance, 0) : 0,
-            // A pair's halves are answered alike; the direct one's time stands for the place.
-            medianMs: medians[0] ?? null,
+            medianMs: own.timings.medianMs,
           };
         }),
       );
+      // In the order people meet the places: a pair whose randomized half comes first leads.
+      figures.sort((a, b) => a.position - b.position);
       const first = figures[0];
       // A share of a count whose own noise is large is no share (the delta method fails there):
       // shown once the first count's noise is at most a fifth of it (coefficient of variation).
@@ -254,8 +257,7 @@ export function createOperatorResultsService(deps: OperatorResultsServiceDeps) {
         }
         return {
           qid: f.place.catalog.qid,
-          // A pair's place is where its earlier question stands (people meet one or the other).
-          position: Math.min(f.place.position, f.twin?.position ?? Infinity),
+          position: f.position,
           question: f.place.text,
           pair_qid: f.twin?.catalog.qid ?? null,
           respondents: f.total === null ? null : Math.max(0, Math.round(f.total)),
